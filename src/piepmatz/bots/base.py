@@ -1,0 +1,33 @@
+"""The bot protocol: a bot sees a player's view, never the full state.
+
+A bot is any object with a ``name`` and a ``choose`` method that gets the acting player's
+:class:`~piepmatz.core.view.PlayerView`, the legal action ids (ascending, never empty) and a random
+generator, and returns one of those ids. Bots that search sample hidden cards with
+:func:`piepmatz.core.view.determinise`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from piepmatz.core.view import PlayerView
+
+
+@runtime_checkable
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        """Return one of ``legal``."""
+        ...
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        return legal[rng.randrange(len(legal))]

@@ -1,0 +1,91 @@
+"""The ``piepmatz`` command: ``demo``, ``engine``, ``replay`` (and the interfaces' commands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+
+from piepmatz.bots import make_bot
+from piepmatz.core import Game, describe_event
+from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.rules import PRESETS
+from piepmatz.core.view import view_of
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """Play one game between bots and print it as it happens."""
+    game = Game.new(players=args.players, preset=args.rules, seed=args.seed)
+    bots = [make_bot(spec) for spec in (args.bots or ["random"]) * args.players][: args.players]
+    rng = random.Random(args.seed)
+    shown = 0
+    out = sys.stdout
+    out.write(f"Piepmatz, {args.players} players, {game.state.rules.name} rules, seed {game.options.seed}\n")
+    while True:
+        events = game.state.events or []
+        for event in events[shown:]:
+            out.write(describe_event(event) + "\n")
+        shown = len(events)
+        if game.state.is_over():
+            break
+        p = game.state.current_player
+        legal = game.state.legal_action_ids()
+        game.apply(bots[p].choose(view_of(game.state, p), legal, rng))
+    out.write("\n" + game.score().table() + "\n")
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as f:
+            json.dump(game.record(), f, indent=1)
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            data = json.load(f)
+        game = Game.from_record(data)
+    except (OSError, json.JSONDecodeError, PiepmatzError) as exc:
+        sys.stderr.write(f"piepmatz replay: {args.file}: {exc}\n")
+        return 2
+    for event in game.state.events or []:
+        sys.stdout.write(describe_event(event) + "\n")
+    sys.stdout.write("\n" + game.score().table() + "\n")
+    return 0
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from piepmatz.protocol import serve
+
+    return serve(sys.stdin, sys.stdout)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="piepmatz", description="Piepmatz (Little Songbirds)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="watch bots play one game, printed as it happens")
+    demo.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
+    demo.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--bots", nargs="+", help="bot per seat (repeated to fill the table)")
+    demo.add_argument("--record", help="write the game record (JSON) to this file")
+    demo.set_defaults(func=_demo)
+
+    replay = sub.add_parser("replay", help="replay a game record and print its log and score")
+    replay.add_argument("file")
+    replay.set_defaults(func=_replay)
+
+    engine = sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout")
+    engine.set_defaults(func=_engine)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,58 @@
+"""The rules engine of Piepmatz: pure, seeded, standard library only.
+
+>>> from piepmatz.core import Game
+>>> game = Game.new(players=3, preset="standard", seed=7)
+>>> [str(a) for a in game.state.legal_actions()][:2]
+['play BU1f 1', 'play BU1f 2']
+"""
+
+from .actions import NUM_ACTIONS, Action
+from .cards import BIRD_NAMES, FEEDER_NAMES, SPECIES, parse_bird, parse_feeder
+from .errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidRecordError,
+    InvalidStateError,
+    PiepmatzError,
+)
+from .events import describe_event, event_to_json
+from .game import Game, GameOptions
+from .rules import PRESETS, Rules
+from .scoring import PlayerScore, ScoreSheet, score
+from .serial import state_from_json, state_to_json, view_to_json
+from .state import PHASE_NAMES, State
+from .view import PlayerView, determinise, view_of
+
+__all__ = [
+    "BIRD_NAMES",
+    "FEEDER_NAMES",
+    "NUM_ACTIONS",
+    "PHASE_NAMES",
+    "PRESETS",
+    "SPECIES",
+    "Action",
+    "Game",
+    "GameOptions",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidRecordError",
+    "InvalidStateError",
+    "PiepmatzError",
+    "PlayerScore",
+    "PlayerView",
+    "Rules",
+    "ScoreSheet",
+    "State",
+    "describe_event",
+    "determinise",
+    "event_to_json",
+    "parse_bird",
+    "parse_feeder",
+    "score",
+    "state_from_json",
+    "state_to_json",
+    "view_of",
+    "view_to_json",
+]

@@ -1,0 +1,27 @@
+"""Typed errors. All are ``ValueError`` so that callers catching bad input catch them all."""
+
+from __future__ import annotations
+
+
+class PiepmatzError(ValueError):
+    """Base class of every error the engine raises for bad input."""
+
+
+class InvalidActionError(PiepmatzError):
+    """The text or id is not an action at all (syntax)."""
+
+
+class IllegalActionError(PiepmatzError):
+    """A well-formed action that the rules forbid in this state; the message names the rule."""
+
+
+class GameOverError(IllegalActionError):
+    """An action was given after the game ended."""
+
+
+class InvalidStateError(PiepmatzError):
+    """A state document that is malformed or describes an impossible position."""
+
+
+class InvalidRecordError(PiepmatzError):
+    """A game record that is malformed or does not replay."""

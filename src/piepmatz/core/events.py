@@ -1,0 +1,180 @@
+"""The event log: what happened, step by step, in words a person can follow.
+
+The state appends events as small tuples ``(kind, field, ...)``; this module names their fields
+(for JSON) and describes them in English (for logs and the terminal game). Fields ending in
+``*`` take the rest of the tuple.
+
+>>> describe_event(("play", 1, 0, 2))
+'Player 1 plays BL1m to perch 2.'
+>>> describe_event(("draw_deck", 0, None))
+'Player 0 draws a bird from the deck.'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .cards import BIRD_NAMES, FEEDER_NAMES, describe_feeder
+
+#: Field names per event kind; ``bird``/``birds`` hold bird ids, ``seed``/``seeds``/``pest``
+#: feeder ids.
+EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "turn": ("player", "turn"),
+    "play": ("player", "bird", "perch"),
+    "chase": ("player", "perch", "difference"),
+    "take_seed": ("player", "seed", "position"),
+    "take_blind": ("player", "seed"),
+    "take_pest": ("player", "pest", "position"),
+    "feeder_empty": ("player",),
+    "collect_perch": ("player", "bird"),
+    "crow": ("player", "bird"),
+    "crow_nothing": ("player",),
+    "squirrel": ("player", "seeds*"),
+    "promote": ("perch", "bird"),
+    "collect": ("player", "bird"),
+    "pass": ("player",),
+    "draw_deck": ("player", "bird"),
+    "draw_display": ("player", "slot", "bird"),
+    "refill_display": ("slot", "bird"),
+    "refill_column": ("position", "seed"),
+    "pest_beside": ("position", "pest"),
+    "pest_out": ("pest",),
+    "end_triggered": ("player", "reason"),
+    "skip": ("player",),
+    "keep": ("player", "birds*"),
+    "reveal": ("player", "birds*"),
+    "game_over": (),
+}
+BIRD_FIELDS: Final = frozenset({"bird", "birds*"})
+FEEDER_FIELDS: Final = frozenset({"seed", "seeds*", "pest"})
+END_REASONS: Final = {
+    "feeder": "a card was needed from the empty feeder deck (E1)",
+    "birds": "the bird deck is empty at the end of a turn (E1, overview)",
+    "skip": "a player had no card and nothing to draw (E1, T1.3)",
+}
+
+
+def _bird(card: int | None) -> str:
+    return "a hidden bird" if card is None else BIRD_NAMES[card]
+
+
+def describe_event(event: tuple[Any, ...]) -> str:
+    """One sentence for an event (hidden fields, ``None``, are described as hidden)."""
+    kind = event[0]
+    a = event[1:]
+    if kind == "turn":
+        return f"Turn {a[1]}: player {a[0]}."
+    if kind == "play":
+        return f"Player {a[0]} plays {BIRD_NAMES[a[1]]} to perch {a[2]}."
+    if kind == "chase":
+        return f"Perch {a[1]}: the ground beats the perch by {a[2]} — a chase."
+    if kind == "take_seed":
+        return f"Player {a[0]} takes {FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])}) from position {a[2]}."
+    if kind == "take_blind":
+        seed = "a seed" if a[1] is None else f"{FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])})"
+        return f"Player {a[0]} takes {seed} blind from the feeder deck."
+    if kind == "take_pest":
+        where = "the feeder deck" if a[2] == 0 else f"beside position {a[2]}"
+        return f"Player {a[0]} takes a {describe_feeder(a[1])} from {where}."
+    if kind == "feeder_empty":
+        return f"The feeder deck is empty: player {a[0]} takes no seed."
+    if kind == "collect_perch":
+        return f"Player {a[0]} collects the chased {BIRD_NAMES[a[1]]}."
+    if kind == "crow":
+        return f"The crow scares away player {a[0]}'s {BIRD_NAMES[a[1]]}."
+    if kind == "crow_nothing":
+        return f"The crow finds no bird of player {a[0]}'s."
+    if kind == "squirrel":
+        lost = ", ".join(FEEDER_NAMES[s] for s in a[1:]) or "nothing"
+        return f"The squirrel takes from player {a[0]}'s seeds: {lost}."
+    if kind == "promote":
+        return f"{BIRD_NAMES[a[1]]} now sits at perch {a[0]}."
+    if kind == "collect":
+        return f"Player {a[0]} adds {BIRD_NAMES[a[1]]} from hand to the collection."
+    if kind == "pass":
+        return f"Player {a[0]} adds no bird."
+    if kind == "draw_deck":
+        return (
+            f"Player {a[0]} draws a bird from the deck."
+            if a[1] is None
+            else f"Player {a[0]} draws {BIRD_NAMES[a[1]]} from the deck."
+        )
+    if kind == "draw_display":
+        return f"Player {a[0]} takes {BIRD_NAMES[a[2]]} from display slot {a[1]}."
+    if kind == "refill_display":
+        return f"Display slot {a[0]} is refilled with {BIRD_NAMES[a[1]]}."
+    if kind == "refill_column":
+        return f"Seed column position {a[0]}: {FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])})."
+    if kind == "pest_beside":
+        return f"A {describe_feeder(a[1])} lands beside the seed at position {a[0]}."
+    if kind == "pest_out":
+        return f"A {describe_feeder(a[0])} finds no free seed and leaves the game."
+    if kind == "end_triggered":
+        return f"The end of the game is triggered: {END_REASONS.get(a[1], a[1])}."
+    if kind == "skip":
+        return f"Player {a[0]} has no card and skips the turn."
+    if kind == "keep":
+        if a[1:] and a[1] is None:
+            return f"Player {a[0]} chooses the last hand."
+        return f"Player {a[0]} keeps {', '.join(_bird(b) for b in a[1:]) or 'nothing'}."
+    if kind == "reveal":
+        return f"Player {a[0]} adds {', '.join(_bird(b) for b in a[1:]) or 'nothing'} from the last hand."
+    if kind == "game_over":
+        return "The game is over."
+    return f"{kind} {a}"
+
+
+def event_to_json(event: tuple[Any, ...]) -> dict[str, Any]:
+    """An event as a dict with named fields and cards in notation."""
+    kind = event[0]
+    out: dict[str, Any] = {"kind": kind}
+    names = EVENT_FIELDS[kind]
+    for i, name in enumerate(names):
+        if name.endswith("*"):
+            values = event[1 + i :]
+            out[name[:-1]] = [_card_text(name, v) for v in values]
+        else:
+            out[name] = _card_text(name, event[1 + i])
+    return out
+
+
+def event_from_json(data: Any) -> tuple[Any, ...]:
+    """The inverse of :func:`event_to_json`; raises ``ValueError`` on a malformed event."""
+    from .cards import parse_bird, parse_feeder
+
+    if not isinstance(data, dict) or data.get("kind") not in EVENT_FIELDS:
+        raise ValueError(f"not an event: {data!r}")
+    kind = data["kind"]
+    fields: list[Any] = [kind]
+    for name in EVENT_FIELDS[kind]:
+        key = name.rstrip("*")
+        if key not in data:
+            raise ValueError(f"event {kind!r} lacks the field {key!r}")
+        value = data[key]
+        values = value if name.endswith("*") else [value]
+        if name.endswith("*") and not isinstance(value, list):
+            raise ValueError(f"event {kind!r}: {key!r} must be a list")
+        for v in values:
+            if v is None:
+                fields.append(None)
+            elif name in BIRD_FIELDS:
+                fields.append(parse_bird(v))
+            elif name in FEEDER_FIELDS:
+                fields.append(parse_feeder(v))
+            elif name == "reason":
+                fields.append(str(v))
+            elif type(v) is int:
+                fields.append(v)
+            else:
+                raise ValueError(f"event {kind!r}: {key!r} must be an integer, not {v!r}")
+    return tuple(fields)
+
+
+def _card_text(name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if name in BIRD_FIELDS:
+        return BIRD_NAMES[value]
+    if name in FEEDER_FIELDS:
+        return FEEDER_NAMES[value]
+    return value

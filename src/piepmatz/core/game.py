@@ -1,0 +1,144 @@
+"""A game with its history: options, seed and the actions taken — and its record format.
+
+>>> game = Game.new(players=2, seed=11)
+>>> while not game.state.is_over():
+...     game.apply(game.state.legal_action_ids()[0])
+>>> replayed = Game.from_record(game.record())
+>>> replayed.score().to_json() == game.score().to_json()
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .actions import Action
+from .errors import InvalidRecordError, PiepmatzError
+from .rules import Rules
+from .scoring import ScoreSheet, score
+from .state import State
+from .view import PlayerView, view_of
+
+RECORD_FORMAT: Final = "piepmatz-record"
+RECORD_VERSION: Final = 1
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Everything that decides the deal: with the same options, the same cards come out."""
+
+    players: int = 2
+    rules: Rules = field(default_factory=Rules)
+    seed: int = 0
+    first_player: int | None = None
+    removed_species: str | None = None
+
+    @staticmethod
+    def make(
+        players: int = 2,
+        preset: str = "standard",
+        seed: int | None = None,
+        first_player: int | None = None,
+        removed_species: str | None = None,
+        **flags: Any,
+    ) -> GameOptions:
+        """Options from a preset name and flag overrides; no seed means a fresh random one."""
+        if seed is None:
+            seed = secrets.randbits(63)
+        return GameOptions(players, Rules.preset(preset, **flags), seed, first_player, removed_species)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "preset": self.rules.name,
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "first_player": self.first_player,
+            "removed_species": self.removed_species,
+        }
+
+    @staticmethod
+    def from_json(data: Any) -> GameOptions:
+        if not isinstance(data, dict):
+            raise ValueError("options must be an object")
+        rules = (
+            Rules.from_json(data["rules"])
+            if "rules" in data
+            else Rules.preset(str(data.get("preset", "standard")))
+        )
+        seed = data.get("seed", 0)
+        if type(seed) is not int:
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        return GameOptions(
+            data.get("players", 2), rules, seed, data.get("first_player"), data.get("removed_species")
+        )
+
+
+class Game:
+    """A :class:`State` plus the options it started from and every action taken."""
+
+    def __init__(self, options: GameOptions) -> None:
+        self.options = options
+        self.state = State.new_game(
+            options.players, options.rules, options.seed, options.first_player, options.removed_species
+        )
+        self.actions: list[Action] = []
+
+    @classmethod
+    def new(cls, players: int = 2, preset: str = "standard", seed: int | None = None, **kw: Any) -> Game:
+        return cls(GameOptions.make(players, preset, seed, **kw))
+
+    def apply(self, action: Action | str | int, player: int | None = None) -> Action:
+        """Check and play an action (see :meth:`State.apply`); returns it as a value."""
+        checked = self.state.parse_action(action, player)
+        self.state.apply_id(checked.id)
+        self.actions.append(checked)
+        return checked
+
+    def view(self, player: int) -> PlayerView:
+        return view_of(self.state, player)
+
+    def score(self) -> ScoreSheet:
+        s = self.state
+        return score(s.rules, s.collections, [s.seed_pile(p) for p in range(s.num_players)], s.is_over())
+
+    def record(self) -> dict[str, Any]:
+        """The game record: options, seed, actions, and the score sheet once the game is over."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "options": self.options.to_json(),
+            "actions": [str(a) for a in self.actions],
+            "result": self.score().to_json() if self.state.is_over() else None,
+        }
+
+    @classmethod
+    def from_record(cls, data: Any) -> Game:
+        """Replay a record; raise :class:`InvalidRecordError` at the first thing wrong."""
+        if not isinstance(data, dict):
+            raise InvalidRecordError(f"a record must be a JSON object, not {type(data).__name__}")
+        if data.get("format") != RECORD_FORMAT:
+            raise InvalidRecordError(f"record format must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
+        if data.get("version") != RECORD_VERSION:
+            raise InvalidRecordError(f"record version {data.get('version')!r} is not supported (this is {RECORD_VERSION})")
+        try:
+            game = cls(GameOptions.from_json(data.get("options")))
+        except (ValueError, TypeError) as exc:
+            raise InvalidRecordError(f"record options: {exc}") from None
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise InvalidRecordError("record actions must be a list of action texts")
+        for i, text in enumerate(actions):
+            try:
+                game.apply(text)
+            except PiepmatzError as exc:
+                raise InvalidRecordError(f"record action {i + 1} ({text!r}): {exc}") from None
+        result = data.get("result")
+        if result is not None:
+            if not game.state.is_over():
+                raise InvalidRecordError("the record has a result but its actions do not finish the game")
+            if result != game.score().to_json():
+                raise InvalidRecordError("the record's result differs from the replayed game's score sheet")
+        return game

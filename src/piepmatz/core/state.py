@@ -1,0 +1,812 @@
+"""The game state and its transitions: every rule of RULES.md sections S, T and E lives here.
+
+A :class:`State` is mutable (like a chess board): :meth:`State.apply` checks an action and plays
+it, :meth:`State.apply_id` is the unchecked fast path for search loops that already hold a legal
+action id, and :meth:`State.copy` is a cheap copy (lists of ints, no ``deepcopy``).
+
+>>> state = State.new_game(players=3, seed=7)
+>>> state.phase_name, state.current_player
+('play', 2)
+>>> action = state.legal_actions()[0]
+>>> state.apply(action)
+>>> state.current_player
+2
+
+The engine asks only real decisions: when exactly one option exists (one possible crow victim,
+only the deck to draw from, a last hand of two cards or fewer), it takes that option itself and
+records it in the event log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+from . import rng as _rng
+from .actions import (
+    COLLECT_BASE,
+    CROW_BASE,
+    DRAW_DECK_ID,
+    DRAW_DISPLAY_BASE,
+    KEEP_BASE,
+    MAX_PERCHES,
+    NUM_ACTIONS,
+    PAIR_INDEX,
+    PAIRS,
+    PASS_ID,
+    Action,
+)
+from .cards import (
+    BIRD_NAMES,
+    BIRD_SPECIES,
+    BIRD_VALUE,
+    CROW,
+    FEEDER_KIND,
+    NUM_BIRDS,
+    NUM_FEEDER,
+    SPECIES,
+    SQUIRREL,
+    THREE_PLUS,
+)
+from .errors import GameOverError, IllegalActionError, InvalidActionError
+from .rules import Rules
+
+# Phases: what kind of decision the current player faces.
+PLAY: Final = 0  # T1.1
+COLLECT: Final = 1  # T2.2
+CROW_VICTIM: Final = 2  # T2.1d
+DRAW: Final = 3  # T3.1
+LAST_HAND: Final = 4  # E3
+GAME_OVER: Final = 5
+PHASE_NAMES: Final = ("play", "collect", "crow", "draw", "last hand", "game over")
+PHASE_RULES: Final = ("T1.1", "T2.2", "T2.1d", "T3.1", "E3", "E2")
+
+HAND_SIZE: Final = 4
+COLUMN_SIZE: Final = 4
+DISPLAY_SIZE: Final = 3
+NO_CARD: Final = -1
+
+#: Event kinds whose fields after the player are known only to that player.
+SECRET_EVENTS: Final = frozenset({"take_blind", "draw_deck", "keep"})
+
+Event = tuple[Any, ...]
+
+
+def perches_for(players: int) -> int:
+    """C5: 2 perches for 2–3 players, 3 for 4."""
+    return 3 if players == 4 else 2
+
+
+class State:
+    """A complete game state, hidden cards included. Build one with :meth:`new_game`."""
+
+    __slots__ = (
+        "rules",
+        "num_players",
+        "num_perches",
+        "rows",
+        "column",
+        "column_pests",
+        "feeder_deck",
+        "bird_deck",
+        "display",
+        "hands",
+        "collections",
+        "seeds_seen",
+        "seeds_blind",
+        "pests",
+        "gone_birds",
+        "gone_feeder",
+        "removed_birds",
+        "removed_feeder",
+        "kept",
+        "discards",
+        "phase",
+        "current_player",
+        "turn_player",
+        "first_player",
+        "turn",
+        "end_triggered",
+        "chase_perch",
+        "chased",
+        "played_value",
+        "draws_left",
+        "rng",
+        "events",
+    )
+
+    rules: Rules
+    num_players: int
+    num_perches: int
+    #: Each perch's row: index 0 is the bird at the perch, the rest are on the ground (T1.2).
+    rows: list[list[int]]
+    #: Seed column from position 1 (next to the feeder base) upward.
+    column: list[int]
+    #: The pest lying beside each seed of the column, or ``NO_CARD``.
+    column_pests: list[int]
+    #: Face-down decks; the top card is the *last* element.
+    feeder_deck: list[int]
+    bird_deck: list[int]
+    #: Three display slots; ``NO_CARD`` for an empty slot.
+    display: list[int]
+    #: Hands are kept sorted by card id.
+    hands: list[list[int]]
+    collections: list[list[int]]
+    #: Seeds taken from the column (values public) and drawn blind (values private).
+    seeds_seen: list[list[int]]
+    seeds_blind: list[list[int]]
+    pests: list[list[int]]
+    #: Cards that left the game face up: crow victims; squirrels' seeds and homeless pests.
+    gone_birds: list[int]
+    gone_feeder: list[int]
+    #: Cards set aside at setup (S2).
+    removed_birds: list[int]
+    removed_feeder: list[int]
+    #: E3: each player's chosen two birds (``None`` until chosen) and discarded rest.
+    kept: list[list[int] | None]
+    discards: list[list[int]]
+    phase: int
+    current_player: int
+    turn_player: int
+    first_player: int
+    turn: int
+    end_triggered: str | None
+    chase_perch: int
+    chased: bool
+    played_value: int
+    draws_left: int
+    rng: int
+    events: list[Event] | None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new_game(
+        cls,
+        players: int = 2,
+        rules: Rules | str = "standard",
+        seed: int = 0,
+        first_player: int | None = None,
+        removed_species: str | None = None,
+        events: bool = True,
+    ) -> State:
+        """Set up a game (S1–S5). Same arguments → the same deal, card for card."""
+        if isinstance(rules, str):
+            rules = Rules.preset(rules)
+        if type(players) is not int or not 2 <= players <= 4:
+            raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {players!r} (S1)")
+        if type(seed) is not int:
+            raise ValueError(f"the seed must be an integer, not {seed!r}")
+        if first_player is not None and (
+            type(first_player) is not int or not 0 <= first_player < players
+        ):
+            raise ValueError(f"first player must be a seat 0-{players - 1}, not {first_player!r}")
+        if removed_species is not None and players != 2:
+            raise ValueError("a species is removed only in two-player games (S2)")
+        if removed_species is not None and removed_species not in SPECIES:
+            raise ValueError(
+                f"unknown species {removed_species!r}: choose one of {', '.join(SPECIES)}"
+            )
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.num_players = players
+        s.num_perches = perches_for(players)
+        r = _rng.seed_state(seed)
+        # S2: two players play without the 3+ cards and without one species.
+        if players == 2:
+            if removed_species is None:
+                r, species = _rng.below(r, len(SPECIES))
+            else:
+                species = SPECIES.index(removed_species)
+            s.removed_birds = list(range(species * 12, species * 12 + 12))
+            s.removed_feeder = sorted(THREE_PLUS)
+        else:
+            s.removed_birds = []
+            s.removed_feeder = []
+        # S5
+        if first_player is None:
+            r, first_player = _rng.below(r, players)
+        s.first_player = first_player
+        # S3: four seeds in the column; pests drawn meanwhile go back and the deck is reshuffled.
+        removed_f = set(s.removed_feeder)
+        feeder = [f for f in range(NUM_FEEDER) if f not in removed_f]
+        r = _rng.shuffle(feeder, r)
+        s.column = []
+        aside: list[int] = []
+        while len(s.column) < COLUMN_SIZE:
+            card = feeder.pop()
+            (aside if card >= 30 else s.column).append(card)
+        if aside:
+            feeder.extend(aside)
+            r = _rng.shuffle(feeder, r)
+        s.column_pests = [NO_CARD] * COLUMN_SIZE
+        s.feeder_deck = feeder
+        # S4
+        removed_b = set(s.removed_birds)
+        birds = [b for b in range(NUM_BIRDS) if b not in removed_b]
+        r = _rng.shuffle(birds, r)
+        s.rows = [[birds.pop()] for _ in range(s.num_perches)]
+        s.hands = [sorted(birds.pop() for _ in range(HAND_SIZE)) for _ in range(players)]
+        s.display = [birds.pop() for _ in range(DISPLAY_SIZE)]
+        s.bird_deck = birds
+        s.rng = r
+        s.collections = [[] for _ in range(players)]
+        s.seeds_seen = [[] for _ in range(players)]
+        s.seeds_blind = [[] for _ in range(players)]
+        s.pests = [[] for _ in range(players)]
+        s.gone_birds = []
+        s.gone_feeder = []
+        s.kept = [None] * players
+        s.discards = [[] for _ in range(players)]
+        s.turn = 1
+        s.end_triggered = None
+        s.chase_perch = -1
+        s.chased = False
+        s.played_value = 0
+        s.draws_left = 0
+        s.turn_player = first_player
+        s.current_player = first_player
+        s.phase = PLAY
+        s.events = [("turn", first_player, 1)] if events else None
+        return s
+
+    def copy(self, events: bool = True) -> State:
+        """A cheap independent copy; ``events=False`` drops the event log (for search)."""
+        s = State.__new__(State)
+        s.rules = self.rules
+        s.num_players = self.num_players
+        s.num_perches = self.num_perches
+        s.rows = [row[:] for row in self.rows]
+        s.column = self.column[:]
+        s.column_pests = self.column_pests[:]
+        s.feeder_deck = self.feeder_deck[:]
+        s.bird_deck = self.bird_deck[:]
+        s.display = self.display[:]
+        s.hands = [h[:] for h in self.hands]
+        s.collections = [c[:] for c in self.collections]
+        s.seeds_seen = [x[:] for x in self.seeds_seen]
+        s.seeds_blind = [x[:] for x in self.seeds_blind]
+        s.pests = [x[:] for x in self.pests]
+        s.gone_birds = self.gone_birds[:]
+        s.gone_feeder = self.gone_feeder[:]
+        s.removed_birds = self.removed_birds
+        s.removed_feeder = self.removed_feeder
+        s.kept = [None if k is None else k[:] for k in self.kept]
+        s.discards = [d[:] for d in self.discards]
+        s.phase = self.phase
+        s.current_player = self.current_player
+        s.turn_player = self.turn_player
+        s.first_player = self.first_player
+        s.turn = self.turn
+        s.end_triggered = self.end_triggered
+        s.chase_perch = self.chase_perch
+        s.chased = self.chased
+        s.played_value = self.played_value
+        s.draws_left = self.draws_left
+        s.rng = self.rng
+        s.events = self.events[:] if events and self.events is not None else None
+        return s
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def is_over(self) -> bool:
+        return self.phase == GAME_OVER
+
+    @property
+    def last_seat(self) -> int:
+        """E2: the seat just before the first player ends the last round."""
+        return (self.first_player - 1) % self.num_players
+
+    def seed_pile(self, player: int) -> list[int]:
+        return self.seeds_seen[player] + self.seeds_blind[player]
+
+    def row_strengths(self, perch: int) -> tuple[int, int]:
+        """``(P, G)``: the perch bird's value and the ground birds' total (T2), perch 0-based."""
+        row = self.rows[perch]
+        ground = 0
+        for bird in row[1:]:
+            ground += BIRD_VALUE[bird]
+        return BIRD_VALUE[row[0]], ground
+
+    def crow_candidates(self, player: int) -> list[int]:
+        """T2.1d: the birds of the player's most numerous species (all tied species)."""
+        counts = [0] * len(SPECIES)
+        collection = self.collections[player]
+        for bird in collection:
+            counts[BIRD_SPECIES[bird]] += 1
+        top = max(counts)
+        if top == 0:
+            return []
+        return sorted(b for b in collection if counts[BIRD_SPECIES[b]] == top)
+
+    def draw_options(self) -> list[int]:
+        """T3.1: the action ids of the draws open now."""
+        options = [DRAW_DISPLAY_BASE + i for i, card in enumerate(self.display) if card >= 0]
+        if self.bird_deck:
+            options.append(DRAW_DECK_ID)
+        return options
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the current player's legal actions, ascending."""
+        phase = self.phase
+        if phase == PLAY:
+            n = self.num_perches
+            return [card * MAX_PERCHES + k for card in self.hands[self.current_player] for k in range(n)]
+        if phase == DRAW:
+            return self.draw_options()
+        if phase == COLLECT:
+            limit = self.played_value
+            ids = [COLLECT_BASE + c for c in self.hands[self.current_player] if BIRD_VALUE[c] <= limit]
+            ids.append(PASS_ID)
+            return ids
+        if phase == CROW_VICTIM:
+            return [CROW_BASE + c for c in self.crow_candidates(self.current_player)]
+        if phase == LAST_HAND:
+            hand = self.hands[self.current_player]
+            return [
+                KEEP_BASE + PAIR_INDEX[(a, b)] for i, a in enumerate(hand) for b in hand[i + 1 :]
+            ]
+        return []
+
+    def legal_actions(self) -> list[Action]:
+        """The current player's legal actions as :class:`Action` values, sorted by id."""
+        return [Action.from_id(i) for i in self.legal_action_ids()]
+
+    def legal_mask(self) -> list[int]:
+        """A 0/1 list over the whole action space (``NUM_ACTIONS`` long)."""
+        mask = [0] * NUM_ACTIONS
+        for i in self.legal_action_ids():
+            mask[i] = 1
+        return mask
+
+    def describe_position(self) -> str:
+        """A short description of where the game stands, for error messages."""
+        if self.phase == GAME_OVER:
+            return f"the game is over after turn {self.turn}"
+        return (
+            f"turn {self.turn}, player {self.current_player} to {PHASE_NAMES[self.phase]} "
+            f"({PHASE_RULES[self.phase]})"
+        )
+
+    # ------------------------------------------------------------------ checked path
+
+    def parse_action(self, action: Action | str | int, player: int | None = None) -> Action:
+        """Read an action (value, text or id) and check it is legal here, else raise.
+
+        Raises :class:`InvalidActionError` for text or ids that are no action at all and
+        :class:`IllegalActionError` (naming the rule and the position) for actions the rules
+        forbid now.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        elif isinstance(action, int) and not isinstance(action, bool):
+            action = Action.from_id(action)
+        elif not isinstance(action, Action):
+            raise InvalidActionError(f"{action!r} is not an action")
+        if self.phase == GAME_OVER:
+            raise GameOverError(f"{action}: the game is over; no more actions (E2)")
+        if player is not None and player != self.current_player:
+            raise IllegalActionError(
+                f"{action}: it is not player {player}'s turn; {self.describe_position()}"
+            )
+        action_id = action.id
+        if action_id not in self.legal_action_ids():
+            raise IllegalActionError(f"{action}: {self._why_illegal(action)}; {self.describe_position()}")
+        return action
+
+    def apply(self, action: Action | str | int, player: int | None = None) -> None:
+        """Check and play one action; on any error the state is unchanged."""
+        self.apply_id(self.parse_action(action, player).id)
+
+    def _why_illegal(self, action: Action) -> str:
+        p = self.current_player
+        kind = action.kind
+        expected = {
+            PLAY: "play",
+            COLLECT: "collect",
+            CROW_VICTIM: "crow",
+            DRAW: "draw display",
+            LAST_HAND: "keep",
+        }[self.phase]
+        phase_kinds = {
+            PLAY: {"play"},
+            COLLECT: {"collect", "pass"},
+            CROW_VICTIM: {"crow"},
+            DRAW: {"draw display", "draw deck"},
+            LAST_HAND: {"keep"},
+        }[self.phase]
+        if kind not in phase_kinds:
+            return f"a '{kind}' is not possible now, the decision is a '{expected}'"
+        if kind == "play":
+            bird = action.cards[0]
+            if bird not in self.hands[p]:
+                return f"{BIRD_NAMES[bird]} is not in player {p}'s hand (T1.1)"
+            return f"there is no perch {action.index} with {self.num_players} players (C5)"
+        if kind == "collect":
+            bird = action.cards[0]
+            if bird not in self.hands[p]:
+                return f"{BIRD_NAMES[bird]} is not in player {p}'s hand (T2.2)"
+            return (
+                f"{BIRD_NAMES[bird]} has value {BIRD_VALUE[bird]}, higher than the bird just "
+                f"played ({self.played_value}) (T2.2)"
+            )
+        if kind == "draw display":
+            return f"display slot {action.index} is empty (T3.1)"
+        if kind == "draw deck":
+            return "the bird deck is empty (T3.1)"
+        if kind == "crow":
+            bird = action.cards[0]
+            if bird not in self.collections[p]:
+                return f"{BIRD_NAMES[bird]} is not in player {p}'s collection (T2.1d)"
+            return (
+                f"{BIRD_NAMES[bird]} is not of a species of which player {p} holds the most "
+                "birds (T2.1d)"
+            )
+        names = " and ".join(BIRD_NAMES[c] for c in action.cards if c not in self.hands[p])
+        return f"{names} not in player {p}'s hand (E3)"
+
+    # ------------------------------------------------------------------ fast path
+
+    def apply_id(self, action_id: int) -> None:
+        """Play a legal action id without checking it (for search)."""
+        phase = self.phase
+        if phase == PLAY:
+            self._play(action_id // MAX_PERCHES, action_id % MAX_PERCHES)
+        elif phase == DRAW:
+            self._draw(action_id)
+        elif phase == COLLECT:
+            p = self.current_player
+            if action_id == PASS_ID:
+                if self.events is not None:
+                    self.events.append(("pass", p))
+            else:
+                bird = action_id - COLLECT_BASE
+                self.hands[p].remove(bird)
+                self.collections[p].append(bird)
+                if self.events is not None:
+                    self.events.append(("collect", p, bird))
+            self._start_draw()
+        elif phase == CROW_VICTIM:
+            self._crow_discard(self.current_player, action_id - CROW_BASE)
+            perch = self.chase_perch
+            self._promote(perch)
+            self._chase(perch)
+        elif phase == LAST_HAND:
+            a, b = PAIRS[action_id - KEEP_BASE]
+            self._keep(self.current_player, [a, b])
+            self._next_last_hand()
+        else:
+            raise GameOverError("the game is over; no more actions (E2)")
+
+    # ------------------------------------------------------------------ T1 and T2
+
+    def _play(self, bird: int, perch: int) -> None:
+        p = self.turn_player
+        self.hands[p].remove(bird)
+        row = self.rows[perch]
+        row.append(bird)  # T1.1: always at the end of the row
+        value = BIRD_VALUE[bird]
+        self.played_value = value
+        self.chased = False
+        if self.events is not None:
+            self.events.append(("play", p, bird, perch + 1))
+        perch_value, ground = self.row_strengths(perch)
+        if ground > perch_value:
+            self.chased = True
+            self._chase(perch)
+            return
+        # T2.2: no chase — the player may collect a hand bird not higher than the one played.
+        if self.rules.no_chase_collect:
+            for card in self.hands[p]:
+                if BIRD_VALUE[card] <= value:
+                    self.phase = COLLECT
+                    return
+        self._start_draw()
+
+    def _chase(self, perch: int) -> None:
+        """T2.1: chase while G > P; pauses (returns) when the crow's victim must be chosen."""
+        p = self.turn_player
+        row = self.rows[perch]
+        events = self.events
+        while True:
+            perch_value = BIRD_VALUE[row[0]]
+            ground = 0
+            for bird in row[1:]:
+                ground += BIRD_VALUE[bird]
+            if ground <= perch_value:
+                break
+            d = ground - perch_value
+            if events is not None:
+                events.append(("chase", p, perch + 1, d))
+            # a. seed position
+            pest = NO_CARD
+            column = self.column
+            if d <= len(column):
+                seed = column.pop(d - 1)
+                pest = self.column_pests.pop(d - 1)
+                self.column_pests.append(NO_CARD)
+                self.seeds_seen[p].append(seed)
+                if events is not None:
+                    events.append(("take_seed", p, seed, d))
+                if pest >= 0:
+                    self.pests[p].append(pest)
+                    if events is not None:
+                        events.append(("take_pest", p, pest, d))
+            elif self.feeder_deck:
+                card = self.feeder_deck.pop()
+                if card >= 30:
+                    pest = card
+                    self.pests[p].append(pest)
+                    if events is not None:
+                        events.append(("take_pest", p, pest, 0))
+                else:
+                    self.seeds_blind[p].append(card)
+                    if events is not None:
+                        events.append(("take_blind", p, card))
+            else:
+                if events is not None:
+                    events.append(("feeder_empty", p))
+                self._trigger_end("feeder", p)
+            # c. the perch bird joins the collection
+            chased_bird = row.pop(0)
+            self.collections[p].append(chased_bird)
+            if events is not None:
+                events.append(("collect_perch", p, chased_bird))
+            # d. pest effects
+            if pest >= 0:
+                kind = FEEDER_KIND[pest]
+                if kind == CROW:
+                    candidates = self.crow_candidates(p)
+                    if len(candidates) > 1:
+                        self.phase = CROW_VICTIM
+                        self.current_player = p
+                        self.chase_perch = perch
+                        return
+                    if candidates:
+                        self._crow_discard(p, candidates[0])
+                    elif events is not None:
+                        events.append(("crow_nothing", p))
+                elif kind == SQUIRREL:
+                    self._squirrel(p)
+            # e. promotion
+            self._promote(perch)
+        self._after_chase()
+
+    def _promote(self, perch: int) -> None:
+        """T2.1e: the highest ground bird moves to the perch; ties go to the earliest."""
+        row = self.rows[perch]
+        best = 0
+        best_value = BIRD_VALUE[row[0]]
+        for i in range(1, len(row)):
+            v = BIRD_VALUE[row[i]]
+            if v > best_value:
+                best, best_value = i, v
+        if best:
+            row.insert(0, row.pop(best))
+        if self.events is not None:
+            self.events.append(("promote", perch + 1, row[0]))
+
+    def _crow_discard(self, player: int, bird: int) -> None:
+        self.collections[player].remove(bird)
+        self.gone_birds.append(bird)
+        if self.events is not None:
+            self.events.append(("crow", player, bird))
+
+    def _squirrel(self, player: int) -> None:
+        """T2.1d: two random seeds of the pile leave the game face up."""
+        seen = self.seeds_seen[player]
+        blind = self.seeds_blind[player]
+        lost: list[int] = []
+        for _ in range(2):
+            size = len(seen) + len(blind)
+            if not size:
+                break
+            self.rng, i = _rng.below(self.rng, size)
+            seed = seen.pop(i) if i < len(seen) else blind.pop(i - len(seen))
+            lost.append(seed)
+        self.gone_feeder.extend(lost)
+        if self.events is not None:
+            self.events.append(("squirrel", player, *lost))
+
+    def _after_chase(self) -> None:
+        self.chase_perch = -1
+        self._start_draw()
+
+    # ------------------------------------------------------------------ T3
+
+    def _start_draw(self) -> None:
+        p = self.turn_player
+        self.current_player = p
+        missing = HAND_SIZE - len(self.hands[p])
+        self.draws_left = max(0, missing if self.rules.draw == "refill" else min(1, missing))
+        self._continue_draw()
+
+    def _continue_draw(self) -> None:
+        while self.draws_left > 0:
+            options = self.draw_options()
+            if len(options) > 1:
+                self.phase = DRAW
+                return
+            if not options:
+                break  # T3.1: nothing left to draw; the hand stays short
+            self._take_draw(options[0])
+        self.draws_left = 0
+        self._refill_column()
+        self._end_turn()
+
+    def _draw(self, action_id: int) -> None:
+        self._take_draw(action_id)
+        self._continue_draw()
+
+    def _take_draw(self, action_id: int) -> None:
+        p = self.turn_player
+        events = self.events
+        if action_id == DRAW_DECK_ID:
+            bird = self.bird_deck.pop()
+            if events is not None:
+                events.append(("draw_deck", p, bird))
+        else:
+            slot = action_id - DRAW_DISPLAY_BASE
+            bird = self.display[slot]
+            refill = self.bird_deck.pop() if self.bird_deck else NO_CARD
+            self.display[slot] = refill
+            if events is not None:
+                events.append(("draw_display", p, slot + 1, bird))
+                if refill >= 0:
+                    events.append(("refill_display", slot + 1, refill))
+        hand = self.hands[p]
+        hand.append(bird)
+        hand.sort()
+        self.draws_left -= 1
+
+    def _refill_column(self) -> None:
+        """T3.2: refill to four seeds; set-aside pests go beside the lowest free seeds."""
+        column = self.column
+        if len(column) >= COLUMN_SIZE:
+            return
+        deck = self.feeder_deck
+        events = self.events
+        aside: list[int] = []
+        while len(column) < COLUMN_SIZE:
+            if not deck:
+                self._trigger_end("feeder", self.turn_player)
+                break
+            card = deck.pop()
+            if card >= 30:
+                aside.append(card)
+            else:
+                column.append(card)
+                if events is not None:
+                    events.append(("refill_column", len(column), card))
+        if aside:
+            pests = self.column_pests
+            for pest in aside:
+                for i in range(len(column)):
+                    if pests[i] < 0:
+                        pests[i] = pest
+                        if events is not None:
+                            events.append(("pest_beside", i + 1, pest))
+                        break
+                else:
+                    self.gone_feeder.append(pest)  # [house rule] no free seed: leaves the game
+                    if events is not None:
+                        events.append(("pest_out", pest))
+
+    # ------------------------------------------------------------------ E1–E3
+
+    def _trigger_end(self, reason: str, player: int) -> None:
+        if self.end_triggered is None:
+            self.end_triggered = reason
+            if self.events is not None:
+                self.events.append(("end_triggered", player, reason))
+
+    def _end_turn(self) -> None:
+        if self.rules.end_trigger == "feeder_or_birds" and not self.bird_deck:
+            self._trigger_end("birds", self.turn_player)
+        n = self.num_players
+        while True:
+            if self.end_triggered is not None and self.turn_player == self.last_seat:
+                self._start_last_hand()
+                return
+            self.turn_player = (self.turn_player + 1) % n
+            self.turn += 1
+            p = self.turn_player
+            if self.events is not None:
+                self.events.append(("turn", p, self.turn))
+            if self.hands[p]:
+                self.current_player = p
+                self.phase = PLAY
+                return
+            # T1.3 [house rule]: no hand (nothing left to draw) — skip, and trigger the end.
+            if self.events is not None:
+                self.events.append(("skip", p))
+            self._trigger_end("skip", p)
+
+    def _start_last_hand(self) -> None:
+        if not self.rules.last_hand:
+            self._game_over()
+            return
+        self.phase = LAST_HAND
+        self._next_last_hand()
+
+    def _next_last_hand(self) -> None:
+        """E3: players choose in seat order from the first player; choices stay secret."""
+        n = self.num_players
+        for k in range(n):
+            p = (self.first_player + k) % n
+            if self.kept[p] is not None:
+                continue
+            hand = self.hands[p]
+            if len(hand) > 2:
+                self.current_player = p
+                return
+            self._keep(p, hand[:])  # [house rule] two cards or fewer: all of them
+        # Everybody has chosen: reveal.
+        for p in range(n):
+            kept = self.kept[p]
+            assert kept is not None
+            self.collections[p].extend(kept)
+            self.kept[p] = []
+            if self.events is not None:
+                self.events.append(("reveal", p, *kept))
+        self._game_over()
+
+    def _keep(self, player: int, birds: list[int]) -> None:
+        hand = self.hands[player]
+        for bird in birds:
+            hand.remove(bird)
+        self.kept[player] = birds
+        self.discards[player].extend(hand)
+        hand.clear()
+        if self.events is not None:
+            self.events.append(("keep", player, *birds))
+
+    def _game_over(self) -> None:
+        self.phase = GAME_OVER
+        self.current_player = -1
+        if self.events is not None:
+            self.events.append(("game_over",))
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def card_places(self) -> tuple[dict[int, str], dict[int, str]]:
+        """Where each bird and feeder card lies, by place name (for checks and tests).
+
+        Raises ``ValueError`` if a card lies in two places.
+        """
+        birds: dict[int, str] = {}
+        feeder: dict[int, str] = {}
+
+        def put(table: dict[int, str], cards: Iterable[int], place: str) -> None:
+            for card in cards:
+                if card in table:
+                    raise ValueError(f"card {card} lies both in {table[card]} and in {place}")
+                table[card] = place
+
+        for i, row in enumerate(self.rows):
+            put(birds, row, f"row {i + 1}")
+        put(birds, self.bird_deck, "bird deck")
+        put(birds, (c for c in self.display if c >= 0), "display")
+        for p in range(self.num_players):
+            put(birds, self.hands[p], f"hand {p}")
+            put(birds, self.collections[p], f"collection {p}")
+            put(birds, self.kept[p] or (), f"kept {p}")
+            put(birds, self.discards[p], f"discards {p}")
+            put(feeder, self.seeds_seen[p], f"seeds {p}")
+            put(feeder, self.seeds_blind[p], f"blind seeds {p}")
+            put(feeder, self.pests[p], f"pests {p}")
+        put(birds, self.gone_birds, "gone")
+        put(birds, self.removed_birds, "removed")
+        put(feeder, self.column, "column")
+        put(feeder, (c for c in self.column_pests if c >= 0), "column pests")
+        put(feeder, self.feeder_deck, "feeder deck")
+        put(feeder, self.gone_feeder, "gone")
+        put(feeder, self.removed_feeder, "removed")
+        return birds, feeder
+
+    def __repr__(self) -> str:
+        return f"<State {self.num_players} players, {self.rules.name}: {self.describe_position()}>"
