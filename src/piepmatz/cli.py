@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import sys
@@ -13,6 +14,9 @@ from piepmatz.core import Game, describe_event
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.view import view_of
+
+
+INTERFACE_COMMANDS = ("piepmatz.tui.commands", "piepmatz.sim.commands", "piepmatz.envs.commands")
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -78,6 +82,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     engine = sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout")
     engine.set_defaults(func=_engine)
+
+    # Each interface package adds its own commands from a light ``commands`` module that imports
+    # its heavy dependencies only when the command runs.
+    for name in INTERFACE_COMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
     return parser
 
 
