@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            if exc.name != name:
+            if exc.name is None or not name.startswith(exc.name):
                 raise
             continue
         module.register(sub)
