@@ -16,7 +16,7 @@ text                      decision                                    ids
 
 >>> a = Action.parse("play BL5m 2")
 >>> a.id, str(Action.from_id(a.id))
-(29, 'play BL5m 2')
+(25, 'play BL5m 2')
 >>> str(Action.parse("keep YE6f BL2m"))  # canonical order: by card id
 'keep BL2m YE6f'
 

@@ -2,7 +2,7 @@
 
 >>> game = Game.new(players=2, seed=11)
 >>> while not game.state.is_over():
-...     game.apply(game.state.legal_action_ids()[0])
+...     _ = game.apply(game.state.legal_action_ids()[0])
 >>> replayed = Game.from_record(game.record())
 >>> replayed.score().to_json() == game.score().to_json()
 True
