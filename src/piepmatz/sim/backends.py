@@ -1,0 +1,155 @@
+"""Running a tournament's games: in this process, on local processes, or on a Ray cluster.
+
+Games go out in batches of consecutive indices. Results are put back in index order, and a game
+depends only on the tournament seed and its index, so every backend, batch size and worker count
+gives the same results.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Final
+
+from .play import GameResult, MatchConfig, play_batch
+
+BACKENDS: Final = ("inline", "process", "ray")
+#: Batches per worker when the batch size is chosen automatically: enough for an even finish and
+#: a progress bar that moves, few enough that scheduling costs little.
+BATCHES_PER_WORKER: Final = 8
+MAX_AUTO_BATCH: Final = 250
+
+Progress = Callable[[int], None]
+
+
+def auto_batch_size(games: int, workers: int) -> int:
+    """Batch size for ``games`` games on ``workers`` workers.
+
+    >>> auto_batch_size(2000, 2), auto_batch_size(10, 4), auto_batch_size(10**6, 8)
+    (125, 1, 250)
+    """
+    return max(1, min(MAX_AUTO_BATCH, math.ceil(games / (workers * BATCHES_PER_WORKER))))
+
+
+def batches(start: int, stop: int, size: int) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` index ranges of at most ``size`` games.
+
+    >>> list(batches(0, 7, 3))
+    [(0, 3), (3, 6), (6, 7)]
+    """
+    if size < 1:
+        raise ValueError(f"the batch size must be at least 1, not {size}")
+    for lo in range(start, stop, size):
+        yield lo, min(stop, lo + size)
+
+
+def local_cpus() -> int:
+    return os.cpu_count() or 1
+
+
+def run_games(
+    config: MatchConfig,
+    backend: str = "process",
+    workers: int | None = None,
+    batch_size: int | None = None,
+    progress: Progress | None = None,
+    address: str | None = None,
+) -> list[GameResult]:
+    """Play every game of ``config``; returns the results in game-index order.
+
+    ``progress`` is called with the number of games just finished after every batch. ``workers``
+    defaults to every local core (``process``) or every CPU of the Ray cluster (``ray``).
+    ``address`` joins an existing Ray cluster (``"auto"`` or ``"host:port"``); without it a local
+    Ray instance is started, unless Ray is already initialised in this process.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"the number of workers must be at least 1, not {workers}")
+    total = config.total_games
+    if backend == "inline":
+        size = batch_size or auto_batch_size(total, 1)
+        results: list[GameResult] = []
+        for lo, hi in batches(0, total, size):
+            results.extend(play_batch(config, lo, hi))
+            if progress:
+                progress(hi - lo)
+        return results
+    if backend == "process":
+        return _run_processes(config, workers or local_cpus(), batch_size, progress)
+    return _run_ray(config, workers, batch_size, progress, address)
+
+
+def _pool_context() -> Any:
+    # Not fork: the parent may hold threads (Ray, a progress bar) that a forked child would inherit
+    # half-locked. forkserver starts clean workers cheaply where it exists.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _run_processes(
+    config: MatchConfig, workers: int, batch_size: int | None, progress: Progress | None
+) -> list[GameResult]:
+    total = config.total_games
+    size = batch_size or auto_batch_size(total, workers)
+    results: list[GameResult] = []
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
+        pending: set[Future[list[GameResult]]] = {
+            pool.submit(play_batch, config, lo, hi) for lo, hi in batches(0, total, size)
+        }
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    batch = future.result()
+                    results.extend(batch)
+                    if progress:
+                        progress(len(batch))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def _run_ray(
+    config: MatchConfig,
+    workers: int | None,
+    batch_size: int | None,
+    progress: Progress | None,
+    address: str | None,
+) -> list[GameResult]:
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        ray.init(
+            address=address or None,
+            num_cpus=None if address else (workers or local_cpus()),
+            include_dashboard=False,
+            log_to_driver=False,
+        )
+        started = True
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
+        total = config.total_games
+        size = batch_size or auto_batch_size(total, workers or cpus)
+        task = ray.remote(num_cpus=1)(play_batch)
+        config_ref = ray.put(config)
+        pending = [task.remote(config_ref, lo, hi) for lo, hi in batches(0, total, size)]
+        results: list[GameResult] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for batch in ray.get(done):
+                results.extend(batch)
+                if progress:
+                    progress(len(batch))
+    finally:
+        if started:
+            ray.shutdown()
+    results.sort(key=lambda r: r.index)
+    return results

@@ -1,0 +1,200 @@
+"""Playing the games of a tournament: one game from its index, or a batch of indices.
+
+Bots see only ``view_of(state, seat)``, the legal ids and their own random generator, seeded from
+(tournament seed, game index, seat). A fresh bot is built for every seat of every game, so a bot
+that keeps state between calls cannot make a game depend on which games ran before it in a batch.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from piepmatz.bots import make_bot
+from piepmatz.core.actions import Action
+from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION, GameOptions
+from piepmatz.core.rules import FLAG_CHOICES, Rules
+from piepmatz.core.scoring import score
+from piepmatz.core.state import State
+from piepmatz.core.view import view_of
+
+from .schedule import bot_seed, deal_seed, lineups
+
+
+class BotFailure(RuntimeError):
+    """A bot raised or returned an action that is not legal; names the game and the seat."""
+
+
+def parse_rules(spec: str) -> Rules:
+    """Rules from ``preset`` or ``preset:flag=value,flag=value`` (``true``/``false`` for yes/no).
+
+    >>> parse_rules("standard:last_hand=false,draw=one").last_hand
+    False
+    """
+    name, _, rest = spec.partition(":")
+    flags: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise ValueError(f"rule flag {item!r} needs a value: write {item}=...")
+        choices = FLAG_CHOICES.get(key)
+        if choices is not None and isinstance(choices[0], bool):
+            low = value.strip().lower()
+            if low not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError(f"rule flag {key!r} is true or false, not {value!r}")
+            flags[key] = low in ("true", "yes", "1")
+        else:
+            flags[key] = value.strip()
+    return Rules.preset(name, **flags)
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """What a tournament plays: everything a game depends on besides its index.
+
+    ``games`` is rounded up to whole deals: ``deals * len(lineups)`` games are played.
+    """
+
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    rules: Rules = field(default_factory=Rules)
+    seating: str = "cyclic"
+
+    def __post_init__(self) -> None:
+        if type(self.players) is not int or not 2 <= self.players <= 4:
+            raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {self.players!r}")
+        if not self.bots:
+            raise ValueError("a tournament needs at least one bot")
+        if type(self.games) is not int or self.games < 1:
+            raise ValueError(f"the number of games must be at least 1, not {self.games!r}")
+        for spec in self.bots:
+            make_bot(spec)  # raises ValueError naming the known bots
+        lineups(len(self.bots), self.players, self.seating)
+
+    @property
+    def lineups(self) -> tuple[tuple[int, ...], ...]:
+        return lineups(len(self.bots), self.players, self.seating)
+
+    @property
+    def deals(self) -> int:
+        return math.ceil(self.games / len(self.lineups))
+
+    @property
+    def total_games(self) -> int:
+        return self.deals * len(self.lineups)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """One name per bot entry; a spec listed twice gets ``#2``, ``#3``, ..."""
+        seen: dict[str, int] = {}
+        out = []
+        for spec in self.bots:
+            seen[spec] = seen.get(spec, 0) + 1
+            out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        return tuple(out)
+
+    def options(self, index: int) -> GameOptions:
+        """The game options (deal) of game ``index``."""
+        deal = index // len(self.lineups)
+        return GameOptions(self.players, self.rules, deal_seed(self.seed, deal))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "bots": list(self.bots),
+            "games": self.games,
+            "seed": self.seed,
+            "rules": self.rules.to_json(),
+            "preset": self.rules.name,
+            "seating": self.seating,
+            "deals": self.deals,
+            "total_games": self.total_games,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game: who sat where, the actions (ids) and the final score sheet (JSON)."""
+
+    index: int
+    deal: int
+    #: Bot entry index per seat.
+    lineup: tuple[int, ...]
+    first_player: int
+    actions: tuple[int, ...]
+    #: Turns played (E2: every player has the same number).
+    turns: int
+    sheet: dict[str, Any]
+
+    @property
+    def decisions(self) -> int:
+        return len(self.actions)
+
+    @property
+    def totals(self) -> list[int]:
+        return [p["total"] for p in self.sheet["players"]]
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.sheet["winners"])
+
+    def position(self, seat: int) -> int:
+        """0 for the first player, 1 for the next in turn order, ..."""
+        return (seat - self.first_player) % len(self.lineup)
+
+    def record(self, config: MatchConfig) -> dict[str, Any]:
+        """The game record (the format of :meth:`piepmatz.core.Game.record`), replayable."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "options": config.options(self.index).to_json(),
+            "actions": [str(Action.from_id(a)) for a in self.actions],
+            "result": self.sheet,
+        }
+
+
+def play_game(config: MatchConfig, index: int) -> GameResult:
+    """Play game ``index`` of the tournament ``config``; the same inputs give the same game."""
+    table = config.lineups
+    deal, which = divmod(index, len(table))
+    lineup = table[which]
+    options = config.options(index)
+    state = State.new_game(options.players, options.rules, options.seed)
+    bots = [make_bot(config.bots[entry]) for entry in lineup]
+    rngs = [random.Random(bot_seed(config.seed, index, seat)) for seat in range(config.players)]
+    actions: list[int] = []
+    while not state.is_over():
+        seat = state.current_player
+        legal = state.legal_action_ids()
+        try:
+            choice = bots[seat].choose(view_of(state, seat), legal, rngs[seat])
+        except Exception as exc:
+            raise BotFailure(
+                f"game {index}: bot {config.bots[lineup[seat]]!r} in seat {seat} raised {exc!r}"
+            ) from exc
+        if choice not in legal:
+            raise BotFailure(
+                f"game {index}: bot {config.bots[lineup[seat]]!r} in seat {seat} chose {choice!r}, "
+                f"which is not legal ({state.describe_position()})"
+            )
+        state.apply_id(choice)
+        actions.append(choice)
+    sheet = score(
+        state.rules,
+        state.collections,
+        [state.seed_pile(p) for p in range(state.num_players)],
+        True,
+    )
+    return GameResult(
+        index, deal, lineup, state.first_player, tuple(actions), state.turn, sheet.to_json()
+    )
+
+
+def play_batch(config: MatchConfig, start: int, stop: int) -> list[GameResult]:
+    """Games ``start`` to ``stop - 1``: the unit of work sent to a process or a Ray task."""
+    return [play_game(config, i) for i in range(start, stop)]
