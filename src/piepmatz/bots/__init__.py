@@ -1,19 +1,66 @@
-"""Bots that play from a player's view: ``random`` (and, as they land, stronger ones).
+"""Bots that play from a player's view: ``random``, ``greedy``, ``heuristic`` and ``ismcts``.
 
->>> bot = make_bot("random")
->>> bot.name
+Every bot follows one protocol (:class:`Bot`): ``choose(view, legal, rng) -> action id``, for
+every kind of decision (play, collect or pass, draws, the crow's victim, the last hand). A bot
+gets the acting player's :class:`~piepmatz.core.view.PlayerView`, never the full state; bots
+that search deal the hidden cards themselves with :func:`~piepmatz.core.view.determinise`.
+
+Build bots by name with :func:`make_bot`. A spec is ``name``, or ``name:options`` where options
+are a difficulty level or comma-separated ``key=value`` pairs:
+
+==============================  ================================================================
+spec                            bot
+==============================  ================================================================
+``random``                      uniform over the legal actions
+``greedy``                      a cheap rule of thumb (the rollout policy of ``ismcts``)
+``heuristic``                   one-step evaluation of every option (thousands of moves a second)
+``heuristic:noise=0.3``         … that plays a random legal move 30 % of the time
+``heuristic:exposure=0.5``      … weight of what a play leaves for the next player
+``ismcts``                      ISMCTS with 2000 iterations per move (reproducible)
+``ismcts:iterations=N``         N iterations per move
+``ismcts:time=S``               S seconds per move (``time.perf_counter``)
+``ismcts:rollout=P``            rollout policy ``greedy`` (default), ``random`` or ``heuristic``
+``ismcts:depth=D``              rollouts stop after D decisions and score the position (12)
+``ismcts:c=C``                  UCB exploration constant (0.7)
+``ismcts:reward=R``             ``margin`` (default: sigmoid of the score margin) or ``win``
+``ismcts:easy|medium|hard``     200 iterations, 1000 iterations, one second per move
+``easy``                        for people: ``heuristic:noise=0.35``
+``medium``                      for people: ``heuristic``
+``hard``                        for people: ``ismcts:hard`` (about one second per move)
+==============================  ================================================================
+
+Options combine: ``ismcts:iterations=5000,rollout=random``. With both ``iterations`` and ``time``
+the search stops at whichever comes first. A bad spec raises ``ValueError`` naming the problem.
+
+>>> make_bot("random").name
 'random'
+>>> make_bot("ismcts:iterations=300,depth=8")
+ISMCTSBot(iterations=300, time_limit=None, rollout='greedy', depth=8, c=0.7, reward='margin')
+>>> make_bot("hard").time_limit
+1.0
+>>> bot_names()
+['easy', 'greedy', 'hard', 'heuristic', 'ismcts', 'medium', 'random']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Bot, RandomBot
+from .base import Bot, NoisyBot, RandomBot
+from .heuristic import GreedyBot, HeuristicBot
+from .ismcts import ISMCTSBot
 
-_FACTORIES: dict[str, Callable[[str], Bot]] = {
-    "random": lambda arg: RandomBot(),
+_FACTORIES: dict[str, Callable[[str], Bot]] = {}
+
+#: ``ismcts:LEVEL`` budgets.
+ISMCTS_LEVELS: dict[str, dict[str, float | int | str]] = {
+    "easy": {"iterations": 200},
+    "medium": {"iterations": 1000},
+    "hard": {"time": 1.0},
 }
+ISMCTS_DEFAULT_ITERATIONS = 2000
+#: ``easy``: how often the heuristic plays a random move instead of its choice.
+EASY_NOISE = 0.35
 
 
 def register(name: str, factory: Callable[[str], Bot]) -> None:
@@ -26,11 +73,125 @@ def bot_names() -> list[str]:
 
 
 def make_bot(spec: str) -> Bot:
-    """Build a bot from ``name`` or ``name:argument`` (for example ``ismcts:hard``)."""
-    name, _, arg = spec.partition(":")
+    """Build a bot from ``name`` or ``name:options`` (for example ``ismcts:hard``)."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec must be text such as 'heuristic', not {spec!r}")
+    name, _, arg = spec.strip().partition(":")
     if name not in _FACTORIES:
         raise ValueError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
     return _FACTORIES[name](arg)
 
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot", "register"]
+def _options(spec: str, arg: str, kinds: dict[str, type]) -> dict[str, float | int | str]:
+    """Parse ``key=value,key=value``; each value is converted to the key's type."""
+    out: dict[str, float | int | str] = {}
+    for item in arg.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        if not eq:
+            raise ValueError(f"bad bot spec {spec!r}: expected key=value, not {item!r}")
+        if key not in kinds:
+            raise ValueError(
+                f"bad bot spec {spec!r}: unknown option {key!r} (options: {', '.join(kinds)})"
+            )
+        try:
+            out[key] = kinds[key](text.strip())
+        except ValueError:
+            raise ValueError(
+                f"bad bot spec {spec!r}: {key}={text!r} is not a {kinds[key].__name__}"
+            ) from None
+    return out
+
+
+def _no_options(name: str, factory: Callable[[], Bot]) -> Callable[[str], Bot]:
+    def build(arg: str) -> Bot:
+        if arg.strip():
+            raise ValueError(f"bad bot spec {name}:{arg!r}: {name!r} takes no options")
+        return factory()
+
+    return build
+
+
+def _heuristic(arg: str) -> Bot:
+    spec = f"heuristic:{arg}" if arg else "heuristic"
+    opts = _options(spec, arg, {"noise": float, "exposure": float})
+    bot: Bot = HeuristicBot(exposure_weight=float(opts.get("exposure", 0.5)))
+    noise = float(opts.get("noise", 0.0))
+    if noise:
+        bot = NoisyBot(bot, noise, name=spec)
+    else:
+        bot.name = spec
+    return bot
+
+
+def _ismcts(arg: str) -> ISMCTSBot:
+    spec = f"ismcts:{arg}" if arg else "ismcts"
+    level = arg.strip()
+    if level in ISMCTS_LEVELS:
+        opts = dict(ISMCTS_LEVELS[level])
+    elif level and "=" not in level:
+        raise ValueError(
+            f"bad bot spec {spec!r}: levels are {', '.join(ISMCTS_LEVELS)}, "
+            "or give key=value options"
+        )
+    else:
+        opts = _options(
+            spec,
+            arg,
+            {
+                "iterations": int,
+                "time": float,
+                "rollout": str,
+                "depth": int,
+                "c": float,
+                "reward": str,
+            },
+        )
+        if "iterations" not in opts and "time" not in opts:
+            opts["iterations"] = ISMCTS_DEFAULT_ITERATIONS
+    iterations = opts.get("iterations")
+    time_limit = opts.get("time")
+    return ISMCTSBot(
+        iterations=None if iterations is None else int(iterations),
+        time_limit=None if time_limit is None else float(time_limit),
+        rollout=str(opts.get("rollout", "greedy")),
+        depth=int(opts.get("depth", 12)),
+        c=float(opts.get("c", 0.7)),
+        reward=str(opts.get("reward", "margin")),
+        name=spec,
+    )
+
+
+def _level(name: str, spec: str) -> Callable[[str], Bot]:
+    def build(arg: str) -> Bot:
+        if arg.strip():
+            raise ValueError(f"bad bot spec {name}:{arg!r}: {name!r} takes no options")
+        bot = make_bot(spec)
+        bot.name = name
+        return bot
+
+    return build
+
+
+register("random", _no_options("random", RandomBot))
+register("greedy", _no_options("greedy", GreedyBot))
+register("heuristic", _heuristic)
+register("ismcts", _ismcts)
+register("easy", _level("easy", f"heuristic:noise={EASY_NOISE}"))
+register("medium", _level("medium", "heuristic"))
+register("hard", _level("hard", "ismcts:hard"))
+
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "HeuristicBot",
+    "ISMCTSBot",
+    "NoisyBot",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "register",
+]

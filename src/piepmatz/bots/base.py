@@ -31,3 +31,22 @@ class RandomBot:
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         return legal[rng.randrange(len(legal))]
+
+
+class NoisyBot:
+    """Another bot that, with probability ``noise``, plays a uniformly random legal action.
+
+    A weaker opponent for people (the ``easy`` level) that still plays sensibly most of the time.
+    """
+
+    def __init__(self, bot: Bot, noise: float, name: str | None = None) -> None:
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise is a probability between 0 and 1, not {noise}")
+        self.bot = bot
+        self.noise = noise
+        self.name = name or f"{bot.name}+noise={noise}"
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        if len(legal) > 1 and rng.random() < self.noise:
+            return legal[rng.randrange(len(legal))]
+        return self.bot.choose(view, legal, rng)

@@ -1,0 +1,176 @@
+"""Position evaluation and fast resampling of hidden cards, shared by the heuristic and ISMCTS.
+
+Everything here works on *sampled* worlds (states built by
+:func:`piepmatz.core.view.determinise` from a player's view) or on the view itself — never on the
+real state of a game.
+
+:func:`standings` estimates every player's final score from a position: the running score of
+E4 (computed by the engine's :func:`~piepmatz.core.scoring.score` for rule sets other than the
+published one; a fast equivalent for ``pairs="mated"``, checked against the engine by the tests),
+plus a small allowance for hand birds that would complete a mated pair at the last hand (E3).
+
+:class:`Resampler` deals the hidden cards of a view again and again, cheaply: it determinises
+once, then each :meth:`Resampler.sample` reshuffles the hidden places of a copy. The deal is
+uniform over the hidden places, as in ``determinise``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from piepmatz.core.cards import BIRD_EGGS, BIRD_SPECIES, FEEDER_EGGS, NUM_SPECIES
+from piepmatz.core.rules import Rules
+from piepmatz.core.scoring import PAIR_POINTS, score
+from piepmatz.core.state import GAME_OVER, State
+from piepmatz.core.view import PlayerView, determinise
+
+#: Value of a hand bird whose mate is already in its owner's collection: it can join the
+#: collection at the last hand (E3) or by collecting after a calm play (T2.2).
+HAND_MATE_BONUS = 1.5
+#: A sigmoid of the score margin turns an estimate into a reward in [0, 1]; a lead of this many
+#: points gives a reward of about 0.73.
+MARGIN_SCALE = 6.0
+
+
+def running_scores(
+    rules: Rules, collections: Sequence[Sequence[int]], seed_piles: Sequence[Sequence[int]]
+) -> list[int]:
+    """E4 totals as they stand: the engine's scoring, with a fast path for mated pairs."""
+    if rules.pairs != "mated":
+        sheet = score(rules, [list(c) for c in collections], [list(s) for s in seed_piles], False)
+        return [p.total for p in sheet.players]
+    n = len(collections)
+    counts = [[0] * NUM_SPECIES for _ in range(n)]
+    for p in range(n):
+        row = counts[p]
+        for bird in collections[p]:
+            row[BIRD_SPECIES[bird]] += 1
+    # The strict majority holder of each species, or -1 (a tie or nobody): E4 singles.
+    holder = [-1] * NUM_SPECIES
+    for sp in range(NUM_SPECIES):
+        best = 0
+        who = -1
+        for p in range(n):
+            c = counts[p][sp]
+            if c > best:
+                best, who = c, p
+            elif c == best:
+                who = -1
+        holder[sp] = who
+    totals = []
+    for p in range(n):
+        owned = set(collections[p])
+        total = 0
+        for seed in seed_piles[p]:
+            total += FEEDER_EGGS[seed]
+        paired = 0
+        for bird in owned:
+            if bird ^ 1 in owned:  # the mate: same species and value, other sex
+                paired += 1
+            elif holder[BIRD_SPECIES[bird]] == p:
+                total += BIRD_EGGS[bird]
+        totals.append(total + paired // 2 * PAIR_POINTS)
+    return totals
+
+
+def standings(world: State) -> list[float]:
+    """Every player's estimated final score in a (sampled) world."""
+    n = world.num_players
+    piles = [world.seeds_seen[p] + world.seeds_blind[p] for p in range(n)]
+    if world.phase == GAME_OVER:
+        return [float(t) for t in running_scores(world.rules, world.collections, piles)]
+    collections = world.collections
+    kept = world.kept
+    if any(k for k in kept):
+        # E3 choices made but not yet revealed count as collected.
+        collections = [c + (kept[p] or []) for p, c in enumerate(collections)]
+    values: list[float] = [float(t) for t in running_scores(world.rules, collections, piles)]
+    if world.rules.last_hand:
+        for p in range(n):
+            owned = collections[p]
+            if not owned:
+                continue
+            mates = sum(1 for bird in world.hands[p] if bird ^ 1 in owned)
+            values[p] += HAND_MATE_BONUS * min(mates, 2)
+    return values
+
+
+def margins(values: Sequence[float]) -> list[float]:
+    """Each player's lead over the best of the others (negative when behind)."""
+    out = []
+    for p, v in enumerate(values):
+        best_other = max(values[q] for q in range(len(values)) if q != p)
+        out.append(v - best_other)
+    return out
+
+
+def rewards(world: State) -> list[float]:
+    """Rewards in [0, 1] for every player: a sigmoid of the estimated final score margin.
+
+    At the end of the game the tiebreak (E5: most birds) decides between equal scores, so a
+    won tie scores above a lost one.
+    """
+    values = standings(world)
+    if world.phase == GAME_OVER:
+        values = [v + 0.01 * len(world.collections[p]) for p, v in enumerate(values)]
+    return [1.0 / (1.0 + math.exp(-m / MARGIN_SCALE)) for m in margins(values)]
+
+
+class Resampler:
+    """Cheap repeated determinisation of one view (same distribution as ``determinise``)."""
+
+    __slots__ = ("_bird_places", "_blind_places", "_template", "player")
+
+    def __init__(self, view: PlayerView, rng: random.Random) -> None:
+        self.player = view.player
+        self._template = determinise(view, rng, events=False)
+        t = self._template
+        others = [q for q in range(t.num_players) if q != view.player]
+        # Sizes of the hidden bird places: others' hands, kept and discarded birds, the deck.
+        self._bird_places = [
+            (q, len(t.hands[q]), len(t.kept[q] or ()), len(t.discards[q])) for q in others
+        ]
+        self._blind_places = [(q, len(t.seeds_blind[q])) for q in others if t.seeds_blind[q]]
+
+    def sample(self, rng: random.Random) -> State:
+        """A fresh world: the template with every hidden card dealt again at random."""
+        t = self._template
+        s = t.copy(events=False)
+        hands, kept, discards = s.hands, s.kept, s.discards
+        birds = list(s.bird_deck)
+        for q, _, _, _ in self._bird_places:
+            birds += hands[q]
+            birds += kept[q] or ()
+            birds += discards[q]
+        rng.shuffle(birds)
+        pos = 0
+        for q, h, k, d in self._bird_places:
+            hand = birds[pos : pos + h]
+            hand.sort()
+            hands[q] = hand
+            pos += h
+            if kept[q] is not None:
+                kept[q] = birds[pos : pos + k]
+                pos += k
+            discards[q] = birds[pos : pos + d]
+            pos += d
+        s.bird_deck = birds[pos:]
+        if self._blind_places or t.feeder_deck:
+            # Others' blind seeds and the feeder deck share the unknown feeder cards; a blind
+            # seed is never a pest.
+            seeds = [f for f in s.feeder_deck if f < 30]
+            pests = [f for f in s.feeder_deck if f >= 30]
+            for q, _ in self._blind_places:
+                seeds += s.seeds_blind[q]
+            rng.shuffle(seeds)
+            pos = 0
+            for q, b in self._blind_places:
+                s.seeds_blind[q] = seeds[pos : pos + b]
+                pos += b
+            deck = seeds[pos:] + pests
+            rng.shuffle(deck)
+            s.feeder_deck = deck
+        s.rng = rng.getrandbits(64)
+        return s

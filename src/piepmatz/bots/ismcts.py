@@ -1,0 +1,215 @@
+"""Information Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse 2012).
+
+This is **single-observer ISMCTS** (SO-ISMCTS, the paper's Algorithm 2) with one tree per
+decision, seen from the searching player's information set:
+
+- every iteration deals the hidden cards anew from the searching player's view
+  (:class:`~piepmatz.bots.evaluate.Resampler`, the same distribution as
+  :func:`~piepmatz.core.view.determinise`), so the tree only ever branches on what that player
+  can observe;
+- a node's children are actions; the actions legal in the current world are the "available"
+  ones, and UCB1 uses each child's availability count instead of the parent's visits (the
+  subset-armed bandit of the paper);
+- each node is owned by the player who acts there and its edges carry *that* player's reward, so
+  opponents choose what is good for them (the tree is built per acting player);
+- every action of Piepmatz is public except the secret choice of the last hand (E3). The tree
+  stops before another player's last-hand choice and leaves it to the rollout, which is exactly
+  where single- and multiple-observer ISMCTS would differ: the tree never holds anything the
+  searching player could not have seen;
+- the rollout plays a cheap policy (``greedy`` by default, or ``random`` or the full
+  ``heuristic``) for at most ``depth`` decisions and then scores the world with
+  :func:`~piepmatz.bots.evaluate.rewards`: a sigmoid of each player's estimated final score
+  margin, in [0, 1]. A margin reward keeps a signal in lost or won positions and fits truncated
+  rollouts, where "who wins" is only an estimate anyway (the benchmark compares it with a win/loss
+  reward, ``reward=win``).
+
+The budget is a number of iterations, a time per move (``time.perf_counter``), or both (whichever
+ends first). With an iteration budget and no time limit the search uses no clock at all, so a
+seeded generator gives the same action every run.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from piepmatz.core.scoring import score
+from piepmatz.core.state import GAME_OVER, LAST_HAND, State
+from piepmatz.core.view import PlayerView
+
+from .evaluate import Resampler, rewards
+from .heuristic import EXPOSURE_WEIGHT, best_by_evaluation, greedy_action
+
+Policy = Callable[[State, Sequence[int], random.Random], int]
+
+
+def random_action(world: State, legal: Sequence[int], rng: random.Random) -> int:
+    return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+
+
+def heuristic_action(world: State, legal: Sequence[int], rng: random.Random) -> int:
+    if len(legal) == 1:
+        return legal[0]
+    return best_by_evaluation(world, legal, rng, EXPOSURE_WEIGHT)
+
+
+ROLLOUT_POLICIES: dict[str, Policy] = {
+    "greedy": greedy_action,
+    "random": random_action,
+    "heuristic": heuristic_action,
+}
+REWARDS = ("margin", "win")
+
+
+class Node:
+    """An edge and the node it leads to: statistics of one action from its parent."""
+
+    __slots__ = ("avail", "children", "mover", "visits", "wins")
+
+    def __init__(self, mover: int) -> None:
+        #: The player who took the action leading here; ``wins`` are in their reward.
+        self.mover = mover
+        self.visits = 0
+        self.wins = 0.0
+        self.avail = 1
+        self.children: dict[int, Node] = {}
+
+
+class ISMCTSBot:
+    """SO-ISMCTS with a time and/or iteration budget per decision."""
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        rollout: str = "greedy",
+        depth: int = 12,
+        c: float = 0.7,
+        reward: str = "margin",
+        name: str = "ismcts",
+    ) -> None:
+        if iterations is None and time_limit is None:
+            raise ValueError("ISMCTS needs a budget: iterations, a time limit, or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"the time limit must be a positive number of seconds: {time_limit}")
+        if rollout not in ROLLOUT_POLICIES:
+            raise ValueError(
+                f"unknown rollout policy {rollout!r}: choose one of {', '.join(ROLLOUT_POLICIES)}"
+            )
+        if depth < 0:
+            raise ValueError(f"the rollout depth must be 0 or more, not {depth}")
+        if not c >= 0:
+            raise ValueError(f"the exploration constant must be 0 or more, not {c}")
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r}: choose one of {', '.join(REWARDS)}")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.rollout = rollout
+        self.depth = depth
+        self.c = c
+        self.reward = reward
+        self.name = name
+        #: Iterations run by the last decision (for benchmarks and tests).
+        self.last_iterations = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, "
+            f"rollout={self.rollout!r}, depth={self.depth}, c={self.c}, reward={self.reward!r})"
+        )
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = self.search(view, rng)
+        best = -1
+        choice = legal[0]
+        for a in legal:
+            child = root.children.get(a)
+            if child is not None and child.visits > best:
+                best, choice = child.visits, a
+        return choice
+
+    def search(self, view: PlayerView, rng: random.Random) -> Node:
+        """Run the search from ``view``; returns the root whose children hold the statistics."""
+        me = view.player
+        root = Node(-1)
+        sampler = Resampler(view, rng)
+        policy = ROLLOUT_POLICIES[self.rollout]
+        max_depth = self.depth
+        c = self.c
+        win_reward = self.reward == "win"
+        limit = self.iterations
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        log, sqrt = math.log, math.sqrt
+        done = 0
+        while limit is None or done < limit:
+            # The clock is read every 8 iterations: cheap, and at most 8 iterations over.
+            if deadline is not None and not done & 7 and time.perf_counter() >= deadline:
+                break
+            world = sampler.sample(rng)
+            node = root
+            path = []
+            # Selection and expansion, over the actions available in this world.
+            while world.phase != GAME_OVER:
+                if world.phase == LAST_HAND and world.current_player != me:
+                    break  # another player's secret choice: left to the rollout
+                legal = world.legal_action_ids()
+                children = node.children
+                untried = []
+                for a in legal:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                if untried:
+                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    node = Node(world.current_player)
+                    children[a] = node
+                    world.apply_id(a)
+                    path.append(node)
+                    break
+                best_value = -1.0
+                best_action = legal[0]
+                best_child = node
+                for a in legal:
+                    child = children[a]
+                    v = child.wins / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if v > best_value:
+                        best_value, best_action, best_child = v, a, child
+                world.apply_id(best_action)
+                node = best_child
+                path.append(node)
+            # Rollout, cut off after ``max_depth`` decisions.
+            steps = 0
+            while steps < max_depth and world.phase != GAME_OVER:
+                legal = world.legal_action_ids()
+                world.apply_id(policy(world, legal, rng))
+                steps += 1
+            if win_reward and world.phase == GAME_OVER:
+                reward = _win_rewards(world)
+            else:
+                reward = rewards(world)
+            for node in path:
+                node.visits += 1
+                node.wins += reward[node.mover]
+            done += 1
+        self.last_iterations = done
+        return root
+
+
+def _win_rewards(world: State) -> list[float]:
+    """1 for a sole winner, shared equally on a shared win, 0 for the others (E5)."""
+    n = world.num_players
+    piles = [world.seeds_seen[p] + world.seeds_blind[p] for p in range(n)]
+    winners = score(world.rules, world.collections, piles).winners
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+
+
+__all__ = ["ROLLOUT_POLICIES", "ISMCTSBot", "Node", "random_action"]
