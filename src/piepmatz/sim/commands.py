@@ -1,0 +1,305 @@
+"""``piepmatz tournament`` and ``piepmatz compare``: light argument parsing; the work (and the
+heavy imports: OpenSkill, matplotlib, tqdm, Ray) happens only when a command runs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TOURNAMENT_NOTES = """\
+Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
+bot alike. With as many bots as seats the lineups are the cyclic rotations of the bot list over
+the seats (--seating permutations: every ordering); with fewer bots the seats are filled by
+cycling the list (A B at 3 seats is A B A) and that is rotated; with more bots, every combination
+of bots is rotated. --games is rounded up to whole deals.
+
+Statistics are per seat-game. A shared win (E5: still tied after the most-birds tiebreak) counts
+as 1/w of a win for each of the w winners. Win rates have Wilson 95 % intervals, mean scores
+Student t 95 % intervals. "1st, 2nd, ..." is the turn order (first player first). Ratings are
+OpenSkill Plackett-Luce, updated game by game in index order.
+
+Game i is deal i // L played with lineup i % L (L lineups); its cards and every bot's random
+generator derive from --seed and i alone, so any backend, batch size or worker count gives the
+same results. --records writes a JSON-lines file: one game record per line (replayable with
+`piepmatz replay` or piepmatz.core.Game.from_record), with a "tournament" field naming the game
+index, deal and the bot in each seat."""
+
+COMPARE_NOTES = """\
+Every rule set plays the same deals with the same bots and the same bot random seeds. A rule set
+is a preset, optionally with flags: standard, overview, standard:last_hand=false,
+overview:draw=refill,pairs=mated. Margin is the winner's total minus the lowest total; a shared
+win counts 1/w; first-player win rates have Wilson 95 % intervals."""
+
+
+def _positive(what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number, not {text!r}"
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        return value
+
+    return parse
+
+
+def _bot_spec(text: str) -> str:
+    from piepmatz.bots import make_bot
+
+    try:
+        make_bot(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _rules_spec(text: str) -> str:
+    from .play import parse_rules
+
+    try:
+        parse_rules(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _add_common(p: argparse.ArgumentParser, games: int) -> None:
+    p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="seats (default 3)")
+    p.add_argument(
+        "--games",
+        type=_positive("--games"),
+        default=games,
+        help=f"games to play, rounded up to whole deals (default {games})",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="tournament seed (default: a fresh one, printed with the results)",
+    )
+    p.add_argument(
+        "--seating",
+        choices=("cyclic", "permutations"),
+        default="cyclic",
+        help="lineups per deal: cyclic rotations (default) or every ordering",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("inline", "process", "ray"),
+        default="process",
+        help="inline: this process; process: local processes (default); ray: Ray",
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive("--workers"),
+        default=None,
+        help="worker processes / Ray CPUs (default: every core)",
+    )
+    p.add_argument(
+        "--batch-size",
+        type=_positive("--batch-size"),
+        default=None,
+        help="games per batch sent to a worker (default: about 8 batches per worker)",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="join this Ray cluster ('auto' or host:port); needs --backend ray",
+    )
+    p.add_argument("--json", metavar="PATH", help="write the results as JSON")
+    p.add_argument("--csv", metavar="PATH", help="write the results as CSV")
+    p.add_argument("--plots", metavar="DIR", help="write PNG plots into this directory")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def register(subparsers: Any) -> None:
+    formatter = argparse.RawDescriptionHelpFormatter
+    t = subparsers.add_parser(
+        "tournament",
+        help="bots against bots over many games, seats rotated on the same deals",
+        description="Play a duplicate-format tournament between bots.",
+        epilog=TOURNAMENT_NOTES,
+        formatter_class=formatter,
+    )
+    t.add_argument(
+        "--bots",
+        nargs="+",
+        required=True,
+        type=_bot_spec,
+        metavar="BOT",
+        help="bots by registry name, e.g. random heuristic ismcts:hard",
+    )
+    t.add_argument(
+        "--rules",
+        type=_rules_spec,
+        default="standard",
+        help="preset, optionally with flags: standard, overview:last_hand=true",
+    )
+    _add_common(t, games=300)
+    t.add_argument("--records", metavar="PATH", help="write every game record (JSON lines)")
+    t.set_defaults(func=run_tournament_command)
+
+    c = subparsers.add_parser(
+        "compare",
+        help="compare rule presets or flags on the same deals",
+        description="Compare rule sets: game length, score spread, first-player advantage.",
+        epilog=COMPARE_NOTES,
+        formatter_class=formatter,
+    )
+    c.add_argument(
+        "--rules",
+        nargs="+",
+        required=True,
+        type=_rules_spec,
+        metavar="RULES",
+        help="rule sets to compare, e.g. standard overview standard:last_hand=false",
+    )
+    c.add_argument(
+        "--bots",
+        nargs="+",
+        type=_bot_spec,
+        metavar="BOT",
+        default=None,
+        help="bots playing (cycled over the seats; default: heuristic when it is "
+        "registered, else random)",
+    )
+    _add_common(c, games=500)
+    c.set_defaults(func=run_compare_command)
+
+
+def _fail(command: str, message: str) -> int:
+    sys.stderr.write(f"piepmatz {command}: error: {message}\n")
+    return 2
+
+
+def _check_outputs(args: argparse.Namespace) -> str | None:
+    """A reason an output cannot be written, found before any game is played."""
+    files = [args.json, args.csv, getattr(args, "records", None)]
+    for path in filter(None, files):
+        parent = Path(path).resolve().parent
+        if Path(path).is_dir():
+            return f"{path} is a directory, not a file"
+        if not parent.is_dir() or not os.access(parent, os.W_OK):
+            return f"cannot write {path}: {parent} is not a writable directory"
+    if args.plots and Path(args.plots).exists() and not Path(args.plots).is_dir():
+        return f"--plots {args.plots} exists and is not a directory"
+    if args.address and args.backend != "ray":
+        return "--address joins a Ray cluster: add --backend ray"
+    return None
+
+
+def _progress_bar(total: int, quiet: bool, label: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        desc=label,
+        unit="game",
+        file=sys.stderr,
+        disable=quiet or not sys.stderr.isatty(),
+        smoothing=0.1,
+    )
+
+
+def _run(args: argparse.Namespace, config: Any, label: str) -> Any:
+    from .backends import run_games
+
+    with _progress_bar(config.total_games, args.quiet, label) as bar:
+        return run_games(
+            config,
+            backend=args.backend,
+            workers=args.workers,
+            batch_size=args.batch_size,
+            progress=bar.update,
+            address=args.address,
+        )
+
+
+def _write(path: str | None, text: str) -> None:
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def run_tournament_command(args: argparse.Namespace) -> int:
+    from .play import BotFailure, MatchConfig, parse_rules
+    from .tournament import summarise
+
+    problem = _check_outputs(args)
+    if problem:
+        return _fail("tournament", problem)
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    try:
+        config = MatchConfig(
+            args.players, tuple(args.bots), args.games, seed, parse_rules(args.rules), args.seating
+        )
+        results = _run(args, config, "tournament")
+    except BotFailure as exc:
+        sys.stderr.write(f"piepmatz tournament: {exc}\n")
+        return 1
+    report = summarise(config, results)
+    sys.stdout.write(report.table() + "\n")
+    _write(args.json, json.dumps(report.to_json(), indent=1) + "\n")
+    _write(args.csv, report.csv())
+    if args.records:
+        write_records(args.records, config, results)
+    if args.plots:
+        from .plots import tournament_plots
+
+        tournament_plots(report, args.plots)
+    return 0
+
+
+def write_records(path: str, config: Any, results: Any) -> None:
+    """One game record per line, with the game's place in the tournament."""
+    with open(path, "w", encoding="utf-8") as f:
+        for result in results:
+            record = result.record(config)
+            record["tournament"] = {
+                "seed": config.seed,
+                "index": result.index,
+                "deal": result.deal,
+                "seats": [config.labels[e] for e in result.lineup],
+            }
+            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
+def run_compare_command(args: argparse.Namespace) -> int:
+    from piepmatz.bots import bot_names
+
+    from .compare import ComparisonReport, summarise_rules
+    from .play import BotFailure, MatchConfig, parse_rules
+
+    problem = _check_outputs(args)
+    if problem:
+        return _fail("compare", problem)
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    bots = tuple(args.bots or ["heuristic" if "heuristic" in bot_names() else "random"])
+    summaries = []
+    try:
+        for spec in args.rules:
+            config = MatchConfig(
+                args.players, bots, args.games, seed, parse_rules(spec), args.seating
+            )
+            summaries.append(summarise_rules(spec, config, _run(args, config, spec)))
+    except BotFailure as exc:
+        sys.stderr.write(f"piepmatz compare: {exc}\n")
+        return 1
+    report = ComparisonReport(tuple(summaries))
+    sys.stdout.write(report.table() + "\n")
+    _write(args.json, json.dumps(report.to_json(), indent=1) + "\n")
+    _write(args.csv, report.csv())
+    if args.plots:
+        from .plots import comparison_plots
+
+        comparison_plots(report, args.plots)
+    return 0
