@@ -48,7 +48,8 @@ def scenario(
     if column is None:
         column = ["S1a", "S1b", "S2a", "S3a"]
     col = [
-        {"seed": c, "pest": None} if isinstance(c, str) else {"seed": c[0], "pest": c[1]} for c in column
+        {"seed": c, "pest": None} if isinstance(c, str) else {"seed": c[0], "pest": c[1]}
+        for c in column
     ]
     doc: dict[str, Any] = {
         "format": "piepmatz-state",

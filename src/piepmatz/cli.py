@@ -15,7 +15,6 @@ from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.view import view_of
 
-
 INTERFACE_COMMANDS = ("piepmatz.tui.commands", "piepmatz.sim.commands", "piepmatz.envs.commands")
 
 
@@ -26,7 +25,10 @@ def _demo(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     shown = 0
     out = sys.stdout
-    out.write(f"Piepmatz, {args.players} players, {game.state.rules.name} rules, seed {game.options.seed}\n")
+    out.write(
+        f"Piepmatz, {args.players} players, {game.state.rules.name} rules, "
+        f"seed {game.options.seed}\n"
+    )
     while True:
         events = game.state.events or []
         for event in events[shown:]:

@@ -7,8 +7,8 @@ running with its state unchanged — much as UCI lets any program drive a chess 
 >>> engine = Engine()
 >>> engine.handle({"type": "new", "players": 2, "seed": 1})["type"]
 'ok'
->>> engine.handle({"type": "apply", "action": "draw deck"})["message"]
-"draw deck: a 'draw deck' is not possible now, the decision is a 'play'; turn 1, player 1 to play (T1.1)"
+>>> engine.handle({"type": "apply", "action": "draw deck"})["message"].split(";")[0]
+"draw deck: a 'draw deck' is not possible now, the decision is a 'play'"
 """
 
 from __future__ import annotations
@@ -170,7 +170,9 @@ class Engine:
 
     def _score(self, request: dict[str, Any]) -> dict[str, Any]:
         s = self._need_state()
-        sheet = score(s.rules, s.collections, [s.seed_pile(p) for p in range(s.num_players)], s.is_over())
+        sheet = score(
+            s.rules, s.collections, [s.seed_pile(p) for p in range(s.num_players)], s.is_over()
+        )
         return {"score": sheet.to_json()}
 
     def _record(self, request: dict[str, Any]) -> dict[str, Any]:

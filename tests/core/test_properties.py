@@ -119,7 +119,9 @@ def test_state_json_round_trips_anywhere(game: tuple[int, int, str, int], where:
 
 @settings(max_examples=300, deadline=None)
 @given(games)
-def test_views_leak_nothing_and_determinisation_keeps_the_view(game: tuple[int, int, str, int]) -> None:
+def test_views_leak_nothing_and_determinisation_keeps_the_view(
+    game: tuple[int, int, str, int],
+) -> None:
     seed, players, preset, policy = game
     state = State.new_game(players=players, rules=preset, seed=seed)
     rng = random.Random(policy)

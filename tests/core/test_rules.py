@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from scenarios import kinds, names, scenario
 
 from piepmatz.core import Game, IllegalActionError, Rules, State, view_of
 from piepmatz.core.cards import (
@@ -20,6 +19,7 @@ from piepmatz.core.cards import (
 )
 from piepmatz.core.scoring import score
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
+from scenarios import kinds, names, scenario
 
 B = parse_bird
 F = parse_feeder
@@ -71,7 +71,11 @@ def test_C5_perch_count(players: int, perches: int) -> None:
     assert state.num_perches == perches == len(state.rows)
     legal = state.legal_actions()
     assert {a.index for a in legal} == set(range(1, perches + 1))
-    with pytest.raises(IllegalActionError, match=r"no perch 3 .*\(C5\)") if perches == 2 else _nothing():
+    with (
+        pytest.raises(IllegalActionError, match=r"no perch 3 .*\(C5\)")
+        if perches == 2
+        else _nothing()
+    ):
         state.apply(f"play {names([state.hands[state.current_player][0]])[0]} 3")
 
 
@@ -256,8 +260,11 @@ def test_T2_1a_empty_feeder_deck_in_a_chase_triggers_the_end_and_the_chase_goes_
 
 
 def test_T2_1b_seed_face_down_pest_face_up() -> None:
-    state = chase_state(column=["S1a", ("S2a", "CRa"), "S3a", "S1b"], rows=[["BL3m"], ["SP6m"]],
-                        hands=[["CH5m", "GR1m"], ["CH6f"]])
+    state = chase_state(
+        column=["S1a", ("S2a", "CRa"), "S3a", "S1b"],
+        rows=[["BL3m"], ["SP6m"]],
+        hands=[["CH5m", "GR1m"], ["CH6f"]],
+    )
     state.apply("play CH5m 1")
     assert names(state.seeds_seen[0], True) == ["S2a"]
     assert names(state.pests[0], True) == ["CRa"]
@@ -304,7 +311,10 @@ def test_T2_1d_crow_victim_from_the_most_numerous_species_with_ties() -> None:
     )
     state3.apply("play CH4m 1")
     assert [str(a) for a in state3.legal_actions()] == [
-        "crow BL1m", "crow BL3m", "crow BU2m", "crow BU5f",
+        "crow BL1m",
+        "crow BL3m",
+        "crow BU2m",
+        "crow BU5f",
     ]
 
 
@@ -401,7 +411,12 @@ def test_T2_1_pests_slide_down_with_their_seeds() -> None:
     )
     state.apply("play CH4m 1")  # d = 1: S1a, no pest
     assert names(state.column, True) == ["S2a", "S3a", "S1b", "S2b"]
-    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests] == ["CRa", None, "SQa", None]
+    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests] == [
+        "CRa",
+        None,
+        "SQa",
+        None,
+    ]
 
 
 # ---------------------------------------------------------------------------------- T2.2
@@ -417,7 +432,9 @@ def test_T2_2_no_chase_collect_up_to_the_played_value() -> None:
     state.apply("play BU3m 1")  # G 3 <= P 6: no chase
     assert state.phase == COLLECT
     assert [str(a) for a in state.legal_actions()] == ["collect CH2f", "collect SP1f", "pass"]
-    with pytest.raises(IllegalActionError, match=r"value 5, higher than the bird just played \(3\) \(T2.2\)"):
+    with pytest.raises(
+        IllegalActionError, match=r"value 5, higher than the bird just played \(3\) \(T2.2\)"
+    ):
         state.apply("collect GR5m")
     state.apply("collect CH2f")
     assert names(state.collections[0]) == ["CH2f"]
@@ -435,8 +452,11 @@ def test_T2_2_no_eligible_bird_means_no_decision() -> None:
 
 
 def test_T2_2_a_chase_forbids_the_collect() -> None:
-    state = scenario(rows=[["BL1m"], ["SP6m"]], hands=[["BU3m", "CH1f"], ["CH6f"]],
-                     display=["BL1f", "BL2f", "BL3f"])
+    state = scenario(
+        rows=[["BL1m"], ["SP6m"]],
+        hands=[["BU3m", "CH1f"], ["CH6f"]],
+        display=["BL1f", "BL2f", "BL3f"],
+    )
     state.apply("play BU3m 1")
     assert state.chased and state.phase == DRAW
 
@@ -455,7 +475,10 @@ def test_T3_1_refill_one_card_at_a_time_display_refilled_at_once() -> None:
     state.apply("collect CH2f")
     assert state.phase == DRAW and state.draws_left == 2
     assert [str(a) for a in state.legal_actions()] == [
-        "draw display 1", "draw display 2", "draw display 3", "draw deck",
+        "draw display 1",
+        "draw display 2",
+        "draw display 3",
+        "draw deck",
     ]
     state.apply("draw display 2")
     assert names(state.display) == ["BL1f", "GR4m", "BL3f"]
@@ -490,7 +513,12 @@ def test_T3_2_refill_column_pests_beside_lowest_free_seed() -> None:
     state.apply("play CH3m 1")  # d = 2: takes S2a
     finish_draws(state)
     assert names(state.column, True) == ["S1a", "S3a", "S1b", "S2b"]
-    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests] == ["CRa", None, None, None]
+    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests] == [
+        "CRa",
+        None,
+        None,
+        None,
+    ]
     assert names(state.feeder_deck[-1:], True) == ["SQa"]  # not revealed: the column was full
 
 
@@ -505,7 +533,12 @@ def test_T3_2_more_pests_than_free_seeds_leave_the_game() -> None:
     state.apply("play CH2m 1")  # d = 1: takes S1a with its crow; the crow takes BL1m
     finish_draws(state)
     assert names(state.column, True) == ["S2a", "S3a", "S1b", "S2b"]
-    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests] == ["SQa", "CRb", "SQb", "SQc"]
+    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests] == [
+        "SQa",
+        "CRb",
+        "SQb",
+        "SQc",
+    ]
     state2 = scenario(
         rows=[["BL1m"], ["SP6m"]],
         column=["S1a", ("S2a", "SQa"), ("S3a", "CRb"), ("S1b", "SQb")],
@@ -534,7 +567,11 @@ def test_T3_2_empty_feeder_deck_in_the_refill_triggers_the_end() -> None:
     finish_draws(state)
     assert state.end_triggered == "feeder"
     assert names(state.column, True) == ["S2a", "S3a", "S1b"]
-    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests[:3]] == ["CRa", None, None]
+    assert [FEEDER_NAMES[p] if p >= 0 else None for p in state.column_pests[:3]] == [
+        "CRa",
+        None,
+        None,
+    ]
 
 
 # ---------------------------------------------------------------------------------- E
@@ -543,7 +580,20 @@ def test_T3_2_empty_feeder_deck_in_the_refill_triggers_the_end() -> None:
 def _trigger_in_turn_of(seat: int, players: int = 3) -> State:
     """A position where seat ``seat`` empties the feeder deck in its refill."""
     hands = [["GR1m", "GR2m", "GR3m", "GR4m"] if p == seat else [] for p in range(players)]
-    pool = ["BU1m", "BU2m", "BU3m", "BU4m", "BU5m", "BU6m", "SP1m", "SP2m", "SP3m", "SP4m", "SP5m", "SP6m"]
+    pool = [
+        "BU1m",
+        "BU2m",
+        "BU3m",
+        "BU4m",
+        "BU5m",
+        "BU6m",
+        "SP1m",
+        "SP2m",
+        "SP3m",
+        "SP4m",
+        "SP5m",
+        "SP6m",
+    ]
     for p in range(players):
         if p != seat:
             hands[p] = [pool.pop(), pool.pop(), pool.pop(), pool.pop()]
@@ -560,7 +610,9 @@ def _trigger_in_turn_of(seat: int, players: int = 3) -> State:
     )
 
 
-@pytest.mark.parametrize(("players", "seat"), [(3, 0), (3, 1), (3, 2), (4, 0), (4, 3), (2, 0), (2, 1)])
+@pytest.mark.parametrize(
+    ("players", "seat"), [(3, 0), (3, 1), (3, 2), (4, 0), (4, 3), (2, 0), (2, 1)]
+)
 def test_E1_E2_last_round_for_every_triggering_seat(players: int, seat: int) -> None:
     state = _trigger_in_turn_of(seat, players)
     state.apply("play GR2m 1")  # G 2 > P 1: d = 1, the column is refilled from an empty deck
@@ -591,7 +643,11 @@ def test_E3_last_hand_two_cards_join_secretly() -> None:
         players=3,
         rows=[["BL1m"], ["CH6m"]],
         column=["S1a", "S2a", "S3a", "S1b"],
-        hands=[["BU1m", "BU2m", "BU3m", "BU4m"], ["SP1m", "SP2m", "SP3m", "SP4m"], ["GR1m", "GR2m"]],
+        hands=[
+            ["BU1m", "BU2m", "BU3m", "BU4m"],
+            ["SP1m", "SP2m", "SP3m", "SP4m"],
+            ["GR1m", "GR2m"],
+        ],
         feeder_deck=[],
         fill_feeder="gone",
         display=["BL1f", "BL2f", "BL3f"],
@@ -662,10 +718,14 @@ def test_E4_majority_tie_scores_nobody() -> None:
 
 
 def test_E5_tiebreak_most_birds_then_shared() -> None:
-    sheet = score(Rules(), [[B("BL1m")], [B("CH1m"), B("CH1f")]], [[F("S3a"), F("S1a")], [F("S1b")]])
+    sheet = score(
+        Rules(), [[B("BL1m")], [B("CH1m"), B("CH1f")]], [[F("S3a"), F("S1a")], [F("S1b")]]
+    )
     # 1 + 4 = 5 against 5 (pair) + 1 = 6: no tie
     assert sheet.winners == (1,) and not sheet.tiebreak
-    sheet = score(Rules(), [[B("BL2m"), B("SP1m")], [B("CH1m")]], [[F("S1a")], [F("S2a"), F("S1b")]])
+    sheet = score(
+        Rules(), [[B("BL2m"), B("SP1m")], [B("CH1m")]], [[F("S1a")], [F("S2a"), F("S1b")]]
+    )
     # 1 + BL 1 + SP 1 = 3 against 3 + CH 1 = 4
     assert sheet.winners == (1,)
     sheet = score(Rules(), [[B("BL2m"), B("SP1m")], [B("CH1m")]], [[], [F("S1b")]])

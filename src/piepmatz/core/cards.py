@@ -114,7 +114,8 @@ def is_pest(card: int) -> bool:
 
 def describe_bird(bird: int) -> str:
     """A long name for people, e.g. ``Blackbird 5 ♂``."""
-    return f"{SPECIES_NAMES[SPECIES[BIRD_SPECIES[bird]]][0]} {BIRD_VALUE[bird]} {'♂♀'[BIRD_FEMALE[bird]]}"
+    species = SPECIES_NAMES[SPECIES[BIRD_SPECIES[bird]]][0]
+    return f"{species} {BIRD_VALUE[bird]} {'♂♀'[BIRD_FEMALE[bird]]}"
 
 
 def describe_feeder(card: int) -> str:

@@ -69,7 +69,8 @@ def describe_event(event: tuple[Any, ...]) -> str:
     if kind == "chase":
         return f"Perch {a[1]}: the ground beats the perch by {a[2]} — a chase."
     if kind == "take_seed":
-        return f"Player {a[0]} takes {FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])}) from position {a[2]}."
+        seed = f"{FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])})"
+        return f"Player {a[0]} takes {seed} from position {a[2]}."
     if kind == "take_blind":
         seed = "a seed" if a[1] is None else f"{FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])})"
         return f"Player {a[0]} takes {seed} blind from the feeder deck."
@@ -118,7 +119,8 @@ def describe_event(event: tuple[Any, ...]) -> str:
             return f"Player {a[0]} chooses the last hand."
         return f"Player {a[0]} keeps {', '.join(_bird(b) for b in a[1:]) or 'nothing'}."
     if kind == "reveal":
-        return f"Player {a[0]} adds {', '.join(_bird(b) for b in a[1:]) or 'nothing'} from the last hand."
+        birds = ", ".join(_bird(b) for b in a[1:]) or "nothing"
+        return f"Player {a[0]} adds {birds} from the last hand."
     if kind == "game_over":
         return "The game is over."
     return f"{kind} {a}"

@@ -47,7 +47,9 @@ class GameOptions:
         """Options from a preset name and flag overrides; no seed means a fresh random one."""
         if seed is None:
             seed = secrets.randbits(63)
-        return GameOptions(players, Rules.preset(preset, **flags), seed, first_player, removed_species)
+        return GameOptions(
+            players, Rules.preset(preset, **flags), seed, first_player, removed_species
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,7 +74,11 @@ class GameOptions:
         if type(seed) is not int:
             raise ValueError(f"seed must be an integer, not {seed!r}")
         return GameOptions(
-            data.get("players", 2), rules, seed, data.get("first_player"), data.get("removed_species")
+            data.get("players", 2),
+            rules,
+            seed,
+            data.get("first_player"),
+            data.get("removed_species"),
         )
 
 
@@ -82,12 +88,18 @@ class Game:
     def __init__(self, options: GameOptions) -> None:
         self.options = options
         self.state = State.new_game(
-            options.players, options.rules, options.seed, options.first_player, options.removed_species
+            options.players,
+            options.rules,
+            options.seed,
+            options.first_player,
+            options.removed_species,
         )
         self.actions: list[Action] = []
 
     @classmethod
-    def new(cls, players: int = 2, preset: str = "standard", seed: int | None = None, **kw: Any) -> Game:
+    def new(
+        cls, players: int = 2, preset: str = "standard", seed: int | None = None, **kw: Any
+    ) -> Game:
         return cls(GameOptions.make(players, preset, seed, **kw))
 
     def apply(self, action: Action | str | int, player: int | None = None) -> Action:
@@ -102,7 +114,9 @@ class Game:
 
     def score(self) -> ScoreSheet:
         s = self.state
-        return score(s.rules, s.collections, [s.seed_pile(p) for p in range(s.num_players)], s.is_over())
+        return score(
+            s.rules, s.collections, [s.seed_pile(p) for p in range(s.num_players)], s.is_over()
+        )
 
     def record(self) -> dict[str, Any]:
         """The game record: options, seed, actions, and the score sheet once the game is over."""
@@ -120,9 +134,14 @@ class Game:
         if not isinstance(data, dict):
             raise InvalidRecordError(f"a record must be a JSON object, not {type(data).__name__}")
         if data.get("format") != RECORD_FORMAT:
-            raise InvalidRecordError(f"record format must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
+            raise InvalidRecordError(
+                f"record format must be {RECORD_FORMAT!r}, not {data.get('format')!r}"
+            )
         if data.get("version") != RECORD_VERSION:
-            raise InvalidRecordError(f"record version {data.get('version')!r} is not supported (this is {RECORD_VERSION})")
+            raise InvalidRecordError(
+                f"record version {data.get('version')!r} is not supported "
+                f"(this is {RECORD_VERSION})"
+            )
         try:
             game = cls(GameOptions.from_json(data.get("options")))
         except (ValueError, TypeError) as exc:
@@ -138,7 +157,11 @@ class Game:
         result = data.get("result")
         if result is not None:
             if not game.state.is_over():
-                raise InvalidRecordError("the record has a result but its actions do not finish the game")
+                raise InvalidRecordError(
+                    "the record has a result but its actions do not finish the game"
+                )
             if result != game.score().to_json():
-                raise InvalidRecordError("the record's result differs from the replayed game's score sheet")
+                raise InvalidRecordError(
+                    "the record's result differs from the replayed game's score sheet"
+                )
         return game

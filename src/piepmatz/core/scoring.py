@@ -65,11 +65,19 @@ class ScoreSheet:
         lines.append(["pairs", *(f"{p.pair_points} ({p.pairs})" for p in self.players)])
         for code in SPECIES:
             if any(code in p.singles for p in self.players):
-                lines.append([f"singles {code}", *(str(p.singles.get(code, 0)) for p in self.players)])
+                lines.append(
+                    [f"singles {code}", *(str(p.singles.get(code, 0)) for p in self.players)]
+                )
         lines.append(["total", *(str(p.total) for p in self.players)])
         lines.append(["birds", *(str(p.birds) for p in self.players)])
         widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
-        out = ["  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths))) for line in lines]
+        out = [
+            "  ".join(
+                cell.rjust(w) if i else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+            )
+            for line in lines
+        ]
         verdict = "wins" if len(self.winners) == 1 else "share the win"
         who = ", ".join(f"player {w}" for w in self.winners)
         note = " (on the tiebreak: most birds)" if self.tiebreak else ""

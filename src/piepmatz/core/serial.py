@@ -76,7 +76,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "rows": [_birds(r) for r in state.rows],
         "column": [
             {"seed": FEEDER_NAMES[seed], "pest": FEEDER_NAMES[pest] if pest >= 0 else None}
-            for seed, pest in zip(state.column, state.column_pests)
+            for seed, pest in zip(state.column, state.column_pests, strict=False)
         ],
         "feeder_deck": _feeder(state.feeder_deck[::-1]),
         "bird_deck": _birds(state.bird_deck[::-1]),
@@ -158,7 +158,9 @@ def state_from_json(data: Any) -> State:
     if r.get("format") != STATE_FORMAT:
         raise r.fail("format", f"must be {STATE_FORMAT!r}, not {data.get('format')!r}")
     if r.get("version") != STATE_VERSION:
-        raise r.fail("version", f"version {data.get('version')!r} is not supported (this is {STATE_VERSION})")
+        raise r.fail(
+            "version", f"version {data.get('version')!r} is not supported (this is {STATE_VERSION})"
+        )
     n = r.int_("players", 2, 4)
     try:
         rules = Rules.from_json(r.get("rules"))
@@ -202,7 +204,7 @@ def state_from_json(data: Any) -> State:
     s.column, s.column_pests = [], [NO_CARD] * COLUMN_SIZE
     for i, pos in enumerate(column):
         if not isinstance(pos, dict) or "seed" not in pos:
-            raise r.fail(f"column[{i}]", "must be an object {\"seed\": ..., \"pest\": ...}")
+            raise r.fail(f"column[{i}]", 'must be an object {"seed": ..., "pest": ...}')
         seed = r.cards([pos["seed"]], f"column[{i}].seed", False)[0]
         if seed >= 30:
             raise r.fail(f"column[{i}].seed", f"{FEEDER_NAMES[seed]} is a pest, not a seed (S3)")
@@ -211,7 +213,9 @@ def state_from_json(data: Any) -> State:
         if pest is not None:
             card = r.cards([pest], f"column[{i}].pest", False)[0]
             if card < 30:
-                raise r.fail(f"column[{i}].pest", f"{FEEDER_NAMES[card]} is a seed, not a pest (T3.2)")
+                raise r.fail(
+                    f"column[{i}].pest", f"{FEEDER_NAMES[card]} is a seed, not a pest (T3.2)"
+                )
             s.column_pests[i] = card
     s.feeder_deck = r.cards(r.get("feeder_deck", []), "feeder_deck", False)[::-1]
     s.bird_deck = r.cards(r.get("bird_deck", []), "bird_deck", True)[::-1]
@@ -219,12 +223,15 @@ def state_from_json(data: Any) -> State:
     if not isinstance(display, list) or len(display) != DISPLAY_SIZE:
         raise r.fail("display", f"must be a list of {DISPLAY_SIZE} slots (a card or null)")
     s.display = [
-        NO_CARD if c is None else r.cards([c], f"display[{i}]", True)[0] for i, c in enumerate(display)
+        NO_CARD if c is None else r.cards([c], f"display[{i}]", True)[0]
+        for i, c in enumerate(display)
     ]
     s.hands = [sorted(h) for h in r.per_player("hands", n, True)]
     for p, hand in enumerate(s.hands):
         if len(hand) > HAND_SIZE:
-            raise r.fail(f"hands[{p}]", f"holds {len(hand)} cards; a hand holds at most {HAND_SIZE}")
+            raise r.fail(
+                f"hands[{p}]", f"holds {len(hand)} cards; a hand holds at most {HAND_SIZE}"
+            )
     s.collections = r.per_player("collections", n, True)
     s.seeds_seen = r.per_player("seeds_seen", n, False)
     s.seeds_blind = r.per_player("seeds_blind", n, False)
@@ -238,7 +245,9 @@ def state_from_json(data: Any) -> State:
             for card in pile:
                 if (card >= 30) != want_pest:
                     what = "a pest" if card >= 30 else "a seed"
-                    raise r.fail(f"{key}[{p}]", f"{FEEDER_NAMES[card]} is {what} and cannot lie here")
+                    raise r.fail(
+                        f"{key}[{p}]", f"{FEEDER_NAMES[card]} is {what} and cannot lie here"
+                    )
     s.gone_birds = r.cards(r.get("gone_birds", []), "gone_birds", True)
     s.gone_feeder = r.cards(r.get("gone_feeder", []), "gone_feeder", False)
     s.removed_birds = r.cards(r.get("removed_birds", []), "removed_birds", True)
@@ -273,11 +282,17 @@ def _check_cards(s: State, r: _Reader) -> None:
     missing_b = [BIRD_NAMES[b] for b in range(NUM_BIRDS) if b not in birds]
     missing_f = [FEEDER_NAMES[f] for f in range(NUM_FEEDER) if f not in feeder]
     if missing_b or missing_f:
-        raise r.fail("cards", f"every card must lie in exactly one place; missing: {', '.join(missing_b + missing_f)}")
+        raise r.fail(
+            "cards",
+            "every card must lie in exactly one place; missing: "
+            + ", ".join(missing_b + missing_f),
+        )
     if s.num_players == 2:
         species = {b // 12 for b in s.removed_birds}
         if len(s.removed_birds) != 12 or len(species) != 1:
-            raise r.fail("removed_birds", "two players play without all twelve birds of one species (S2)")
+            raise r.fail(
+                "removed_birds", "two players play without all twelve birds of one species (S2)"
+            )
         if set(s.removed_feeder) != THREE_PLUS:
             raise r.fail("removed_feeder", "two players play without the five 3+ cards (S2, C4)")
     elif s.removed_birds or s.removed_feeder:
@@ -291,6 +306,9 @@ def _check_phase(s: State, r: _Reader) -> None:
     phase = s.phase
     name = PHASE_NAMES[phase]
     n = s.num_players
+    if phase in (LAST_HAND, GAME_OVER) and s.end_triggered is None:
+        what = "the last hand comes" if phase == LAST_HAND else "the game ends"
+        raise r.fail("end_triggered", f"{what} only after the end was triggered (E1)")
     if phase == GAME_OVER:
         if s.current_player != -1:
             raise r.fail("current_player", "must be -1 once the game is over")
@@ -309,20 +327,32 @@ def _check_phase(s: State, r: _Reader) -> None:
         if not s.rules.no_chase_collect:
             raise r.fail("phase", "these rules have no collect after no chase (T2.2)")
         if len(s.legal_action_ids()) < 2 or s.legal_action_ids()[-1] != PASS_ID:
-            raise r.fail("phase", f"player {s.current_player} holds no bird worth at most {s.played_value} to collect (T2.2)")
+            raise r.fail(
+                "phase",
+                f"player {s.current_player} holds no bird worth at most {s.played_value} "
+                "to collect (T2.2)",
+            )
     if phase == CROW_VICTIM:
         if s.chase_perch < 0:
             raise r.fail("chase_perch", "the crow phase needs the perch whose chase is paused")
         if len(s.crow_candidates(s.current_player)) < 2:
-            raise r.fail("phase", "the crow's victim is chosen only between two or more birds (T2.1d)")
+            raise r.fail(
+                "phase", "the crow's victim is chosen only between two or more birds (T2.1d)"
+            )
     if phase == DRAW and (s.draws_left < 1 or len(s.draw_options()) < 2):
-        raise r.fail("draws_left", "the draw phase needs a draw left and a choice of at least two places (T3.1)")
+        raise r.fail(
+            "draws_left",
+            "the draw phase needs a draw left and a choice of at least two places (T3.1)",
+        )
     if phase == LAST_HAND:
         if not s.rules.last_hand:
             raise r.fail("phase", "these rules have no last hand (E3)")
         p = s.current_player
         if p < 0 or s.kept[p] is not None or len(s.hands[p]) <= 2:
-            raise r.fail("current_player", "must be a player who has not chosen and holds more than two cards (E3)")
+            raise r.fail(
+                "current_player",
+                "must be a player who has not chosen and holds more than two cards (E3)",
+            )
         for q in range(n):
             if s.kept[q] is not None and s.hands[q]:
                 raise r.fail(f"hands[{q}]", "a player who has chosen holds no more cards (E3)")
@@ -339,7 +369,12 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         return [FEEDER_NAMES[c] for c in cards]
 
     own_seeds = list(view.seeds_seen[view.player]) + list(view.own_blind)
-    running = score(view.rules, [list(c) for c in view.collections], [list(x) for x in view.seeds_seen], final=False)
+    running = score(
+        view.rules,
+        [list(c) for c in view.collections],
+        [list(x) for x in view.seeds_seen],
+        final=False,
+    )
     return {
         "format": "piepmatz-view",
         "version": STATE_VERSION,
@@ -360,7 +395,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "rows": [birds(row) for row in view.rows],
         "column": [
             {"seed": FEEDER_NAMES[seed], "pest": FEEDER_NAMES[pest] if pest >= 0 else None}
-            for seed, pest in zip(view.column, view.column_pests)
+            for seed, pest in zip(view.column, view.column_pests, strict=False)
         ],
         "display": [BIRD_NAMES[c] if c >= 0 else None for c in view.display],
         "bird_deck_size": view.bird_deck_size,

@@ -80,38 +80,38 @@ class State:
     """A complete game state, hidden cards included. Build one with :meth:`new_game`."""
 
     __slots__ = (
-        "rules",
-        "num_players",
-        "num_perches",
-        "rows",
-        "column",
-        "column_pests",
-        "feeder_deck",
         "bird_deck",
-        "display",
-        "hands",
-        "collections",
-        "seeds_seen",
-        "seeds_blind",
-        "pests",
-        "gone_birds",
-        "gone_feeder",
-        "removed_birds",
-        "removed_feeder",
-        "kept",
-        "discards",
-        "phase",
-        "current_player",
-        "turn_player",
-        "first_player",
-        "turn",
-        "end_triggered",
         "chase_perch",
         "chased",
-        "played_value",
+        "collections",
+        "column",
+        "column_pests",
+        "current_player",
+        "discards",
+        "display",
         "draws_left",
-        "rng",
+        "end_triggered",
         "events",
+        "feeder_deck",
+        "first_player",
+        "gone_birds",
+        "gone_feeder",
+        "hands",
+        "kept",
+        "num_perches",
+        "num_players",
+        "pests",
+        "phase",
+        "played_value",
+        "removed_birds",
+        "removed_feeder",
+        "rng",
+        "rows",
+        "rules",
+        "seeds_blind",
+        "seeds_seen",
+        "turn",
+        "turn_player",
     )
 
     rules: Rules
@@ -334,12 +334,16 @@ class State:
         phase = self.phase
         if phase == PLAY:
             n = self.num_perches
-            return [card * MAX_PERCHES + k for card in self.hands[self.current_player] for k in range(n)]
+            return [
+                card * MAX_PERCHES + k for card in self.hands[self.current_player] for k in range(n)
+            ]
         if phase == DRAW:
             return self.draw_options()
         if phase == COLLECT:
             limit = self.played_value
-            ids = [COLLECT_BASE + c for c in self.hands[self.current_player] if BIRD_VALUE[c] <= limit]
+            ids = [
+                COLLECT_BASE + c for c in self.hands[self.current_player] if BIRD_VALUE[c] <= limit
+            ]
             ids.append(PASS_ID)
             return ids
         if phase == CROW_VICTIM:
@@ -394,7 +398,9 @@ class State:
             )
         action_id = action.id
         if action_id not in self.legal_action_ids():
-            raise IllegalActionError(f"{action}: {self._why_illegal(action)}; {self.describe_position()}")
+            raise IllegalActionError(
+                f"{action}: {self._why_illegal(action)}; {self.describe_position()}"
+            )
         return action
 
     def apply(self, action: Action | str | int, player: int | None = None) -> None:

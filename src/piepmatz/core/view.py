@@ -228,9 +228,7 @@ def determinise(view: PlayerView, rng: random.Random, events: bool = True) -> St
             s.discards.append(deal(view.discard_sizes[q]))
     s.bird_deck = deal(view.bird_deck_size)
     if pos != len(birds):
-        raise ValueError(
-            f"inconsistent view: {len(birds)} unknown birds for {pos} hidden places"
-        )
+        raise ValueError(f"inconsistent view: {len(birds)} unknown birds for {pos} hidden places")
     # Feeder: other players' blind seeds come from the unknown seeds; the rest is the deck.
     seeds = [f for f in feeder if f < 30]
     rng.shuffle(seeds)

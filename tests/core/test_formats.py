@@ -1,0 +1,280 @@
+"""State and record formats: schemas, validation messages, bad input changes nothing."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from importlib import resources
+from typing import Any
+
+import jsonschema
+import pytest
+
+from piepmatz.core import (
+    Action,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidRecordError,
+    InvalidStateError,
+    State,
+    state_from_json,
+    state_to_json,
+)
+from piepmatz.core.errors import GameOverError
+
+
+def schema(name: str) -> dict[str, Any]:
+    text = resources.files("piepmatz.core").joinpath(f"schema/{name}.schema.json").read_text()
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def played(players: int, seed: int, steps: int) -> State:
+    state = State.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over():
+            break
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_states_and_records_match_their_schemas(players: int) -> None:
+    state_schema, record_schema = schema("state"), schema("record")
+    for seed in range(15):
+        for steps in (0, 20, 60, 500):
+            jsonschema.validate(state_to_json(played(players, seed, steps)), state_schema)
+        game = Game.new(players=players, seed=seed)
+        while not game.state.is_over():
+            game.apply(game.state.legal_action_ids()[-1])
+        jsonschema.validate(game.record(), record_schema)
+
+
+def base_doc() -> dict[str, Any]:
+    return state_to_json(played(3, 4, 10))
+
+
+BROKEN: list[tuple[str, Any, str]] = [
+    ("not an object", lambda d: [1, 2], "must be a JSON object"),
+    ("format", lambda d: d.update(format="chess"), "state format: must be 'piepmatz-state'"),
+    ("version", lambda d: d.update(version=2), "version 2 is not supported"),
+    ("players", lambda d: d.update(players=5), "players: must be an integer 2-4"),
+    (
+        "card name",
+        lambda d: d["hands"][0].__setitem__(0, "BL7m"),
+        r"hands\[0\]\[0\]: 'BL7m' is not a bird",
+    ),
+    (
+        "seed in the bird lists",
+        lambda d: d["collections"][1].append("S1a"),
+        r"collections\[1\]\[0\]: 'S1a' is not a bird",
+    ),
+    ("duplicate", lambda d: d["collections"][0].append(d["bird_deck"][0]), "lies in two places"),
+    ("missing", lambda d: d["bird_deck"].pop(), "missing: "),
+    (
+        "hand of five",
+        lambda d: d["hands"][1].extend(d["bird_deck"][: 5 - len(d["hands"][1])]),
+        "holds 5 cards",
+    ),
+    (
+        "pest as seed",
+        lambda d: d["column"][0].update(seed="CRa"),
+        r"column\[0\].seed: CRa is a pest",
+    ),
+    (
+        "seed as pest",
+        lambda d: d["column"][0].update(pest="S1a"),
+        r"column\[0\].pest: S1a is a seed",
+    ),
+    (
+        "pest in the seed pile",
+        lambda d: d["seeds_seen"][0].append("SQa"),
+        r"seeds_seen\[0\]: SQa is a pest",
+    ),
+    (
+        "removed with three",
+        lambda d: d["removed_birds"].append(d["bird_deck"].pop()),
+        "nothing is removed",
+    ),
+    ("phase", lambda d: d.update(phase="dance"), "phase: must be one of"),
+    (
+        "current player",
+        lambda d: d.update(current_player=(d["turn_player"] + 1) % 3),
+        "the player whose turn it is",
+    ),
+    ("rules flag", lambda d: d["rules"].pop("draw"), "rules: rules lack the flags draw"),
+    ("rules value", lambda d: d["rules"].update(draw="two"), "cannot be 'two'"),
+    ("display", lambda d: d.update(display=d["display"][:2]), "display: must be a list of 3 slots"),
+    (
+        "empty row",
+        lambda d: d["bird_deck"].extend(d["rows"][0]) or d["rows"].__setitem__(0, []),
+        r"rows\[0\]: is empty",
+    ),
+    ("rows", lambda d: d["rows"].append(["BL1m"]), "must be a list of 2 rows"),
+    ("rng", lambda d: d.update(rng=-1), "rng: must be an integer"),
+    (
+        "kept outside the last hand",
+        lambda d: d.update(kept=[[], None, None]),
+        "only in the last-hand phase",
+    ),
+    ("event", lambda d: d["events"].append({"kind": "explode"}), r"events\[\d+\]: not an event"),
+    ("missing key", lambda d: d.pop("rows"), "state rows: is missing"),
+]
+
+
+@pytest.mark.parametrize(("name", "breaks", "message"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_broken_states_are_refused_with_a_precise_message(
+    name: str, breaks: Any, message: str
+) -> None:
+    doc = base_doc()
+    result = breaks(doc)
+    if name == "not an object":
+        doc = result
+    with pytest.raises(InvalidStateError, match=message):
+        state_from_json(doc)
+
+
+def test_two_player_removals_are_checked() -> None:
+    doc = state_to_json(played(2, 1, 5))
+    doc["removed_feeder"] = doc["removed_feeder"][:-1]
+    doc["feeder_deck"].append("CRc")
+    with pytest.raises(InvalidStateError, match=r"without the five 3\+ cards"):
+        state_from_json(doc)
+
+
+def test_impossible_phases_are_refused() -> None:
+    doc = state_to_json(played(2, 1, 0))
+    doc["phase"] = "crow"
+    with pytest.raises(InvalidStateError, match="chase_perch"):
+        state_from_json(doc)
+    doc["phase"] = "draw"
+    with pytest.raises(InvalidStateError, match="draws_left"):
+        state_from_json(doc)
+    doc["phase"] = "last hand"
+    with pytest.raises(InvalidStateError, match="end_triggered: the last hand comes only after"):
+        state_from_json(doc)
+    doc["phase"] = "game over"
+    doc["current_player"] = -1
+    with pytest.raises(InvalidStateError, match="end_triggered: the game ends only after"):
+        state_from_json(doc)
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty action"),
+        ("fly BL5m", "cannot read action 'fly BL5m'"),
+        ("play BL7m 1", "'BL7m' is not a bird card"),
+        ("play BL5m 4", "perch must be a number 1-3"),
+        ("play BL5m", "expected one of"),
+        ("draw display 0", "display slot must be a number 1-3"),
+        ("keep BL5m BL5m", "names BL5m twice"),
+        ("crow", "expected one of"),
+    ],
+)
+def test_malformed_actions_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(InvalidActionError, match=message):
+        Action.parse(text)
+
+
+def test_action_text_and_ids_round_trip() -> None:
+    from piepmatz.core.actions import ACTION_NAMES, NUM_ACTIONS
+
+    assert len(set(ACTION_NAMES)) == NUM_ACTIONS
+    for i in range(NUM_ACTIONS):
+        action = Action.from_id(i)
+        assert action.id == i
+        assert Action.parse(str(action)) == action
+    for bad in (-1, NUM_ACTIONS, 2.5, True):
+        with pytest.raises(InvalidActionError):
+            Action.from_id(bad)  # type: ignore[arg-type]
+
+
+def test_bad_actions_change_nothing() -> None:
+    state = played(3, 8, 7)
+    before = state_to_json(state)
+    wrong_player = (state.current_player + 1) % 3
+    legal = state.legal_actions()[0]
+    attempts: list[tuple[Any, type[Exception], str]] = [
+        ("play XX1m 1", InvalidActionError, "not a bird"),
+        (10_000, InvalidActionError, "not an action id"),
+        ("crow BL1m", IllegalActionError, "not possible now"),
+        (object(), InvalidActionError, "is not an action"),
+    ]
+    for action, error, message in attempts:
+        with pytest.raises(error, match=message):
+            state.apply(action)
+        assert state_to_json(state) == before
+    with pytest.raises(IllegalActionError, match=f"not player {wrong_player}'s turn"):
+        state.apply(legal, player=wrong_player)
+    assert state_to_json(state) == before
+    state.apply(legal, player=state.current_player)
+    assert state_to_json(state) != before
+
+
+def test_no_action_after_the_game() -> None:
+    state = played(2, 3, 10_000)
+    assert state.is_over()
+    with pytest.raises(GameOverError, match="the game is over"):
+        state.apply("pass")
+
+
+# ------------------------------------------------------------------------------ records
+
+
+def finished_record(seed: int = 5) -> dict[str, Any]:
+    game = Game.new(players=3, seed=seed)
+    rng = random.Random(seed)
+    while not game.state.is_over():
+        ids = game.state.legal_action_ids()
+        game.apply(ids[rng.randrange(len(ids))])
+    return game.record()
+
+
+def test_corrupted_record_is_refused_at_the_first_bad_action() -> None:
+    record = finished_record()
+    bad = copy.deepcopy(record)
+    bad["actions"][11] = "play BL9m 1"
+    with pytest.raises(InvalidRecordError, match=r"record action 12 \('play BL9m 1'\)"):
+        Game.from_record(bad)
+    bad = copy.deepcopy(record)
+    bad["actions"][3], bad["actions"][4] = bad["actions"][4], bad["actions"][3]
+    with pytest.raises(InvalidRecordError, match=r"record action (4|5) "):
+        Game.from_record(bad)
+    bad = copy.deepcopy(record)
+    bad["result"]["players"][0]["total"] += 1
+    with pytest.raises(InvalidRecordError, match="result differs"):
+        Game.from_record(bad)
+    bad = copy.deepcopy(record)
+    bad["actions"] = bad["actions"][:-3]
+    with pytest.raises(InvalidRecordError, match="do not finish the game"):
+        Game.from_record(bad)
+    for broken, message in (
+        ([], "must be a JSON object"),
+        ({**record, "format": "pgn"}, "format must be"),
+        ({**record, "version": 9}, "version 9"),
+        ({**record, "actions": "play"}, "must be a list"),
+        ({**record, "options": {"players": 7}}, "record options"),
+    ):
+        with pytest.raises(InvalidRecordError, match=message):
+            Game.from_record(broken)
+
+
+def test_record_keeps_every_flag() -> None:
+    game = Game.new(players=2, preset="overview", seed=1, last_hand=True)
+    rules = game.record()["options"]["rules"]
+    assert rules == {
+        "no_chase_collect": False,
+        "draw": "one",
+        "end_trigger": "feeder_or_birds",
+        "last_hand": True,
+        "pairs": "species",
+    }
+    assert Game.from_record(game.record()).state.rules == game.state.rules

@@ -1,0 +1,120 @@
+"""The JSON-lines engine protocol, in process and through a real pipe."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+from piepmatz.core import Game, state_to_json
+from piepmatz.protocol import Engine
+
+
+def ok(response: dict[str, Any]) -> dict[str, Any]:
+    assert response["type"] == "ok", response
+    return response
+
+
+def test_a_whole_game_through_the_engine() -> None:
+    engine = Engine()
+    info = ok(engine.handle({"type": "info"}))
+    assert info["num_actions"] == 2921 and "standard" in info["presets"]
+    start = ok(engine.handle({"type": "new", "players": 3, "seed": 42, "id": 1}))
+    assert start["id"] == 1 and start["phase"] == "play"
+    reference = Game.new(players=3, seed=42)
+    while True:
+        legal = ok(engine.handle({"type": "legal"}))
+        texts = [a["text"] for a in legal["actions"]]
+        assert texts == [str(a) for a in reference.state.legal_actions()]
+        if not texts:
+            break
+        response = ok(
+            engine.handle({"type": "apply", "action": texts[-1], "player": legal["current_player"]})
+        )
+        reference.apply(texts[-1])
+        assert response["action"] == texts[-1]
+        assert all("kind" in e for e in response["events"])
+    score = ok(engine.handle({"type": "score"}))["score"]
+    assert score == reference.score().to_json() and score["final"]
+    record = ok(engine.handle({"type": "record"}))["record"]
+    assert record == reference.record()
+    assert ok(engine.handle({"type": "state"}))["state"] == state_to_json(reference.state)
+
+
+def test_views_hide_other_hands() -> None:
+    engine = Engine()
+    ok(engine.handle({"type": "new", "players": 2, "seed": 3}))
+    state = ok(engine.handle({"type": "state"}))["state"]
+    view = ok(engine.handle({"type": "view", "player": 0}))["view"]
+    assert view["hand"] == state["hands"][0]
+    assert "hands" not in view and view["hand_sizes"] == [4, 4]
+    assert not set(state["hands"][1]) & set(json.dumps(view).replace('"', " ").split())
+
+
+def test_bad_requests_get_errors_and_change_nothing() -> None:
+    engine = Engine()
+    assert engine.handle({"type": "legal"})["message"].startswith("no game")
+    ok(engine.handle({"type": "new", "players": 2, "seed": 9}))
+    before = ok(engine.handle({"type": "state"}))["state"]
+    bad: list[tuple[Any, str]] = [
+        ([1, 2], "must be a JSON object"),
+        ({"type": "fly"}, "unknown request type 'fly'"),
+        ({"type": "apply"}, "needs an 'action'"),
+        ({"type": "apply", "action": "play ZZ1m 1"}, "not a bird card"),
+        ({"type": "apply", "action": "draw deck"}, r"not possible now"),
+        ({"type": "apply", "action": 99999}, "not an action id"),
+        ({"type": "apply", "action": True}, "must be a text or an integer"),
+        ({"type": "view", "player": 5}, "must be a seat 0-1"),
+        ({"type": "new", "players": 9}, "2, 3 or 4 players"),
+        ({"type": "new", "flags": {"draw": "all"}}, "cannot be 'all'"),
+        ({"type": "load", "state": {"format": "x"}}, "state format"),
+        ({"type": "replay", "record": {}}, "record format"),
+    ]
+    for request, message in bad:
+        response = engine.handle(request)
+        assert response["type"] == "error", request
+        assert re.search(message, response["message"]), response
+        assert ok(engine.handle({"type": "state"}))["state"] == before
+    current = before["current_player"]
+    legal = ok(engine.handle({"type": "legal"}))["actions"]
+    wrong = engine.handle({"type": "apply", "action": legal[0]["text"], "player": 1 - current})
+    assert wrong["type"] == "error" and "not player" in wrong["message"]
+    assert engine.handle_line("{not json")["message"].startswith("not JSON")
+
+
+def test_load_a_state_and_play_on() -> None:
+    engine = Engine()
+    ok(engine.handle({"type": "new", "players": 4, "seed": 1}))
+    state = ok(engine.handle({"type": "state"}))["state"]
+    other = Engine()
+    loaded = ok(other.handle({"type": "load", "state": state}))
+    assert loaded["legal"] == [a["text"] for a in ok(engine.handle({"type": "legal"}))["actions"]]
+    action = loaded["legal"][0]
+    assert ok(other.handle({"type": "apply", "action": action}))["action"] == action
+    assert "no record" in other.handle({"type": "record"})["message"]
+
+
+def test_engine_command_over_a_pipe() -> None:
+    lines = [
+        {"type": "new", "players": 2, "seed": 5, "id": "a"},
+        "garbage",
+        {"type": "apply", "action": "pass"},
+        {"type": "legal"},
+        {"type": "quit"},
+        {"type": "info"},
+    ]
+    text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "piepmatz.cli", "engine"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["type"] for r in replies] == ["ok", "error", "error", "ok", "ok"]
+    assert replies[0]["id"] == "a"
+    assert replies[3]["actions"] and replies[4]["request"] == "quit"  # nothing after quit
