@@ -152,8 +152,18 @@ class TournamentReport:
             f"{self.games} games ({c.deals} deals x {len(c.lineups)} lineups, {c.seating} seating)",
             "",
         ]
-        head = ["bot", "seat-games", "win rate [95% CI]", "score [95% CI]", "seeds", "pairs",
-                "singles", "birds", *(_ordinal(k) for k in range(n)), "rating mu±sigma"]
+        head = [
+            "bot",
+            "seat-games",
+            "win rate [95% CI]",
+            "score [95% CI]",
+            "seeds",
+            "pairs",
+            "singles",
+            "birds",
+            *(_ordinal(k) for k in range(n)),
+            "rating mu±sigma",
+        ]
         rows = [head]
         for b in self.bots:
             low, high = b.win.interval

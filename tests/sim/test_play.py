@@ -1,0 +1,138 @@
+"""Playing tournament games: reproducible from (seed, index), records replay, bots see views."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+import pytest
+
+import piepmatz.bots
+from piepmatz.bots import RandomBot
+from piepmatz.core import Game, PlayerView, Rules
+from piepmatz.sim import BotFailure, MatchConfig, play_batch, play_game
+from piepmatz.sim.play import parse_rules
+from piepmatz.sim.schedule import bot_seed, deal_seed
+
+
+def test_a_game_is_fixed_by_seed_and_index() -> None:
+    config = MatchConfig(3, ("random", "random"), 12, seed=5)
+    again = MatchConfig(3, ("random", "random"), 40, seed=5)  # more games: same game 7
+    assert play_game(config, 7) == play_game(again, 7)
+    assert play_game(config, 7) != play_game(MatchConfig(3, ("random", "random"), 12, seed=6), 7)
+    assert play_batch(config, 3, 9) == [play_game(config, i) for i in range(3, 9)]
+
+
+def test_lineups_of_one_deal_share_the_cards() -> None:
+    config = MatchConfig(3, ("random",) * 3, 6, seed=1)
+    games = play_batch(config, 0, 6)
+    assert [g.deal for g in games] == [0, 0, 0, 1, 1, 1]
+    assert [config.options(g.index).seed for g in games[:3]] == [deal_seed(1, 0)] * 3
+    assert [g.lineup for g in games[:3]] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert len({g.first_player for g in games[:3]}) == 1  # the deal names the first player
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_records_replay_to_the_reported_scores(players: int) -> None:
+    config = MatchConfig(players, ("random",), 4, seed=11, rules=parse_rules("overview"))
+    for result in play_batch(config, 0, 4):
+        record = result.record(config)
+        game = Game.from_record(record)  # raises if the result differs from the replay
+        assert game.state.is_over()
+        assert game.score().to_json() == result.sheet
+        assert [p["total"] for p in result.sheet["players"]] == result.totals
+        assert len(record["actions"]) == result.decisions
+        assert game.state.turn == result.turns
+
+
+class SpyBot:
+    """Random play that remembers what it was given."""
+
+    name = "spy"
+    calls: ClassVar[list[tuple[object, list[int], float]]] = []
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        SpyBot.calls.append((view, list(legal), rng.random()))
+        return RandomBot().choose(view, legal, rng)
+
+
+def test_bots_get_their_view_legal_ids_and_a_seeded_rng(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "spy", lambda arg: SpyBot())
+    SpyBot.calls = []
+    config = MatchConfig(2, ("spy",), 2, seed=3)
+    result = play_game(config, 1)
+    assert len(SpyBot.calls) == result.decisions
+    first_seen: dict[int, float] = {}
+    for view, legal, draw in SpyBot.calls:
+        assert isinstance(view, PlayerView)
+        assert view.player == view.current_player
+        assert legal == sorted(legal) and legal
+        first_seen.setdefault(view.player, draw)
+    # Each seat's generator is seeded from (tournament seed, game index, seat) alone.
+    for seat, draw in first_seen.items():
+        assert draw == random.Random(bot_seed(3, 1, seat)).random()
+
+
+class CheatBot:
+    name = "cheat"
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        return max(legal) + 1
+
+
+class CrashBot:
+    name = "crash"
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        raise RuntimeError("out of feathers")
+
+
+def test_a_bot_that_breaks_the_rules_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "cheat", lambda arg: CheatBot())
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "crash", lambda arg: CrashBot())
+    with pytest.raises(
+        BotFailure, match=r"game 0: bot 'cheat' in seat \d chose \d+, which is not legal"
+    ):
+        play_game(MatchConfig(2, ("cheat",), 1, seed=1), 0)
+    with pytest.raises(BotFailure, match="out of feathers"):
+        play_game(MatchConfig(2, ("crash",), 1, seed=1), 0)
+
+
+def test_games_round_up_to_whole_deals_and_labels_are_unique() -> None:
+    config = MatchConfig(3, ("random", "random", "random"), 10, seed=0)
+    assert (config.deals, config.total_games) == (4, 12)
+    assert config.labels == ("random", "random#2", "random#3")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"players": 5}, "2, 3 or 4 players"),
+        ({"bots": ()}, "at least one bot"),
+        ({"bots": ("nosuch",)}, "unknown bot 'nosuch'"),
+        ({"games": 0}, "at least 1"),
+        ({"seating": "shuffle"}, "unknown seating"),
+    ],
+)
+def test_bad_configs_are_refused(kwargs: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {"players": 3, "bots": ("random",), "games": 3, "seed": 1}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=message):
+        MatchConfig(**args)  # type: ignore[arg-type]
+
+
+def test_parse_rules() -> None:
+    assert parse_rules("standard") == Rules()
+    assert parse_rules("overview:draw=refill, pairs=mated") == Rules.preset(
+        "overview", draw="refill", pairs="mated"
+    )
+    assert parse_rules("standard:last_hand=no").last_hand is False
+    for bad, message in [
+        ("nosuch", "unknown rules preset"),
+        ("standard:last_hand", "needs a value"),
+        ("standard:last_hand=maybe", "true or false"),
+        ("standard:draw=two", "cannot be 'two'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            parse_rules(bad)
