@@ -1,0 +1,90 @@
+"""``piepmatz play``: the terminal game. Textual is imported only when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from piepmatz.core.rules import PRESETS
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    play = subparsers.add_parser(
+        "play",
+        help="play in the terminal against bots or friends (hot-seat)",
+        description=(
+            "Play Piepmatz in the terminal. Without options a new-game screen opens; "
+            "pressing Enter starts a game of one person against two bots."
+        ),
+    )
+    play.add_argument(
+        "--seats",
+        help="who sits where, e.g. human,easy,hard (2-4 seats; 'human' or a bot name)",
+    )
+    play.add_argument("--players", type=int, choices=(2, 3, 4), help="number of seats")
+    play.add_argument(
+        "--bots", nargs="+", metavar="BOT",
+        help="bots for the seats after the first (one person), repeated to fill the table",
+    )
+    play.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    play.add_argument("--seed", type=int, default=None, help="deal with this seed")
+    play.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
+    play.add_argument(
+        "--delay", type=float, default=None,
+        help="seconds between bot moves (default 0.6 on screen, 0 with --text)",
+    )
+    play.add_argument("--resume", metavar="FILE", help="resume a saved game")
+    play.add_argument("--replay", metavar="FILE", help="step through a saved game or record")
+    play.set_defaults(func=run_play)
+
+
+def _seats(args: argparse.Namespace) -> list[str] | None:
+    from .session import HUMAN, SeatError, check_seat, default_bot, parse_seats
+
+    if args.seats:
+        seats = parse_seats(args.seats)
+        if args.players is not None and args.players != len(seats):
+            raise SeatError(f"--players {args.players} but --seats names {len(seats)} seats")
+        return seats
+    if args.players is None and not args.bots:
+        return None
+    players = args.players or 3
+    bots = [check_seat(b) for b in (args.bots or [default_bot()])]
+    return [HUMAN] + [bots[i % len(bots)] for i in range(players - 1)]
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from .session import SaveFileError, SeatError, Session, default_seats, load_record
+
+    try:
+        seats = _seats(args)
+        session: Session | None = None
+        if args.resume:
+            session = Session.load(args.resume)
+        elif args.replay:
+            replay_game, replay_seats = load_record(args.replay)
+    except (SeatError, SaveFileError) as exc:
+        sys.stderr.write(f"piepmatz play: {exc}\n")
+        return 2
+
+    if args.text:
+        from .textmode import TextGame, replay_text
+
+        if args.replay:
+            return replay_text(replay_game, replay_seats, sys.stdout)
+        if session is None:
+            session = Session.new(seats or default_seats(), rules=args.rules, seed=args.seed)
+        delay = 0.0 if args.delay is None else args.delay
+        return TextGame(session, sys.stdout, sys.stdin, delay).run()
+
+    from .app import PiepmatzApp
+
+    delay = 0.6 if args.delay is None else args.delay
+    if args.replay:
+        app = PiepmatzApp.for_replay(replay_game, replay_seats)
+    else:
+        app = PiepmatzApp(
+            session=session, seats=seats, rules=args.rules, seed=args.seed, bot_delay=delay
+        )
+    app.run()
+    return 0

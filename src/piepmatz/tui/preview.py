@@ -1,0 +1,161 @@
+"""What a choice would do, told before it is made — without revealing any hidden card.
+
+The preview plays the action in a *determinised* world (:func:`piepmatz.core.view.determinise`:
+the hidden cards are sampled), never in the real state, and describes only the public part of
+what happens: seed positions and the cards of the seed column, birds collected and promoted,
+pests taken from the column. A blind draw from a deck is described as such, without its card,
+and so is everything that hangs on it (the effect of a pest drawn blind, a refilled display slot,
+the refilled seed column).
+
+>>> from piepmatz.core import State, view_of
+>>> state = State.new_game(players=3, seed=7)
+>>> view = view_of(state, state.current_player)
+>>> preview(view, state.legal_action_ids()[0]).headline
+'ground 1 ≤ perch 5: no chase'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from piepmatz.core import Action, PlayerView, determinise
+from piepmatz.core.cards import BIRD_NAMES, BIRD_SPECIES, BIRD_VALUE, SPECIES
+from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, Event
+
+from .render import feeder, row_strength
+
+#: Events whose cards come from a face-down deck: never described with their card.
+_BLIND = frozenset({"take_blind", "draw_deck", "refill_display", "refill_column", "pest_beside",
+                    "pest_out"})
+
+
+@dataclass(frozen=True)
+class Preview:
+    #: One line for a choice list, e.g. ``ground 7 > perch 4: takes seed 3``.
+    headline: str
+    #: The public steps, one sentence each.
+    steps: tuple[str, ...]
+
+
+def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
+    """Describe what ``action_id`` would do for the viewing player (whose turn it is)."""
+    world = determinise(view, random.Random(seed), events=True)
+    events = world.events
+    assert events is not None
+    start = len(events)
+    action = Action.from_id(action_id)
+    me = view.player
+    strengths: tuple[int, int] | None = None
+    if action.kind == "play":
+        perch, ground = row_strength(view.rows[action.index - 1])
+        strengths = (perch, ground + BIRD_VALUE[action.cards[0]])
+    world.apply_id(action_id)
+    # A crow's victim is the player's own next decision; to tell the rest of the chase, the
+    # preview picks one (any) and says that the player will choose.
+    while world.phase == CROW_VICTIM and world.current_player == me:
+        events.append(("choose_victim", me))
+        world.apply_id(world.legal_action_ids()[0])
+    steps, chases = _describe(events[start:], me)
+    if world.current_player == me and world.phase == COLLECT:
+        steps.append("Then you may add a bird from your hand to your collection.")
+    elif world.current_player == me and world.phase == DRAW:
+        steps.append("Then you draw.")
+    return Preview(_headline(view, action, strengths, chases, steps), tuple(steps))
+
+
+def _headline(
+    view: PlayerView,
+    action: Action,
+    strengths: tuple[int, int] | None,
+    chases: list[str],
+    steps: list[str],
+) -> str:
+    if strengths is None:
+        return _choice_headline(view, action, steps)
+    perch, ground = strengths
+    if not chases:
+        return f"ground {ground} ≤ perch {perch}: no chase"
+    more = f", then {len(chases) - 1} more" if len(chases) > 1 else ""
+    return f"ground {ground} > perch {perch}: {chases[0]}{more}"
+
+
+def _choice_headline(view: PlayerView, action: Action, steps: list[str]) -> str:
+    """The short form for the decisions other than playing: what changes for you."""
+    kind = action.kind
+    if kind in ("collect", "crow"):
+        bird = action.cards[0]
+        species = BIRD_SPECIES[bird]
+        have = sum(1 for b in view.collections[view.player] if BIRD_SPECIES[b] == species)
+        after = have + 1 if kind == "collect" else have - 1
+        return f"your {SPECIES[species]} birds: {have} → {after}"
+    if kind == "pass":
+        return "your hand stays as it is"
+    if kind == "draw display":
+        return f"take {BIRD_NAMES[view.display[action.index - 1]]}"
+    if kind == "draw deck":
+        return f"a hidden card ({view.bird_deck_size} in the deck)"
+    if kind == "keep":
+        rest = [BIRD_NAMES[b] for b in view.hand if b not in action.cards]
+        return "discard " + (" ".join(rest) if rest else "nothing")
+    return steps[0] if steps else str(action)
+
+
+def _describe(new: list[Event], me: int) -> tuple[list[str], list[str]]:
+    """Sentences for the public part of ``new``; also the short form of each chase step."""
+    steps: list[str] = []
+    chases: list[str] = []
+    blind_pest = False  # the last card taken came blind: its effect is unknown
+    for e in new:
+        kind = e[0]
+        if kind == "turn":
+            break  # the next player's turn: the preview ends with this one
+        if kind == "chase":
+            blind_pest = False
+            steps.append(f"Perch {e[2]}: the ground beats the perch by {e[3]} — a chase.")
+        elif kind == "take_seed":
+            chases.append(f"takes seed {e[3]} ({feeder(e[2])})")
+            steps.append(f"You take {feeder(e[2])} from seed column position {e[3]}.")
+        elif kind == "take_pest" and e[3]:
+            if chases:
+                chases[-1] += f" + {feeder(e[2])}"
+            steps.append(f"…and the {feeder(e[2])} beside it.")
+        elif kind in ("take_pest", "take_blind"):
+            blind_pest = True
+            chases.append("draws blind from the feeder deck")
+            steps.append("You draw a feeder card blind (the column is too short).")
+        elif kind == "feeder_empty":
+            chases.append("no seed (feeder deck empty)")
+            steps.append("The feeder deck is empty: no seed.")
+        elif kind == "collect_perch":
+            steps.append(f"You collect the chased {BIRD_NAMES[e[2]]}.")
+        elif kind in ("crow", "crow_nothing", "squirrel") and blind_pest:
+            continue  # the card drawn blind is unknown, so is its effect
+        elif kind == "choose_victim":
+            steps.append("The crow: you choose a bird of your most numerous species to lose.")
+        elif kind == "crow" and e[1] == me:
+            steps.append(f"The crow scares away your {BIRD_NAMES[e[2]]}.")
+        elif kind == "squirrel":
+            steps.append("The squirrel takes two random seeds of your pile.")
+        elif kind == "promote":
+            steps.append(f"{BIRD_NAMES[e[2]]} then sits at perch {e[1]}.")
+        elif kind == "collect":
+            steps.append(f"You add {BIRD_NAMES[e[2]]} to your collection.")
+        elif kind == "pass":
+            steps.append("You add no bird.")
+        elif kind == "draw_display":
+            steps.append(f"You take {BIRD_NAMES[e[3]]} from display slot {e[2]}.")
+        elif kind == "draw_deck":
+            steps.append("You take the top card of the bird deck.")
+        elif kind == "refill_column" and not any("column is refilled" in s for s in steps):
+            steps.append("The seed column is refilled from the feeder deck.")
+        elif kind == "end_triggered":
+            steps.append("This triggers the end of the game: the last round starts.")
+        elif kind == "keep" and e[1] == me:
+            steps.append(
+                f"You keep {BIRD_NAMES[e[2]]} and {BIRD_NAMES[e[3]]}; the rest of your hand is"
+                " discarded."
+            )
+        elif kind in _BLIND or kind in ("crow", "reveal", "game_over"):
+            continue
+    return steps, chases

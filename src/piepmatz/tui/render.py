@@ -1,0 +1,244 @@
+"""The table as text, from one player's view: used by the Textual screens and by ``--text``.
+
+Everything here is drawn from a :class:`~piepmatz.core.view.PlayerView` (or, for the omniscient
+replay viewer, from the views plus the hands the state holds). Species are told apart by their
+two-letter codes, so the table reads the same without colour; colour only helps.
+
+>>> from piepmatz.core import State, view_of
+>>> view = view_of(State.new_game(players=3, seed=7), 0)
+>>> print(table_text(view, ["Player 0 (person)", "Player 1", "Player 2"]).plain.splitlines()[0])
+PERCHES  (perch bird ┃ ground birds, in order of arrival)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from piepmatz.core import Action, PlayerView, ScoreSheet, score
+from piepmatz.core.cards import (
+    BIRD_FEMALE,
+    BIRD_NAMES,
+    BIRD_SPECIES,
+    BIRD_VALUE,
+    FEEDER_EGGS,
+    FEEDER_KIND,
+    SEED,
+    SPECIES,
+    SPECIES_NAMES,
+)
+from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
+
+#: Colour per species (a help only: the codes already tell them apart).
+SPECIES_STYLE: dict[str, str] = {
+    "BL": "bold bright_white",
+    "BU": "bold bright_red",
+    "CH": "bold dark_orange",
+    "GR": "bold green3",
+    "SP": "bold tan",
+    "YE": "bold yellow1",
+}
+PHASE_TASK = {
+    PLAY: "play a bird to a perch",
+    COLLECT: "may add a bird to the collection",
+    CROW_VICTIM: "choose the crow's victim",
+    DRAW: "draw a bird",
+    LAST_HAND: "choose the last hand",
+    GAME_OVER: "game over",
+}
+
+
+def bird(card: int) -> Text:
+    """A bird in notation, coloured by species."""
+    return Text(BIRD_NAMES[card], style=SPECIES_STYLE[SPECIES[BIRD_SPECIES[card]]])
+
+
+def birds(cards: Sequence[int], sep: str = " ") -> Text:
+    return Text(sep).join(bird(c) for c in cards) if cards else Text("—", style="dim")
+
+
+def feeder(card: int) -> str:
+    """A feeder card as the table shows it: seeds by their eggs (``S2``), pests by name."""
+    kind = FEEDER_KIND[card]
+    if kind == SEED:
+        return f"S{FEEDER_EGGS[card]}"
+    return "crow" if card < 33 else "squirrel"
+
+
+def pest_codes(cards: Sequence[int]) -> str:
+    return " ".join(feeder(c) for c in cards) if cards else "none"
+
+
+def row_strength(row: Sequence[int]) -> tuple[int, int]:
+    """(perch strength, ground total) of a row as shown on the table."""
+    return BIRD_VALUE[row[0]], sum(BIRD_VALUE[b] for b in row[1:])
+
+
+def grouped_collection(collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
+    """A collection grouped by species; male and female of a value sit side by side.
+
+    ``majority_of`` marks with ★ the species whose strict majority this player holds.
+    """
+    out = Text()
+    by_species: dict[int, list[int]] = {}
+    for card in sorted(collection):
+        by_species.setdefault(BIRD_SPECIES[card], []).append(card)
+    for s, cards in sorted(by_species.items()):
+        code = SPECIES[s]
+        if out:
+            out.append(" │ ", style="dim")
+        out.append(code, style=SPECIES_STYLE[code])
+        # Same value written together: "5m5f" (a mated pair in the standard rules).
+        last_value = 0
+        for card in cards:
+            value = BIRD_VALUE[card]
+            if value != last_value:
+                out.append(" ")
+            out.append(f"{value}{'mf'[BIRD_FEMALE[card]]}")
+            last_value = value
+        if majority_of.get(code):
+            out.append(" ★", style="bold")
+    return out if out else Text("no birds yet", style="dim")
+
+
+def running_sheet(view: PlayerView) -> ScoreSheet:
+    """Majorities and pairs of the collections on the table (seeds as far as public)."""
+    return score(
+        view.rules,
+        [list(c) for c in view.collections],
+        [list(s) for s in view.seeds_seen],
+        final=False,
+    )
+
+
+def table_text(view: PlayerView, labels: Sequence[str], show_hand: bool = True) -> Text:
+    """The whole table as this player sees it: perches, seed column, display, players, hand."""
+    t = Text()
+    t.append("PERCHES", style="bold underline")
+    t.append("  (perch bird ┃ ground birds, in order of arrival)\n", style="dim")
+    for i, row in enumerate(view.rows):
+        perch, ground = row_strength(row)
+        t.append(f" {i + 1} ", style="bold reverse")
+        t.append(" ")
+        t.append_text(bird(row[0]))
+        t.append(" ┃ ")
+        line = birds(row[1:])
+        t.append_text(line)
+        pad = max(1, 34 - len(line.plain))
+        t.append(" " * pad)
+        t.append(f"ground {ground:>2} vs perch {perch}\n")
+    t.append("SEED COLUMN", style="bold underline")
+    t.append(" ")
+    for pos, card in enumerate(view.column):
+        t.append(f" {pos + 1}:", style="dim")
+        t.append(feeder(card), style="bold")
+        pest = view.column_pests[pos]
+        if pest >= 0:
+            t.append(f"+{feeder(pest)}", style="bold magenta")
+    t.append(f"   feeder deck {view.feeder_deck_size}\n")
+    t.append("DISPLAY", style="bold underline")
+    t.append("     ")
+    for slot, card in enumerate(view.display):
+        t.append(f" {slot + 1}:", style="dim")
+        if card >= 0:
+            t.append_text(bird(card))
+        else:
+            t.append("empty", style="dim")
+    t.append(f"   bird deck {view.bird_deck_size}\n")
+    sheet = running_sheet(view)
+    t.append("PLAYERS", style="bold underline")
+    t.append("  (★ = most birds of a species; pairs as the rules in play count them)\n",
+             style="dim")
+    for p in range(view.num_players):
+        marker = "▶" if p == view.current_player else " "
+        t.append(f"{marker} ", style="bold")
+        t.append(labels[p], style="bold" if p == view.player else "")
+        seeds = len(view.seeds_seen[p]) + view.blind_counts[p]
+        eggs = sum(FEEDER_EGGS[c] for c in view.seeds_seen[p])
+        blind = view.blind_counts[p]
+        t.append(f"  hand {view.hand_sizes[p]} · seed pile {seeds}")
+        if seeds:
+            t.append(f" ({eggs} eggs seen")
+            t.append(f", {blind} blind)" if blind else ")")
+        t.append(f" · pests {pest_codes(view.pests[p])}")
+        t.append(f" · pairs {sheet.players[p].pairs}\n")
+        majority = {code: holder == p for code, holder in sheet.majority.items()}
+        t.append("    ")
+        t.append_text(grouped_collection(view.collections[p], majority))
+        t.append("\n")
+    if show_hand:
+        t.append_text(hand_text(view))
+    return t
+
+
+def hand_text(view: PlayerView) -> Text:
+    t = Text()
+    t.append(f"YOUR HAND (Player {view.player})", style="bold underline")
+    t.append("  ")
+    t.append_text(birds(view.hand, sep="  "))
+    if view.own_blind:
+        t.append(f"   your blind seeds: {' '.join(feeder(c) for c in view.own_blind)}", style="dim")
+    return t
+
+
+def status_text(view: PlayerView, labels: Sequence[str], rules_name: str, seed: int) -> Text:
+    t = Text()
+    t.append("Piepmatz", style="bold")
+    t.append(f" · {rules_name} rules · seed {seed} · turn {view.turn} · ")
+    if view.phase == GAME_OVER:
+        t.append("game over", style="bold")
+    else:
+        t.append(f"{labels[view.current_player]}: {PHASE_TASK[view.phase]}", style="bold")
+    if view.end_triggered is not None:
+        t.append(" · last round", style="bold red")
+    return t
+
+
+def action_text(action: Action) -> str:
+    """An action in words for a choice list (the notation follows in brackets)."""
+    kind = action.kind
+    if kind == "play":
+        return f"{BIRD_NAMES[action.cards[0]]} → perch {action.index}"
+    if kind == "collect":
+        return f"add {BIRD_NAMES[action.cards[0]]} to your collection"
+    if kind == "pass":
+        return "add no bird"
+    if kind == "draw display":
+        return f"take display slot {action.index}"
+    if kind == "draw deck":
+        return "take the top of the bird deck"
+    if kind == "crow":
+        return f"lose {BIRD_NAMES[action.cards[0]]} to the crow"
+    return f"keep {BIRD_NAMES[action.cards[0]]} and {BIRD_NAMES[action.cards[1]]}"
+
+
+def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
+    """The full score sheet: seeds, pairs, singles per species, total, birds (tiebreak)."""
+    rows: list[list[str]] = [["", *labels]]
+    rows.append(["seeds", *(str(p.seeds) for p in sheet.players)])
+    rows.append(["pairs (count)", *(f"{p.pair_points} ({p.pairs})" for p in sheet.players)])
+    for code in SPECIES:
+        name = SPECIES_NAMES[code][0]
+        rows.append(
+            [f"singles {code} {name}", *(str(p.singles.get(code, 0)) for p in sheet.players)]
+        )
+    rows.append(["total", *(str(p.total) for p in sheet.players)])
+    rows.append(["birds (tiebreak)", *(str(p.birds) for p in sheet.players)])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    t = Text()
+    for n, r in enumerate(rows):
+        cells = enumerate(zip(r, widths, strict=True))
+        line = "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in cells)
+        t.append(line + "\n", style="bold" if n == 0 or r[0] == "total" else "")
+    winners = ", ".join(labels[w] for w in sheet.winners)
+    verdict = "wins" if len(sheet.winners) == 1 else "share the win"
+    t.append(f"{winners} {verdict}", style="bold")
+    if sheet.tiebreak:
+        t.append(" (tie on points, decided by most birds — E5)")
+    majority = ", ".join(
+        f"{code}: {'tie' if holder is None else f'Player {holder}'}"
+        for code, holder in sheet.majority.items()
+    )
+    t.append(f"\nmajorities: {majority or 'none'}", style="dim")
+    return t

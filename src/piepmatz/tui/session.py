@@ -1,0 +1,224 @@
+"""A game at the table: the engine's :class:`~piepmatz.core.game.Game` plus who sits in each seat.
+
+A seat is ``"human"`` or a bot spec for :func:`piepmatz.bots.make_bot` (``easy``, ``medium``,
+``hard``, ``random``, ``ismcts:…``). Bot levels are looked up by name when a game starts, so
+levels registered later by the bots package appear without changes here.
+
+The save file is a small versioned wrapper around the engine's game record:
+
+>>> session = Session.new(["human", "random"], rules="standard", seed=5)
+>>> doc = session.save_doc()
+>>> doc["format"], doc["version"], doc["seats"]
+('piepmatz-tui-save', 1, ['human', 'random'])
+>>> Session.from_doc(doc).game.state.turn == session.game.state.turn
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from piepmatz.bots import Bot, bot_names, make_bot
+from piepmatz.core import Game, PlayerView, view_of
+from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.state import Event
+
+HUMAN: Final = "human"
+#: The levels the new-game screen offers first, in this order, when the bots package has them.
+LEVELS: Final = ("easy", "medium", "hard")
+#: The bot a default seat gets; ``random`` stands in until ``medium`` is registered.
+PREFERRED_BOT: Final = "medium"
+FALLBACK_BOT: Final = "random"
+SAVE_FORMAT: Final = "piepmatz-tui-save"
+SAVE_VERSION: Final = 1
+
+
+class SeatError(ValueError):
+    """A seat list that names an unknown bot, or the wrong number of seats."""
+
+
+class SaveFileError(ValueError):
+    """A save file that cannot be read, is not a save, or does not replay."""
+
+
+def available_bots() -> list[str]:
+    """Registered bot names, the levels (easy, medium, hard) first."""
+    names = bot_names()
+    return [n for n in LEVELS if n in names] + [n for n in names if n not in LEVELS]
+
+
+def default_bot() -> str:
+    return PREFERRED_BOT if PREFERRED_BOT in bot_names() else FALLBACK_BOT
+
+
+def default_seats(players: int = 3) -> list[str]:
+    """One person against bots: the game ``piepmatz play`` starts on a bare Enter."""
+    return [HUMAN] + [default_bot()] * (players - 1)
+
+
+def check_seat(spec: str) -> str:
+    """Return the seat spec normalised, or raise :class:`SeatError` naming the choices."""
+    spec = spec.strip()
+    if spec.lower() == HUMAN:
+        return HUMAN
+    try:
+        make_bot(spec)
+    except ValueError as exc:
+        raise SeatError(f"seat {spec!r}: {exc}; or 'human'") from None
+    return spec
+
+
+def parse_seats(text: str) -> list[str]:
+    """Read ``human,easy,hard`` (2–4 seats)."""
+    seats = [check_seat(part) for part in text.split(",")] if text.strip() else []
+    if not 2 <= len(seats) <= 4:
+        raise SeatError(f"a game has 2, 3 or 4 seats, not {len(seats)} ({text!r})")
+    return seats
+
+
+def seat_label(seats: Sequence[str], player: int) -> str:
+    kind = seats[player]
+    return f"Player {player}" + (" (person)" if kind == HUMAN else f" ({kind} bot)")
+
+
+class Session:
+    """A game and its seats; the bots choose from their own seat's view only."""
+
+    def __init__(self, game: Game, seats: Sequence[str], bot_seed: int | None = None) -> None:
+        if len(seats) != game.options.players:
+            raise SeatError(
+                f"{len(seats)} seats for a {game.options.players}-player game"
+            )
+        self.game = game
+        self.seats = [check_seat(s) for s in seats]
+        base = game.options.seed if bot_seed is None else bot_seed
+        self.bots: dict[int, Bot] = {
+            p: make_bot(s) for p, s in enumerate(self.seats) if s != HUMAN
+        }
+        # One generator per bot seat, derived from the game's seed: a seeded game against bots
+        # plays out the same way every time (tests rely on it).
+        self.rngs = {p: random.Random(base * 8 + p) for p in self.bots}
+
+    @classmethod
+    def new(
+        cls, seats: Sequence[str], rules: str = "standard", seed: int | None = None
+    ) -> Session:
+        return cls(Game.new(players=len(seats), preset=rules, seed=seed), seats)
+
+    # ------------------------------------------------------------------ who acts
+
+    @property
+    def state_over(self) -> bool:
+        return self.game.state.is_over()
+
+    @property
+    def to_act(self) -> int:
+        """The seat to decide now (``-1`` once the game is over)."""
+        return self.game.state.current_player
+
+    def is_human(self, player: int) -> bool:
+        return 0 <= player < len(self.seats) and self.seats[player] == HUMAN
+
+    @property
+    def humans(self) -> list[int]:
+        return [p for p, s in enumerate(self.seats) if s == HUMAN]
+
+    def view(self, player: int) -> PlayerView:
+        return view_of(self.game.state, player)
+
+    def label(self, player: int) -> str:
+        return seat_label(self.seats, player)
+
+    # ------------------------------------------------------------------ moves
+
+    def bot_request(self) -> tuple[Bot, PlayerView, list[int], random.Random]:
+        """What a bot needs to choose (its view, the legal ids, its generator).
+
+        Built on the caller's thread; the bot may then think on another thread, since the view
+        is immutable and nothing changes the game until the choice is applied.
+        """
+        p = self.to_act
+        if p not in self.bots:
+            raise ValueError(f"player {p} is not a bot")
+        return self.bots[p], self.view(p), self.game.state.legal_action_ids(), self.rngs[p]
+
+    def bot_move(self) -> list[Event]:
+        """Let the bot to act choose and play; returns the new events."""
+        bot, view, legal, rng = self.bot_request()
+        return self.apply(bot.choose(view, legal, rng))
+
+    def apply(self, action: int | str, player: int | None = None) -> list[Event]:
+        """Check and play an action; returns the events it caused. Bad input changes nothing."""
+        events = self.game.state.events or []
+        before = len(events)
+        self.game.apply(action, player)
+        return list((self.game.state.events or [])[before:])
+
+    # ------------------------------------------------------------------ save and resume
+
+    def save_doc(self) -> dict[str, Any]:
+        return {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "seats": list(self.seats),
+            "record": self.game.record(),
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Any) -> Session:
+        """Rebuild a session from a save document; :class:`SaveFileError` if anything is off."""
+        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+            raise SaveFileError(f"not a Piepmatz save file (format must be {SAVE_FORMAT!r})")
+        if doc.get("version") != SAVE_VERSION:
+            raise SaveFileError(
+                f"save version {doc.get('version')!r} is not supported (this is {SAVE_VERSION})"
+            )
+        seats = doc.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise SaveFileError("the save's seats must be a list of seat names")
+        try:
+            game = Game.from_record(doc.get("record"))
+            return cls(game, seats)
+        except (PiepmatzError, SeatError) as exc:
+            raise SaveFileError(str(exc)) from None
+
+    def save(self, path: str | Path) -> None:
+        """Write the save file; the file is replaced only once the whole text is written."""
+        target = Path(path)
+        text = json.dumps(self.save_doc(), indent=1)
+        tmp = target.with_name(target.name + ".tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(target)
+        except OSError as exc:
+            raise SaveFileError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> Session:
+        return cls.from_doc(read_json(path))
+
+
+def read_json(path: str | Path) -> Any:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as exc:
+        raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SaveFileError(f"{path} is not JSON: {exc}") from None
+
+
+def load_record(path: str | Path) -> tuple[Game, list[str] | None]:
+    """A game from a save file or a bare engine record (for the replay viewer)."""
+    doc = read_json(path)
+    if isinstance(doc, dict) and doc.get("format") == SAVE_FORMAT:
+        session = Session.from_doc(doc)
+        return session.game, session.seats
+    try:
+        return Game.from_record(doc), None
+    except PiepmatzError as exc:
+        raise SaveFileError(f"{path}: {exc}") from None
