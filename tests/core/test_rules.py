@@ -678,16 +678,20 @@ def test_E3_last_hand_two_cards_join_secretly() -> None:
 
 
 def test_E3_fewer_than_two_cards_all_join() -> None:
-    state = _trigger_in_turn_of(0, 2)
-    state.hands[1] = state.hands[1][:1]
-    state.gone_birds.extend(state.bird_deck)
-    state.bird_deck.clear()
-    state.apply("play GR2m 1")
-    state.apply("draw display 1")
-    state.apply_id(state.legal_action_ids()[0])
-    while not state.is_over():
-        state.apply_id(state.legal_action_ids()[0])
-    assert len(state.collections[1]) >= 1
+    state = scenario(
+        rows=[["BL1m"], ["CH6m"]],
+        hands=[["BU1m", "BU2m"], ["SP1m", "SP2m"]],
+        fill_birds="gone",
+        turn_player=1,
+        first_player=0,
+        end_triggered="feeder",
+    )
+    state.apply("play SP1m 2")  # no chase; SP2m is higher than SP1m; nothing left to draw
+    # Player 1 is the last seat: the last hand needs no decision (two cards and one card).
+    assert state.is_over()
+    assert names(state.collections[0]) == ["BU1m", "BU2m"]
+    assert names(state.collections[1]) == ["SP2m"]
+    assert state.discards == [[], []]
 
 
 def test_E4_seeds_pairs_and_majority_singles() -> None:
