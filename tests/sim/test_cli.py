@@ -1,0 +1,148 @@
+"""``piepmatz tournament`` and ``piepmatz compare`` end to end."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from piepmatz.cli import main
+from piepmatz.core import Game
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def _is_png(path: Path) -> bool:
+    return path.read_bytes()[:8] == PNG_MAGIC and path.stat().st_size > 5000
+
+
+def test_tournament_writes_table_json_csv_plots_and_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["tournament", "--players", "3", "--bots", "random", "random", "--games", "12"]
+    args += ["--seed", "7", "--backend", "inline", "--quiet"]
+    args += ["--json", str(tmp_path / "r.json"), "--csv", str(tmp_path / "r.csv")]
+    args += ["--plots", str(tmp_path / "plots"), "--records", str(tmp_path / "games.jsonl")]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "seed 7, 12 games (4 deals x 3 lineups" in out
+    assert "random#2" in out and "win rate by turn order" in out
+
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["config"]["total_games"] == 12
+    bots = {b["bot"]: b for b in data["bots"]}
+    assert set(bots) == {"random", "random#2"}
+    # "random" fills two of the three seats of every game (A B A rotated).
+    assert bots["random"]["win"]["games"] == 24 and bots["random#2"]["win"]["games"] == 12
+    assert bots["random"]["win"]["wins"] + bots["random#2"]["win"]["wins"] == pytest.approx(12)
+
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert [r["bot"] for r in rows] == ["random", "random#2"]
+    assert float(rows[0]["win_rate"]) == pytest.approx(bots["random"]["win"]["rate"])
+
+    plots = sorted(p.name for p in (tmp_path / "plots").iterdir())
+    assert plots == ["positions.png", "scores.png", "win_rates.png"]
+    assert all(_is_png(tmp_path / "plots" / name) for name in plots)
+
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 12
+    totals = {"random": 0, "random#2": 0}
+    for i, line in enumerate(lines):
+        record = json.loads(line)
+        assert record["tournament"]["index"] == i and record["tournament"]["seed"] == 7
+        game = Game.from_record(record)  # replays, and checks the stored result
+        for seat, bot in enumerate(record["tournament"]["seats"]):
+            totals[bot] += game.score().players[seat].total
+    assert totals["random"] / 24 == pytest.approx(bots["random"]["score"]["mean"])
+    assert totals["random#2"] / 12 == pytest.approx(bots["random#2"]["score"]["mean"])
+
+
+def test_same_seed_same_output_across_backends(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["tournament", "--players", "2", "--bots", "random", "random", "--games", "10"]
+    base += ["--seed", "3", "--quiet"]
+    assert main([*base, "--backend", "inline", "--json", str(tmp_path / "a.json")]) == 0
+    assert main([*base, "--backend", "process", "--workers", "2", "--batch-size", "3",
+                 "--json", str(tmp_path / "b.json")]) == 0  # fmt: skip
+    out = capsys.readouterr().out.split("Piepmatz tournament")
+    assert out[1] == out[2]
+    assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "nosuch"], "unknown bot 'nosuch'"),
+        (["--bots", "random", "--players", "5"], "invalid choice: 5"),
+        (["--bots", "random", "--players", "1"], "invalid choice: 1"),
+        (["--bots", "random", "--games", "0"], "--games must be at least 1"),
+        (["--bots", "random", "--games", "ten"], "--games must be a whole number"),
+        (["--bots", "random", "--rules", "standard:nope=1"], "unknown rule flag 'nope'"),
+        (["--bots", "random", "--backend", "threads"], "invalid choice: 'threads'"),
+        (["--bots", "random", "--address", "auto"], "add --backend ray"),
+        (["--bots", "random", "--json", "/nonexistent/dir/r.json"], "not a writable directory"),
+        (["--players", "3"], "--bots"),
+    ],
+)
+def test_bad_input_exits_2_and_writes_nothing(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full = ["tournament", *args, "--quiet", "--csv", str(tmp_path / "r.csv")]
+    try:
+        code = main(full)
+    except SystemExit as exc:
+        code = exc.code  # type: ignore[assignment]
+    assert code == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert captured.out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_rules_on_the_same_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["compare", "--players", "3", "--rules", "standard", "overview",
+            "standard:last_hand=false", "--bots", "random", "--games", "12", "--seed", "1",
+            "--backend", "inline", "--quiet", "--json", str(tmp_path / "c.json"),
+            "--csv", str(tmp_path / "c.csv"), "--plots", str(tmp_path / "p")]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "standard:last_hand=false" in out and "1st player wins" in out
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert [r["rules"] for r in data["rules"]] == [
+        "standard",
+        "overview",
+        "standard:last_hand=false",
+    ]
+    standard, overview, no_last_hand = data["rules"]
+    assert standard["flags"]["last_hand"] is True and no_last_hand["flags"]["last_hand"] is False
+    assert overview["preset"] == "overview"
+    for r in data["rules"]:
+        assert r["games"] == 12
+        assert (
+            0 <= r["first_player"]["low"] <= r["first_player"]["rate"] <= r["first_player"]["high"]
+        )
+        assert r["turns"]["low"] <= r["turns"]["mean"] <= r["turns"]["high"]
+        assert r["margin"]["mean"] >= 0
+    # E3 adds two hand birds per player: without it, fewer decisions and lower scores.
+    assert no_last_hand["decisions"]["mean"] < standard["decisions"]["mean"]
+    assert no_last_hand["score"]["mean"] < standard["score"]["mean"]
+    rows = list(csv.DictReader((tmp_path / "c.csv").open()))
+    assert [r["rules"] for r in rows] == [r["rules"] for r in data["rules"]]
+    assert float(rows[1]["margin_mean"]) == pytest.approx(overview["margin"]["mean"])
+    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == [
+        "rules_first_player.png",
+        "rules_margins.png",
+    ]
+    assert all(_is_png(p) for p in (tmp_path / "p").iterdir())
+
+
+def test_compare_refuses_bad_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", "--rules", "standard", "chess", "--games", "5"])
+    assert exc.value.code == 2
+    assert "unknown rules preset 'chess'" in capsys.readouterr().err

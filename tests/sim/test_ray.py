@@ -1,0 +1,59 @@
+"""The Ray backend on a local two-CPU Ray instance gives the same games as the other backends.
+
+Ray starts slowly (10–30 s), so this module starts it once and runs one test (one test, so that
+``pytest -n`` cannot start a second Ray on another worker); teardown shuts it down.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from piepmatz.cli import main
+from piepmatz.sim import MatchConfig, run_games
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    import ray
+
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        object_store_memory=80 * 1024 * 1024,
+    )
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+    assert not ray.is_initialized()
+
+
+@pytest.mark.slow
+def test_ray_matches_inline_and_process(
+    local_ray: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = MatchConfig(3, ("random", "random", "random"), 18, seed=4)
+    inline = run_games(config, backend="inline")
+    seen: list[int] = []
+    on_ray = run_games(config, backend="ray", batch_size=4, progress=seen.append)
+    assert on_ray == inline
+    assert sum(seen) == 18 and max(seen) <= 4
+    assert run_games(config, backend="process", workers=2, batch_size=5) == inline
+    assert local_ray.is_initialized()  # an instance we did not start is left running
+
+    # The command line on Ray writes the same report as in-process.
+    base = ["tournament", "--players", "3", "--bots", "random", "random", "random"]
+    base += ["--games", "18", "--seed", "4", "--quiet"]
+    assert main([*base, "--backend", "ray", "--json", str(tmp_path / "ray.json")]) == 0
+    assert main([*base, "--backend", "inline", "--json", str(tmp_path / "inline.json")]) == 0
+    assert json.loads((tmp_path / "ray.json").read_text()) == json.loads(
+        (tmp_path / "inline.json").read_text()
+    )
+    out = capsys.readouterr().out.split("Piepmatz tournament")
+    assert out[1] == out[2]
