@@ -16,7 +16,7 @@ only the acting player's own cards and the table of a sampled world.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from piepmatz.core.actions import (
     COLLECT_BASE,
@@ -96,15 +96,19 @@ def _pick(scored: list[tuple[float, int]], rng: random.Random) -> int:
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
-def draw_score(bird: int, hand: Sequence[int], collection: Sequence[int]) -> float:
-    """How much a display bird is worth taking into ``hand`` (the deck scores 1.0)."""
+def draw_score(
+    bird: int, hand: Sequence[int], collection: Sequence[int], species: Collection[int]
+) -> float:
+    """How much a display bird is worth taking into ``hand`` (the deck scores 1.0).
+
+    ``species`` are the species present in ``collection``.
+    """
     if bird ^ 1 in collection:
         return 2.0 + MATE_GAIN
     score = 0.5 + 0.2 * BIRD_EGGS[bird]
     if bird ^ 1 in hand:
         score += 1.5
-    species = BIRD_SPECIES[bird]
-    if any(BIRD_SPECIES[b] == species for b in collection):
+    if BIRD_SPECIES[bird] in species:
         score += 0.3
     return score
 
@@ -128,13 +132,14 @@ class HeuristicBot:
     def _draw(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         me = view.player
         collection = view.collections[me]
+        species = {BIRD_SPECIES[b] for b in collection}
         scored = []
         for a in legal:
             if a == DRAW_DECK_ID:
                 scored.append((1.0, a))
             else:
                 bird = view.display[a - DRAW_DISPLAY_BASE]
-                scored.append((draw_score(bird, view.hand, collection), a))
+                scored.append((draw_score(bird, view.hand, collection, species), a))
         return _pick(scored, rng)
 
 
@@ -184,7 +189,7 @@ def greedy_action(world: State, legal: Sequence[int], rng: random.Random) -> int
     collection = world.collections[p]
     if phase == PLAY:
         best = -1.0
-        choice = legal[rng.randrange(len(legal))]
+        choice = legal[int(rng.random() * len(legal))]
         rows, column, pests = world.rows, world.column, world.column_pests
         for a in legal:
             bird = a // MAX_PERCHES
@@ -206,11 +211,12 @@ def greedy_action(world: State, legal: Sequence[int], rng: random.Random) -> int
         return max(scored)[1]
     if phase == DRAW:
         hand = world.hands[p]
+        species = {BIRD_SPECIES[b] for b in collection}
         best_score = 1.0
         choice = DRAW_DECK_ID if DRAW_DECK_ID in legal else legal[0]
         for a in legal:
             if a != DRAW_DECK_ID:
-                s = draw_score(world.display[a - DRAW_DISPLAY_BASE], hand, collection)
+                s = draw_score(world.display[a - DRAW_DISPLAY_BASE], hand, collection, species)
                 if s > best_score:
                     best_score, choice = s, a
         return choice

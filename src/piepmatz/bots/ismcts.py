@@ -46,7 +46,7 @@ Policy = Callable[[State, Sequence[int], random.Random], int]
 
 
 def random_action(world: State, legal: Sequence[int], rng: random.Random) -> int:
-    return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    return legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
 
 
 def heuristic_action(world: State, legal: Sequence[int], rng: random.Random) -> int:
@@ -169,7 +169,7 @@ class ISMCTSBot:
                     else:
                         child.avail += 1
                 if untried:
-                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    a = untried[int(rng.random() * len(untried))]
                     node = Node(world.current_player)
                     children[a] = node
                     world.apply_id(a)

@@ -1,0 +1,124 @@
+"""ISMCTS: reproducible for a seed and an iteration budget, budgets respected, plays well."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from piepmatz.bots import ISMCTSBot, make_bot
+from piepmatz.bots import ismcts as ismcts_module
+from piepmatz.core.scoring import score
+from piepmatz.core.state import LAST_HAND, State
+from piepmatz.core.view import view_of
+
+
+def _midgame(players: int, seed: int, decisions: int = 25) -> State:
+    state = State.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    bot = make_bot("heuristic")
+    for _ in range(decisions):
+        legal = state.legal_action_ids()
+        state.apply_id(bot.choose(view_of(state, state.current_player), legal, rng))
+    while len(state.legal_action_ids()) < 2:
+        state.apply_id(state.legal_action_ids()[0])
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_same_seed_and_iterations_give_the_same_search(players: int) -> None:
+    state = _midgame(players, seed=11)
+    view = view_of(state, state.current_player)
+    legal = state.legal_action_ids()
+    runs = []
+    for _ in range(2):
+        bot = ISMCTSBot(iterations=300)
+        root = bot.search(view, random.Random(42))
+        stats = {a: (c.visits, round(c.wins, 9)) for a, c in root.children.items()}
+        runs.append((bot.choose(view, legal, random.Random(42)), stats))
+    assert runs[0] == runs[1]
+    assert sum(v for v, _ in runs[0][1].values()) == 300
+
+
+def test_iteration_budget_is_exact() -> None:
+    state = _midgame(2, seed=3)
+    view = view_of(state, state.current_player)
+    bot = ISMCTSBot(iterations=123, time_limit=60.0)  # the iterations end first
+    bot.choose(view, state.legal_action_ids(), random.Random(0))
+    assert bot.last_iterations == 123
+
+
+def test_time_budget_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a clock that advances 10 ms per reading, a 0.1 s budget stops after 10 readings."""
+    clock = iter(x * 0.01 for x in range(10_000))
+    fake_time = type(time)("fake_time")
+    fake_time.perf_counter = lambda: next(clock)  # type: ignore[attr-defined]
+    monkeypatch.setattr(ismcts_module, "time", fake_time)
+    state = _midgame(2, seed=4)
+    bot = ISMCTSBot(time_limit=0.1)
+    bot.choose(view_of(state, state.current_player), state.legal_action_ids(), random.Random(0))
+    # Readings: the start (t=0, deadline 0.1), then before iterations 0, 8, 16, …: the reading
+    # before iteration 72 is the tenth, t=0.10, and ends the search.
+    assert bot.last_iterations == 72
+
+
+def test_single_option_needs_no_search() -> None:
+    state = _midgame(2, seed=5)
+    view = view_of(state, state.current_player)
+    bot = ISMCTSBot(iterations=50)
+    legal = state.legal_action_ids()[:1]
+    assert bot.choose(view, legal, random.Random(0)) == legal[0]
+    assert bot.last_iterations == 0
+
+
+def test_tree_holds_no_other_players_secret_choice() -> None:
+    """At the last hand the searching player's tree never branches on another's keep (E3)."""
+    for seed in range(50):
+        state = State.new_game(2, seed=seed, events=False)
+        rng = random.Random(seed)
+        while not state.is_over() and state.phase != LAST_HAND:
+            legal = state.legal_action_ids()
+            state.apply_id(legal[rng.randrange(len(legal))])
+        if state.phase == LAST_HAND and state.current_player == state.first_player:
+            break
+    else:
+        raise AssertionError("no last hand with a choice for the first player")
+    bot = ISMCTSBot(iterations=200)
+    root = bot.search(view_of(state, state.current_player), random.Random(1))
+    assert root.children
+    assert all(not child.children for child in root.children.values())
+
+
+def test_ismcts_beats_random() -> None:
+    wins = 0.0
+    for deal in range(5):
+        for seat in range(2):
+            bots = [make_bot("random"), make_bot("ismcts:iterations=60")]
+            if seat:
+                bots.reverse()
+            state = State.new_game(2, seed=deal, events=False)
+            rng = random.Random(deal)
+            while not state.is_over():
+                p = state.current_player
+                legal = state.legal_action_ids()
+                state.apply_id(bots[p].choose(view_of(state, p), legal, rng))
+            piles = [state.seed_pile(q) for q in range(2)]
+            winners = score(state.rules, state.collections, piles).winners
+            ismcts_seat = 1 - seat
+            if ismcts_seat in winners:
+                wins += 1 / len(winners)
+    assert wins >= 9  # of 10: it won every one when this test was written
+
+
+def test_bad_budgets_are_refused() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        ISMCTSBot()
+    with pytest.raises(ValueError, match="iterations"):
+        ISMCTSBot(iterations=0)
+    with pytest.raises(ValueError, match="time limit"):
+        ISMCTSBot(time_limit=-1.0)
+    with pytest.raises(ValueError, match="rollout"):
+        ISMCTSBot(iterations=10, rollout="psychic")
+    with pytest.raises(ValueError, match="reward"):
+        ISMCTSBot(iterations=10, reward="glory")
