@@ -329,14 +329,19 @@ def test_T2_1d_crow_with_a_single_candidate_takes_it_and_the_new_bird_counts() -
     assert "crow" in kinds(state)
 
 
-def test_T2_1d_squirrel_takes_two_random_seeds_face_up() -> None:
-    state = chase_state(
+def squirrel_state(rng: int = 0) -> State:
+    return chase_state(
         rows=[["BL3m"], ["SP6m"]],
         column=[("S1a", "SQa"), "S2a", "S3a", "S1b"],
         hands=[["CH4m", "GR1m"], ["CH6f"]],
         seeds_seen=[["S3c", "S3d"], []],
         seeds_blind=[["S2c"], []],
+        rng=rng,
     )
+
+
+def test_T2_1d_squirrel_takes_two_random_seeds_face_up() -> None:
+    state = squirrel_state()
     state.apply("play CH4m 1")  # takes S1a (pile of 4 with it), the squirrel takes two
     pile = state.seed_pile(0)
     assert len(pile) == 2
@@ -345,27 +350,14 @@ def test_T2_1d_squirrel_takes_two_random_seeds_face_up() -> None:
     assert sorted(pile + lost) == sorted(F(x) for x in ("S1a", "S3c", "S3d", "S2c"))
     event = next(e for e in state.events or () if e[0] == "squirrel")
     assert sorted(event[2:]) == sorted(lost)
-    # The pick comes from the game's generator: another rng state, maybe another pick — but
-    # always the same pick for the same state.
-    again = chase_state(
-        rows=[["BL3m"], ["SP6m"]],
-        column=[("S1a", "SQa"), "S2a", "S3a", "S1b"],
-        hands=[["CH4m", "GR1m"], ["CH6f"]],
-        seeds_seen=[["S3c", "S3d"], []],
-        seeds_blind=[["S2c"], []],
-    )
+    # The pick comes from the game's generator: the same state always picks the same seeds,
+    # and other generator states pick others.
+    again = squirrel_state()
     again.apply("play CH4m 1")
     assert again.gone_feeder == state.gone_feeder
     picks = set()
     for rng in range(30):
-        s = chase_state(
-            rows=[["BL3m"], ["SP6m"]],
-            column=[("S1a", "SQa"), "S2a", "S3a", "S1b"],
-            hands=[["CH4m", "GR1m"], ["CH6f"]],
-            seeds_seen=[["S3c", "S3d"], []],
-            seeds_blind=[["S2c"], []],
-            rng=rng,
-        )
+        s = squirrel_state(rng)
         s.apply("play CH4m 1")
         picks.add(frozenset(s.gone_feeder))
     assert len(picks) >= 4, "the squirrel's picks vary with the generator"

@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from .actions import PASS_ID
@@ -56,6 +57,14 @@ def _feeder(cards: list[int]) -> list[str]:
     return [FEEDER_NAMES[c] for c in cards]
 
 
+def _column(column: Sequence[int], pests: Sequence[int]) -> list[dict[str, str | None]]:
+    # The pests list always has four slots; only those beside a seed are written.
+    return [
+        {"seed": FEEDER_NAMES[seed], "pest": FEEDER_NAMES[pest] if pest >= 0 else None}
+        for seed, pest in zip(column, pests, strict=False)
+    ]
+
+
 def state_to_json(state: State) -> dict[str, Any]:
     """The whole state, hidden cards included. Decks are listed from the top card down."""
     return {
@@ -74,10 +83,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "played_value": state.played_value,
         "draws_left": state.draws_left,
         "rows": [_birds(r) for r in state.rows],
-        "column": [
-            {"seed": FEEDER_NAMES[seed], "pest": FEEDER_NAMES[pest] if pest >= 0 else None}
-            for seed, pest in zip(state.column, state.column_pests, strict=False)
-        ],
+        "column": _column(state.column, state.column_pests),
         "feeder_deck": _feeder(state.feeder_deck[::-1]),
         "bird_deck": _birds(state.bird_deck[::-1]),
         "display": [BIRD_NAMES[c] if c >= 0 else None for c in state.display],
@@ -393,10 +399,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "hand": birds(view.hand),
         "hand_sizes": list(view.hand_sizes),
         "rows": [birds(row) for row in view.rows],
-        "column": [
-            {"seed": FEEDER_NAMES[seed], "pest": FEEDER_NAMES[pest] if pest >= 0 else None}
-            for seed, pest in zip(view.column, view.column_pests, strict=False)
-        ],
+        "column": _column(view.column, view.column_pests),
         "display": [BIRD_NAMES[c] if c >= 0 else None for c in view.display],
         "bird_deck_size": view.bird_deck_size,
         "feeder_deck_size": view.feeder_deck_size,
