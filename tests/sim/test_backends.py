@@ -29,7 +29,7 @@ def test_process_pool_matches_inline_and_reports_progress() -> None:
 def test_batching_helpers() -> None:
     assert list(batches(0, 10, 4)) == [(0, 4), (4, 8), (8, 10)]
     assert auto_batch_size(1, 8) == 1
-    assert auto_batch_size(1600, 2) == 100
+    assert auto_batch_size(1600, 2) == 50
     with pytest.raises(ValueError):
         list(batches(0, 3, 0))
 

@@ -19,7 +19,7 @@ from .play import GameResult, MatchConfig, play_batch
 BACKENDS: Final = ("inline", "process", "ray")
 #: Batches per worker when the batch size is chosen automatically: enough for an even finish and
 #: a progress bar that moves, few enough that scheduling costs little.
-BATCHES_PER_WORKER: Final = 8
+BATCHES_PER_WORKER: Final = 16
 MAX_AUTO_BATCH: Final = 250
 
 Progress = Callable[[int], None]
@@ -29,7 +29,7 @@ def auto_batch_size(games: int, workers: int) -> int:
     """Batch size for ``games`` games on ``workers`` workers.
 
     >>> auto_batch_size(2000, 2), auto_batch_size(10, 4), auto_batch_size(10**6, 8)
-    (125, 1, 250)
+    (63, 1, 250)
     """
     return max(1, min(MAX_AUTO_BATCH, math.ceil(games / (workers * BATCHES_PER_WORKER))))
 

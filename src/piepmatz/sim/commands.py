@@ -102,13 +102,13 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
         "--workers",
         type=_positive("--workers"),
         default=None,
-        help="worker processes / Ray CPUs (default: every core)",
+        help="worker processes, or the CPUs of a locally started Ray (default: every core)",
     )
     p.add_argument(
         "--batch-size",
         type=_positive("--batch-size"),
         default=None,
-        help="games per batch sent to a worker (default: about 8 batches per worker)",
+        help="games per batch sent to a worker (default: about 16 batches per worker)",
     )
     p.add_argument(
         "--address",
