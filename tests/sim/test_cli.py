@@ -146,3 +146,19 @@ def test_compare_refuses_bad_rules(capsys: pytest.CaptureFixture[str]) -> None:
         main(["compare", "--rules", "standard", "chess", "--games", "5"])
     assert exc.value.code == 2
     assert "unknown rules preset 'chess'" in capsys.readouterr().err
+
+
+def _reject(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def test_one_game_gives_strict_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # One game: the t interval of game length is undefined and must be written as null.
+    path = tmp_path / "c.json"
+    args = ["compare", "--rules", "standard", "--bots", "random", "--players", "2"]
+    args += ["--games", "1", "--seed", "1", "--backend", "inline", "--quiet", "--json", str(path)]
+    assert main(args) == 0
+    data = json.loads(path.read_text(), parse_constant=_reject)
+    assert data["rules"][0]["games"] == 1  # a single bot needs a single lineup per deal
+    assert data["rules"][0]["turns"]["low"] is None
+    assert data["rules"][0]["turns"]["mean"] > 0

@@ -35,8 +35,9 @@ def test_cyclic_rotations_when_bots_match_seats() -> None:
 
 
 def test_fewer_bots_fill_seats_by_cycling_the_list() -> None:
-    # A B at four seats is A B A B, rotated.
-    assert lineups(2, 4) == ((0, 1, 0, 1), (1, 0, 1, 0), (0, 1, 0, 1), (1, 0, 1, 0))
+    # A B at four seats is A B A B, rotated (two distinct rotations); one bot needs one lineup.
+    assert lineups(2, 4) == ((0, 1, 0, 1), (1, 0, 1, 0))
+    assert lineups(1, 3) == ((0, 0, 0),)
 
 
 def test_more_bots_than_seats_play_every_combination() -> None:

@@ -16,8 +16,8 @@ TOURNAMENT_NOTES = """\
 Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
 bot alike. With as many bots as seats the lineups are the cyclic rotations of the bot list over
 the seats (--seating permutations: every ordering); with fewer bots the seats are filled by
-cycling the list (A B at 3 seats is A B A) and that is rotated; with more bots, every combination
-of bots is rotated. --games is rounded up to whole deals.
+cycling the list (A B at 3 seats is A B A) and its distinct rotations are played; with more bots,
+every combination of bots is rotated. --games is rounded up to whole deals.
 
 Statistics are per seat-game. A shared win (E5: still tied after the most-birds tiebreak) counts
 as 1/w of a win for each of the w winners. Win rates have Wilson 95 % intervals, mean scores
@@ -232,7 +232,7 @@ def _write(path: str | None, text: str) -> None:
 
 def run_tournament_command(args: argparse.Namespace) -> int:
     from .play import BotFailure, MatchConfig, parse_rules
-    from .tournament import summarise
+    from .tournament import json_safe, summarise
 
     problem = _check_outputs(args)
     if problem:
@@ -248,7 +248,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         return 1
     report = summarise(config, results)
     sys.stdout.write(report.table() + "\n")
-    _write(args.json, json.dumps(report.to_json(), indent=1) + "\n")
+    _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
     _write(args.csv, report.csv())
     if args.records:
         write_records(args.records, config, results)
@@ -278,6 +278,7 @@ def run_compare_command(args: argparse.Namespace) -> int:
 
     from .compare import ComparisonReport, summarise_rules
     from .play import BotFailure, MatchConfig, parse_rules
+    from .tournament import json_safe
 
     problem = _check_outputs(args)
     if problem:
@@ -296,7 +297,7 @@ def run_compare_command(args: argparse.Namespace) -> int:
         return 1
     report = ComparisonReport(tuple(summaries))
     sys.stdout.write(report.table() + "\n")
-    _write(args.json, json.dumps(report.to_json(), indent=1) + "\n")
+    _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
     _write(args.csv, report.csv())
     if args.plots:
         from .plots import comparison_plots

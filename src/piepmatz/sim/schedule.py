@@ -10,9 +10,9 @@ Lineups (``k`` bot entries, ``n`` seats):
   seat once per deal. With ``seating="permutations"`` every ordering of the bots is played
   (``n!`` lineups), which also balances who sits after whom.
 - ``k < n``: the seats are filled by cycling the bot list (``A B`` at 3 seats is ``A B A``) and that
-  filled list is rotated over the seats, so every bot still sits in every seat; a bot listed
-  earlier can fill one seat more per game than a later one (statistics are per seat, so this
-  does not bias them).
+  filled list is rotated over the seats (its distinct rotations: ``A B A B`` has two, a single bot
+  one), so every bot still sits in every seat; a bot listed earlier can fill one seat more per
+  game than a later one (statistics are per seat, so this does not bias them).
 - ``k > n``: every combination of ``n`` bots (in list order), each rotated over the seats.
 
 Every seed comes from the tournament seed by hashing, so a game depends on nothing but the
@@ -52,8 +52,15 @@ def bot_seed(seed: int, game: int, seat: int) -> int:
 
 
 def _rotations(filled: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The distinct cyclic rotations (``A A A`` has one, ``A B A B`` two): every distinct one once
+    keeps each bot equally often in each seat, and plays no lineup twice per deal."""
     n = len(filled)
-    return [tuple(filled[(seat + r) % n] for seat in range(n)) for r in range(n)]
+    out: list[tuple[int, ...]] = []
+    for r in range(n):
+        rotated = tuple(filled[(seat + r) % n] for seat in range(n))
+        if rotated not in out:
+            out.append(rotated)
+    return out
 
 
 def cyclic_lineups(entries: int, seats: int) -> tuple[tuple[int, ...], ...]:

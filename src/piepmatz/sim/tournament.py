@@ -194,6 +194,21 @@ class TournamentReport:
         return "\n".join(lines)
 
 
+def json_safe(data: Any) -> Any:
+    """``data`` with NaN and infinities (undefined intervals of tiny samples) as ``None``.
+
+    >>> json_safe({"low": float("-inf"), "rates": [0.5, float("nan")]})
+    {'low': None, 'rates': [0.5, None]}
+    """
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: json_safe(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [json_safe(v) for v in data]
+    return data
+
+
 def _ordinal(k: int) -> str:
     return ("1st", "2nd", "3rd", "4th")[k]
 
