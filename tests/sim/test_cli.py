@@ -162,3 +162,27 @@ def test_one_game_gives_strict_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert data["rules"][0]["games"] == 1  # a single bot needs a single lineup per deal
     assert data["rules"][0]["turns"]["low"] is None
     assert data["rules"][0]["turns"]["mean"] > 0
+
+
+def test_only_replays_one_game_of_the_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["tournament", "--players", "3", "--bots", "random", "random", "random"]
+    base += ["--games", "9", "--seed", "5", "--backend", "inline"]
+    # Without --quiet: stderr is no terminal here, so the progress bar stays silent.
+    assert main([*base, "--records", str(tmp_path / "all.jsonl")]) == 0
+    assert capsys.readouterr().err == ""
+    assert main([*base, "--only", "4", "--records", str(tmp_path / "one.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("game 4 of tournament seed 5 (deal 1;")
+    full = (tmp_path / "all.jsonl").read_text().splitlines()
+    assert (tmp_path / "one.jsonl").read_text().splitlines() == [full[4]]
+    totals = [p["total"] for p in json.loads(full[4])["result"]["players"]]
+    total_line = next(line for line in out.splitlines() if line.startswith("total"))
+    assert [int(x) for x in total_line.split()[1:]] == totals
+    for bad, message in [("9", "games are 0-8"), ("-1", "games are 0-8")]:
+        assert main([*base, "--only", bad]) == 2
+        assert message in capsys.readouterr().err
+    assert main([*base, "--only", "1", "--json", str(tmp_path / "x.json")]) == 2
+    assert "--only plays one game" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()

@@ -127,12 +127,18 @@ def _run_ray(
 
     started = False
     if not ray.is_initialized():
-        ray.init(
-            address=address or None,
-            num_cpus=None if address else (workers or local_cpus()),
-            include_dashboard=False,
-            log_to_driver=False,
-        )
+        if address:
+            import piepmatz
+
+            # Ship this package to the cluster's workers, so they play the same code.
+            ray.init(
+                address=address,
+                runtime_env={"py_modules": [piepmatz]},
+                include_dashboard=False,
+                log_to_driver=False,
+            )
+        else:
+            ray.init(num_cpus=workers or local_cpus(), include_dashboard=False, log_to_driver=False)
         started = True
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]

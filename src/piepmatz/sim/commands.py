@@ -146,6 +146,13 @@ def register(subparsers: Any) -> None:
     )
     _add_common(t, games=300)
     t.add_argument("--records", metavar="PATH", help="write every game record (JSON lines)")
+    t.add_argument(
+        "--only",
+        type=int,
+        metavar="INDEX",
+        default=None,
+        help="play only game INDEX of this tournament, exactly as in the full run, and print it",
+    )
     t.set_defaults(func=run_tournament_command)
 
     c = subparsers.add_parser(
@@ -237,11 +244,17 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     problem = _check_outputs(args)
     if problem:
         return _fail("tournament", problem)
+    if args.only is not None and (args.json or args.csv or args.plots):
+        return _fail("tournament", "--only plays one game: save it with --records")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
+    config = MatchConfig(
+        args.players, tuple(args.bots), args.games, seed, parse_rules(args.rules), args.seating
+    )
+    if args.only is not None:
+        if not 0 <= args.only < config.total_games:
+            return _fail("tournament", f"--only {args.only}: games are 0-{config.total_games - 1}")
+        return _one_game(args, config, args.only)
     try:
-        config = MatchConfig(
-            args.players, tuple(args.bots), args.games, seed, parse_rules(args.rules), args.seating
-        )
         results = _run(args, config, "tournament")
     except BotFailure as exc:
         sys.stderr.write(f"piepmatz tournament: {exc}\n")
@@ -256,6 +269,27 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         from .plots import tournament_plots
 
         tournament_plots(report, args.plots)
+    return 0
+
+
+def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
+    from piepmatz.core import Game
+
+    from .play import BotFailure, play_game
+
+    try:
+        result = play_game(config, index)
+    except BotFailure as exc:
+        sys.stderr.write(f"piepmatz tournament: {exc}\n")
+        return 1
+    seats = ", ".join(f"seat {s}: {config.labels[e]}" for s, e in enumerate(result.lineup))
+    sys.stdout.write(
+        f"game {index} of tournament seed {config.seed} (deal {result.deal}; {seats}; "
+        f"seat {result.first_player} plays first)\n\n"
+    )
+    sys.stdout.write(Game.from_record(result.record(config)).score().table() + "\n")
+    if args.records:
+        write_records(args.records, config, [result])
     return 0
 
 
