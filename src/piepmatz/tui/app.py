@@ -60,6 +60,8 @@ from .session import (
 )
 
 DEFAULT_SAVE = "piepmatz-save.json"
+#: How many recent events the log shows again when the seat at the keyboard changes.
+LOG_REWRITE = 40
 
 
 def _event_line(event: tuple[Any, ...]) -> Text:
@@ -87,6 +89,8 @@ class ChoiceList(OptionList):
     choice would do, a second click on it commits — nothing happens on a single stray click."""
 
     async def _on_click(self, event: events.Click) -> None:
+        # Handled here only: OptionList's own click handler would commit at once.
+        event.prevent_default()
         clicked: int | None = event.style.meta.get("option")
         if clicked is None:
             return
@@ -163,7 +167,7 @@ class ChoiceDialog(ModalScreen[int]):
     """One decision other than playing a bird: the choices, what each does, and why asked."""
 
     DEFAULT_CSS = """
-    ChoiceDialog { align: center bottom; background: $background 20%; }
+    ChoiceDialog { align: center bottom; background: transparent 0%; }
     ChoiceDialog > Vertical {
         width: 100%; height: auto; max-height: 16; border: thick $accent; background: $surface;
         padding: 0 1;
@@ -501,7 +505,7 @@ class TableScreen(Screen[None]):
                 yield Static(id="choices-title")
                 yield ChoiceList(id="choices")
                 yield Static(id="preview")
-            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -531,6 +535,8 @@ class TableScreen(Screen[None]):
         self.query_one("#table", Static).update(table_text(view, labels, show_hand=show_hand))
         log = self.query_one(RichLog)
         events = view.events or ()
+        # After a change of seat the log is rewritten: its recent part is enough (and fast).
+        self.logged = max(self.logged, len(events) - LOG_REWRITE)
         for event in events[self.logged :]:
             log.write(_event_line(event))
         self.logged = len(events)
@@ -800,7 +806,7 @@ class ReplayScreen(Screen[None]):
             yield Button("◀ back", id="back")
             yield Button("forward ▶", id="forward")
             yield Button("close", id="close")
-        yield RichLog(id="log", wrap=True, markup=False)
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:

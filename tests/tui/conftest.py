@@ -1,0 +1,75 @@
+"""Helpers for driving the real Textual app headless (no pytest-asyncio: each test runs its own
+event loop with ``asyncio.run``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+SIZE = (100, 30)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until no bot is thinking and the screen has caught up."""
+    app = pilot.app
+    for _ in range(500):
+        await pilot.pause()
+        if not any(w.is_running for w in app.workers):
+            return
+        await app.workers.wait_for_complete()
+    raise AssertionError("the bots never finished thinking")
+
+
+def screen_text(app: Any) -> str:
+    """Everything on screen, as plain text (widgets' content): the top screen and, under a
+    see-through dialog, the screens below it."""
+    from textual.screen import ModalScreen
+
+    from piepmatz.tui.app import HandoffScreen
+
+    parts: list[str] = []
+    for screen in reversed(app.screen_stack):
+        parts.append(_widgets_text(screen))
+        if not isinstance(screen, ModalScreen) or isinstance(screen, HandoffScreen):
+            break
+    return "\n".join(parts)
+
+
+def _widgets_text(screen: Any) -> str:
+    from textual.widgets import Button, OptionList, RichLog, Static
+
+    parts: list[str] = []
+    for widget in screen.query("*"):
+        if isinstance(widget, Button):
+            parts.append(str(widget.label))
+        elif isinstance(widget, Static):
+            parts.append(str(widget.content))
+        elif isinstance(widget, OptionList):
+            parts.extend(str(widget.get_option_at_index(i).prompt)
+                         for i in range(widget.option_count))
+        elif isinstance(widget, RichLog):
+            parts.extend(strip.text for strip in widget.lines)
+    return "\n".join(parts)
+
+
+@pytest.fixture
+def plain_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the new-game screen's default bot ``random``, whatever the bots package registers,
+    so that snapshots do not change when levels are added."""
+    import piepmatz.tui.app as app_module
+
+    monkeypatch.setattr(app_module, "default_bot", lambda: "random")
+    monkeypatch.setattr(app_module, "available_bots", lambda: ["random"])
+
+
+class Tui:
+    settle = staticmethod(settle)
+    text = staticmethod(screen_text)
+    size = SIZE
+
+
+@pytest.fixture
+def tui() -> type[Tui]:
+    return Tui

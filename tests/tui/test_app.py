@@ -1,0 +1,354 @@
+"""The real Textual app, driven headless by Textual's pilot: whole games, hot-seat, mouse,
+save/resume, replay, rules — and snapshots of the main screens at 100 × 30."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from piepmatz.core import Game, event_to_json
+from piepmatz.core.cards import BIRD_NAMES
+from piepmatz.core.state import LAST_HAND
+from piepmatz.core.view import unknown_cards
+from piepmatz.tui.app import (
+    ChoiceDialog,
+    ChoiceList,
+    EndScreen,
+    HandoffScreen,
+    NewGameScreen,
+    PathDialog,
+    PiepmatzApp,
+    ReplayScreen,
+    RulesScreen,
+    TableScreen,
+)
+from piepmatz.tui.session import Session
+
+SIZE = (100, 30)
+
+
+def table_of(app: PiepmatzApp) -> TableScreen:
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+def hidden_names(session: Session, viewer: int) -> list[str]:
+    """Birds ``viewer`` has never seen: in another hand or the deck, never shown face up."""
+    view = session.view(viewer)
+    unknown, _ = unknown_cards(view)
+    seen: set[str] = set()
+    for event in view.events or ():
+        fields = event_to_json(event)
+        for key in ("bird", "birds"):
+            value = fields.get(key)
+            seen.update(v for v in (value if isinstance(value, list) else [value]) if v)
+    return [BIRD_NAMES[b] for b in unknown if BIRD_NAMES[b] not in seen]
+
+
+async def play_out(app: PiepmatzApp, tui: Any, check: Any = None) -> dict[str, Any]:
+    """Answer every decision of a person with the highlighted (first) choice until the end."""
+    seen: dict[str, Any] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(600):
+            await tui.settle(pilot)
+            screen = app.screen
+            seen[type(screen).__name__] = seen.get(type(screen).__name__, 0) + 1
+            if check is not None:
+                check(app, screen)
+            if isinstance(screen, EndScreen):
+                seen["text"] = tui.text(app)
+                seen["session"] = table_of(app).session
+                return seen
+            await pilot.press("enter")
+    raise AssertionError("the game did not end")
+
+
+def test_game_against_bots_to_the_end(tui: Any) -> None:
+    app = PiepmatzApp(seats=["human", "random", "easy"], seed=11, bot_delay=0)
+    chases_logged = []
+
+    def check(app: PiepmatzApp, screen: Any) -> None:
+        table = table_of(app)
+        session = table.session
+        if isinstance(screen, TableScreen) and not session.state_over:
+            # Only legal choices are offered, each with what it would do.
+            choices = screen.query_one(ChoiceList)
+            ids = [int(choices.get_option_at_index(i).id or -1)
+                   for i in range(choices.option_count)]
+            assert ids == session.game.state.legal_action_ids()
+            assert all("perch" in str(choices.get_option_at_index(i).prompt) for i in range(len(ids)))
+        if isinstance(screen, ChoiceDialog):
+            ids = [int(screen.query_one(ChoiceList).get_option_at_index(i).id or -1)
+                   for i in range(len(screen.legal))]
+            assert ids == session.game.state.legal_action_ids()
+        text = tui.text(app)
+        assert "YOUR HAND (Player 0)" in text or isinstance(screen, EndScreen)
+        # Nothing the person cannot know is on the screen.
+        if not session.state_over:
+            leaked = [n for n in hidden_names(session, 0) if n in text]
+            assert not leaked, [line for line in text.splitlines() if any(n in line for n in leaked)]
+        if "— a chase." in text:
+            chases_logged.append(True)
+
+    seen = asyncio.run(play_out(app, tui, check))
+    session = seen["session"]
+    assert session.state_over
+    sheet = session.game.score()
+    text = str(seen["text"])
+    assert "birds (tiebreak)" in text
+    for player in sheet.players:
+        assert f"{player.total}" in text
+    assert "wins" in text or "share the win" in text
+    assert seen.get("ChoiceDialog", 0) > 0  # the draws at least came as dialogs
+    assert chases_logged
+    # Bots' moves are in the log, step by step.
+    assert any(e[0] == "play" and e[1] == 1 for e in session.game.state.events or ())
+
+
+def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
+    # Seed 103 is one of the shorter games (the test's time is mostly Textual drawing).
+    app = PiepmatzApp(seats=["human", "human"], seed=103, bot_delay=0)
+    handoffs: list[int] = []
+
+    def check(app: PiepmatzApp, screen: Any) -> None:
+        table = table_of(app)
+        session = table.session
+        if isinstance(screen, HandoffScreen):
+            text = tui.text(app)
+            assert f"Pass the keyboard to Player {session.to_act}" in text
+            assert "YOUR HAND" not in text
+            handoffs.append(session.to_act)
+            return
+        if session.state_over:
+            return
+        to_act = session.to_act
+        assert table.viewer == to_act
+        text = tui.text(app)
+        assert f"YOUR HAND (Player {to_act})" in text
+        for bird in session.view(to_act).hand:
+            assert BIRD_NAMES[bird] in text
+        # The other person's hand and deck draws are nowhere on screen, log included.
+        leaked = [n for n in hidden_names(session, to_act) if n in text]
+        assert not leaked, leaked
+
+    seen = asyncio.run(play_out(app, tui, check))
+    session = seen["session"]
+    assert session.state_over
+    turns = session.game.state.turn
+    # One hand-off per turn (each turn changes the person), plus the last hands.
+    assert len(handoffs) >= turns
+    assert all(a != b for a, b in zip(handoffs, handoffs[1:], strict=False))
+    assert "birds (tiebreak)" in str(seen["text"])
+
+
+def test_mouse_click_shows_the_preview_and_a_second_click_plays(tui: Any) -> None:
+    session = Session(Game.new(players=2, seed=8, first_player=0), ["human", "random"])
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            choices = app.screen.query_one(ChoiceList)
+            second = choices.get_option_at_index(1)
+            await pilot.click(ChoiceList, offset=(3, 1))
+            await pilot.pause()
+            assert session.game.actions == []  # looked, not played
+            assert choices.highlighted == 1
+            preview = str(app.screen.query_one("#preview").content)  # type: ignore[attr-defined]
+            assert preview.startswith(str(session.game.state.legal_actions()[1]))
+            await pilot.click(ChoiceList, offset=(3, 1))
+            await tui.settle(pilot)
+            assert [a.id for a in session.game.actions[:1]] == [int(second.id or -1)]
+
+    asyncio.run(scenario())
+
+
+def test_save_resume_and_a_broken_file_changes_nothing(tui: Any, tmp_path: Path) -> None:
+    session = Session(Game.new(players=2, seed=9, first_player=0), ["human", "random"])
+    save = tmp_path / "game.json"
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "piepmatz-tui-save", "version": 1, "seats": ["human"]')
+
+    async def enter_path(pilot: Any, app: PiepmatzApp, key: str, path: Path) -> None:
+        await pilot.press(key)
+        await pilot.pause()
+        assert isinstance(app.screen, PathDialog)
+        app.screen.query_one("Input").value = str(path)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await tui.settle(pilot)
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(6):
+                await tui.settle(pilot)
+                await pilot.press("enter")
+            await tui.settle(pilot)
+            while not isinstance(app.screen, TableScreen):
+                await pilot.press("enter")
+                await tui.settle(pilot)
+            played = list(session.game.actions)
+            await enter_path(pilot, app, "s", save)
+            doc = json.loads(save.read_text())
+            assert doc["record"]["actions"] == [str(a) for a in played]
+            assert doc["seats"] == ["human", "random"]
+            # A broken file: a clear message, the game goes on unchanged.
+            await enter_path(pilot, app, "o", broken)
+            assert table_of(app).session is session
+            assert session.game.actions == played
+            assert any("not JSON" in n.message for n in app._notifications)
+            # The good file resumes the same position.
+            await enter_path(pilot, app, "o", save)
+            resumed = table_of(app).session
+            assert resumed is not session
+            assert [str(a) for a in resumed.game.actions] == [str(a) for a in played]
+            assert resumed.view(0) == session.view(0)
+
+    asyncio.run(scenario())
+
+
+def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
+    game = Game.new(players=3, seed=21)
+    while not game.state.is_over():
+        game.apply(game.state.legal_action_ids()[-1])
+
+    async def scenario() -> None:
+        app = PiepmatzApp.for_replay(game, None)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            last = len(game.actions)
+            assert f"step 0/{last}" in tui.text(app)
+            assert "omniscient" in tui.text(app)
+            await pilot.press("right", "right", "right")
+            assert screen.index == 3
+            text = tui.text(app)
+            assert f"step 3/{last} · {game.actions[2]}" in text
+            state = screen.states[3]
+            for p in range(3):  # every hand is shown
+                assert all(BIRD_NAMES[b] in text for b in state.hands[p])
+            await pilot.press("left")
+            assert screen.index == 2
+            await pilot.press("end")
+            assert screen.index == last
+            assert "wins" in tui.text(app) or "share the win" in tui.text(app)
+            await pilot.press("home")
+            assert screen.index == 0
+
+    asyncio.run(scenario())
+
+
+def test_new_game_screen_enter_starts_and_bad_seed_is_refused(tui: Any, plain_bots: None) -> None:
+    async def scenario() -> None:
+        app = PiepmatzApp(bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen)
+            screen.query_one("#seed").value = "twelve"  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, NewGameScreen)
+            assert "whole number" in tui.text(app)
+            screen.query_one("#seed").value = "12"  # type: ignore[attr-defined]
+            await pilot.pause(0.3)  # the button ignores presses while it shows the last one
+            await pilot.press("enter")
+            await tui.settle(pilot)
+            table = table_of(app)
+            assert table.session.seats == ["human", "random", "random"]
+            assert table.session.game.options.seed == 12
+            assert table.session.game.state.rules.name == "standard"
+
+    asyncio.run(scenario())
+
+
+def test_rules_screen_marks_the_rules_in_play(tui: Any) -> None:
+    async def scenario() -> None:
+        app = PiepmatzApp(seats=["human", "random"], rules="overview", seed=2, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            while not isinstance(app.screen, TableScreen):
+                await pilot.press("enter")
+                await tui.settle(pilot)
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert "Rules in play: overview" in app.screen.markdown
+            assert "nothing happens" in app.screen.markdown
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+
+    asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------------- snapshots (100 × 30)
+
+
+def test_snapshot_new_game(snap_compare: Any, plain_bots: None) -> None:
+    assert snap_compare(PiepmatzApp(seed=7, bot_delay=0), terminal_size=SIZE)
+
+
+def _table_app() -> PiepmatzApp:
+    session = Session(Game.new(players=3, seed=7, first_player=0), ["human", "random", "random"])
+    return PiepmatzApp(session=session, bot_delay=0)
+
+
+def test_snapshot_table(snap_compare: Any, tui: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await tui.settle(pilot)
+        await pilot.press("down")
+
+    assert snap_compare(_table_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_dialog(snap_compare: Any, tui: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await tui.settle(pilot)
+        await pilot.press("enter")  # the first play leads to a dialog (collect or draw)
+        await tui.settle(pilot)
+        assert isinstance(pilot.app.screen, ChoiceDialog)
+
+    assert snap_compare(_table_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_end(snap_compare: Any, tui: Any) -> None:
+    # The moves before the end are made in-process (quick); the app plays the last ones.
+    session = Session(Game.new(players=3, seed=7, first_player=0), ["human", "random", "random"])
+    while session.game.state.phase != LAST_HAND:
+        if session.is_human(session.to_act):
+            session.apply(session.game.state.legal_action_ids()[0])
+        else:
+            session.bot_move()
+    app = PiepmatzApp(session=session, bot_delay=0)
+
+    async def run_before(pilot: Any) -> None:
+        for _ in range(600):
+            await tui.settle(pilot)
+            if isinstance(pilot.app.screen, EndScreen):
+                return
+            await pilot.press("enter")
+        raise AssertionError("no end")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("rules", ["standard", "overview"])
+def test_rules_text_for_each_preset(rules: str) -> None:
+    from piepmatz.core import Rules
+    from piepmatz.tui.rulesdoc import rules_markdown
+
+    text = rules_markdown(Rules.preset(rules))
+    assert text.startswith(f"# Rules in play: {rules}")
+    assert "## T. A turn" in text and "Appendix" not in text
+    marked = text.count(f"**In this game ({rules}):**")
+    assert marked == 5
+    if rules == "standard":
+        assert "refill your hand to four" in text
+        assert "after no chase **nothing happens**" not in text
+    else:
+        assert "draw exactly one card" in text and "there is no last hand" in text
