@@ -1,0 +1,780 @@
+"""Piepmatz as an OpenSpiel Python game, ``python_piepmatz``, registered on import.
+
+>>> import pyspiel
+>>> import piepmatz.envs.openspiel
+>>> game = pyspiel.load_game("python_piepmatz", {"players": 3, "preset": "overview"})
+>>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+(3, 2921, 118)
+>>> game.new_initial_state().is_chance_node()
+True
+
+**Actions.** Player actions are the engine's action ids (0–2920, see
+:mod:`piepmatz.core.actions`). Chance outcomes have ids of their own (0–117): a bird ``b`` is
+outcome ``b`` (0–71), a feeder card ``f`` is ``72 + f`` (72–107), the species set aside in a
+two-player game is ``108 + s`` and the first player ``114 + seat``.
+
+**Chance.** The engine shuffles its decks from a seed; here every random event is an explicit
+chance node with uniform outcomes instead:
+
+- the deal (S2–S5): the species set aside (two players), the first player, the four seeds of the
+  column (uniform over the seeds: drawing until four seeds come up, pests set aside and shuffled
+  back, gives every ordered choice of four seeds the same chance), one bird per perch, each
+  hand one card at a time, the three display birds;
+- every card drawn blind during play: bird deck draws and display refills, feeder cards taken in
+  a chase (T2.1a) or revealed to refill the column (T3.2);
+- each seed a squirrel takes (T2.1d), uniform over the player's seed pile.
+
+The binding keeps the cards nobody has seen as an unordered set. A player's action is first
+tried on a copy of the engine state whose decks hold only the cards chance has already fixed
+(:class:`_Deck`); when the engine needs one more card (or squirrel pick), the state becomes a
+chance node over the unseen cards, one card at a time, and the action is tried again once the
+outcome is fixed. When the action needs nothing unfixed it is applied for real. The squirrel's
+pick is taken from the fixed outcomes by overriding ``State._squirrel`` in a subclass — a
+private hook of the engine (see the report's proposal for a public one).
+
+**Utility.** Zero-sum, from the winners (E5): a sole winner gets 1, the others share -1
+(:func:`~piepmatz.envs.encoding.win_rewards`); terminal rewards only.
+
+**Observations** are built from :func:`~piepmatz.core.view.view_of` only:
+
+- observation tensor: :func:`~piepmatz.envs.encoding.encode` as floats;
+- observation string: the table as text (:func:`~piepmatz.envs.text.draw_table`);
+- information-state string: the public deal, the player's own deal, the event log as that player
+  saw it (:func:`~piepmatz.core.view.filter_event`) and the current table — perfect recall;
+- information-state tensor: the observation tensor followed by a summary of the log, for each
+  seat relative to the observer: the birds it played, the birds it took from the display.
+
+``resample_from_infostate`` deals the unseen cards anew with
+:func:`~piepmatz.core.view.determinise` and starts fresh chance bookkeeping.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from piepmatz.core.actions import NUM_ACTIONS, Action
+from piepmatz.core.cards import (
+    BIRD_NAMES,
+    FEEDER_EGGS,
+    FEEDER_KIND,
+    FEEDER_NAMES,
+    NUM_BIRDS,
+    NUM_FEEDER,
+    SEED,
+    SPECIES,
+)
+from piepmatz.core.events import describe_event
+from piepmatz.core.rules import Rules
+from piepmatz.core.scoring import score
+from piepmatz.core.state import (
+    COLUMN_SIZE,
+    DISPLAY_SIZE,
+    HAND_SIZE,
+    NO_CARD,
+    Event,
+    State,
+    perches_for,
+)
+from piepmatz.core.view import PlayerView, determinise, filter_event, view_of
+
+from .encoding import OBSERVATION_SIZE, Encoder, describe_fields, win_rewards
+from .text import draw_table
+
+GAME_NAME: Final = "python_piepmatz"
+
+# Chance outcome ids.
+FEEDER_OUTCOME: Final = NUM_BIRDS  # 72 + feeder card
+SPECIES_OUTCOME: Final = FEEDER_OUTCOME + NUM_FEEDER  # 108 + species
+FIRST_OUTCOME: Final = SPECIES_OUTCOME + len(SPECIES)  # 114 + seat
+MAX_CHANCE_OUTCOMES: Final = FIRST_OUTCOME + 4  # 118
+
+#: Summary of the log in the information-state tensor, per relative seat.
+HISTORY_FIELDS: Final = (("played", NUM_BIRDS), ("took_from_display", NUM_BIRDS))
+HISTORY_SIZE: Final = 4 * sum(length for _, length in HISTORY_FIELDS)
+INFO_STATE_SIZE: Final = OBSERVATION_SIZE + HISTORY_SIZE
+PRIVATE_SIZE: Final = NUM_BIRDS + 1  # own hand, own blind eggs
+
+_DEFAULT_PARAMS: Final = {"players": 2, "preset": "standard"}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Piepmatz (Little Songbirds)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(_DEFAULT_PARAMS),
+)
+
+
+def max_game_length(players: int) -> int:
+    """An upper bound on the player decisions of one game.
+
+    Every play (T1.1) and every no-chase collect (T2.2, at most one per play) follows a bird
+    entering a hand; every draw decision (T3.1) moves one bird into a hand; plus at most one crow
+    decision per crow card (3) and one last-hand choice per player (E3).
+    """
+    birds = NUM_BIRDS - (12 if players == 2 else 0)
+    return 2 * birds + birds + 3 + players
+
+
+def game_info(players: int) -> pyspiel.GameInfo:
+    return pyspiel.GameInfo(
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=MAX_CHANCE_OUTCOMES,
+        num_players=players,
+        min_utility=-1.0 / (players - 1),
+        max_utility=1.0,
+        utility_sum=0.0,
+        max_game_length=max_game_length(players),
+    )
+
+
+class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
+    """The game; parameters ``players`` (2–4) and ``preset`` (``standard``/``overview``)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        unknown = sorted(set(given) - set(_DEFAULT_PARAMS))
+        if unknown:
+            raise ValueError(f"unknown parameters {unknown}: python_piepmatz takes players, preset")
+        players = given.get("players", _DEFAULT_PARAMS["players"])
+        if type(players) is not int or not 2 <= players <= 4:
+            raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+        preset = given.get("preset", _DEFAULT_PARAMS["preset"])
+        self.rules = Rules.preset(str(preset))  # raises ValueError naming the presets
+        super().__init__(_GAME_TYPE, game_info(players), given)
+        self.players = players
+        self.rules_preset = self.rules.name
+
+    def new_initial_state(self) -> PiepmatzState:
+        return PiepmatzState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> PiepmatzObserver | None:
+        if params:
+            raise ValueError(f"python_piepmatz observers take no parameters, got {params}")
+        return PiepmatzObserver.for_type(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.players,
+            self.rules,
+        )
+
+
+# ---------------------------------------------------------------------------- chance plumbing
+
+
+class _NeedChance(Exception):
+    """Raised inside a trial application when the engine needs a card chance has not fixed."""
+
+    def __init__(self, kind: str, outcomes: list[int]) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.outcomes = outcomes
+
+
+class _Deck(list[int]):
+    """The fixed top of a deck (last element first) over ``hidden`` cards not dealt yet.
+
+    ``len()`` and truth count the hidden cards too, so the engine sees the true deck size;
+    popping past the fixed cards asks chance for the next card.
+    """
+
+    __slots__ = ("hidden", "kind", "unseen")
+
+    def __init__(self, fixed: list[int], unseen: list[int], kind: str) -> None:
+        super().__init__(fixed)
+        self.hidden = len(unseen)
+        self.unseen = unseen
+        self.kind = kind
+
+    def __len__(self) -> int:
+        return list.__len__(self) + self.hidden
+
+    def pop(self, index: Any = -1) -> int:
+        if not list.__len__(self):
+            raise _NeedChance(self.kind, self.unseen)
+        return list.pop(self, index)
+
+
+class _ChanceState(State):
+    """The engine state with the squirrel's picks (T2.1d) taken from chance outcomes."""
+
+    __slots__ = ("picks",)
+
+    picks: list[int]
+
+    def copy(self, events: bool = True) -> _ChanceState:
+        # State.copy builds a plain State: copy every slot into the subclass instead.
+        return _ChanceState.adopt(State.copy(self, events), self.picks[:])
+
+    @staticmethod
+    def adopt(state: State, picks: list[int]) -> _ChanceState:
+        s = _ChanceState.__new__(_ChanceState)
+        for name in _STATE_SLOTS:
+            setattr(s, name, getattr(state, name))
+        s.picks = picks
+        return s
+
+    def _squirrel(self, player: int) -> None:
+        # Mirrors State._squirrel: up to two seeds of the pile leave the game face up; the
+        # choice is the next fixed chance outcome instead of the engine's generator.
+        seen = self.seeds_seen[player]
+        blind = self.seeds_blind[player]
+        lost: list[int] = []
+        for _ in range(2):
+            if not seen and not blind:
+                break
+            if not self.picks:
+                raise _NeedChance("squirrel", seen + blind)
+            seed = self.picks.pop(0)
+            (seen if seed in seen else blind).remove(seed)
+            lost.append(seed)
+        self.gone_feeder.extend(lost)
+        if self.events is not None:
+            self.events.append(("squirrel", player, *lost))
+
+
+_STATE_SLOTS: Final = State.__slots__
+
+
+# ---------------------------------------------------------------------------- the position
+
+
+def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
+    """The chance nodes of the deal (S2–S5), in order: what each one deals, and where."""
+    steps: list[tuple[str, int]] = []
+    if players == 2:
+        steps.append(("species", 0))
+    steps.append(("first", 0))
+    steps += [("column", i) for i in range(COLUMN_SIZE)]
+    steps += [("perch", k) for k in range(perches_for(players))]
+    for p in range(players):
+        steps += [("hand", p)] * HAND_SIZE
+    steps += [("display", i) for i in range(DISPLAY_SIZE)]
+    return tuple(steps)
+
+
+_DEAL_STEPS: Final = {n: _deal_steps(n) for n in (2, 3, 4)}
+_CARDS_IN_PLAY: dict[tuple[int, str | None], tuple[list[int], list[int]]] = {}
+
+
+def _cards_in_play(players: int, species: str | None) -> tuple[list[int], list[int]]:
+    """The birds and feeder cards of a game, taken from the engine's own setup (S2)."""
+    key = (players, species)
+    if key not in _CARDS_IN_PLAY:
+        template = State.new_game(players, "standard", 0, 0, species, events=False)
+        removed_b = set(template.removed_birds)
+        removed_f = set(template.removed_feeder)
+        _CARDS_IN_PLAY[key] = (
+            [b for b in range(NUM_BIRDS) if b not in removed_b],
+            [f for f in range(NUM_FEEDER) if f not in removed_f],
+        )
+    birds, feeder = _CARDS_IN_PLAY[key]
+    return birds[:], feeder[:]
+
+
+class _Position:
+    """Everything a :class:`PiepmatzState` holds, in one object that copies fast.
+
+    OpenSpiel clones a Python state with ``copy.deepcopy`` of its attributes (several times per
+    move in its own tests); one object with a hand-written ``__deepcopy__`` keeps that cheap.
+    """
+
+    __slots__ = (
+        "column",
+        "display",
+        "engine",
+        "first",
+        "fixed_birds",
+        "fixed_feeder",
+        "fixed_picks",
+        "hands",
+        "logs",
+        "n",
+        "need",
+        "pending",
+        "preset",
+        "rows",
+        "species",
+        "step",
+        "unseen_birds",
+        "unseen_feeder",
+        "cache",
+    )
+
+    n: int
+    preset: str
+    step: int
+    species: int
+    first: int
+    column: list[int]
+    rows: list[int]
+    hands: list[list[int]]
+    display: list[int]
+    unseen_birds: list[int]
+    unseen_feeder: list[int]
+    engine: _ChanceState | None
+    fixed_birds: list[int]
+    fixed_feeder: list[int]
+    fixed_picks: list[int]
+    pending: int
+    need: tuple[str, tuple[int, ...]] | None
+    #: Per player: how many events of the log are rendered, and the rendered text.
+    logs: list[tuple[int, str]]
+    #: Views and texts of this exact position (OpenSpiel asks for them several times a move);
+    #: emptied whenever the position changes.
+    cache: dict[Any, Any]
+
+    @staticmethod
+    def initial(players: int, preset: str) -> _Position:
+        s = _Position.__new__(_Position)
+        s.n = players
+        s.preset = preset
+        s.step = 0
+        s.species = -1
+        s.first = -1
+        s.column, s.rows, s.display = [], [], []
+        s.hands = [[] for _ in range(players)]
+        s.unseen_birds, s.unseen_feeder = ([], []) if players == 2 else _cards_in_play(
+            players, None
+        )
+        s.engine = None
+        s.fixed_birds, s.fixed_feeder, s.fixed_picks = [], [], []
+        s.pending = -1
+        s.need = None
+        s.logs = [(0, "")] * players
+        s.cache = {}
+        return s
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        s = _Position.__new__(_Position)
+        s.n = self.n
+        s.preset = self.preset
+        s.step = self.step
+        s.species = self.species
+        s.first = self.first
+        s.column = self.column[:]
+        s.rows = self.rows[:]
+        s.hands = [h[:] for h in self.hands]
+        s.display = self.display[:]
+        s.unseen_birds = self.unseen_birds[:]
+        s.unseen_feeder = self.unseen_feeder[:]
+        s.engine = None if self.engine is None else self.engine.copy()
+        s.fixed_birds = self.fixed_birds[:]
+        s.fixed_feeder = self.fixed_feeder[:]
+        s.fixed_picks = self.fixed_picks[:]
+        s.pending = self.pending
+        s.need = self.need
+        s.logs = self.logs[:]
+        s.cache = self.cache.copy()
+        return s
+
+    # -------------------------------------------------------------- the deal
+
+    @property
+    def dealing(self) -> bool:
+        return self.engine is None
+
+    def deal_outcomes(self) -> list[int]:
+        kind, _ = _DEAL_STEPS[self.n][self.step]
+        if kind == "species":
+            return [SPECIES_OUTCOME + s for s in range(len(SPECIES))]
+        if kind == "first":
+            return [FIRST_OUTCOME + p for p in range(self.n)]
+        if kind == "column":
+            return [FEEDER_OUTCOME + f for f in self.unseen_feeder if FEEDER_KIND[f] == SEED]
+        return self.unseen_birds[:]
+
+    def apply_deal(self, outcome: int) -> None:
+        self.cache = {}
+        steps = _DEAL_STEPS[self.n]
+        kind, index = steps[self.step]
+        if kind == "species":
+            self.species = outcome - SPECIES_OUTCOME
+            self.unseen_birds, self.unseen_feeder = _cards_in_play(2, SPECIES[self.species])
+        elif kind == "first":
+            self.first = outcome - FIRST_OUTCOME
+        elif kind == "column":
+            seed = outcome - FEEDER_OUTCOME
+            self.unseen_feeder.remove(seed)
+            self.column.append(seed)
+        else:
+            self.unseen_birds.remove(outcome)
+            if kind == "perch":
+                self.rows.append(outcome)
+            elif kind == "hand":
+                self.hands[index].append(outcome)
+            else:
+                self.display.append(outcome)
+        self.step += 1
+        if self.step == len(steps):
+            self.start_play()
+
+    def start_play(self) -> None:
+        species = SPECIES[self.species] if self.species >= 0 else None
+        base = State.new_game(self.n, self.preset, 0, self.first, species, events=True)
+        # Replace the engine's seeded deal with the one chance made.
+        base.rows = [[bird] for bird in self.rows]
+        base.hands = [sorted(hand) for hand in self.hands]
+        base.display = self.display[:]
+        base.column = self.column[:]
+        base.column_pests = [NO_CARD] * COLUMN_SIZE
+        base.bird_deck = self.unseen_birds[:]
+        base.feeder_deck = self.unseen_feeder[:]
+        self.engine = _ChanceState.adopt(base, [])
+
+    # -------------------------------------------------------------- play and chance
+
+    def play(self, action: int) -> None:
+        self.pending = action
+        self.try_pending()
+
+    def try_pending(self) -> None:
+        """Apply the pending action if the cards it needs are fixed; else ask chance."""
+        engine = self.engine
+        assert engine is not None
+        trial = engine.copy()
+        trial.bird_deck = _Deck(self.fixed_birds, self.unseen_birds, "bird")
+        trial.feeder_deck = _Deck(self.fixed_feeder, self.unseen_feeder, "feeder")
+        trial.picks = self.fixed_picks[:]
+        try:
+            trial.apply_id(self.pending)
+        except _NeedChance as need:
+            self.need = (need.kind, tuple(sorted(need.outcomes)))
+            return
+        # Cards fixed but not used stay on top of their deck (plain lists again).
+        self.fixed_birds = trial.bird_deck[:]
+        self.fixed_feeder = trial.feeder_deck[:]
+        self.fixed_picks = trial.picks
+        trial.bird_deck = self.unseen_birds + self.fixed_birds
+        trial.feeder_deck = self.unseen_feeder + self.fixed_feeder
+        trial.picks = []
+        self.engine = trial
+        self.cache = {}
+        self.pending = -1
+        self.need = None
+
+    def chance_ids(self) -> list[int]:
+        if self.engine is None:
+            return self.deal_outcomes()
+        assert self.need is not None
+        kind, cards = self.need
+        if kind == "bird":
+            return list(cards)
+        return [FEEDER_OUTCOME + c for c in cards]
+
+    def apply_chance(self, outcome: int) -> None:
+        assert self.need is not None
+        kind = self.need[0]
+        if kind == "bird":
+            self.unseen_birds.remove(outcome)
+            self.fixed_birds.insert(0, outcome)
+        elif kind == "feeder":
+            card = outcome - FEEDER_OUTCOME
+            self.unseen_feeder.remove(card)
+            self.fixed_feeder.insert(0, card)
+        else:
+            self.fixed_picks.append(outcome - FEEDER_OUTCOME)
+        self.try_pending()
+
+    # -------------------------------------------------------------- what a player saw
+
+    def deal_text(self, player: int, private: bool = True) -> str:
+        """The deal as ``player`` saw it: the public cards and (``private``) their own hand."""
+        species = SPECIES[self.species] if self.species >= 0 else "-"
+        text = (
+            f"deal: set aside {species}; first player {self.first}; column "
+            f"{_feeder(self.column)}; perches {_birds(self.rows)}; display "
+            f"{_birds(self.display)}"
+        )
+        if private:
+            text += f"; own hand {_birds(sorted(self.hands[player]))}"
+        return text
+
+    def log_text(self, player: int) -> str:
+        """The event log as ``player`` saw it (:func:`filter_event`), one sentence a line.
+
+        Rendered incrementally: the log only grows, so each call describes the new events.
+        """
+        engine = self.engine
+        if engine is None or engine.events is None:
+            return ""
+        count, text = self.logs[player]
+        events = engine.events
+        if count < len(events):
+            new = "\n".join(describe_event(filter_event(e, player)) for e in events[count:])
+            text = f"{text}\n{new}" if text else new
+            self.logs[player] = (len(events), text)
+        return text
+
+    def seen_events(self, player: int) -> list[Event]:
+        """The log as ``player`` saw it: exactly the events of their view."""
+        engine = self.engine
+        if engine is None or engine.events is None:
+            return []
+        key = ("events", player)
+        if key not in self.cache:
+            self.cache[key] = [filter_event(e, player) for e in engine.events]
+        events: list[Event] = self.cache[key]
+        return events
+
+    def view(self, player: int) -> PlayerView | None:
+        """``player``'s view, without the log (see :meth:`seen_events` and :meth:`log_text`)."""
+        engine = self.engine
+        if engine is None:
+            return None
+        key = ("view", player)
+        if key not in self.cache:
+            # Without the log the view costs far less; the log is rendered incrementally.
+            self.cache[key] = view_of(State.copy(engine, events=False), player)
+        view: PlayerView = self.cache[key]
+        return view
+
+    def describe(self) -> str:
+        """The full position, hidden cards included (OpenSpiel's ``ToString``)."""
+        if "describe" not in self.cache:
+            self.cache["describe"] = self._describe()
+        text: str = self.cache["describe"]
+        return text
+
+    def _describe(self) -> str:
+        if self.engine is None:
+            return (
+                f"dealing {self.step}/{len(_DEAL_STEPS[self.n])}: set aside "
+                f"{SPECIES[self.species] if self.species >= 0 else '-'}, first player "
+                f"{self.first}, column {_feeder(self.column)}, perches {_birds(self.rows)}, "
+                f"hands {' / '.join(_birds(h) for h in self.hands)}, display "
+                f"{_birds(self.display)}"
+            )
+        e = self.engine
+        rows = " | ".join(_birds(r) for r in e.rows)
+        lines = [
+            f"{e!r}",
+            f"perches: {rows}; column {_feeder(e.column)} pests "
+            f"{' '.join(str(x) for x in e.column_pests)}; display "
+            f"{' '.join(str(x) for x in e.display)}; decks {len(e.bird_deck)}/{len(e.feeder_deck)}",
+        ]
+        for p in range(self.n):
+            lines.append(
+                f"player {p}: hand {_birds(e.hands[p])}; collection {_birds(e.collections[p])}; "
+                f"seeds {_feeder(e.seeds_seen[p])} + blind {_feeder(e.seeds_blind[p])}; "
+                f"pests {_feeder(e.pests[p])}; kept {e.kept[p]}"
+            )
+        if self.pending >= 0:
+            lines.append(f"pending: {Action.from_id(self.pending)}, chance: {self.need}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- the state
+
+
+class PiepmatzState(pyspiel.State):  # type: ignore[misc]
+    """A position of the game: the deal in progress, or an engine state with chance pending."""
+
+    def __init__(self, game: PiepmatzGame) -> None:
+        super().__init__(game)
+        self._p = _Position.initial(game.players, game.rules_preset)
+
+    @property
+    def position(self) -> _Position:
+        return self._p
+
+    def current_player(self) -> int:
+        p = self._p
+        if p.engine is None or p.pending >= 0:
+            return int(pyspiel.PlayerId.CHANCE)
+        if p.engine.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return p.engine.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        engine = self._p.engine
+        if engine is None or self._p.pending >= 0 or player != engine.current_player:
+            return []
+        return engine.legal_action_ids()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        outcomes = self._p.chance_ids()
+        probability = 1.0 / len(outcomes)
+        return [(o, probability) for o in outcomes]
+
+    def _apply_action(self, action: int) -> None:
+        p = self._p
+        if p.engine is None:
+            p.apply_deal(action)
+        elif p.pending >= 0:
+            p.apply_chance(action)
+        else:
+            p.play(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player >= 0:
+            return str(Action.from_id(action))
+        if action >= FIRST_OUTCOME:
+            return f"first player {action - FIRST_OUTCOME}"
+        if action >= SPECIES_OUTCOME:
+            return f"set aside {SPECIES[action - SPECIES_OUTCOME]}"
+        if action < FEEDER_OUTCOME:
+            card = BIRD_NAMES[action]
+        else:
+            card = FEEDER_NAMES[action - FEEDER_OUTCOME]
+        p = self._p
+        if p.engine is None:
+            kind, index = _DEAL_STEPS[p.n][p.step]
+            where = {"column": "seed column position", "perch": "perch", "hand": "player",
+                     "display": "display slot"}[kind]
+            return f"deal {card} to {where} {index if kind == 'hand' else index + 1}"
+        if p.need is not None and p.need[0] == "squirrel":
+            return f"squirrel takes {card}"
+        return f"reveal {card}"
+
+    def is_terminal(self) -> bool:
+        p = self._p
+        return p.engine is not None and p.pending < 0 and p.engine.is_over()
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self._p.n
+        engine = self._p.engine
+        assert engine is not None
+        piles = [engine.seed_pile(q) for q in range(engine.num_players)]
+        sheet = score(engine.rules, engine.collections, piles, True)
+        return win_rewards(sheet.winners, engine.num_players)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PiepmatzState:
+        """A state ``player_id`` cannot tell from this one, the unseen cards dealt anew."""
+        p = self._p
+        if p.engine is None or p.pending >= 0:
+            raise ValueError("resample_from_infostate needs a decision or terminal node")
+        if type(player_id) is not int or not 0 <= player_id < p.n:
+            raise ValueError(f"no player {player_id!r} in a {p.n}-player game")
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = determinise(view_of(p.engine, player_id), rng)
+        clone: PiepmatzState = self.get_game().new_initial_state()
+        q = clone._p
+        q.step, q.species, q.first = p.step, p.species, p.first
+        q.column, q.rows, q.display = p.column[:], p.rows[:], p.display[:]
+        # The dealt hands of the others are not the player's to know: only their own is kept.
+        q.hands = [h[:] if i == player_id else [] for i, h in enumerate(p.hands)]
+        q.unseen_birds = sorted(world.bird_deck)
+        q.unseen_feeder = sorted(world.feeder_deck)
+        world.bird_deck = q.unseen_birds[:]
+        world.feeder_deck = q.unseen_feeder[:]
+        q.engine = _ChanceState.adopt(world, [])
+        return clone
+
+    def __str__(self) -> str:
+        return self._p.describe()
+
+
+def _birds(cards: list[int]) -> str:
+    return " ".join(BIRD_NAMES[c] for c in cards) or "-"
+
+
+def _feeder(cards: list[int]) -> str:
+    return " ".join(FEEDER_NAMES[c] for c in cards) or "-"
+
+
+# ---------------------------------------------------------------------------- observer
+
+
+class PiepmatzObserver:
+    """Observations and information states, built from the player's view only.
+
+    Supported observation types: the observation (``perfect_recall=False``) and the
+    information state (``perfect_recall=True``), both with public and the player's private
+    information; and, without perfect recall, public information only or the player's private
+    information only.
+    """
+
+    def __init__(self, players: int, rules: Rules, public: bool, private: bool, recall: bool):
+        self._encoder = Encoder(players, rules)
+        self.public = public
+        self.private = private
+        self.recall = recall
+        if recall:
+            size = INFO_STATE_SIZE
+        elif public:
+            size = OBSERVATION_SIZE
+        else:
+            size = PRIVATE_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        if public:
+            for name, offset, length, _, _ in describe_fields():
+                self.dict[name] = self.tensor[offset : offset + length]
+        else:
+            self.dict["hand"] = self.tensor[:NUM_BIRDS]
+            self.dict["own_blind_eggs"] = self.tensor[NUM_BIRDS:]
+        if recall:
+            at = OBSERVATION_SIZE
+            for name, length in HISTORY_FIELDS:
+                self.dict[name] = self.tensor[at : at + 4 * length].reshape(4, length)
+                at += 4 * length
+
+    @staticmethod
+    def for_type(iig_obs_type: Any, players: int, rules: Rules) -> PiepmatzObserver | None:
+        single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        none = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        public = bool(iig_obs_type.public_info)
+        recall = bool(iig_obs_type.perfect_recall)
+        if recall and not (public and single):
+            return None  # only the full information state keeps perfect recall
+        if not (single or none) or (none and not public):
+            return None  # all players' private information, or nothing at all
+        return PiepmatzObserver(players, rules, public, single, recall)
+
+    def set_from(self, state: PiepmatzState, player: int) -> None:
+        self.tensor.fill(0.0)
+        position = state.position
+        view = position.view(player)
+        if view is None:
+            return  # still dealing: nothing on the table yet
+        if not self.public:
+            for bird in view.hand:
+                self.tensor[bird] = 1.0
+            self.tensor[NUM_BIRDS] = sum(FEEDER_EGGS[s] for s in view.own_blind)
+            return
+        self.tensor[:OBSERVATION_SIZE] = self._encoder.encode(view)
+        if not self.private:
+            self.dict["hand"].fill(0.0)
+            self.dict["own_blind_eggs"].fill(0.0)
+        if self.recall:
+            played = self.dict["played"]
+            took = self.dict["took_from_display"]
+            n = view.num_players
+            for event in position.seen_events(player):
+                if event[0] == "play":
+                    played[(event[1] - player) % n, event[2]] = 1.0
+                elif event[0] == "draw_display":
+                    took[(event[1] - player) % n, event[3]] = 1.0
+
+    def string_from(self, state: PiepmatzState, player: int) -> str:
+        position = state.position
+        view = position.view(player)
+        if not self.public:
+            hand = sorted(position.hands[player]) if view is None else list(view.hand)
+            blind = [] if view is None else list(view.own_blind)
+            return f"hand {_birds(hand)}; blind seeds {_feeder(blind)}"
+        deal = position.deal_text(player, self.private)
+        if view is None:
+            return deal
+        table = draw_table(view, private=self.private)
+        if not self.recall:
+            return table
+        return f"{deal}\n{position.log_text(player)}\n{table}"
+
+
+pyspiel.register_game(_GAME_TYPE, PiepmatzGame)
