@@ -293,6 +293,7 @@ class _Position:
     """
 
     __slots__ = (
+        "cache",
         "column",
         "display",
         "engine",
@@ -311,7 +312,6 @@ class _Position:
         "step",
         "unseen_birds",
         "unseen_feeder",
-        "cache",
     )
 
     n: int
