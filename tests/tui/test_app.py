@@ -4,6 +4,7 @@ save/resume, replay, rules — and snapshots of the main screens at 100 × 30.""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,8 @@ def test_game_against_bots_to_the_end(tui: Any) -> None:
             ids = [int(choices.get_option_at_index(i).id or -1)
                    for i in range(choices.option_count)]
             assert ids == session.game.state.legal_action_ids()
-            assert all("perch" in str(choices.get_option_at_index(i).prompt) for i in range(len(ids)))
+            prompts = [str(choices.get_option_at_index(i).prompt) for i in range(len(ids))]
+            assert all("perch" in prompt for prompt in prompts)
         if isinstance(screen, ChoiceDialog):
             ids = [int(screen.query_one(ChoiceList).get_option_at_index(i).id or -1)
                    for i in range(len(screen.legal))]
@@ -89,7 +91,7 @@ def test_game_against_bots_to_the_end(tui: Any) -> None:
         # Nothing the person cannot know is on the screen.
         if not session.state_over:
             leaked = [n for n in hidden_names(session, 0) if n in text]
-            assert not leaked, [line for line in text.splitlines() if any(n in line for n in leaked)]
+            assert not leaked, [ln for ln in text.splitlines() if any(n in ln for n in leaked)]
         if "— a chase." in text:
             chases_logged.append(True)
 
@@ -140,7 +142,7 @@ def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
     turns = session.game.state.turn
     # One hand-off per turn (each turn changes the person), plus the last hands.
     assert len(handoffs) >= turns
-    assert all(a != b for a, b in zip(handoffs, handoffs[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(handoffs))
     assert "birds (tiebreak)" in str(seen["text"])
 
 

@@ -129,7 +129,7 @@ def _describe(new: list[Event], me: int) -> tuple[list[str], list[str]]:
             steps.append("The feeder deck is empty: no seed.")
         elif kind == "collect_perch":
             steps.append(f"You collect the chased {BIRD_NAMES[e[2]]}.")
-        elif kind in ("crow", "crow_nothing", "squirrel") and blind_pest:
+        elif kind in ("crow", "crow_nothing", "squirrel", "choose_victim") and blind_pest:
             continue  # the card drawn blind is unknown, so is its effect
         elif kind == "choose_victim":
             steps.append("The crow: you choose a bird of your most numerous species to lose.")

@@ -1,0 +1,85 @@
+"""Previews tell what a choice would do, agree with what then happens, and leak nothing."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from piepmatz.core import Action, State, view_of
+from piepmatz.tui.preview import preview
+from piepmatz.tui.render import feeder
+
+
+def positions(games: int = 12) -> list[State]:
+    """States along random games (every decision kind turns up)."""
+    out = []
+    for seed in range(games):
+        state = State.new_game(players=2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            out.append(state.copy())
+            legal = state.legal_action_ids()
+            state.apply_id(legal[rng.randrange(len(legal))])
+    return out
+
+
+def test_previews_do_not_depend_on_the_hidden_cards() -> None:
+    # Two different samplings of the hidden cards must give the very same words: the preview
+    # describes public facts only.
+    checked = 0
+    for state in positions()[::3]:
+        view = view_of(state, state.current_player)
+        for action_id in state.legal_action_ids():
+            assert preview(view, action_id, seed=1) == preview(view, action_id, seed=2)
+            checked += 1
+    assert checked > 500
+
+
+def test_play_previews_agree_with_the_real_chase() -> None:
+    chases = quiet = 0
+    for state in positions():
+        if state.phase_name != "play":
+            continue
+        view = view_of(state, state.current_player)
+        for action_id in state.legal_action_ids():
+            real = state.copy()
+            start = len(real.events or [])
+            real.apply_id(action_id)
+            # The preview tells the whole chase, past the player's own choice of a crow victim.
+            while real.phase_name == "crow" and real.current_player == view.player:
+                real.apply_id(real.legal_action_ids()[0])
+            new = (real.events or [])[start:]
+            headline = preview(view, action_id).headline
+            steps = [e for e in new if e[0] == "chase"]
+            if not steps:
+                assert "no chase" in headline
+                quiet += 1
+                continue
+            chases += 1
+            first = next(e for e in new if e[0] in ("take_seed", "take_blind", "take_pest",
+                                                    "feeder_empty"))
+            if first[0] == "take_seed":
+                assert f"takes seed {first[3]} ({feeder(first[2])})" in headline
+            elif first[0] == "feeder_empty":
+                assert "no seed" in headline
+            else:
+                assert "draws blind" in headline
+            if len(steps) > 1:
+                assert f"then {len(steps) - 1} more" in headline
+            perch = Action.from_id(action_id).index
+            assert headline.startswith("ground ") and "> perch" in headline
+            assert steps[0][2] == perch
+    assert chases > 50 and quiet > 50
+
+
+def test_deck_draw_preview_names_no_card() -> None:
+    seen = 0
+    for state in positions(6):
+        if state.phase_name != "draw" or 292 not in state.legal_action_ids():
+            continue
+        view = view_of(state, state.current_player)
+        p = preview(view, 292)
+        assert p.headline.startswith("a hidden card")
+        assert not re.search(r"[A-Z]{2}\d[mf]", " ".join(p.steps))
+        seen += 1
+    assert seen > 10

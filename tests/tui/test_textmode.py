@@ -1,0 +1,151 @@
+"""``piepmatz play --text`` driven through a real pipe, to the end of a game."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from piepmatz.cli import main
+from piepmatz.tui.render import score_sheet_text
+from piepmatz.tui.session import Session
+from piepmatz.tui.textmode import TextGame
+
+PROMPT = re.compile(rb"Player (\d) \(([a-z ]+)\)> $")
+COMMAND = [sys.executable, "-c", "from piepmatz.cli import main; raise SystemExit(main())"]
+
+
+class Pipe:
+    """A running ``piepmatz play --text`` with its stdin and stdout as pipes."""
+
+    def __init__(self, *args: str) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [*COMMAND, "play", "--text", *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        )
+
+    def read(self) -> tuple[str, re.Match[bytes] | None]:
+        """Output up to the next prompt (or the end); the prompt's match, if any."""
+        assert self.proc.stdout is not None
+        buf = b""
+        while True:
+            chunk = self.proc.stdout.read1(65536)  # type: ignore[attr-defined]
+            if not chunk:
+                return buf.decode(), None
+            buf += chunk
+            match = PROMPT.search(buf)
+            if match:
+                return buf.decode(), match
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+
+def legal_from_help(text: str) -> list[str]:
+    lines = text.split("Legal actions (type one as shown):\n", 1)[1].splitlines()
+    return [line[2:24].strip() for line in lines if line.startswith("  ")]
+
+
+def test_a_whole_game_through_a_pipe() -> None:
+    pipe = Pipe("--seats", "human,random", "--seed", "3")
+    out, prompt = pipe.read()
+    assert "YOUR HAND (Player 0)" in out and "PERCHES" in out and "SEED COLUMN" in out
+    assert prompt is not None
+    # Malformed and illegal lines: an error, the same question again, nothing changed.
+    pipe.send("play XX9 7")
+    err, again = pipe.read()
+    assert "error: cannot read action" in err and again is not None
+    assert again.group(0) == prompt.group(0)
+    pipe.send("crow BL1m")
+    err, again = pipe.read()
+    assert "error: crow BL1m" in err and again is not None
+    decisions = 0
+    transcript = out
+    while prompt is not None:
+        pipe.send("help")
+        helped, prompt = pipe.read()
+        legal = legal_from_help(helped)
+        assert legal and prompt is not None
+        pipe.send(legal[0])
+        out, prompt = pipe.read()
+        transcript += out
+        decisions += 1
+        assert decisions < 400
+    assert pipe.proc.wait(timeout=30) == 0
+    assert decisions > 20  # a whole game, not an early exit
+    # The same choices in-process give the same final score sheet.
+    session = Session.new(["human", "random"], seed=3)
+    while not session.state_over:
+        if session.is_human(session.to_act):
+            session.apply(session.game.state.legal_action_ids()[0])
+        else:
+            session.bot_move()
+    expected = score_sheet_text(session.game.score(), [session.label(p) for p in range(2)]).plain
+    assert transcript.rstrip().endswith(expected.rstrip())
+    assert "The game is over." in transcript
+
+
+def test_end_of_input_quits_cleanly() -> None:
+    pipe = Pipe("--seats", "human,random,random", "--seed", "1")
+    _, prompt = pipe.read()
+    assert prompt is not None
+    assert pipe.proc.stdin is not None
+    pipe.proc.stdin.close()
+    rest, prompt = pipe.read()
+    assert prompt is None
+    assert "End of input: the game is left unfinished." in rest
+    assert pipe.proc.wait(timeout=30) == 0
+
+
+def test_text_game_in_process_all_bots_print_every_event() -> None:
+    out = io.StringIO()
+    session = Session.new(["random", "random", "random"], seed=4)
+    assert TextGame(session, out, io.StringIO()).run() == 0
+    text = out.getvalue()
+    assert session.state_over
+    assert text.count("Turn ") >= session.game.state.turn
+    assert "wins" in text or "share the win" in text
+
+
+def test_unknown_bot_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--text", "--seats", "human,grandmaster"]) == 2
+    err = capsys.readouterr().err
+    assert "grandmaster" in err and "unknown bot" in err and "human" in err
+
+
+def test_too_few_seats_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--text", "--seats", "human"]) == 2
+    assert "2, 3 or 4 seats" in capsys.readouterr().err
+
+
+def test_resume_of_a_broken_file_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]
+) -> None:
+    path = os.path.join(tmp_path, "save.json")
+    with open(path, "w") as f:
+        f.write("{not json")
+    assert main(["play", "--text", "--resume", path]) == 2
+    assert "is not JSON" in capsys.readouterr().err
+
+
+def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]) -> None:
+    session = Session.new(["random", "random"], seed=6)
+    while not session.state_over:
+        session.bot_move()
+    path = os.path.join(tmp_path, "save.json")
+    session.save(path)
+    assert main(["play", "--text", "--replay", path]) == 0
+    out = capsys.readouterr().out
+    assert "omniscient" in out
+    # Omniscient: the deck draws show their cards.
+    assert re.search(r"draws [A-Z]{2}\d[mf] from the deck", out)
+    assert out.rstrip().endswith(
+        score_sheet_text(session.game.score(), [session.label(p) for p in range(2)]).plain.rstrip()
+    )
