@@ -63,7 +63,7 @@ def test_play_previews_agree_with_the_real_chase() -> None:
             elif first[0] == "feeder_empty":
                 assert "no seed" in headline
             else:
-                assert "draws blind" in headline
+                assert "blind draw from the deck" in headline
             if len(steps) > 1:
                 assert f"then {len(steps) - 1} more" in headline
             perch = Action.from_id(action_id).index

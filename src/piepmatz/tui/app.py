@@ -212,8 +212,8 @@ class ChoiceDialog(ModalScreen[int]):
                 t.append(f"{slot + 1}:")
                 t.append_text(birds([card]) if card >= 0 else Text("empty"))
                 t.append("  ")
-            t.append(f"bird deck {view.bird_deck_size} · draws left {view.draws_left} · ")
-            t.append_text(hand_text(view))
+            t.append(f"bird deck {view.bird_deck_size} · draws left {view.draws_left} · hand ")
+            t.append_text(birds(view.hand))
         else:
             t.append_text(hand_text(view))
             if view.phase == COLLECT:
@@ -592,7 +592,7 @@ class TableScreen(Screen[None]):
         legal = self.session.game.state.legal_action_ids()
         if view.phase == PLAY:
             self.query_one("#choices-title", Static).update(
-                "Your move — ↑↓/click: see what it does · Enter/click again: play"
+                "Your move — ↑↓/click: preview · Enter/click again: play"
             )
             choices = self.query_one(ChoiceList)
             choices.set_options(choice_options(view, legal))

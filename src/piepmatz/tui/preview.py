@@ -122,7 +122,7 @@ def _describe(new: list[Event], me: int) -> tuple[list[str], list[str]]:
             steps.append(f"…and the {feeder(e[2])} beside it.")
         elif kind in ("take_pest", "take_blind"):
             blind_pest = True
-            chases.append("draws blind from the feeder deck")
+            chases.append("blind draw from the deck")
             steps.append("You draw a feeder card blind (the column is too short).")
         elif kind == "feeder_empty":
             chases.append("no seed (feeder deck empty)")
