@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -39,10 +39,10 @@ from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask, 
 from .text import draw_table
 
 ENV_ID = "Piepmatz-v0"
-Observation = dict[str, np.ndarray]
+Observation = dict[str, Any]
 
 
-class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):  # type: ignore[misc]
+class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
     """``PiepmatzEnv(players=2, preset="standard", seat=0, opponents="random", ...)``.
 
     ``seat`` is the learner's seat (``None``: a random seat each episode); ``opponents`` is one
@@ -50,7 +50,8 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):  # type: ignore[misc]
     ``"heuristic"`` or ``["random", "ismcts"]``).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    # Gymnasium declares ``metadata`` an instance variable with a class-level default.
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,

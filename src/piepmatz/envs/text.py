@@ -33,7 +33,7 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
         head += (
             f"turn {view.turn}, player {view.current_player} to {PHASE_NAMES[view.phase]}"
         )
-    lines = [f"{head} (seen by player {me})"]
+    lines = [f"{head} (seen by player {me})" if private else f"{head} (public)"]
     for k, row in enumerate(view.rows):
         ground = " ".join(BIRD_NAMES[b] for b in row[1:]) or "-"
         lines.append(f"  perch {k + 1}: {BIRD_NAMES[row[0]] if row else '-'} | ground: {ground}")

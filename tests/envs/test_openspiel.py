@@ -1,0 +1,407 @@
+"""The OpenSpiel binding ``python_piepmatz``: OpenSpiel's own checks, chance, and no leaks."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import piepmatz.envs.openspiel as binding  # noqa: E402 — after the import check
+from piepmatz.core.actions import Action  # noqa: E402
+from piepmatz.core.serial import state_to_json  # noqa: E402
+from piepmatz.core.state import State  # noqa: E402
+
+HERE = Path(__file__).parent
+CHECKS = HERE / "openspiel_checks.py"
+PLAYTHROUGH = HERE / "playthroughs" / "python_piepmatz.txt"
+#: Events that reveal a card drawn blind from a deck.
+BLIND_DRAWS = ("draw_deck", "refill_display", "take_blind", "refill_column", "pest_beside",
+               "pest_out")
+CONFIGS = [(n, preset) for n in (2, 3, 4) for preset in ("standard", "overview")]
+
+
+def _load(players: int = 2, preset: str = "standard") -> Any:
+    return pyspiel.load_game("python_piepmatz", {"players": players, "preset": preset})
+
+
+def _run_checks(*args: str) -> None:
+    result = subprocess.run(
+        [sys.executable, str(CHECKS), *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=HERE.parent.parent,
+    )
+    tail = (result.stdout[-4000:] + "\n" + result.stderr[-4000:]).strip()
+    assert result.returncode == 0, tail
+    assert result.stdout.strip().splitlines()[-1].startswith("passed"), tail
+
+
+def _random_game(game: Any, rng: random.Random) -> list[Any]:
+    """Every state along one random game, the terminal one included."""
+    state = game.new_initial_state()
+    states = []
+    while not state.is_terminal():
+        states.append(state.clone())
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probabilities)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    states.append(state)
+    return states
+
+
+# ---------------------------------------------------------------------------- OpenSpiel's checks
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_random_sim_test(players: int, preset: str) -> None:
+    _run_checks("random-sim", str(players), preset, "100")
+
+
+@pytest.mark.slow
+def test_openspiel_api_test() -> None:
+    _run_checks("api")
+
+
+def test_playthrough_replays_identically() -> None:
+    from absl import flags
+    from open_spiel.python.algorithms import generate_playthrough
+
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS.mark_as_parsed()
+    original, replayed = generate_playthrough.replay(str(PLAYTHROUGH))
+    assert original.count("# State") > 100  # a whole game, not just the deal
+    assert "IsTerminal() = True" in original
+    assert replayed == original
+
+
+# ---------------------------------------------------------------------------- the game
+
+
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_game_info_follows_the_parameters(players: int, preset: str) -> None:
+    game = _load(players, preset)
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == 2921
+    assert game.max_chance_outcomes() == 118
+    assert game.max_utility() == 1.0
+    assert game.min_utility() == pytest.approx(-1 / (players - 1))
+    assert game.max_game_length() == binding.max_game_length(players)
+    assert game.get_parameters() == {"players": players, "preset": preset}
+    assert game.information_state_tensor_size() == binding.INFO_STATE_SIZE
+    assert game.observation_tensor_size() == binding.OBSERVATION_SIZE
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"players": 5}, {"players": 1}, {"preset": "nonsense"}, {"speed": 3}],
+)
+def test_bad_parameters_are_refused(params: dict[str, Any]) -> None:
+    with pytest.raises((ValueError, RuntimeError)):
+        pyspiel.load_game("python_piepmatz", params)
+
+
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_lengths_stay_within_the_announced_bounds(players: int, preset: str) -> None:
+    game = _load(players, preset)
+    for seed in range(3):
+        states = _random_game(game, random.Random(seed))
+        history = states[-1].full_history()
+        decisions = sum(1 for item in history if item.player >= 0)
+        chances = len(history) - decisions
+        assert decisions <= game.max_game_length()
+        assert chances <= game.max_chance_nodes_in_history()
+
+
+def test_the_deal_is_one_chance_node_per_card() -> None:
+    game = _load(3)
+    state = game.new_initial_state()
+    # First player, four seeds, two perch birds, four cards for each of three hands, display.
+    expected = 1 + 4 + 2 + 12 + 3
+    for _ in range(expected):
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        state.apply_action(outcomes[0][0])
+    assert not state.is_chance_node()
+    engine = state.position.engine
+    assert [len(h) for h in engine.hands] == [4, 4, 4]
+    assert len(engine.bird_deck) == 72 - 2 - 12 - 3
+    assert len(engine.feeder_deck) == 36 - 4
+    assert all(b >= 0 for b in engine.display)
+    engine.card_places()  # every card in exactly one place
+
+
+def test_two_players_set_a_species_aside_by_chance() -> None:
+    state = _load(2).new_initial_state()
+    outcomes = [o for o, _ in state.chance_outcomes()]
+    assert outcomes == [binding.SPECIES_OUTCOME + s for s in range(6)]
+    state.apply_action(binding.SPECIES_OUTCOME + 3)  # GR
+    assert state.action_to_string(-1, binding.FIRST_OUTCOME + 1) == "first player 1"
+    state.apply_action(binding.FIRST_OUTCOME + 1)
+    column = [o - binding.FEEDER_OUTCOME for o, _ in state.chance_outcomes()]
+    assert len(column) == 30 - 4  # seeds only, without the four 3+ seeds (S2, C4)
+    birds_left = [o for o, _ in _advance_to_birds(state)]
+    assert not any(36 <= b < 48 for b in birds_left)  # no greenfinch in play
+
+
+def _advance_to_birds(state: Any) -> list[tuple[int, float]]:
+    while state.chance_outcomes()[0][0] >= binding.FEEDER_OUTCOME:
+        state.apply_action(state.chance_outcomes()[0][0])
+    outcomes: list[tuple[int, float]] = state.chance_outcomes()
+    return outcomes
+
+
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_every_blind_card_and_squirrel_pick_is_a_chance_node(players: int, preset: str) -> None:
+    game = _load(players, preset)
+    for seed in range(4):
+        final = _random_game(game, random.Random(100 + seed))[-1]
+        position = final.position
+        deal = len(binding._DEAL_STEPS[players])
+        chance_in_play = sum(1 for item in final.full_history()[deal:] if item.player < 0)
+        revealed = 0
+        for event in position.engine.events:
+            kind = event[0]
+            blind_pest = kind == "take_pest" and event[3] == 0  # a pest drawn from the deck
+            if kind in BLIND_DRAWS or blind_pest:
+                revealed += 1
+            elif kind == "squirrel":
+                revealed += len(event) - 2
+        assert chance_in_play == revealed
+        assert position.fixed_birds == position.fixed_feeder == position.fixed_picks == []
+
+
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_the_binding_plays_by_the_engines_rules(players: int, preset: str) -> None:
+    """Replay a binding game in the engine (checked path), its decks stacked in the order chance
+    dealt the cards: both must reach the same state. A squirrel's pick comes from the engine's
+    own generator, so each game is compared up to its first squirrel pick (or to the end)."""
+    game = _load(players, preset)
+    compared = 0
+    for seed in range(6):
+        states = _random_game(game, random.Random(seed))
+        history = states[-1].full_history()
+        deal = len(binding._DEAL_STEPS[players])
+        stop = len(history)
+        for k in range(deal, len(history)):
+            if history[k].player < 0 and states[k].position.need[0] == "squirrel":
+                # Back to the player action the pick belongs to.
+                stop = max(j for j in range(k) if history[j].player >= 0)
+                break
+        compared += sum(1 for item in history[:stop] if item.player >= 0)
+        replay = _replay_in_engine(states, stop, players, preset)
+        assert _comparable(states[stop].position.engine) == _comparable(replay)
+    assert compared >= 60
+
+
+def _comparable(state: State) -> dict[str, Any]:
+    doc = state_to_json(state)
+    doc.pop("rng")  # the squirrel's generator, unused by the binding
+    # The binding keeps unseen cards unordered: compare the decks as sets.
+    doc["bird_deck"] = sorted(doc["bird_deck"])
+    doc["feeder_deck"] = sorted(doc["feeder_deck"])
+    return doc
+
+
+def _replay_in_engine(states: list[Any], stop: int, players: int, preset: str) -> State:
+    """The engine after the first ``stop`` actions of the binding game through ``states``."""
+    final = states[-1]
+    history = final.full_history()
+    deal = binding._DEAL_STEPS[players]
+    species: str | None = None
+    first = 0
+    column: list[int] = []
+    rows: list[int] = []
+    hands: list[list[int]] = [[] for _ in range(players)]
+    display: list[int] = []
+    for (kind, index), item in zip(deal, history, strict=False):
+        o = item.action
+        if kind == "species":
+            species = binding.SPECIES[o - binding.SPECIES_OUTCOME]
+        elif kind == "first":
+            first = o - binding.FIRST_OUTCOME
+        elif kind == "column":
+            column.append(o - binding.FEEDER_OUTCOME)
+        elif kind == "perch":
+            rows.append(o)
+        elif kind == "hand":
+            hands[index].append(o)
+        else:
+            display.append(o)
+    # The cards chance dealt during play, deck by deck, in order (squirrel picks are no draws).
+    drawn: dict[str, list[int]] = {"bird": [], "feeder": [], "squirrel": []}
+    for k in range(len(deal), len(history)):
+        if history[k].player < 0:
+            drawn[states[k].position.need[0]].append(history[k].action)
+    birds = drawn["bird"]
+    feeder = [o - binding.FEEDER_OUTCOME for o in drawn["feeder"]]
+    engine = final.position.engine
+    state = State.new_game(players, preset, 0, first, species)
+    state.rows = [[b] for b in rows]
+    state.hands = [sorted(h) for h in hands]
+    state.display = display
+    state.column = column
+    # The top of a deck is its last element: the first card chance dealt goes last.
+    state.bird_deck = sorted(engine.bird_deck) + birds[::-1]
+    state.feeder_deck = sorted(engine.feeder_deck) + feeder[::-1]
+    for item in history[len(deal) : stop]:
+        if item.player >= 0:
+            state.apply(Action.from_id(item.action), player=item.player)
+    return state
+
+
+# ---------------------------------------------------------------------------- information
+
+
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_resampling_leaks_nothing(players: int, preset: str) -> None:
+    """Port of OpenSpiel's C++ ResampleInfostateTest: along random games, resampling for any
+    player keeps that player's information state (string and tensor) and the player to move."""
+    game = _load(players, preset)
+    rng = random.Random(players * 10 + len(preset))
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    checked = 0
+    changed_hidden = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probabilities)[0])
+            continue
+        for p in range(players):
+            other = state.resample_from_infostate(p, sampler)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.information_state_tensor(p) == state.information_state_tensor(p)
+            assert other.current_player() == state.current_player()
+            assert other.legal_actions() == (
+                state.legal_actions() if state.current_player() == p else other.legal_actions()
+            )
+            mine, theirs = state.position.engine, other.position.engine
+            q = (p + 1) % players
+            changed_hidden += mine.hands[q] != theirs.hands[q]
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 40
+    assert changed_hidden > checked // 2  # the hidden cards really were dealt anew
+
+
+def test_resampling_refuses_chance_nodes_and_unknown_players() -> None:
+    state = _load(2).new_initial_state()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    with pytest.raises((ValueError, RuntimeError)):
+        state.resample_from_infostate(0, sampler)
+    states = _random_game(_load(2), random.Random(3))
+    decision = next(s for s in states if not s.is_chance_node())
+    with pytest.raises((ValueError, RuntimeError)):
+        decision.resample_from_infostate(2, sampler)
+
+
+def test_information_states_differ_exactly_where_the_player_can_tell() -> None:
+    game = _load(2)
+    state = _random_game(game, random.Random(8))[40]
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    p = state.current_player()
+    world = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    other = 1 - p
+    # The other player sees the sampled hand as their own: their information differs.
+    assert world.information_state_string(other) != state.information_state_string(other)
+    # Perfect recall: the log the player saw so far is part of every later information state.
+    before = state.information_state_string(p)
+    log = before.split("\n", 1)[1].rsplit("\nPiepmatz, ", 1)[0]
+    state.apply_action(state.legal_actions()[0])
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert log in state.information_state_string(p)
+
+
+def test_observations_hold_the_view_and_nothing_else() -> None:
+    from piepmatz.core.view import view_of
+    from piepmatz.envs.encoding import encode
+
+    states = _random_game(_load(3), random.Random(4))
+    for state in states[30::15]:
+        if state.is_chance_node():
+            continue
+        engine = state.position.engine
+        for p in range(3):
+            expected = encode(view_of(engine, p)).astype(np.float32)
+            assert np.array_equal(np.array(state.observation_tensor(p)), expected)
+            tensor = np.array(state.information_state_tensor(p))
+            assert np.array_equal(tensor[: binding.OBSERVATION_SIZE], expected)
+            hand = " ".join(binding.BIRD_NAMES[b] for b in engine.hands[p]) or "-"
+            assert f"hand {hand} |" in state.observation_string(p)
+            for q in range(3):
+                if q != p and engine.hands[q]:
+                    other = " ".join(binding.BIRD_NAMES[b] for b in engine.hands[q])
+                    assert other not in state.observation_string(p)
+
+
+def test_public_and_private_observers() -> None:
+    from open_spiel.python.observation import make_observation
+
+    state = _random_game(_load(2), random.Random(6))[60]
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    engine = state.position.engine
+    public = make_observation(
+        _load(2),
+        pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    private = make_observation(
+        _load(2),
+        pyspiel.IIGObservationType(
+            public_info=False,
+            perfect_recall=False,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        ),
+    )
+    hand = " ".join(binding.BIRD_NAMES[b] for b in engine.hands[0])
+    assert hand not in public.string_from(state, 0)
+    assert public.string_from(state, 0) == public.string_from(state, 1)
+    assert private.string_from(state, 0).startswith(f"hand {hand};")
+    private.set_from(state, 0)
+    assert sorted(np.flatnonzero(private.dict["hand"])) == engine.hands[0]
+
+
+# ---------------------------------------------------------------------------- algorithms
+
+
+def test_openspiel_ismcts_plays_a_whole_game() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _load(2)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=3, random_state=np.random.RandomState(2)
+    )
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert moves > 10
+    assert sum(state.returns()) == pytest.approx(0.0)
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
