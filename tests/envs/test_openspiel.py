@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyspiel
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-import piepmatz.envs.openspiel as binding  # noqa: E402 — after the import check
-from piepmatz.core.actions import Action  # noqa: E402
-from piepmatz.core.serial import state_to_json  # noqa: E402
-from piepmatz.core.state import State  # noqa: E402
+import piepmatz.envs.openspiel as binding
+from piepmatz.core.actions import Action
+from piepmatz.core.serial import state_to_json
+from piepmatz.core.state import State
 
 HERE = Path(__file__).parent
 CHECKS = HERE / "openspiel_checks.py"

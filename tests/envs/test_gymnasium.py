@@ -1,0 +1,107 @@
+"""The single-agent Gymnasium environment ``Piepmatz-v0``."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import piepmatz.envs.gymnasium as piepmatz_gym
+from piepmatz.bots import bot_names
+from piepmatz.core.view import view_of
+from piepmatz.envs.encoding import encode
+
+
+def _strongest_available() -> str:
+    """The strongest bot present (the bots package grows while the envs are built)."""
+    names = bot_names()
+    return next(n for n in ("heuristic", "greedy", "random") if n in names)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_check_env(players: int) -> None:
+    env = gymnasium.make("Piepmatz-v0", players=players, render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+def _episode(env, seed: int) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, terminated, truncated, _ = env.step(action)
+        total += reward
+        steps += 1
+        assert not truncated
+        if terminated:
+            return total, steps
+        assert reward == 0.0
+
+
+def test_an_episode_against_bots_ends_with_the_win_reward() -> None:
+    env = piepmatz_gym.PiepmatzEnv(players=3, opponents=_strongest_available())
+    rewards = {_episode(env, seed)[0] for seed in range(6)}
+    assert rewards <= {1.0, -0.5, 0.25}  # win, loss, win shared by two
+    assert rewards & {1.0, -0.5}
+
+
+def test_the_learner_sees_its_own_view_and_acts_only_on_its_turn() -> None:
+    env = piepmatz_gym.PiepmatzEnv(players=2, seat=1, opponents="random")
+    obs, info = env.reset(seed=3)
+    state = env._state
+    assert info["seat"] == 1 and state.current_player == 1
+    assert np.array_equal(obs["observation"], encode(view_of(state, 1)))
+    assert np.flatnonzero(obs["action_mask"]).tolist() == state.legal_action_ids()
+
+
+def test_a_random_seat_follows_the_seed() -> None:
+    env = piepmatz_gym.PiepmatzEnv(players=4, seat=None)
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(12)}
+    assert len(seats) > 1
+    assert env.reset(seed=5)[1]["seat"] == env.reset(seed=5)[1]["seat"]
+
+
+def test_the_same_seed_replays_the_same_episode() -> None:
+    a = piepmatz_gym.PiepmatzEnv(players=3, opponents=["random", _strongest_available()])
+    b = piepmatz_gym.PiepmatzEnv(players=3, opponents=["random", _strongest_available()])
+    assert _episode(a, 21) == _episode(b, 21)
+
+
+def test_an_illegal_action_loses_or_raises() -> None:
+    env = piepmatz_gym.PiepmatzEnv(players=2)
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    strict = piepmatz_gym.PiepmatzEnv(players=2, illegal_action="raise")
+    obs, _ = strict.reset(seed=1)
+    before = obs["observation"].copy()
+    with pytest.raises(ValueError, match="not legal"):
+        strict.step(illegal)
+    assert np.array_equal(strict._observation()["observation"], before)
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        piepmatz_gym.PiepmatzEnv(opponents="grandmaster")
+    with pytest.raises(ValueError, match="opponent spec"):
+        piepmatz_gym.PiepmatzEnv(players=3, opponents=["random"])
+    with pytest.raises(ValueError, match="seat"):
+        piepmatz_gym.PiepmatzEnv(players=2, seat=2)
+    with pytest.raises(ValueError, match="illegal_action"):
+        piepmatz_gym.PiepmatzEnv(illegal_action="ignore")
+
+
+def test_registered_with_gymnasium() -> None:
+    assert "Piepmatz-v0" in gymnasium.registry
+    env = gymnasium.make("Piepmatz-v0", players=4, preset="overview")
+    assert env.unwrapped.players == 4
+    assert env.unwrapped.rules.name == "overview"
