@@ -12,12 +12,13 @@ statistical conventions. Heavy dependencies (OpenSkill, matplotlib, Ray, tqdm) a
 where they are used.
 """
 
-from .backends import BACKENDS, run_games
+from .backends import BACKENDS, BackendError, run_games
 from .play import BotFailure, GameResult, MatchConfig, parse_rules, play_batch, play_game
 from .tournament import TournamentReport, summarise
 
 __all__ = [
     "BACKENDS",
+    "BackendError",
     "BotFailure",
     "GameResult",
     "MatchConfig",

@@ -25,6 +25,10 @@ MAX_AUTO_BATCH: Final = 250
 Progress = Callable[[int], None]
 
 
+class BackendError(RuntimeError):
+    """The backend could not be started or reached (for example no Ray cluster at the address)."""
+
+
 def auto_batch_size(games: int, workers: int) -> int:
     """Batch size for ``games`` games on ``workers`` workers.
 
@@ -127,18 +131,24 @@ def _run_ray(
 
     started = False
     if not ray.is_initialized():
-        if address:
-            import piepmatz
+        try:
+            if address:
+                import piepmatz
 
-            # Ship this package to the cluster's workers, so they play the same code.
-            ray.init(
-                address=address,
-                runtime_env={"py_modules": [piepmatz]},
-                include_dashboard=False,
-                log_to_driver=False,
-            )
-        else:
-            ray.init(num_cpus=workers or local_cpus(), include_dashboard=False, log_to_driver=False)
+                # Ship this package to the cluster's workers, so they play the same code.
+                ray.init(
+                    address=address,
+                    runtime_env={"py_modules": [piepmatz]},
+                    include_dashboard=False,
+                    log_to_driver=False,
+                )
+            else:
+                ray.init(
+                    num_cpus=workers or local_cpus(), include_dashboard=False, log_to_driver=False
+                )
+        except Exception as exc:  # Ray raises several kinds (ConnectionError, RuntimeError, ...)
+            where = f"join the Ray cluster at {address}" if address else "start a local Ray"
+            raise BackendError(f"cannot {where}: {exc}") from exc
         started = True
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]

@@ -238,6 +238,7 @@ def _write(path: str | None, text: str) -> None:
 
 
 def run_tournament_command(args: argparse.Namespace) -> int:
+    from .backends import BackendError
     from .play import BotFailure, MatchConfig, parse_rules
     from .tournament import json_safe, summarise
 
@@ -256,7 +257,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         return _one_game(args, config, args.only)
     try:
         results = _run(args, config, "tournament")
-    except BotFailure as exc:
+    except (BotFailure, BackendError) as exc:
         sys.stderr.write(f"piepmatz tournament: {exc}\n")
         return 1
     report = summarise(config, results)
@@ -310,6 +311,7 @@ def write_records(path: str, config: Any, results: Any) -> None:
 def run_compare_command(args: argparse.Namespace) -> int:
     from piepmatz.bots import bot_names
 
+    from .backends import BackendError
     from .compare import ComparisonReport, summarise_rules
     from .play import BotFailure, MatchConfig, parse_rules
     from .tournament import json_safe
@@ -326,7 +328,7 @@ def run_compare_command(args: argparse.Namespace) -> int:
                 args.players, bots, args.games, seed, parse_rules(spec), args.seating
             )
             summaries.append(summarise_rules(spec, config, _run(args, config, spec)))
-    except BotFailure as exc:
+    except (BotFailure, BackendError) as exc:
         sys.stderr.write(f"piepmatz compare: {exc}\n")
         return 1
     report = ComparisonReport(tuple(summaries))
