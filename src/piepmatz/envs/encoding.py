@@ -189,7 +189,10 @@ class Encoder:
 
     def encode(self, view: PlayerView) -> Vector:
         """The observation vector of ``view`` (a fresh array each call)."""
-        if view.num_players != self.num_players or view.rules != self.rules:
+        rules = view.rules
+        if view.num_players != self.num_players or (
+            rules is not self.rules and rules != self.rules
+        ):
             raise ValueError(
                 f"this encoder is for {self.num_players} players and {self.rules.name} rules, "
                 f"the view is of {view.num_players} players and {view.rules.name} rules"
@@ -198,24 +201,29 @@ class Encoder:
 
     def encode_bytes(self, view: PlayerView) -> bytearray:
         """The observation of ``view`` as raw bytes (one byte per entry)."""
+        # Offsets are bound to locals: this runs once per turn of every environment.
         b = bytearray(self._template)
         me = view.player
         n = self.num_players
+        value = BIRD_VALUE
         for c in view.hand:
             b[O_HAND + c] = 1
         for k, row in enumerate(view.rows):
             if row:
                 base = k * NUM_BIRDS
-                b[O_PERCH + base + row[0]] = 1
+                perch = row[0]
+                b[O_PERCH + base + perch] = 1
                 ground = 0
+                at = O_GROUND + base
                 for i, bird in enumerate(row[1:], 1):
-                    ground += BIRD_VALUE[bird]
-                    b[O_GROUND + base + bird] = i
-                b[O_STRENGTH + 2 * k] = BIRD_VALUE[row[0]]
+                    ground += value[bird]
+                    b[at + bird] = i
+                b[O_STRENGTH + 2 * k] = value[perch]
                 b[O_STRENGTH + 2 * k + 1] = ground
         pests_beside = view.column_pests
+        eggs = FEEDER_EGGS
         for i, seed in enumerate(view.column):
-            b[O_COL_SEED + i] = FEEDER_EGGS[seed]
+            b[O_COL_SEED + i] = eggs[seed]
             pest = pests_beside[i]
             if pest >= 0:
                 b[O_COL_PEST + 2 * i + FEEDER_KIND[pest] - 1] = 1
@@ -235,8 +243,7 @@ class Encoder:
         seeds_seen = view.seeds_seen
         blind_counts = view.blind_counts
         chosen = view.chosen
-        for q in range(n):
-            r = q - me if q >= me else q - me + n
+        for r, q in enumerate(_SEAT_ORDER[n][me]):
             base = O_COLLECTIONS + r * NUM_BIRDS
             for bird in collections[q]:
                 b[base + bird] = 1
@@ -245,7 +252,7 @@ class Encoder:
             if own_pests:
                 crows = 0
                 for x in own_pests:
-                    if FEEDER_KIND[x] == 1:
+                    if x < _FIRST_SQUIRREL:
                         crows += 1
                 b[O_PESTS + 2 * r] = crows
                 b[O_PESTS + 2 * r + 1] = len(own_pests) - crows
@@ -276,6 +283,14 @@ class Encoder:
         if view.chase_perch >= 0:
             b[O_CHASE_PERCH + view.chase_perch] = 1
         return b
+
+
+#: For each player count and observer, the seats in relative order (observer first).
+_SEAT_ORDER: Final = {
+    n: tuple(tuple((me + r) % n for r in range(n)) for me in range(n)) for n in (2, 3, 4)
+}
+#: Pests are crows (30-32) and squirrels (33-35).
+_FIRST_SQUIRREL: Final = min(f for f, kind in enumerate(FEEDER_KIND) if kind == 2)
 
 
 _ENCODERS: dict[tuple[int, Rules], Encoder] = {}

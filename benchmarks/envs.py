@@ -1,0 +1,168 @@
+"""Research environments' speed: PettingZoo turns per second, Gymnasium steps, OpenSpiel games.
+
+PettingZoo's figure is ``pettingzoo.test.performance_benchmark`` (random legal moves, one
+observation per turn, 5 seconds of wall-clock time), run on the bare ``raw_env()`` and on the
+wrapped ``env()``. On a shared machine the wall-clock figure moves with the load, so the same
+loop is also timed in CPU seconds of this process (``time.process_time``): that figure is what
+the code costs. ``--parts`` breaks one turn down (view, encoding, mask, engine).
+
+    python benchmarks/envs.py [--seconds 5] [--players 2 3 4] [--skip-official] [--parts]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import random
+import re
+import time
+from typing import Any
+
+import numpy as np
+
+
+def turns_per_second(env: Any, seconds: float) -> tuple[float, float]:
+    """PettingZoo's performance_benchmark loop, timed in wall-clock and in CPU seconds."""
+    rng = random.Random(0)
+    env.reset(seed=0)
+    turns = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall0 < seconds:
+        for agent in env.agent_iter(env.num_agents):
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            env.step(action)
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                env.reset()
+            del agent
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    return turns / wall, turns / cpu
+
+
+def official(env: Any) -> float:
+    """PettingZoo's own ``performance_benchmark``: its printed turns per second."""
+    from pettingzoo.test import performance_benchmark
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        performance_benchmark(env)
+    match = re.search(r"([0-9.]+) turns per second", out.getvalue())
+    assert match, out.getvalue()
+    return float(match.group(1))
+
+
+def gymnasium_steps(players: int, seconds: float) -> tuple[float, float]:
+    """Learner steps per second (random legal actions, random opponents), wall and CPU."""
+    from piepmatz.envs.gymnasium import PiepmatzEnv
+
+    env = PiepmatzEnv(players=players, opponents="random")
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    steps = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall0 < seconds:
+        obs, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+        if terminated:
+            obs, _ = env.reset()
+    return steps / (time.perf_counter() - wall0), steps / (time.process_time() - cpu0)
+
+
+def openspiel_games(players: int, seconds: float) -> tuple[float, float]:
+    """Random games through python_piepmatz (chance nodes included): games/s and nodes/s (CPU)."""
+    import pyspiel
+
+    import piepmatz.envs.openspiel  # noqa: F401 — registers the game
+
+    game = pyspiel.load_game("python_piepmatz", {"players": players})
+    rng = random.Random(0)
+    games = nodes = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall0 < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            nodes += 1
+        games += 1
+    cpu = time.process_time() - cpu0
+    return games / cpu, nodes / cpu
+
+
+def parts(players: int) -> None:
+    """Microseconds per call of each part of one PettingZoo turn, on positions of real games."""
+    import timeit
+
+    from piepmatz.core.state import State
+    from piepmatz.core.view import view_of
+    from piepmatz.envs.encoding import Encoder, action_mask
+
+    rng = random.Random(1)
+    states = []
+    for seed in range(20):
+        state = State.new_game(players, seed=seed, events=False)
+        while not state.is_over():
+            states.append(state.copy(events=False))
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    encoder = Encoder(players, states[0].rules)
+    views = [view_of(s, s.current_player) for s in states]
+    legal = [s.legal_action_ids() for s in states]
+
+    def per_call(fn: Any) -> float:
+        best = min(timeit.repeat(fn, number=1, repeat=5))
+        return best / len(states) * 1e6
+
+    def step_all() -> None:
+        for s in states:
+            c = s.copy(events=False)
+            c.apply_id(c.legal_action_ids()[0])
+
+    print(f"  {players} players, microseconds per turn (best of 5, {len(states)} positions):")
+    views_us = per_call(lambda: [view_of(s, s.current_player) for s in states])
+    print(f"    view_of          {views_us:6.1f}")
+    print(f"    encode           {per_call(lambda: [encoder.encode(v) for v in views]):6.1f}")
+    print(f"    action mask      {per_call(lambda: [action_mask(ids) for ids in legal]):6.1f}")
+    print(f"    copy+legal+apply {per_call(step_all):6.1f}  (the engine; copy only for the test)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per configuration")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--skip-official", action="store_true",
+                        help="do not run PettingZoo's performance_benchmark itself")
+    parser.add_argument("--parts", action="store_true", help="time the parts of a turn")
+    args = parser.parse_args()
+
+    from piepmatz.envs import piepmatz_v0
+
+    print("PettingZoo piepmatz_v0 — turns per second (target: 20,000)")
+    print(f"{'players':>7} {'env':>9} {'official':>9} {'wall':>9} {'CPU':>9}")
+    for n in args.players:
+        for label, make in (("raw_env", piepmatz_v0.raw_env), ("env", piepmatz_v0.env)):
+            figure = "-" if args.skip_official else f"{official(make(players=n)):9.0f}"
+            wall, cpu = turns_per_second(make(players=n), args.seconds)
+            print(f"{n:>7} {label:>9} {figure:>9} {wall:9.0f} {cpu:9.0f}")
+    print("\nGymnasium Piepmatz-v0 — learner steps per second (random opponents)")
+    for n in args.players:
+        wall, cpu = gymnasium_steps(n, args.seconds)
+        print(f"{n:>7} players: {wall:8.0f} wall, {cpu:8.0f} CPU")
+    print("\nOpenSpiel python_piepmatz — random games (CPU time)")
+    for n in args.players:
+        games, nodes = openspiel_games(n, args.seconds)
+        print(f"{n:>7} players: {games:6.1f} games/s, {nodes:8.0f} nodes/s (chance included)")
+    if args.parts:
+        print()
+        for n in args.players:
+            parts(n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""OpenSpiel's Python ISMCTS against our ``ismcts`` bot, equal time per move, two players.
+
+Both bots play the same game, ``python_piepmatz`` through the OpenSpiel binding: OpenSpiel's
+``ISMCTSBot`` (random-rollout evaluator, UCT, final move by visit count) searches through the
+binding — ``resample_from_infostate`` at every iteration, explicit chance nodes in every rollout;
+ours (``piepmatz.bots.make_bot("ismcts:time=T")``) gets the acting player's view of the same
+position. OpenSpiel's bot counts simulations, not seconds, so its search loop is run until the
+same deadline (``TimedISMCTSBot``: OpenSpiel's ``run_search`` with the simulation count replaced
+by the clock). Seats alternate; chance follows a seeded generator, one per game.
+
+The result is our bot's score (win 1, shared win 1/2, loss 0) with a 95 % Wilson interval.
+
+    python benchmarks/openspiel_ismcts.py [--games 30] [--time 0.1] [--seed 1]
+    python benchmarks/openspiel_ismcts.py --full      # 200 games at 0.5 s per move
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+import piepmatz.envs.openspiel  # noqa: F401 — registers python_piepmatz
+from piepmatz.bots import make_bot
+from piepmatz.core.view import view_of
+
+
+class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ISMCTSBot searching until a deadline instead of for a number of simulations."""
+
+    def __init__(self, game: Any, time_limit: float, seed: int) -> None:
+        evaluator = mcts.RandomRolloutEvaluator(
+            n_rollouts=1, random_state=np.random.RandomState(seed)
+        )
+        super().__init__(
+            game, evaluator, uct_c=2.0, max_simulations=1,
+            random_state=np.random.RandomState(seed + 1),
+        )
+        self.time_limit = time_limit
+        self.simulations: list[int] = []
+
+    def run_search(self, state: Any) -> list[tuple[int, float]]:
+        # As ISMCTSBot.run_search, with "for _ in range(max_simulations)" replaced by a clock.
+        self.reset()
+        legal_actions = state.legal_actions()
+        if len(legal_actions) == 1:
+            return [(legal_actions[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        root_key = self.get_state_key(state)
+        deadline = time.perf_counter() + self.time_limit
+        count = 0
+        while True:
+            sampled = self.sample_root_state(state)
+            assert root_key == self.get_state_key(sampled)
+            self.run_simulation(sampled)
+            count += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.simulations.append(count)
+        policy: list[tuple[int, float]] = self.get_final_policy(state, self._root_node)
+        return policy
+
+
+def play(game: Any, time_limit: float, openspiel_seat: int, seed: int) -> tuple[float, Any, Any]:
+    """One game; returns our bot's score (1, 1/2 or 0) and both bots (for their statistics)."""
+    theirs = TimedISMCTSBot(game, time_limit, seed)
+    ours = make_bot(f"ismcts:time={time_limit}")
+    chance = np.random.RandomState(seed)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(chance.choice(outcomes, p=probabilities)))
+        elif state.current_player() == openspiel_seat:
+            state.apply_action(int(theirs.step(state)))
+        else:
+            p = state.current_player()
+            view = view_of(state.position.engine, p)
+            state.apply_action(ours.choose(view, state.legal_actions(), rng))
+    returns = state.returns()
+    mine = returns[1 - openspiel_seat]
+    return (1.0 if mine > 0 else 0.5 if mine == 0 else 0.0), theirs, ours
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (shared wins count one half)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--time", type=float, default=0.1, help="seconds per move, both bots")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--full", action="store_true", help="200 games at 0.5 s per move")
+    args = parser.parse_args()
+    if args.full:
+        args.games, args.time = 200, 0.5
+    game = pyspiel.load_game("python_piepmatz", {"players": 2, "preset": args.preset})
+    print(
+        f"OpenSpiel ISMCTSBot vs piepmatz ismcts: {args.games} two-player games, "
+        f"{args.time} s per move, {args.preset} rules, "
+        f"seeds {args.seed}..{args.seed + args.games - 1}"
+    )
+    score = 0.0
+    sims: list[int] = []
+    start = time.perf_counter()
+    for i in range(args.games):
+        result, theirs, ours = play(game, args.time, i % 2, args.seed + i)
+        score += result
+        sims += theirs.simulations
+        print(
+            f"  game {i + 1:3d}: OpenSpiel in seat {i % 2}, ours scores {result:.1f} "
+            f"(running {score:.1f}/{i + 1}; last move: OpenSpiel {theirs.simulations[-1]} "
+            f"simulations, ours {ours.last_iterations} iterations)",
+            flush=True,
+        )
+    low, high = wilson(score, args.games)
+    print(
+        f"ours: {score:.1f}/{args.games} = {score / args.games:.1%}, "
+        f"95 % Wilson interval [{low:.1%}, {high:.1%}]"
+    )
+    print(
+        f"OpenSpiel ISMCTS: {np.mean(sims):.1f} simulations per move on average; "
+        f"{time.perf_counter() - start:.0f} s in all"
+    )
+
+
+if __name__ == "__main__":
+    main()
