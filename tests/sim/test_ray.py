@@ -7,6 +7,8 @@ Ray starts slowly (10–30 s), so this module starts it once and runs one test (
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,33 @@ import pytest
 
 from piepmatz.cli import main
 from piepmatz.sim import MatchConfig, run_games
+
+
+def ray_descendants() -> list[str]:
+    """Ray's processes below this one (gcs_server, raylet, ray:: workers, Ray's helper scripts)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid, ppid = int(text.split()[0]), int(text[text.rindex(")") + 2 :].split()[1])
+        children.setdefault(ppid, []).append(pid)
+    found, todo = [], [os.getpid()]
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            todo.append(pid)
+            try:
+                comm = Path(f"/proc/{pid}/comm").read_text().strip()
+                args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            # Ray's own binaries and workers, and Python running one of Ray's scripts (not, say,
+            # multiprocessing's forkserver, whose arguments merely list Ray on sys.path).
+            script = any(a.endswith(".py") and "/ray/" in a for a in args.split("\0"))
+            if comm in ("gcs_server", "raylet") or comm.startswith("ray::") or script:
+                found.append(f"{pid} {comm}")
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +57,15 @@ def local_ray() -> Iterator[Any]:
         object_store_memory=80 * 1024 * 1024,
     )
     try:
+        assert ray_descendants()  # the check below can see Ray's processes
         yield ray
     finally:
         ray.shutdown()
     assert not ray.is_initialized()
+    deadline = time.monotonic() + 20
+    while ray_descendants() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert ray_descendants() == [], "Ray left processes behind"
 
 
 @pytest.mark.slow
