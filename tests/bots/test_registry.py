@@ -104,3 +104,13 @@ def test_bad_specs_get_clear_errors(spec: str, message: str) -> None:
 def test_spec_must_be_text() -> None:
     with pytest.raises(ValueError, match="text"):
         make_bot(3)  # type: ignore[arg-type]
+
+
+def test_package_docstring_examples() -> None:
+    import doctest
+
+    import piepmatz.bots
+
+    result = doctest.testmod(piepmatz.bots)
+    assert result.attempted >= 4
+    assert result.failed == 0

@@ -12,15 +12,15 @@ are a difficulty level or comma-separated ``key=value`` pairs:
 spec                            bot
 ==============================  ================================================================
 ``random``                      uniform over the legal actions
-``greedy``                      a cheap rule of thumb (the rollout policy of ``ismcts``)
+``greedy``                      a cheap rule of thumb (a rollout policy option of ``ismcts``)
 ``heuristic``                   one-step evaluation of every option (thousands of moves a second)
 ``heuristic:noise=0.3``         … that plays a random legal move 30 % of the time
 ``heuristic:exposure=0.5``      … weight of what a play leaves for the next player
 ``ismcts``                      ISMCTS with 2000 iterations per move (reproducible)
 ``ismcts:iterations=N``         N iterations per move
 ``ismcts:time=S``               S seconds per move (``time.perf_counter``)
-``ismcts:rollout=P``            rollout policy ``greedy`` (default), ``random`` or ``heuristic``
-``ismcts:depth=D``              rollouts stop after D decisions and score the position (12)
+``ismcts:rollout=P``            rollout policy ``random`` (default), ``greedy`` or ``heuristic``
+``ismcts:depth=D``              rollouts stop after D decisions and score the position (8)
 ``ismcts:c=C``                  UCB exploration constant (0.7)
 ``ismcts:reward=R``             ``margin`` (default: sigmoid of the score margin) or ``win``
 ``ismcts:easy|medium|hard``     200 iterations, 1000 iterations, one second per move
@@ -35,7 +35,7 @@ the search stops at whichever comes first. A bad spec raises ``ValueError`` nami
 >>> make_bot("random").name
 'random'
 >>> make_bot("ismcts:iterations=300,depth=8")
-ISMCTSBot(iterations=300, time_limit=None, rollout='greedy', depth=8, c=0.7, reward='margin')
+ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c=0.7, reward='margin')
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
@@ -48,7 +48,7 @@ from collections.abc import Callable
 
 from .base import Bot, NoisyBot, RandomBot
 from .heuristic import GreedyBot, HeuristicBot
-from .ismcts import ISMCTSBot
+from .ismcts import DEFAULT_C, DEFAULT_DEPTH, DEFAULT_ROLLOUT, ISMCTSBot
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
 
@@ -157,9 +157,9 @@ def _ismcts(arg: str) -> ISMCTSBot:
     return ISMCTSBot(
         iterations=None if iterations is None else int(iterations),
         time_limit=None if time_limit is None else float(time_limit),
-        rollout=str(opts.get("rollout", "greedy")),
-        depth=int(opts.get("depth", 12)),
-        c=float(opts.get("c", 0.7)),
+        rollout=str(opts.get("rollout", DEFAULT_ROLLOUT)),
+        depth=int(opts.get("depth", DEFAULT_DEPTH)),
+        c=float(opts.get("c", DEFAULT_C)),
         reward=str(opts.get("reward", "margin")),
         name=spec,
     )

@@ -149,7 +149,7 @@ def _margin(world: State, player: int) -> float:
     return mine - max(v for q, v in enumerate(values) if q != player)
 
 
-def _resolve_own(world: State, player: int, rng: random.Random) -> float:
+def _resolve_own(world: State, player: int) -> float:
     """The player's margin after taking their best immediate follow-up decision, if any."""
     if world.current_player == player and world.phase in (COLLECT, CROW_VICTIM):
         best = float("-inf")
@@ -173,7 +173,7 @@ def best_by_evaluation(
     for a in legal:
         w = world.copy(events=False)
         w.apply_id(a)
-        value = _resolve_own(w, player, rng)
+        value = _resolve_own(w, player)
         if phase == PLAY and exposure_weight:
             value -= exposure_weight * exposure(w.rows, w.column, w.column_pests)
         scored.append((value, a))

@@ -16,8 +16,8 @@ decision, seen from the searching player's information set:
   stops before another player's last-hand choice and leaves it to the rollout, which is exactly
   where single- and multiple-observer ISMCTS would differ: the tree never holds anything the
   searching player could not have seen;
-- the rollout plays a cheap policy (``greedy`` by default, or ``random`` or the full
-  ``heuristic``) for at most ``depth`` decisions and then scores the world with
+- the rollout plays a cheap policy (``random`` by default, or the ``greedy`` rule of thumb or
+  the full ``heuristic``) for at most ``depth`` decisions and then scores the world with
   :func:`~piepmatz.bots.evaluate.rewards`: a sigmoid of each player's estimated final score
   margin, in [0, 1]. A margin reward keeps a signal in lost or won positions and fits truncated
   rollouts, where "who wins" is only an estimate anyway (the benchmark compares it with a win/loss
@@ -61,6 +61,12 @@ ROLLOUT_POLICIES: dict[str, Policy] = {
     "heuristic": heuristic_action,
 }
 REWARDS = ("margin", "win")
+#: Defaults chosen by measurement against the heuristic at equal time (benchmarks/bots.py):
+#: short random rollouts scored by the evaluation beat longer ones, greedy rollouts and no
+#: rollout at all.
+DEFAULT_ROLLOUT = "random"
+DEFAULT_DEPTH = 8
+DEFAULT_C = 0.7
 
 
 class Node:
@@ -84,9 +90,9 @@ class ISMCTSBot:
         self,
         iterations: int | None = None,
         time_limit: float | None = None,
-        rollout: str = "greedy",
-        depth: int = 12,
-        c: float = 0.7,
+        rollout: str = DEFAULT_ROLLOUT,
+        depth: int = DEFAULT_DEPTH,
+        c: float = DEFAULT_C,
         reward: str = "margin",
         name: str = "ismcts",
     ) -> None:
