@@ -1,0 +1,40 @@
+"""``piepmatz envs``: the conformance checks and the layout, through the real CLI."""
+
+from __future__ import annotations
+
+import pytest
+
+from piepmatz.cli import main
+from piepmatz.envs.encoding import describe_fields
+
+
+def test_envs_layout_lists_every_field(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["envs", "layout"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "1173 entries" in lines[0]
+    names = [line.split()[0] for line in lines[2:]]
+    assert names == [field[0] for field in describe_fields()]
+
+
+def test_envs_check_runs_the_three_frameworks_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["envs", "check", "--players", "2", "--sims", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in ("PettingZoo api_test + seed_test", "Gymnasium check_env",
+                 "OpenSpiel random_sim_test"):
+        assert f"ok   {name}, 2 players, standard" in out
+    assert "FAIL" not in out
+
+
+def test_envs_check_reports_a_failure(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import piepmatz.envs.commands as commands
+
+    def broken(players: int, preset: str, sims: int) -> None:
+        raise RuntimeError("random_sim_test aborted")
+
+    monkeypatch.setattr(commands, "_openspiel", broken)
+    assert main(["envs", "check", "--players", "2", "--sims", "1"]) == 1
+    assert "FAIL OpenSpiel random_sim_test, 2 players, standard: random_sim_test aborted" in (
+        capsys.readouterr().out
+    )
