@@ -86,6 +86,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.num_players = players
         self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         self.observation_spaces = {
             a: spaces.Dict(
@@ -135,9 +136,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._require_state()
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         mask = action_mask(self._legal if seat == state.current_player else ())
-        return {"observation": self._encoder.encode(view_of(state, seat)), "action_mask": mask}
+        # The encoder was made for this game's player count and rules: skip encode()'s check.
+        observation = np.frombuffer(self._encoder.encode_bytes(view_of(state, seat)), np.int8)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -176,7 +179,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
             seat = self.possible_agents.index(self.agent_selection)
             self.agent_selection = self.possible_agents[(seat + 1) % state.num_players]
             return
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         self._legal = state.legal_action_ids()
         self.agent_selection = self.possible_agents[state.current_player]
 
