@@ -44,6 +44,59 @@ def turns_per_second(env: Any, seconds: float) -> tuple[float, float]:
     return turns / wall, turns / cpu
 
 
+def do_nothing_env(wrapped: bool) -> Any:
+    """An AEC environment that does no work (same spaces and mask as piepmatz_v0), with or
+    without the classic wrapper stack: what PettingZoo's loop and wrappers cost by themselves."""
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+
+    class Idle(AECEnv):  # type: ignore[misc]
+        metadata = {"name": "idle_v0", "render_modes": []}  # noqa: RUF012
+
+        def __init__(self) -> None:
+            self.possible_agents = ["player_0", "player_1"]
+            self._space = spaces.Discrete(2921)
+            self._mask = np.zeros(2921, np.int8)
+            self._mask[[289, 290, 292]] = 1
+            self._obs = np.zeros(1173, np.int8)
+
+        def action_space(self, agent: str) -> Any:
+            return self._space
+
+        def observation_space(self, agent: str) -> Any:
+            return None
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection = "player_0"
+            self.turns = 0
+
+        def observe(self, agent: str) -> Any:
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+
+        def step(self, action: Any) -> None:
+            if self.terminations[self.agent_selection]:
+                self._was_dead_step(action)
+                return
+            self.turns += 1
+            self.agent_selection = "player_1" if self.agent_selection == "player_0" else "player_0"
+            if self.turns >= 70:
+                self.terminations = dict.fromkeys(self.agents, True)
+
+    env: Any = Idle()
+    if wrapped:
+        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+        env = wrappers.AssertOutOfBoundsWrapper(env)
+        env = wrappers.OrderEnforcingWrapper(env)
+    return env
+
+
 def official(env: Any) -> float:
     """PettingZoo's own ``performance_benchmark``: its printed turns per second."""
     from pettingzoo.test import performance_benchmark
@@ -150,6 +203,10 @@ def main() -> None:
             figure = "-" if args.skip_official else f"{official(make(players=n)):9.0f}"
             wall, cpu = turns_per_second(make(players=n), args.seconds)
             print(f"{n:>7} {label:>9} {figure:>9} {wall:9.0f} {cpu:9.0f}")
+    for label, wrapped in (("idle raw", False), ("idle env", True)):
+        wall, cpu = turns_per_second(do_nothing_env(wrapped), args.seconds)
+        print(f"{'-':>7} {label:>9} {'-':>9} {wall:9.0f} {cpu:9.0f}")
+    print("(idle: a do-nothing environment — the ceiling PettingZoo's loop and wrappers allow)")
     print("\nGymnasium Piepmatz-v0 — learner steps per second (random opponents)")
     for n in args.players:
         wall, cpu = gymnasium_steps(n, args.seconds)
