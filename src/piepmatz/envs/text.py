@@ -3,7 +3,7 @@
 >>> from piepmatz.core.state import State
 >>> from piepmatz.core.view import view_of
 >>> print(draw_table(view_of(State.new_game(players=2, seed=3), 0)).splitlines()[0])
-Piepmatz, 2 players, standard rules — turn 1, player 0 to play (seen by player 0)
+Piepmatz, 2 players, standard rules — turn 1, player 1 to play (seen by player 0)
 """
 
 from __future__ import annotations
