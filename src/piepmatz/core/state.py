@@ -251,7 +251,8 @@ class State:
 
     def copy(self, events: bool = True) -> State:
         """A cheap independent copy; ``events=False`` drops the event log (for search)."""
-        s = State.__new__(State)
+        cls = type(self)  # a subclass's copy then only adds its own slots
+        s = cls.__new__(cls)
         s.rules = self.rules
         s.num_players = self.num_players
         s.num_perches = self.num_perches
@@ -607,15 +608,25 @@ class State:
         blind = self.seeds_blind[player]
         lost: list[int] = []
         for _ in range(2):
-            size = len(seen) + len(blind)
-            if not size:
+            pile = seen + blind
+            if not pile:
                 break
-            self.rng, i = _rng.below(self.rng, size)
-            seed = seen.pop(i) if i < len(seen) else blind.pop(i - len(seen))
+            seed = self.squirrel_pick(player, pile)
+            (seen if seed in seen else blind).remove(seed)
             lost.append(seed)
         self.gone_feeder.extend(lost)
         if self.events is not None:
             self.events.append(("squirrel", player, *lost))
+
+    def squirrel_pick(self, player: int, pile: list[int]) -> int:
+        """T2.1d: the seed a squirrel takes from ``pile`` (seen seeds, then blind ones).
+
+        The engine draws it uniformly from the game's generator. This is the one random event
+        after the deal; a subclass may take it from elsewhere (the OpenSpiel binding makes it an
+        explicit chance node).
+        """
+        self.rng, i = _rng.below(self.rng, len(pile))
+        return pile[i]
 
     def _after_chase(self) -> None:
         self.chase_perch = -1

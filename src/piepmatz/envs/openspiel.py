@@ -216,8 +216,10 @@ class _ChanceState(State):
     picks: list[int]
 
     def copy(self, events: bool = True) -> _ChanceState:
-        # State.copy builds a plain State: copy every slot into the subclass instead.
-        return _ChanceState.adopt(State.copy(self, events), self.picks[:])
+        s = State.copy(self, events)  # builds a _ChanceState
+        assert isinstance(s, _ChanceState)
+        s.picks = self.picks[:]
+        return s
 
     @staticmethod
     def adopt(state: State, picks: list[int]) -> _ChanceState:
@@ -227,23 +229,12 @@ class _ChanceState(State):
         s.picks = picks
         return s
 
-    def _squirrel(self, player: int) -> None:
-        # Mirrors State._squirrel: up to two seeds of the pile leave the game face up; the
-        # choice is the next fixed chance outcome instead of the engine's generator.
-        seen = self.seeds_seen[player]
-        blind = self.seeds_blind[player]
-        lost: list[int] = []
-        for _ in range(2):
-            if not seen and not blind:
-                break
-            if not self.picks:
-                raise _NeedChance("squirrel", seen + blind)
-            seed = self.picks.pop(0)
-            (seen if seed in seen else blind).remove(seed)
-            lost.append(seed)
-        self.gone_feeder.extend(lost)
-        if self.events is not None:
-            self.events.append(("squirrel", player, *lost))
+    def squirrel_pick(self, player: int, pile: list[int]) -> int:
+        # The engine's hook for the squirrel (T2.1d): the next fixed chance outcome instead of
+        # the engine's generator; without one, this state becomes a chance node.
+        if not self.picks:
+            raise _NeedChance("squirrel", pile)
+        return self.picks.pop(0)
 
 
 _STATE_SLOTS: Final = State.__slots__
