@@ -20,7 +20,15 @@ import math
 import random
 from collections.abc import Sequence
 
-from piepmatz.core.cards import BIRD_EGGS, BIRD_SPECIES, FEEDER_EGGS, NUM_SPECIES
+from piepmatz.core.cards import (
+    BIRD_EGGS,
+    BIRD_SPECIES,
+    BIRD_VALUE,
+    CROW,
+    FEEDER_EGGS,
+    FEEDER_KIND,
+    NUM_SPECIES,
+)
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import PAIR_POINTS, score
 from piepmatz.core.state import GAME_OVER, State
@@ -32,6 +40,61 @@ HAND_MATE_BONUS = 1.5
 #: A sigmoid of the score margin turns an estimate into a reward in [0, 1]; a lead of this many
 #: points gives a reward of about 0.73.
 MARGIN_SCALE = 6.0
+
+
+#: Eggs expected from a seed drawn blind from the feeder deck (1, 2 or 3 eggs, ten of each).
+BLIND_EGGS = 2.0
+#: What a pest beside the seed costs: a crow takes a bird, a squirrel two seeds.
+CROW_COST = 2.5
+SQUIRREL_COST = 3.0
+#: Points a mated pair adds beyond its birds' eggs, roughly (5 points against 2 × 2 eggs).
+MATE_GAIN = 4.0
+#: Share of the next player's best chase that a play is charged for (they may lack the bird).
+EXPOSURE_WEIGHT = 0.5
+
+
+def chase_gain(
+    row: Sequence[int],
+    column: Sequence[int],
+    column_pests: Sequence[int],
+    value: int,
+    collection: Sequence[int] = (),
+) -> float:
+    """Points the first chase step would bring after playing a bird of ``value`` onto ``row``.
+
+    Zero when the play does not chase (T2.1: G must exceed P). Counts the seed at position d (or
+    a blind draw), the perch bird with a bonus if it completes a pair with ``collection``, and
+    the cost of the pest lying beside the seed.
+    """
+    perch = row[0]
+    ground = value
+    for bird in row[1:]:
+        ground += BIRD_VALUE[bird]
+    d = ground - BIRD_VALUE[perch]
+    if d <= 0:
+        return 0.0
+    gain = float(BIRD_EGGS[perch])
+    if perch ^ 1 in collection:
+        gain += MATE_GAIN
+    if d <= len(column):
+        gain += FEEDER_EGGS[column[d - 1]]
+        pest = column_pests[d - 1]
+        if pest >= 0:
+            gain -= CROW_COST if FEEDER_KIND[pest] == CROW else SQUIRREL_COST
+    else:
+        gain += BLIND_EGGS
+    return gain
+
+
+def exposure(rows: Sequence[Sequence[int]], column: Sequence[int], pests: Sequence[int]) -> float:
+    """The best first chase step any bird value could start on these rows."""
+    best = 0.0
+    for row in rows:
+        for value in range(1, 7):
+            g = chase_gain(row, column, pests, value)
+            if g > best:
+                best = g
+    return best
 
 
 def running_scores(
@@ -86,7 +149,7 @@ def standings(world: State) -> list[float]:
     if any(k for k in kept):
         # E3 choices made but not yet revealed count as collected.
         collections = [c + (kept[p] or []) for p, c in enumerate(collections)]
-    values: list[float] = [float(t) for t in running_scores(world.rules, collections, piles)]
+    values = [float(t) for t in running_scores(world.rules, collections, piles)]
     if world.rules.last_hand:
         for p in range(n):
             owned = collections[p]

@@ -39,8 +39,8 @@ from piepmatz.core.scoring import score
 from piepmatz.core.state import GAME_OVER, LAST_HAND, State
 from piepmatz.core.view import PlayerView
 
-from .evaluate import Resampler, rewards
-from .heuristic import EXPOSURE_WEIGHT, best_by_evaluation, greedy_action
+from .evaluate import EXPOSURE_WEIGHT, Resampler, rewards
+from .heuristic import best_by_evaluation, greedy_action
 
 Policy = Callable[[State, Sequence[int], random.Random], int]
 
