@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -83,7 +82,7 @@ def test_choice_depends_only_on_the_view(spec: str, phase: int) -> None:
 
 def test_bots_work_on_views_without_an_event_log() -> None:
     state = POSITIONS[4][PLAY]
-    view = replace(view_of(state, state.current_player), events=None)
+    view = view_of(state, state.current_player)._replace(events=None)
     legal = state.legal_action_ids()
     for spec in ("heuristic", "ismcts:iterations=30"):
         assert make_bot(spec).choose(view, legal, random.Random(0)) in legal
