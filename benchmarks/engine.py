@@ -16,7 +16,9 @@ import time
 from piepmatz.core import State
 
 
-def run(players: int, rules: str, seconds: float, events: bool, checked: bool) -> tuple[float, float]:
+def run(
+    players: int, rules: str, seconds: float, events: bool, checked: bool
+) -> tuple[float, float]:
     rng = random.Random(1)
     decisions = games = 0
     seed = 0
