@@ -33,12 +33,12 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from piepmatz.core import Action, Game, PlayerView, describe_event, view_of
-from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND, PLAY, State
 
 from .preview import preview
 from .render import (
+    action_text,
     birds,
     grouped_collection,
     hand_text,
@@ -106,27 +106,10 @@ def choice_options(view: PlayerView, legal: Sequence[int]) -> list[Option]:
         action = Action.from_id(action_id)
         headline = preview(view, action_id).headline
         label = Text()
-        label.append(f"{_action_words(action):<16}", style="bold")
+        label.append(f"{action_text(action, short=True):<16}", style="bold")
         label.append(" " + headline)
         options.append(Option(label, id=str(action_id)))
     return options
-
-
-def _action_words(action: Action) -> str:
-    kind = action.kind
-    if kind == "play":
-        return f"{BIRD_NAMES[action.cards[0]]} → perch {action.index}"
-    if kind == "collect":
-        return f"add {BIRD_NAMES[action.cards[0]]}"
-    if kind == "pass":
-        return "add no bird"
-    if kind == "draw display":
-        return f"display slot {action.index}"
-    if kind == "draw deck":
-        return "bird deck (top)"
-    if kind == "crow":
-        return f"lose {BIRD_NAMES[action.cards[0]]}"
-    return f"keep {BIRD_NAMES[action.cards[0]]} + {BIRD_NAMES[action.cards[1]]}"
 
 
 def preview_text(view: PlayerView, action_id: int) -> Text:
@@ -161,6 +144,22 @@ DIALOG_TEXT = {
         "collection; the rest is discarded. Nobody sees your choice until all have chosen.",
     ),
 }
+
+
+def save_dialog(app: App[Any], session: Session) -> None:
+    """Ask for a path and save ``session`` there; a failure is told and changes nothing."""
+
+    def save(path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            session.save(path)
+        except SaveFileError as exc:
+            app.notify(str(exc), title="Not saved", severity="error")
+            return
+        app.notify(f"Saved to {path}", title="Saved")
+
+    app.push_screen(PathDialog("Save the game to:", DEFAULT_SAVE), save)
 
 
 class ChoiceDialog(ModalScreen[int]):
@@ -656,17 +655,7 @@ class TableScreen(Screen[None]):
         self.app.push_screen(RulesScreen(rules.name, rules_markdown(rules)))
 
     def action_save(self) -> None:
-        self.app.push_screen(PathDialog("Save the game to:", DEFAULT_SAVE), self._save)
-
-    def _save(self, path: str | None) -> None:
-        if path is None:
-            return
-        try:
-            self.session.save(path)
-        except SaveFileError as exc:
-            self.app.notify(str(exc), title="Not saved", severity="error")
-            return
-        self.app.notify(f"Saved to {path}", title="Saved")
+        save_dialog(self.app, self.session)
 
     def action_resume(self) -> None:
         self.app.push_screen(PathDialog("Resume the game saved in:", DEFAULT_SAVE), self._resume)
@@ -739,17 +728,7 @@ class EndScreen(ModalScreen[None]):
         self.app.switch_screen(NewGameScreen(self.session.game.state.rules.name))
 
     def action_save(self) -> None:
-        self.app.push_screen(PathDialog("Save the game to:", DEFAULT_SAVE), self._save)
-
-    def _save(self, path: str | None) -> None:
-        if path is None:
-            return
-        try:
-            self.session.save(path)
-        except SaveFileError as exc:
-            self.app.notify(str(exc), title="Not saved", severity="error")
-            return
-        self.app.notify(f"Saved to {path}", title="Saved")
+        save_dialog(self.app, self.session)
 
     def action_replay(self) -> None:
         self.app.push_screen(ReplayScreen(self.session.game, self.session.seats))

@@ -195,22 +195,23 @@ def status_text(view: PlayerView, labels: Sequence[str], rules_name: str, seed: 
     return t
 
 
-def action_text(action: Action) -> str:
-    """An action in words for a choice list (the notation follows in brackets)."""
+def action_text(action: Action, short: bool = False) -> str:
+    """An action in words for a choice list; ``short`` for the table's narrow choice column."""
     kind = action.kind
+    cards = [BIRD_NAMES[c] for c in action.cards]
     if kind == "play":
-        return f"{BIRD_NAMES[action.cards[0]]} → perch {action.index}"
+        return f"{cards[0]} → perch {action.index}"
     if kind == "collect":
-        return f"add {BIRD_NAMES[action.cards[0]]} to your collection"
+        return f"add {cards[0]}" + ("" if short else " to your collection")
     if kind == "pass":
         return "add no bird"
     if kind == "draw display":
-        return f"take display slot {action.index}"
+        return ("" if short else "take ") + f"display slot {action.index}"
     if kind == "draw deck":
-        return "take the top of the bird deck"
+        return "bird deck (top)" if short else "take the top of the bird deck"
     if kind == "crow":
-        return f"lose {BIRD_NAMES[action.cards[0]]} to the crow"
-    return f"keep {BIRD_NAMES[action.cards[0]]} and {BIRD_NAMES[action.cards[1]]}"
+        return f"lose {cards[0]}" + ("" if short else " to the crow")
+    return f"keep {cards[0]} + {cards[1]}" if short else f"keep {cards[0]} and {cards[1]}"
 
 
 def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
