@@ -31,7 +31,7 @@ from piepmatz.core import (
     view_to_json,
 )
 from piepmatz.core.actions import Action
-from piepmatz.core.scoring import score
+from piepmatz.core.scoring import score_state
 
 PROTOCOL_VERSION: Final = 1
 MAX_LINE: Final = 1 << 20  # a request longer than 1 MiB is refused unread
@@ -170,9 +170,7 @@ class Engine:
 
     def _score(self, request: dict[str, Any]) -> dict[str, Any]:
         s = self._need_state()
-        sheet = score(
-            s.rules, s.collections, [s.seed_pile(p) for p in range(s.num_players)], s.is_over()
-        )
+        sheet = score_state(s)
         return {"score": sheet.to_json()}
 
     def _record(self, request: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any, Final
 from .actions import Action
 from .errors import InvalidRecordError, PiepmatzError
 from .rules import Rules
-from .scoring import ScoreSheet, score
+from .scoring import ScoreSheet, score_state
 from .state import State
 from .view import PlayerView, view_of
 
@@ -113,10 +113,7 @@ class Game:
         return view_of(self.state, player)
 
     def score(self) -> ScoreSheet:
-        s = self.state
-        return score(
-            s.rules, s.collections, [s.seed_pile(p) for p in range(s.num_players)], s.is_over()
-        )
+        return score_state(self.state)
 
     def record(self) -> dict[str, Any]:
         """The game record: options, seed, actions, and the score sheet once the game is over."""

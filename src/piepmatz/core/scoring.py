@@ -6,10 +6,13 @@ The sheet can be computed at any moment (a running score); it is final once the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import BIRD_EGGS, BIRD_FEMALE, BIRD_SPECIES, FEEDER_EGGS, SPECIES
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .state import State
 
 PAIR_POINTS = 5
 
@@ -138,3 +141,9 @@ def score(
     most_birds = max(s.birds for s in leaders)
     winners = tuple(s.player for s in leaders if s.birds == most_birds)
     return ScoreSheet(tuple(sheets), majority, winners, tiebreak, final)
+
+
+def score_state(state: State) -> ScoreSheet:
+    """The score sheet of a state: final once the game is over, a running score before."""
+    piles = [state.seed_pile(p) for p in range(state.num_players)]
+    return score(state.rules, state.collections, piles, state.is_over())

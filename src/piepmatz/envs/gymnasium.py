@@ -31,7 +31,7 @@ from gymnasium import spaces
 from piepmatz.bots import Bot, make_bot
 from piepmatz.core.actions import NUM_ACTIONS, Action
 from piepmatz.core.rules import Rules
-from piepmatz.core.scoring import score
+from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
@@ -140,12 +140,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         self._play_bots()
         reward = 0.0
         if state.is_over():
-            sheet = score(
-                state.rules,
-                state.collections,
-                [state.seed_pile(p) for p in range(state.num_players)],
-                True,
-            )
+            sheet = score_state(state)
             reward = win_rewards(sheet.winners, state.num_players)[self._seat]
         if self.render_mode == "human":
             self.render()

@@ -32,7 +32,7 @@ from pettingzoo.utils import wrappers
 
 from piepmatz.core.actions import NUM_ACTIONS, Action
 from piepmatz.core.rules import Rules
-from piepmatz.core.scoring import score
+from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
@@ -164,12 +164,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def _after_move(self) -> None:
         state = self._require_state()
         if state.is_over():
-            sheet = score(
-                state.rules,
-                state.collections,
-                [state.seed_pile(p) for p in range(state.num_players)],
-                True,
-            )
+            sheet = score_state(state)
             values = win_rewards(sheet.winners, state.num_players)
             self.rewards = {a: values[i] for i, a in enumerate(self.possible_agents)}
             self.terminations = dict.fromkeys(self.agents, True)

@@ -16,7 +16,7 @@ from piepmatz.bots import make_bot
 from piepmatz.core.actions import Action
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION, GameOptions
 from piepmatz.core.rules import FLAG_CHOICES, Rules
-from piepmatz.core.scoring import score
+from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
@@ -164,7 +164,8 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
     deal, which = divmod(index, len(table))
     lineup = table[which]
     options = config.options(index)
-    state = State.new_game(options.players, options.rules, options.seed)
+    # No event log: records are built from the actions, and bots do not read the log.
+    state = State.new_game(options.players, options.rules, options.seed, events=False)
     bots = [make_bot(config.bots[entry]) for entry in lineup]
     rngs = [random.Random(bot_seed(config.seed, index, seat)) for seat in range(config.players)]
     actions: list[int] = []
@@ -184,12 +185,7 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
             )
         state.apply_id(choice)
         actions.append(choice)
-    sheet = score(
-        state.rules,
-        state.collections,
-        [state.seed_pile(p) for p in range(state.num_players)],
-        True,
-    )
+    sheet = score_state(state)
     return GameResult(
         index, deal, lineup, state.first_player, tuple(actions), state.turn, sheet.to_json()
     )
