@@ -10,8 +10,8 @@ screen, the only place that changes the game). Bots think in a worker thread.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -146,6 +146,9 @@ DIALOG_TEXT = {
 }
 
 
+T = TypeVar("T")
+
+
 def save_dialog(app: App[Any], session: Session) -> None:
     """Ask for a path and save ``session`` there; a failure is told and changes nothing."""
 
@@ -160,6 +163,28 @@ def save_dialog(app: App[Any], session: Session) -> None:
         app.notify(f"Saved to {path}", title="Saved")
 
     app.push_screen(PathDialog("Save the game to:", DEFAULT_SAVE), save)
+
+
+def load_dialog(
+    app: App[Any],
+    prompt: str,
+    load: Callable[[str], T],
+    loaded: Callable[[T], object],
+    failed: Callable[[str], object],
+) -> None:
+    """Ask for a path and ``load`` it; a broken file is told through ``failed``, nothing changes."""
+
+    def open_path(path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            value = load(path)
+        except SaveFileError as exc:
+            failed(str(exc))
+            return
+        loaded(value)
+
+    app.push_screen(PathDialog(prompt, DEFAULT_SAVE), open_path)
 
 
 class ChoiceDialog(ModalScreen[int]):
@@ -430,32 +455,24 @@ class NewGameScreen(Screen[None]):
         app.switch_screen(TableScreen(session, app.bot_delay))
 
     def action_resume(self) -> None:
-        self.app.push_screen(PathDialog("Resume the game saved in:", DEFAULT_SAVE), self._resume)
-
-    def _resume(self, path: str | None) -> None:
-        if path is None:
-            return
-        try:
-            session = Session.load(path)
-        except SaveFileError as exc:
-            self.query_one("#error", Static).update(str(exc))
-            return
         app = self.app
         assert isinstance(app, PiepmatzApp)
-        app.switch_screen(TableScreen(session, app.bot_delay))
+        load_dialog(
+            app,
+            "Resume the game saved in:",
+            Session.load,
+            lambda session: app.switch_screen(TableScreen(session, app.bot_delay)),
+            self.query_one("#error", Static).update,
+        )
 
     def action_replay(self) -> None:
-        self.app.push_screen(PathDialog("Replay the game saved in:", DEFAULT_SAVE), self._replay)
-
-    def _replay(self, path: str | None) -> None:
-        if path is None:
-            return
-        try:
-            game, seats = load_record(path)
-        except SaveFileError as exc:
-            self.query_one("#error", Static).update(str(exc))
-            return
-        self.app.push_screen(ReplayScreen(game, seats))
+        load_dialog(
+            self.app,
+            "Replay the game saved in:",
+            load_record,
+            lambda loaded: self.app.push_screen(ReplayScreen(*loaded)),
+            self.query_one("#error", Static).update,
+        )
 
 
 # ---------------------------------------------------------------------- the table
@@ -658,17 +675,13 @@ class TableScreen(Screen[None]):
         save_dialog(self.app, self.session)
 
     def action_resume(self) -> None:
-        self.app.push_screen(PathDialog("Resume the game saved in:", DEFAULT_SAVE), self._resume)
-
-    def _resume(self, path: str | None) -> None:
-        if path is None:
-            return
-        try:
-            session = Session.load(path)
-        except SaveFileError as exc:
-            self.app.notify(str(exc), title="Cannot resume", severity="error")
-            return
-        self.app.switch_screen(TableScreen(session, self.bot_delay))
+        load_dialog(
+            self.app,
+            "Resume the game saved in:",
+            Session.load,
+            lambda session: self.app.switch_screen(TableScreen(session, self.bot_delay)),
+            lambda message: self.app.notify(message, title="Cannot resume", severity="error"),
+        )
 
     def action_new_game(self) -> None:
         self.app.switch_screen(NewGameScreen(self.session.game.state.rules.name))
