@@ -52,24 +52,30 @@ def _positive(what: str) -> Callable[[str], int]:
     return parse
 
 
+def _checked(validate: Callable[[str], object]) -> Callable[[str], str]:
+    """An argparse type that keeps the text once ``validate`` accepts it (its ValueError says why
+    not)."""
+
+    def parse(text: str) -> str:
+        try:
+            validate(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+
+    return parse
+
+
 def _bot_spec(text: str) -> str:
     from piepmatz.bots import make_bot
 
-    try:
-        make_bot(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+    return _checked(make_bot)(text)
 
 
 def _rules_spec(text: str) -> str:
     from .play import parse_rules
 
-    try:
-        parse_rules(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+    return _checked(parse_rules)(text)
 
 
 def _add_common(p: argparse.ArgumentParser, games: int) -> None:
