@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from piepmatz.bots import ISMCTSBot, make_bot
+from piepmatz.bots import HeuristicBot, ISMCTSBot, make_bot
 from piepmatz.bots import ismcts as ismcts_module
 from piepmatz.core.scoring import score
-from piepmatz.core.state import LAST_HAND, State
+from piepmatz.core.state import DRAW, LAST_HAND, PLAY, State
 from piepmatz.core.view import view_of
 
 
@@ -122,3 +122,44 @@ def test_bad_budgets_are_refused() -> None:
         ISMCTSBot(iterations=10, rollout="psychic")
     with pytest.raises(ValueError, match="reward"):
         ISMCTSBot(iterations=10, reward="glory")
+    with pytest.raises(ValueError, match="search mode 'everything'"):
+        ISMCTSBot(iterations=10, search="everything")
+
+
+def _at_phase(players: int, phase: int, seed: int) -> State:
+    """A position of a heuristic game where the current player has a real choice in ``phase``."""
+    state = State.new_game(players, seed=seed, events=False)
+    rng = random.Random(seed)
+    bot = make_bot("heuristic")
+    turns = 0
+    while not state.is_over():
+        legal = state.legal_action_ids()
+        if state.phase == phase and len(legal) > 1 and turns > 4 * players:
+            return state
+        state.apply_id(bot.choose(view_of(state, state.current_player), legal, rng))
+        turns += 1
+    raise AssertionError(f"no choice in phase {phase} in deal {seed}")
+
+
+@pytest.mark.parametrize(
+    ("players", "mode", "searched"),
+    [
+        (2, "auto", True),
+        (3, "auto", True),
+        (4, "auto", False),
+        (4, "all", True),
+        (2, "plays", False),
+    ],
+)
+def test_which_decisions_are_searched(players: int, mode: str, searched: bool) -> None:
+    """``search``: a draw is searched or left to the heuristic; a play is always searched."""
+    draw = _at_phase(players, DRAW, seed=players)
+    view, legal = view_of(draw, draw.current_player), draw.legal_action_ids()
+    bot = ISMCTSBot(iterations=40, search=mode)
+    choice = bot.choose(view, legal, random.Random(9))
+    assert bot.last_iterations == (40 if searched else 0)
+    if not searched:
+        assert choice == HeuristicBot().choose(view, legal, random.Random(9))
+    play = _at_phase(players, PLAY, seed=players)
+    bot.choose(view_of(play, play.current_player), play.legal_action_ids(), random.Random(9))
+    assert bot.last_iterations == 40

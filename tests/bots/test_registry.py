@@ -52,6 +52,9 @@ def test_ismcts_budgets() -> None:
     assert isinstance(timed, ISMCTSBot)
     assert (timed.iterations, timed.time_limit) == (None, 0.25)
     assert (timed.rollout, timed.depth, timed.c, timed.reward) == ("random", 5, 1.2, "win")
+    assert timed.search_mode == "auto"
+    plays = make_bot("ismcts:iterations=10,search=plays")
+    assert isinstance(plays, ISMCTSBot) and plays.search_mode == "plays"
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,9 @@ spec                            bot
 ``ismcts:depth=D``              rollouts stop after D decisions and score the position (8)
 ``ismcts:c=C``                  UCB exploration constant (0.7)
 ``ismcts:reward=R``             ``margin`` (default: sigmoid of the score margin) or ``win``
+``ismcts:search=M``             which decisions are searched: ``all``, ``plays`` (the others
+                                by the heuristic) or ``auto`` (default: ``all`` up to three
+                                players, ``plays`` with four)
 ``ismcts:easy|medium|hard``     200 iterations, 1000 iterations, one second per move
 ``easy``                        for people: ``heuristic:noise=0.35``
 ``medium``                      for people: ``heuristic``
@@ -34,8 +37,9 @@ the search stops at whichever comes first. A bad spec raises ``ValueError`` nami
 
 >>> make_bot("random").name
 'random'
->>> make_bot("ismcts:iterations=300,depth=8")
-ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c=0.7, reward='margin')
+>>> make_bot("ismcts:iterations=300,depth=8")  # doctest: +NORMALIZE_WHITESPACE
+ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c=0.7, reward='margin',
+          search='auto')
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
@@ -148,6 +152,7 @@ def _ismcts(arg: str) -> ISMCTSBot:
                 "depth": int,
                 "c": float,
                 "reward": str,
+                "search": str,
             },
         )
         if "iterations" not in opts and "time" not in opts:
@@ -161,6 +166,7 @@ def _ismcts(arg: str) -> ISMCTSBot:
         depth=int(opts.get("depth", DEFAULT_DEPTH)),
         c=float(opts.get("c", DEFAULT_C)),
         reward=str(opts.get("reward", "margin")),
+        search=str(opts.get("search", "auto")),
         name=spec,
     )
 
