@@ -145,7 +145,7 @@ def _at_phase(players: int, phase: int, seed: int) -> State:
     ("players", "mode", "searched"),
     [
         (2, "auto", True),
-        (3, "auto", True),
+        (3, "auto", False),
         (4, "auto", False),
         (4, "all", True),
         (2, "plays", False),

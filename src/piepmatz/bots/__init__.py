@@ -24,8 +24,8 @@ spec                            bot
 ``ismcts:c=C``                  UCB exploration constant (0.7)
 ``ismcts:reward=R``             ``margin`` (default: sigmoid of the score margin) or ``win``
 ``ismcts:search=M``             which decisions are searched: ``all``, ``plays`` (the others
-                                by the heuristic) or ``auto`` (default: ``all`` up to three
-                                players, ``plays`` with four)
+                                by the heuristic) or ``auto`` (default: ``all`` in two-player
+                                games, ``plays`` with more players)
 ``ismcts:easy|medium|hard``     200 iterations, 1000 iterations, one second per move
 ``easy``                        for people: ``heuristic:noise=0.35``
 ``medium``                      for people: ``heuristic``

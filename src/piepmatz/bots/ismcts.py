@@ -71,13 +71,14 @@ REWARDS = ("margin", "win")
 #: decisions take the heuristic's one-step evaluation), or ``auto``: all of them in games of up
 #: to :data:`SEARCH_ALL_UP_TO` players, only the plays in larger ones.
 SEARCH_MODES = ("auto", "all", "plays")
-#: Measured (benchmarks/bots.py, 1,000 iterations, seats rotated over the same deals): in
-#: two-player games searching every decision beat the heuristic 83.8 % (200 games) against
-#: 76.0 % when only plays are searched; in four-player games against three heuristic bots it was
-#: the other way round, 34.2 % against 40.1 % (400 games each). With three opponents between two
-#: of one's turns, what a drawn bird or a collect is worth lies beyond the rollout's horizon and
-#: the search's estimate of it is mostly noise; the heuristic's direct valuation is better.
-SEARCH_ALL_UP_TO = 3
+#: Measured (benchmarks/bots.py, 1,000 iterations, seats rotated over the same deals, against
+#: heuristic bots): in two-player games searching every decision won 83.8 % of 200 games against
+#: 76.0 % when only plays are searched; in three-player games 48.8 % against 50.2 % (300 games:
+#: equal, and searching only plays takes half the time); in four-player games 34.2 % against
+#: 40.1 % (400 games). With several opponents between two of one's turns, what a drawn bird or a
+#: collect is worth lies beyond the rollout's horizon and the search's estimate of it is mostly
+#: noise; the heuristic's direct valuation does as well or better.
+SEARCH_ALL_UP_TO = 2
 #: Defaults chosen by measurement against the heuristic at equal time (benchmarks/bots.py):
 #: short random rollouts scored by the evaluation beat longer ones, greedy rollouts and no
 #: rollout at all.
