@@ -14,10 +14,10 @@ by k players (E5), 0 otherwise (in two-player games: ties count half). The inter
 Wilson score interval over the games played (the seat rotations of one deal are counted as
 separate games).
 
-``--budget auto`` measures how many ISMCTS iterations one second buys on this machine (one core)
-and plays ``ismcts:iterations=<that>`` in place of ``ismcts:time=1.0``: the same strength, but the
-games can run in parallel processes without one process's load shortening another's thinking
-time, and they are reproducible.
+``--budget auto`` measures how many ISMCTS iterations one second buys on this machine (one core,
+for two and for four players) and plays ``ismcts:iterations=<that>`` in place of
+``ismcts:time=1.0``: the same strength, but the games can run in parallel processes without one
+process's load shortening another's thinking time, and they are reproducible.
 """
 
 from __future__ import annotations
@@ -149,9 +149,9 @@ def ismcts_rate(spec: str, positions: Sequence[State]) -> float:
     return iterations / elapsed
 
 
-def speed(positions: int, ismcts: str) -> float:
-    """Print the speed figures; returns ISMCTS iterations per second (two-player positions)."""
-    rate2 = 0.0
+def speed(positions: int, ismcts: str) -> dict[int, float]:
+    """Print the speed figures; returns ISMCTS iterations per second by number of players."""
+    rates: dict[int, float] = {}
     for players in (2, 4):
         pos = _positions(players, positions, seed=1000 + players)
         for spec in ("random", "greedy", "heuristic"):
@@ -161,9 +161,8 @@ def speed(positions: int, ismcts: str) -> float:
             )
         rate = ismcts_rate(ismcts, pos[: max(4, positions // 4)])
         print(f"{players} players: {ismcts}: {rate:,.0f} iterations/s (one core)", flush=True)
-        if players == 2:
-            rate2 = rate
-    return rate2
+        rates[players] = rate
+    return rates
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -198,17 +197,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         match(args.first, args.second, args.players, args.games, args.processes, args.first_deal)
         return 0
     extra = f",{args.ismcts_options}" if args.ismcts_options else ""
-    rate = speed(args.positions, f"ismcts:iterations=1000{extra}")
-    if args.budget == "auto":
-        ismcts = f"ismcts:iterations={int(rate)}{extra}"
-    elif args.budget == "time":
-        ismcts = f"ismcts:time=1.0{extra}"
-    else:
-        ismcts = f"ismcts:iterations={int(args.budget)}{extra}"
-    print(f"ISMCTS for one second per move: {ismcts}", flush=True)
+    rates = speed(args.positions, f"ismcts:iterations=1000{extra}")
     match("heuristic", "random", 2, args.games, args.processes, args.first_deal)
-    match(ismcts, "heuristic", 2, args.games, args.processes, args.first_deal)
-    match(ismcts, "heuristic", 4, args.games, args.processes, args.first_deal)
+    for players in (2, 4):
+        if args.budget == "auto":
+            # Iterations cost more with more players: one second buys fewer.
+            ismcts = f"ismcts:iterations={int(rates[players])}{extra}"
+        elif args.budget == "time":
+            ismcts = f"ismcts:time=1.0{extra}"
+        else:
+            ismcts = f"ismcts:iterations={int(args.budget)}{extra}"
+        print(f"ISMCTS for one second per move, {players} players: {ismcts}", flush=True)
+        match(ismcts, "heuristic", players, args.games, args.processes, args.first_deal)
     return 0
 
 

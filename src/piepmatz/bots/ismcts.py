@@ -22,7 +22,11 @@ decision, seen from the searching player's information set:
   margin, in [0, 1]. A margin reward keeps a signal in lost or won positions and fits truncated
   rollouts, where "who wins" is only an estimate anyway. ``reward=win`` scores a rollout that
   reaches the end 1 / 0 (shared wins split) instead; with rollouts cut at a few decisions it only
-  matters near the end of the game, and it was not measured to play better.
+  matters near the end of the game, and it was not measured to play better;
+- with more than two players the tree searches only the plays (``search=auto``): draws,
+  collects, crow victims and last hands take the heuristic's one-step evaluation, because their
+  worth shows only several opponents' turns later, beyond the rollout (figures at
+  :data:`SEARCH_ALL_UP_TO`). ``search=all`` and ``search=plays`` force one way.
 
 Measured choices (``benchmarks/bots.py``, 0.1 s per move against the heuristic, 60 two-player
 games each): random rollouts cut at 6 decisions won 88 %, at 12 82 %, at 3 79 %, at 25 62 %,
