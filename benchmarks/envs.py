@@ -49,7 +49,8 @@ def do_nothing_env(wrapped: bool) -> Any:
     without the classic wrapper stack: what PettingZoo's loop and wrappers cost by themselves."""
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
+
+    from piepmatz.envs.pettingzoo import classic_wrappers, start_episode
 
     class Idle(AECEnv):  # type: ignore[misc]
         metadata = {"name": "idle_v0", "render_modes": []}  # noqa: RUF012
@@ -68,12 +69,7 @@ def do_nothing_env(wrapped: bool) -> Any:
             return None
 
         def reset(self, seed: int | None = None, options: Any = None) -> None:
-            self.agents = self.possible_agents[:]
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-            self.terminations = dict.fromkeys(self.agents, False)
-            self.truncations = dict.fromkeys(self.agents, False)
-            self.infos = {a: {} for a in self.agents}
+            start_episode(self)
             self.agent_selection = "player_0"
             self.turns = 0
 
@@ -89,12 +85,7 @@ def do_nothing_env(wrapped: bool) -> Any:
             if self.turns >= 70:
                 self.terminations = dict.fromkeys(self.agents, True)
 
-    env: Any = Idle()
-    if wrapped:
-        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-        env = wrappers.AssertOutOfBoundsWrapper(env)
-        env = wrappers.OrderEnforcingWrapper(env)
-    return env
+    return classic_wrappers(Idle()) if wrapped else Idle()
 
 
 def official(env: Any) -> float:

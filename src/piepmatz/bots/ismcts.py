@@ -169,7 +169,7 @@ class ISMCTSBot:
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1 or not self.searches(view):
             self.last_iterations = 0
-            return legal[0] if len(legal) == 1 else self._heuristic.choose(view, legal, rng)
+            return self._heuristic.choose(view, legal, rng)  # which takes a lone option at once
         root = self.search(view, rng)
         best = -1
         choice = legal[0]

@@ -44,11 +44,25 @@ NAME = "piepmatz_v0"
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped like PettingZoo's classic games."""
-    environment: AECEnv = raw_env(**kwargs)
+    return classic_wrappers(raw_env(**kwargs))
+
+
+def classic_wrappers(environment: AECEnv) -> AECEnv:
+    """PettingZoo's wrapper stack for its classic games (benchmarks/envs.py measures its cost)."""
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    environment = wrappers.OrderEnforcingWrapper(environment)
-    return environment
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+def start_episode(environment: AECEnv) -> None:
+    """The AEC bookkeeping of a new episode: every agent live, no rewards, nothing ended."""
+    agents = environment.possible_agents[:]
+    environment.agents = agents
+    environment.rewards = dict.fromkeys(agents, 0.0)
+    environment._cumulative_rewards = dict.fromkeys(agents, 0.0)
+    environment.terminations = dict.fromkeys(agents, False)
+    environment.truncations = dict.fromkeys(agents, False)
+    environment.infos = {a: {} for a in agents}
 
 
 def parallel_env(**kwargs: Any) -> Any:
@@ -126,12 +140,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game_seed = self._seeds.getrandbits(63)
         # The event log is not kept: nothing here reads it, and it would cost time every turn.
         self.state_ = State.new_game(self.num_players, self.rules, game_seed, events=False)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        start_episode(self)
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
