@@ -74,6 +74,8 @@ def test_resampled_worlds_keep_the_view_and_vary_the_hidden_cards(players: int) 
             assert view_of(world, p) == view
             world.card_places()  # every card in exactly one place
             seen_hands.add(tuple(tuple(world.hands[q]) for q in range(players) if q != p))
-        hidden = sum(len(state.hands[q]) for q in range(players) if q != p)
+            # Birds seen drawn from the display stay with their holder in every world.
+            assert all(set(state.shown[q]) <= set(world.hands[q]) for q in range(players))
+        hidden = sum(len(state.hands[q]) - len(state.shown[q]) for q in range(players) if q != p)
         if hidden and state.bird_deck:
             assert len(seen_hands) > 1

@@ -123,7 +123,27 @@ BROKEN: list[tuple[str, Any, str]] = [
     ),
     ("event", lambda d: d["events"].append({"kind": "explode"}), r"events\[\d+\]: not an event"),
     ("missing key", lambda d: d.pop("rows"), "state rows: is missing"),
+    (
+        "shown but not held",
+        lambda d: d["shown"][0].append(d["bird_deck"][0]),
+        r"shown\[0\]: must list distinct birds of hands\[0\]; not held or repeated: ",
+    ),
+    (
+        "shown twice",
+        lambda d: d["shown"][1].extend([d["hands"][1][0]] * 2),
+        r"shown\[1\]: .* repeated:",
+    ),
 ]
+
+
+def test_shown_birds_survive_a_round_trip_and_older_files_load() -> None:
+    state = played(4, 2, 40)
+    assert any(state.shown), "this game has a bird drawn face up and still held"
+    again = state_from_json(json.loads(json.dumps(state_to_json(state))))
+    assert again.shown == state.shown
+    doc = state_to_json(state)
+    del doc["shown"]  # a file written before the field existed
+    assert state_from_json(doc).shown == [[], [], [], []]
 
 
 @pytest.mark.parametrize(("name", "breaks", "message"), BROKEN, ids=[b[0] for b in BROKEN])

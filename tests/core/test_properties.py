@@ -148,7 +148,8 @@ def assert_hides_the_hidden(state: State, p: int) -> None:
     hidden += [FEEDER_NAMES[f] for f in state.feeder_deck]
     for q in range(state.num_players):
         if q != p:
-            hidden += [BIRD_NAMES[b] for b in state.hands[q]]
+            # Birds seen drawn face up from the display are public (T3.1).
+            hidden += [BIRD_NAMES[b] for b in state.hands[q] if b not in state.shown[q]]
             hidden += [FEEDER_NAMES[f] for f in state.seeds_blind[q]]
             if not state.is_over():
                 hidden += [BIRD_NAMES[b] for b in state.kept[q] or ()]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -19,6 +20,7 @@ from piepmatz.core.cards import (
 )
 from piepmatz.core.scoring import score
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
+from piepmatz.core.view import determinise
 from scenarios import kinds, names, scenario
 
 B = parse_bird
@@ -477,6 +479,34 @@ def test_T3_1_refill_one_card_at_a_time_display_refilled_at_once() -> None:
     state.apply("draw deck")
     assert names(state.hands[0]) == ["BL2f", "BU1m", "GR5m", "SP2f"]
     assert state.turn_player == 1
+
+
+def test_T3_1_display_draws_are_seen_by_everybody() -> None:
+    state = scenario(
+        rows=[["BL6m"], ["SP6m"]],
+        hands=[["BU1m", "CH2f", "GR3m", "SP2f"], ["CH6f", "CH1m"]],
+        bird_deck=["BU2m", "BU3m", "GR4m", "GR5m", "GR6m"],
+        display=["BL1f", "BL2f", "BL3f"],
+    )
+    state.apply("play GR3m 1")
+    state.apply("collect CH2f")
+    state.apply("draw display 2")  # face up: everybody saw BL2f go into player 0's hand
+    state.apply("draw deck")  # face down: BU3m stays secret
+    assert names(state.shown[0]) == ["BL2f"]
+    other = view_of(state, 1)
+    assert names(other.shown[0]) == ["BL2f"] and other.shown[1] == ()
+    # Every world player 1 can imagine has BL2f in player 0's hand; BU3m is only a guess.
+    rng = random.Random(3)
+    worlds = [determinise(other, rng) for _ in range(30)]
+    assert all(B("BL2f") in w.hands[0] for w in worlds)
+    assert not all(B("BU3m") in w.hands[0] for w in worlds)
+    # Playing the bird makes it an ordinary, visible card again.
+    state.apply("play CH1m 2")
+    if state.phase == COLLECT:
+        state.apply("pass")
+    finish_draws(state)
+    state.apply("play BL2f 2")
+    assert state.shown[0] == [] and view_of(state, 1).shown[0] == ()
 
 
 def test_T3_1_short_hand_when_everything_is_drawn() -> None:

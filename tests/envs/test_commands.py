@@ -11,7 +11,7 @@ from piepmatz.envs.encoding import describe_fields
 def test_envs_layout_lists_every_field(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["envs", "layout"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert "1173 entries" in lines[0]
+    assert "1461 entries" in lines[0]
     names = [line.split()[0] for line in lines[2:]]
     assert names == [field[0] for field in describe_fields()]
 

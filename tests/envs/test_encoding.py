@@ -83,10 +83,12 @@ def test_fields_hold_the_view() -> None:
                                                          view.feeder_deck_size]
         collections = v[field_slice("collections")].reshape(4, 72)
         hand_sizes = v[field_slice("hand_sizes")]
+        shown = v[field_slice("shown")].reshape(4, 72)
         for q in range(3):
             r = (q - p) % 3  # seats relative to the observer
             assert np.flatnonzero(collections[r]).tolist() == sorted(view.collections[q])
             assert hand_sizes[r] == view.hand_sizes[q]
+            assert np.flatnonzero(shown[r]).tolist() == sorted(view.shown[q])
         assert v[field_slice("current_player")].tolist().index(1) == (
             view.current_player - p
         ) % 3

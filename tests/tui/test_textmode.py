@@ -149,3 +149,24 @@ def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLik
     assert out.rstrip().endswith(
         score_sheet_text(session.game.score(), [session.label(p) for p in range(2)]).plain.rstrip()
     )
+
+
+def test_birds_drawn_face_up_are_shown_in_other_hands() -> None:
+    from piepmatz.core import State, view_of
+    from piepmatz.core.cards import BIRD_NAMES
+    from piepmatz.envs.text import draw_table
+    from piepmatz.tui.render import table_text
+
+    state = State.new_game(players=3, seed=11)
+    while not any(state.shown[1:]):  # play until player 1 or 2 holds a bird drawn face up
+        state.apply_id(state.legal_action_ids()[0])
+    q = next(q for q in (1, 2) if state.shown[q])
+    name = BIRD_NAMES[state.shown[q][0]]
+    mine = view_of(state, 0)
+    assert f"incl. {name}" in table_text(mine, ["you", "b", "c"]).plain
+    assert f"incl. {name}" in draw_table(mine)
+    # Their own table lists the whole hand, not a second "incl.".
+    own_line = next(
+        line for line in draw_table(view_of(state, q)).splitlines() if f"player {q}:" in line
+    )
+    assert name in own_line and "incl." not in own_line

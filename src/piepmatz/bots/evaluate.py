@@ -197,9 +197,11 @@ class Resampler:
         self._template = determinise(view, rng, events=False)
         t = self._template
         others = [q for q in range(t.num_players) if q != view.player]
-        # Sizes of the hidden bird places: others' hands, kept and discarded birds, the deck.
+        # Sizes of the hidden bird places: others' hands (less the birds everybody saw them
+        # draw from the display, which stay), kept and discarded birds, the deck.
         self._bird_places = [
-            (q, len(t.hands[q]), len(t.kept[q] or ()), len(t.discards[q])) for q in others
+            (q, len(t.hands[q]) - len(t.shown[q]), len(t.kept[q] or ()), len(t.discards[q]))
+            for q in others
         ]
         self._blind_places = [(q, len(t.seeds_blind[q])) for q in others if t.seeds_blind[q]]
 
@@ -207,16 +209,17 @@ class Resampler:
         """A fresh world: the template with every hidden card dealt again at random."""
         t = self._template
         s = t.copy(events=False)
-        hands, kept, discards = s.hands, s.kept, s.discards
+        hands, kept, discards, shown = s.hands, s.kept, s.discards, s.shown
         birds = list(s.bird_deck)
         for q, _, _, _ in self._bird_places:
-            birds += hands[q]
+            seen = shown[q]
+            birds += [b for b in hands[q] if b not in seen] if seen else hands[q]
             birds += kept[q] or ()
             birds += discards[q]
         birds = shuffled(birds, rng)
         pos = 0
         for q, h, k, d in self._bird_places:
-            hand = birds[pos : pos + h]
+            hand = shown[q] + birds[pos : pos + h]
             hand.sort()
             hands[q] = hand
             pos += h

@@ -88,6 +88,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "bird_deck": _birds(state.bird_deck[::-1]),
         "display": [BIRD_NAMES[c] if c >= 0 else None for c in state.display],
         "hands": [_birds(h) for h in state.hands],
+        "shown": [_birds(x) for x in state.shown],
         "collections": [_birds(c) for c in state.collections],
         "seeds_seen": [_feeder(x) for x in state.seeds_seen],
         "seeds_blind": [_feeder(x) for x in state.seeds_blind],
@@ -237,6 +238,16 @@ def state_from_json(data: Any) -> State:
         if len(hand) > HAND_SIZE:
             raise r.fail(
                 f"hands[{p}]", f"holds {len(hand)} cards; a hand holds at most {HAND_SIZE}"
+            )
+    # Older files have no "shown": nobody is then known to hold a particular bird.
+    s.shown = r.per_player("shown", n, True) if "shown" in data else [[] for _ in range(n)]
+    for p, x in enumerate(s.shown):
+        strays = [BIRD_NAMES[b] for b in x if b not in s.hands[p]]
+        if strays or len(set(x)) != len(x):
+            raise r.fail(
+                f"shown[{p}]",
+                f"must list distinct birds of hands[{p}]; not held or repeated: "
+                + ", ".join(strays or sorted({BIRD_NAMES[b] for b in x if x.count(b) > 1})),
             )
     s.collections = r.per_player("collections", n, True)
     s.seeds_seen = r.per_player("seeds_seen", n, False)
@@ -398,6 +409,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "draws_left": view.draws_left,
         "hand": birds(view.hand),
         "hand_sizes": list(view.hand_sizes),
+        "shown": [birds(x) for x in view.shown],
         "rows": [birds(row) for row in view.rows],
         "column": _column(view.column, view.column_pests),
         "display": [BIRD_NAMES[c] if c >= 0 else None for c in view.display],

@@ -110,6 +110,7 @@ class State:
         "rules",
         "seeds_blind",
         "seeds_seen",
+        "shown",
         "turn",
         "turn_player",
     )
@@ -144,6 +145,9 @@ class State:
     #: E3: each player's chosen two birds (``None`` until chosen) and discarded rest.
     kept: list[list[int] | None]
     discards: list[list[int]]
+    #: Hand birds each player drew face up from the display (T3.1) and still holds: everybody
+    #: saw them taken, so they are public knowledge (a subset of ``hands``).
+    shown: list[list[int]]
     phase: int
     current_player: int
     turn_player: int
@@ -237,6 +241,7 @@ class State:
         s.gone_feeder = []
         s.kept = [None] * players
         s.discards = [[] for _ in range(players)]
+        s.shown = [[] for _ in range(players)]
         s.turn = 1
         s.end_triggered = None
         s.chase_perch = -1
@@ -273,6 +278,7 @@ class State:
         s.removed_feeder = self.removed_feeder
         s.kept = [None if k is None else k[:] for k in self.kept]
         s.discards = [d[:] for d in self.discards]
+        s.shown = [x[:] for x in self.shown]
         s.phase = self.phase
         s.current_player = self.current_player
         s.turn_player = self.turn_player
@@ -472,6 +478,8 @@ class State:
             else:
                 bird = action_id - COLLECT_BASE
                 self.hands[p].remove(bird)
+                if bird in self.shown[p]:
+                    self.shown[p].remove(bird)
                 self.collections[p].append(bird)
                 if self.events is not None:
                     self.events.append(("collect", p, bird))
@@ -493,6 +501,8 @@ class State:
     def _play(self, bird: int, perch: int) -> None:
         p = self.turn_player
         self.hands[p].remove(bird)
+        if bird in self.shown[p]:
+            self.shown[p].remove(bird)
         row = self.rows[perch]
         row.append(bird)  # T1.1: always at the end of the row
         value = BIRD_VALUE[bird]
@@ -670,6 +680,7 @@ class State:
             bird = self.display[slot]
             refill = self.bird_deck.pop() if self.bird_deck else NO_CARD
             self.display[slot] = refill
+            self.shown[p].append(bird)
             if events is not None:
                 events.append(("draw_display", p, slot + 1, bird))
                 if refill >= 0:
@@ -778,6 +789,7 @@ class State:
         self.kept[player] = birds
         self.discards[player].extend(hand)
         hand.clear()
+        self.shown[player].clear()
         if self.events is not None:
             self.events.append(("keep", player, *birds))
 

@@ -58,6 +58,8 @@ class PlayerView(NamedTuple):
     #: Own hand (sorted) and every player's hand size.
     hand: tuple[int, ...]
     hand_sizes: tuple[int, ...]
+    #: Every player's hand birds that everybody saw them draw from the display (T3.1).
+    shown: tuple[tuple[int, ...], ...]
     rows: tuple[tuple[int, ...], ...]
     column: tuple[int, ...]
     column_pests: tuple[int, ...]
@@ -120,6 +122,7 @@ def view_of(state: State, player: int) -> PlayerView:
         draws_left=state.draws_left,
         hand=tuple(state.hands[player]),
         hand_sizes=tuple(len(h) for h in state.hands),
+        shown=tuple(tuple(x) for x in state.shown),
         rows=tuple(tuple(r) for r in state.rows),
         column=tuple(state.column),
         column_pests=tuple(state.column_pests),
@@ -164,6 +167,8 @@ def unknown_cards(view: PlayerView) -> tuple[list[int], list[int]]:
     known_birds.update(view.removed_birds)
     known_birds.update(view.own_kept)
     known_birds.update(view.own_discards)
+    for x in view.shown:
+        known_birds.update(x)
     known_feeder: set[int] = set(view.column)
     known_feeder.update(c for c in view.column_pests if c >= 0)
     for seeds in view.seeds_seen:
@@ -182,9 +187,10 @@ def unknown_cards(view: PlayerView) -> tuple[list[int], list[int]]:
 def determinise(view: PlayerView, rng: random.Random, events: bool = True) -> State:
     """Sample a full state consistent with ``view``; ``rng`` supplies all the randomness.
 
-    Unknown birds are dealt uniformly among the other players' hands, kept and discarded cards
-    and the bird deck; unknown feeder cards among the other players' blind seeds (seeds only —
-    a pest is never drawn blind into a seed pile) and the feeder deck. The generator state of
+    Unknown birds are dealt uniformly among the other players' hands (beside the birds they were
+    seen drawing from the display), kept and discarded cards and the bird deck; unknown feeder
+    cards among the other players' blind seeds (seeds only — a pest is never drawn blind into a
+    seed pile) and the feeder deck. The generator state of
     the sampled game (future squirrel picks) is fresh from ``rng``.
     """
     birds, feeder = unknown_cards(view)
@@ -224,7 +230,9 @@ def determinise(view: PlayerView, rng: random.Random, events: bool = True) -> St
             s.kept.append(list(view.own_kept) if view.chosen[q] else None)
             s.discards.append(list(view.own_discards))
         else:
-            s.hands.append(sorted(deal(view.hand_sizes[q])))
+            # Birds everybody saw this player draw face up are in their hand for sure.
+            shown = list(view.shown[q])
+            s.hands.append(sorted(shown + deal(view.hand_sizes[q] - len(shown))))
             s.kept.append(deal(view.kept_sizes[q]) if view.chosen[q] else None)
             s.discards.append(deal(view.discard_sizes[q]))
     s.bird_deck = deal(view.bird_deck_size)
@@ -261,6 +269,7 @@ def determinise(view: PlayerView, rng: random.Random, events: bool = True) -> St
     s.chased = view.chased
     s.played_value = view.played_value
     s.draws_left = view.draws_left
+    s.shown = [list(x) for x in view.shown]
     s.rng = rng.getrandbits(64)
     s.events = list(view.events) if events and view.events is not None else None
     return s

@@ -53,6 +53,8 @@ LAYOUT: Final[tuple[tuple[str, int, int, str], ...]] = (
     ("display", DISPLAY_SIZE * NUM_BIRDS, 1, "per display slot 1-3: 1 for its bird"),
     ("deck_sizes", 2, NUM_BIRDS, "cards in the bird deck, in the feeder deck"),
     ("hand_sizes", MAX_PLAYERS, HAND_SIZE, "per seat: cards in hand"),
+    ("shown", MAX_PLAYERS * NUM_BIRDS, 1,
+     "per seat: 1 per hand bird everybody saw drawn from the display (T3.1)"),
     ("collections", MAX_PLAYERS * NUM_BIRDS, 1, "per seat: 1 per bird in the collection"),
     ("pests", MAX_PLAYERS * 2, 3, "per seat: crows, squirrels in front of the player"),
     ("seeds", MAX_PLAYERS * 3, ALL_EGGS,
@@ -123,6 +125,7 @@ O_DISPLAY: Final = _O["display"]
 O_DECKS: Final = _O["deck_sizes"]
 O_HAND_SIZES: Final = _O["hand_sizes"]
 O_COLLECTIONS: Final = _O["collections"]
+O_SHOWN: Final = _O["shown"]
 O_PESTS: Final = _O["pests"]
 O_SEEDS: Final = _O["seeds"]
 O_OWN_BLIND: Final = _O["own_blind_eggs"]
@@ -238,6 +241,7 @@ class Encoder:
             b[O_OWN_BLIND] = sum(map(_EGGS, view.own_blind))
         b[O_TURN] = min(view.turn, MAX_TURN)
         hand_sizes = view.hand_sizes
+        shown = view.shown
         collections = view.collections
         pests = view.pests
         seeds_seen = view.seeds_seen
@@ -248,6 +252,8 @@ class Encoder:
             for bird in collections[q]:
                 b[base + bird] = 1
             b[O_HAND_SIZES + r] = hand_sizes[q]
+            for bird in shown[q]:
+                b[O_SHOWN + r * NUM_BIRDS + bird] = 1
             own_pests = pests[q]
             if own_pests:
                 crows = 0

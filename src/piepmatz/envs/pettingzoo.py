@@ -5,7 +5,7 @@
 >>> env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> sorted(obs), obs["observation"].shape, obs["action_mask"].dtype.name
-(['action_mask', 'observation'], (1173,), 'int8')
+(['action_mask', 'observation'], (1461,), 'int8')
 
 ``env()`` is the standard wrapper stack of PettingZoo's classic games (an illegal move ends the
 game with reward -1 for the offender; out-of-range actions assert; calls must come in order);

@@ -56,6 +56,8 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
         seeds += f" eggs seen, {view.blind_counts[q]} blind)"
         pests = " ".join(FEEDER_NAMES[x] for x in view.pests[q])
         hand = _birds(view.hand) if q == me and private else f"{view.hand_sizes[q]} cards"
+        if view.shown[q] and not (q == me and private):
+            hand += f" incl. {_birds(view.shown[q])}"  # drawn face up (T3.1)
         mark = "*" if q == view.current_player else " "
         lines.append(
             f" {mark}player {q}: hand {hand} | collection {_birds(view.collections[q])} | "

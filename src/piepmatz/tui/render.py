@@ -157,7 +157,12 @@ def table_text(view: PlayerView, labels: Sequence[str], show_hand: bool = True) 
         seeds = len(view.seeds_seen[p]) + view.blind_counts[p]
         eggs = sum(FEEDER_EGGS[c] for c in view.seeds_seen[p])
         blind = view.blind_counts[p]
-        t.append(f"  hand {view.hand_sizes[p]} · seed pile {seeds}")
+        t.append(f"  hand {view.hand_sizes[p]}")
+        if view.shown[p] and p != view.player:
+            # Birds everybody saw them draw from the display (T3.1).
+            t.append(" incl. ")
+            t.append_text(birds(view.shown[p]))
+        t.append(f" · seed pile {seeds}")
         if seeds:
             t.append(f" ({eggs} eggs seen")
             t.append(f", {blind} blind)" if blind else ")")
