@@ -477,9 +477,7 @@ class State:
                     self.events.append(("pass", p))
             else:
                 bird = action_id - COLLECT_BASE
-                self.hands[p].remove(bird)
-                if bird in self.shown[p]:
-                    self.shown[p].remove(bird)
+                self._from_hand(p, bird)
                 self.collections[p].append(bird)
                 if self.events is not None:
                     self.events.append(("collect", p, bird))
@@ -498,11 +496,16 @@ class State:
 
     # ------------------------------------------------------------------ T1 and T2
 
+    def _from_hand(self, player: int, bird: int) -> None:
+        """A bird leaves the hand face up; if it was drawn face up, nobody need remember it."""
+        self.hands[player].remove(bird)
+        shown = self.shown[player]
+        if shown and bird in shown:
+            shown.remove(bird)
+
     def _play(self, bird: int, perch: int) -> None:
         p = self.turn_player
-        self.hands[p].remove(bird)
-        if bird in self.shown[p]:
-            self.shown[p].remove(bird)
+        self._from_hand(p, bird)
         row = self.rows[perch]
         row.append(bird)  # T1.1: always at the end of the row
         value = BIRD_VALUE[bird]

@@ -190,8 +190,8 @@ def determinise(view: PlayerView, rng: random.Random, events: bool = True) -> St
     Unknown birds are dealt uniformly among the other players' hands (beside the birds they were
     seen drawing from the display), kept and discarded cards and the bird deck; unknown feeder
     cards among the other players' blind seeds (seeds only — a pest is never drawn blind into a
-    seed pile) and the feeder deck. The generator state of
-    the sampled game (future squirrel picks) is fresh from ``rng``.
+    seed pile) and the feeder deck. The generator state of the sampled game (future squirrel
+    picks) is fresh from ``rng``.
     """
     birds, feeder = unknown_cards(view)
     rng.shuffle(birds)
