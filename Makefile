@@ -22,6 +22,7 @@ play: $(VENV)/.play  ## run the game
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
 test: lint  ## the whole test suite: ruff, mypy --strict, pytest

@@ -180,8 +180,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="per configuration")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
-    parser.add_argument("--skip-official", action="store_true",
-                        help="do not run PettingZoo's performance_benchmark itself")
+    parser.add_argument(
+        "--skip-official",
+        action="store_true",
+        help="do not run PettingZoo's performance_benchmark itself",
+    )
     parser.add_argument("--parts", action="store_true", help="time the parts of a turn")
     args = parser.parse_args()
 

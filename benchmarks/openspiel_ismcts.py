@@ -39,7 +39,10 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
             n_rollouts=1, random_state=np.random.RandomState(seed)
         )
         super().__init__(
-            game, evaluator, uct_c=2.0, max_simulations=1,
+            game,
+            evaluator,
+            uct_c=2.0,
+            max_simulations=1,
             random_state=np.random.RandomState(seed + 1),
         )
         self.time_limit = time_limit

@@ -17,9 +17,7 @@ from piepmatz.bots import (
 
 
 def test_names() -> None:
-    assert {"random", "greedy", "heuristic", "ismcts", "easy", "medium", "hard"} <= set(
-        bot_names()
-    )
+    assert {"random", "greedy", "heuristic", "ismcts", "easy", "medium", "hard"} <= set(bot_names())
 
 
 @pytest.mark.parametrize(

@@ -44,8 +44,10 @@ def api() -> None:
     for players in (2, 3, 4):
         for preset in ("standard", "overview"):
             game = pyspiel.load_game("python_piepmatz", {"players": players, "preset": preset})
-            for base, label in ((api_test.EnforceAPIOnPartialTreeBase, "root"),
-                                (whole_games, "games")):
+            for base, label in (
+                (api_test.EnforceAPIOnPartialTreeBase, "root"),
+                (whole_games, "games"),
+            ):
                 case = type(f"Piepmatz{players}{preset}{label}", (base,), {})
                 case.game_name = "python_piepmatz"
                 case.game = game

@@ -19,8 +19,11 @@ def test_envs_layout_lists_every_field(capsys: pytest.CaptureFixture[str]) -> No
 def test_envs_check_runs_the_three_frameworks_checks(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["envs", "check", "--players", "2", "--sims", "1"]) == 0
     out = capsys.readouterr().out
-    for name in ("PettingZoo api_test + seed_test", "Gymnasium check_env",
-                 "OpenSpiel random_sim_test"):
+    for name in (
+        "PettingZoo api_test + seed_test",
+        "Gymnasium check_env",
+        "OpenSpiel random_sim_test",
+    ):
         assert f"ok   {name}, 2 players, standard" in out
     assert "FAIL" not in out
 

@@ -71,16 +71,14 @@ def test_fields_hold_the_view() -> None:
             assert np.flatnonzero(perch[k]).tolist() == [row[0]]
             order = sorted(np.flatnonzero(ground[k]), key=lambda b: ground[k][b])
             assert order == list(row[1:])
-            assert strength[k].tolist() == [BIRD_VALUE[row[0]],
-                                            sum(BIRD_VALUE[b] for b in row[1:])]
+            assert strength[k].tolist() == [BIRD_VALUE[row[0]], sum(BIRD_VALUE[b] for b in row[1:])]
         assert v[field_slice("column_seed")].tolist()[: len(view.column)] == [
             FEEDER_EGGS[s] for s in view.column
         ]
         display = v[field_slice("display")].reshape(3, 72)
         for slot, bird in enumerate(view.display):
             assert np.flatnonzero(display[slot]).tolist() == ([bird] if bird >= 0 else [])
-        assert v[field_slice("deck_sizes")].tolist() == [view.bird_deck_size,
-                                                         view.feeder_deck_size]
+        assert v[field_slice("deck_sizes")].tolist() == [view.bird_deck_size, view.feeder_deck_size]
         collections = v[field_slice("collections")].reshape(4, 72)
         hand_sizes = v[field_slice("hand_sizes")]
         shown = v[field_slice("shown")].reshape(4, 72)
@@ -89,9 +87,7 @@ def test_fields_hold_the_view() -> None:
             assert np.flatnonzero(collections[r]).tolist() == sorted(view.collections[q])
             assert hand_sizes[r] == view.hand_sizes[q]
             assert np.flatnonzero(shown[r]).tolist() == sorted(view.shown[q])
-        assert v[field_slice("current_player")].tolist().index(1) == (
-            view.current_player - p
-        ) % 3
+        assert v[field_slice("current_player")].tolist().index(1) == (view.current_player - p) % 3
         assert v[field_slice("phase")].tolist().index(1) == view.phase
         assert v[field_slice("num_players")].tolist() == [0, 1, 0]
         assert v[field_slice("own_blind_eggs")][0] == sum(FEEDER_EGGS[s] for s in view.own_blind)

@@ -21,8 +21,14 @@ HERE = Path(__file__).parent
 CHECKS = HERE / "openspiel_checks.py"
 PLAYTHROUGH = HERE / "playthroughs" / "python_piepmatz.txt"
 #: Events that reveal a card drawn blind from a deck.
-BLIND_DRAWS = ("draw_deck", "refill_display", "take_blind", "refill_column", "pest_beside",
-               "pest_out")
+BLIND_DRAWS = (
+    "draw_deck",
+    "refill_display",
+    "take_blind",
+    "refill_column",
+    "pest_beside",
+    "pest_out",
+)
 CONFIGS = [(n, preset) for n in (2, 3, 4) for preset in ("standard", "overview")]
 
 

@@ -62,8 +62,9 @@ def test_different_seeds_deal_differently() -> None:
     a, b = piepmatz_v0.raw_env(), piepmatz_v0.raw_env()
     a.reset(seed=1)
     b.reset(seed=2)
-    assert not np.array_equal(a.observe("player_0")["observation"],
-                              b.observe("player_0")["observation"])
+    assert not np.array_equal(
+        a.observe("player_0")["observation"], b.observe("player_0")["observation"]
+    )
 
 
 def test_render_test() -> None:

@@ -47,8 +47,9 @@ def _widgets_text(screen: Any) -> str:
         elif isinstance(widget, Static):
             parts.append(str(widget.content))
         elif isinstance(widget, OptionList):
-            parts.extend(str(widget.get_option_at_index(i).prompt)
-                         for i in range(widget.option_count))
+            parts.extend(
+                str(widget.get_option_at_index(i).prompt) for i in range(widget.option_count)
+            )
         elif isinstance(widget, RichLog):
             parts.extend(strip.text for strip in widget.lines)
     return "\n".join(parts)

@@ -77,14 +77,17 @@ def test_game_against_bots_to_the_end(tui: Any) -> None:
         if isinstance(screen, TableScreen) and not session.state_over:
             # Only legal choices are offered, each with what it would do.
             choices = screen.query_one(ChoiceList)
-            ids = [int(choices.get_option_at_index(i).id or -1)
-                   for i in range(choices.option_count)]
+            ids = [
+                int(choices.get_option_at_index(i).id or -1) for i in range(choices.option_count)
+            ]
             assert ids == session.game.state.legal_action_ids()
             prompts = [str(choices.get_option_at_index(i).prompt) for i in range(len(ids))]
             assert all("perch" in prompt for prompt in prompts)
         if isinstance(screen, ChoiceDialog):
-            ids = [int(screen.query_one(ChoiceList).get_option_at_index(i).id or -1)
-                   for i in range(len(screen.legal))]
+            ids = [
+                int(screen.query_one(ChoiceList).get_option_at_index(i).id or -1)
+                for i in range(len(screen.legal))
+            ]
             assert ids == session.game.state.legal_action_ids()
         text = tui.text(app)
         assert "YOUR HAND (Player 0)" in text or isinstance(screen, EndScreen)

@@ -56,8 +56,9 @@ def test_play_previews_agree_with_the_real_chase() -> None:
                 quiet += 1
                 continue
             chases += 1
-            first = next(e for e in new if e[0] in ("take_seed", "take_blind", "take_pest",
-                                                    "feeder_empty"))
+            first = next(
+                e for e in new if e[0] in ("take_seed", "take_blind", "take_pest", "feeder_empty")
+            )
             if first[0] == "take_seed":
                 assert f"takes seed {first[3]} ({feeder(first[2])})" in headline
             elif first[0] == "feeder_empty":

@@ -26,8 +26,12 @@ def test_parse_seats_reads_people_and_bots() -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("human", "2, 3 or 4 seats"), ("human,random,random,random,random", "not 5"),
-     ("human,wizard", "unknown bot 'wizard'"), ("", "not 0")],
+    [
+        ("human", "2, 3 or 4 seats"),
+        ("human,random,random,random,random", "not 5"),
+        ("human,wizard", "unknown bot 'wizard'"),
+        ("", "not 0"),
+    ],
 )
 def test_bad_seats_are_named(text: str, message: str) -> None:
     with pytest.raises(SeatError, match=message):
@@ -90,8 +94,17 @@ def _doc(**change: object) -> dict[str, object]:
         (_doc(seats=["human"]), "1 seats for a 2-player game"),
         (_doc(seats=["human", "oracle"]), "unknown bot 'oracle'"),
         (_doc(seats="human,random"), "list of seat names"),
-        (_doc(record={"format": "piepmatz-record", "version": 1, "options": {"players": 2},
-                      "actions": ["fly away"]}), "record action 1"),
+        (
+            _doc(
+                record={
+                    "format": "piepmatz-record",
+                    "version": 1,
+                    "options": {"players": 2},
+                    "actions": ["fly away"],
+                }
+            ),
+            "record action 1",
+        ),
     ],
 )
 def test_bad_save_documents_are_refused(doc: object, message: str) -> None:

@@ -42,6 +42,7 @@ def _check(args: argparse.Namespace) -> int:
     from piepmatz.envs.gymnasium import PiepmatzEnv
 
     failures = 0
+
     def gymnasium_check(n: int) -> None:
         check_env(PiepmatzEnv(players=n, preset=args.preset))
 

@@ -40,6 +40,8 @@ MAX_GROUND: Final = 8
 ALL_EGGS: Final = sum(FEEDER_EGGS)  # 60: every seed of the game
 MAX_TURN: Final = 127
 
+# fmt: off
+# One row per block, each on one line: the table reads like the one in docs/research.md.
 #: (name, length, largest value, what it holds) in the order of the vector.
 LAYOUT: Final[tuple[tuple[str, int, int, str], ...]] = (
     ("hand", NUM_BIRDS, 1, "own hand: 1 per bird held (bird ids, see core/cards.py)"),
@@ -77,6 +79,7 @@ LAYOUT: Final[tuple[tuple[str, int, int, str], ...]] = (
     ("rules", 5, 1, "flags: no-chase collect, draw one, end on birds too, last hand, "
      "species pairs"),
 )
+# fmt: on
 
 
 def _offsets() -> dict[str, tuple[int, int]]:

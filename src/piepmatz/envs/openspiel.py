@@ -167,7 +167,8 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"python_piepmatz observers take no parameters, got {params}")
         return PiepmatzObserver.for_type(
-            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.players,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            self.players,
             self.rules,
         )
 
@@ -338,8 +339,8 @@ class _Position:
         s.first = -1
         s.column, s.rows, s.display = [], [], []
         s.hands = [[] for _ in range(players)]
-        s.unseen_birds, s.unseen_feeder = ([], []) if players == 2 else _cards_in_play(
-            players, None
+        s.unseen_birds, s.unseen_feeder = (
+            ([], []) if players == 2 else _cards_in_play(players, None)
         )
         s.engine = None
         s.fixed_birds, s.fixed_feeder, s.fixed_picks = [], [], []
@@ -624,8 +625,12 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         p = self._p
         if p.engine is None:
             kind, index = _DEAL_STEPS[p.n][p.step]
-            where = {"column": "seed column position", "perch": "perch", "hand": "player",
-                     "display": "display slot"}[kind]
+            where = {
+                "column": "seed column position",
+                "perch": "perch",
+                "hand": "player",
+                "display": "display slot",
+            }[kind]
             return f"deal {card} to {where} {index if kind == 'hand' else index + 1}"
         if p.need is not None and p.need[0] == "squirrel":
             return f"squirrel takes {card}"

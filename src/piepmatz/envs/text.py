@@ -30,9 +30,7 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
     if view.phase == GAME_OVER:
         head += f"game over after turn {view.turn}"
     else:
-        head += (
-            f"turn {view.turn}, player {view.current_player} to {PHASE_NAMES[view.phase]}"
-        )
+        head += f"turn {view.turn}, player {view.current_player} to {PHASE_NAMES[view.phase]}"
     lines = [f"{head} (seen by player {me})" if private else f"{head} (public)"]
     for k, row in enumerate(view.rows):
         ground = " ".join(BIRD_NAMES[b] for b in row[1:]) or "-"

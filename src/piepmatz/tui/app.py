@@ -72,13 +72,23 @@ def _event_line(event: tuple[Any, ...]) -> Text:
         return Text(text, style="bold reverse")
     if kind == "chase":
         return Text(text, style="bold yellow")
-    if kind in ("take_seed", "take_blind", "take_pest", "collect_perch", "crow", "crow_nothing",
-                "squirrel", "promote", "feeder_empty"):
+    if kind in (
+        "take_seed",
+        "take_blind",
+        "take_pest",
+        "collect_perch",
+        "crow",
+        "crow_nothing",
+        "squirrel",
+        "promote",
+        "feeder_empty",
+    ):
         return Text("  " + text)
     if kind in ("end_triggered", "game_over"):
         return Text(text, style="bold red")
-    return Text(text, style="dim" if kind in ("refill_display", "refill_column", "pest_beside")
-                else "")
+    return Text(
+        text, style="dim" if kind in ("refill_display", "refill_column", "pest_beside") else ""
+    )
 
 
 # ---------------------------------------------------------------------- choices
@@ -216,8 +226,10 @@ class ChoiceDialog(ModalScreen[int]):
             box.border_title = f"{title} — Player {self.view.player}"
             yield Static(why, id="why")
             yield Static(self._context_text(), id="context")
-            yield Static(Text("↑↓/click: see what it does · Enter/click again: choose",
-                              style="italic"), id="how")
+            yield Static(
+                Text("↑↓/click: see what it does · Enter/click again: choose", style="italic"),
+                id="how",
+            )
             with Horizontal():
                 yield ChoiceList(*choice_options(self.view, self.legal), id="dialog-choices")
                 yield Static(id="dialog-preview")
@@ -281,8 +293,9 @@ class HandoffScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Text(f"Pass the keyboard to {self.label}.", style="bold"))
             yield Static("The hand stays hidden until they are ready.")
-            yield Button(f"I am {self.label.split(' (')[0]} — show my hand", id="ready",
-                         variant="primary")
+            yield Button(
+                f"I am {self.label.split(' (')[0]} — show my hand", id="ready", variant="primary"
+            )
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()
@@ -387,22 +400,35 @@ class NewGameScreen(Screen[None]):
             box.border_title = "Piepmatz — new game"
             with Horizontal(classes="row"):
                 yield Label("Players")
-                yield Select([(str(n), n) for n in (2, 3, 4)], value=3, allow_blank=False,
-                             id="players")
+                yield Select(
+                    [(str(n), n) for n in (2, 3, 4)], value=3, allow_blank=False, id="players"
+                )
             for seat in range(4):
-                with Horizontal(classes="row" + (" hidden" if seat == 3 else ""),
-                                id=f"seat-row-{seat}"):
+                with Horizontal(
+                    classes="row" + (" hidden" if seat == 3 else ""), id=f"seat-row-{seat}"
+                ):
                     yield Label(f"Player {seat}")
-                    yield Select(kinds, value=HUMAN if seat == 0 else bot, allow_blank=False,
-                                 id=f"seat-{seat}")
+                    yield Select(
+                        kinds,
+                        value=HUMAN if seat == 0 else bot,
+                        allow_blank=False,
+                        id=f"seat-{seat}",
+                    )
             with Horizontal(classes="row"):
                 yield Label("Rules")
-                yield Select([(name, name) for name in sorted(PRESETS)], value=self.rules,
-                             allow_blank=False, id="rules")
+                yield Select(
+                    [(name, name) for name in sorted(PRESETS)],
+                    value=self.rules,
+                    allow_blank=False,
+                    id="rules",
+                )
             with Horizontal(classes="row"):
                 yield Label("Seed")
-                yield Input("" if self.seed is None else str(self.seed),
-                            placeholder="empty: a fresh deal", id="seed")
+                yield Input(
+                    "" if self.seed is None else str(self.seed),
+                    placeholder="empty: a fresh deal",
+                    id="seed",
+                )
             yield Static(id="error")
             with Horizontal(id="buttons"):
                 yield Button("Start", id="start", variant="primary")
@@ -631,9 +657,7 @@ class TableScreen(Screen[None]):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "choices" and event.option.id is not None:
-            self.query_one("#preview", Static).update(
-                preview_text(self.view, int(event.option.id))
-            )
+            self.query_one("#preview", Static).update(preview_text(self.view, int(event.option.id)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "choices" and event.option.id is not None:
@@ -782,8 +806,13 @@ class ReplayScreen(Screen[None]):
         self.labels = [seat_label(seats, p) if seats else f"Player {p}" for p in range(n)]
         # Every state of the game, from the deal to the end (games are short: ~70 actions).
         options = game.options
-        state = State.new_game(options.players, options.rules, options.seed,
-                               options.first_player, options.removed_species)
+        state = State.new_game(
+            options.players,
+            options.rules,
+            options.seed,
+            options.first_player,
+            options.removed_species,
+        )
         self.states = [state.copy()]
         for action in game.actions:
             state.apply_id(action.id)
@@ -809,10 +838,11 @@ class ReplayScreen(Screen[None]):
         view = view_of(state, 0)
         last = len(self.states) - 1
         what = str(self.game.actions[self.index - 1]) if self.index else "the deal"
-        status = Text(f"REPLAY (omniscient: every hand and blind seed is shown) · step "
-                      f"{self.index}/{last} · {what} · ")
-        status.append_text(status_text(view, self.labels, state.rules.name,
-                                       self.game.options.seed))
+        status = Text(
+            f"REPLAY (omniscient: every hand and blind seed is shown) · step "
+            f"{self.index}/{last} · {what} · "
+        )
+        status.append_text(status_text(view, self.labels, state.rules.name, self.game.options.seed))
         self.query_one("#status", Static).update(status)
         self.query_one("#table", Static).update(table_text(view, self.labels, show_hand=False))
         hands = Text()

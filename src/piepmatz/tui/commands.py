@@ -23,14 +23,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--players", type=int, choices=(2, 3, 4), help="number of seats")
     play.add_argument(
-        "--bots", nargs="+", metavar="BOT",
+        "--bots",
+        nargs="+",
+        metavar="BOT",
         help="bots for the seats after the first (one person), repeated to fill the table",
     )
     play.add_argument("--rules", default="standard", choices=sorted(PRESETS))
     play.add_argument("--seed", type=int, default=None, help="deal with this seed")
     play.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
     play.add_argument(
-        "--delay", type=float, default=None,
+        "--delay",
+        type=float,
+        default=None,
         help="seconds between bot moves (default 0.6 on screen, 0 with --text)",
     )
     play.add_argument("--resume", metavar="FILE", help="resume a saved game")

@@ -26,8 +26,9 @@ from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, Event
 from .render import feeder, row_strength
 
 #: Events whose cards come from a face-down deck: never described with their card.
-_BLIND = frozenset({"take_blind", "draw_deck", "refill_display", "refill_column", "pest_beside",
-                    "pest_out"})
+_BLIND = frozenset(
+    {"take_blind", "draw_deck", "refill_display", "refill_column", "pest_beside", "pest_out"}
+)
 
 
 @dataclass(frozen=True)

@@ -148,8 +148,9 @@ def table_text(view: PlayerView, labels: Sequence[str], show_hand: bool = True) 
     t.append(f"   bird deck {view.bird_deck_size}\n")
     sheet = running_sheet(view)
     t.append("PLAYERS", style="bold underline")
-    t.append("  (★ = most birds of a species; pairs as the rules in play count them)\n",
-             style="dim")
+    t.append(
+        "  (★ = most birds of a species; pairs as the rules in play count them)\n", style="dim"
+    )
     for p in range(view.num_players):
         marker = "▶" if p == view.current_player else " "
         t.append(f"{marker} ", style="bold")

@@ -90,23 +90,17 @@ class Session:
 
     def __init__(self, game: Game, seats: Sequence[str], bot_seed: int | None = None) -> None:
         if len(seats) != game.options.players:
-            raise SeatError(
-                f"{len(seats)} seats for a {game.options.players}-player game"
-            )
+            raise SeatError(f"{len(seats)} seats for a {game.options.players}-player game")
         self.game = game
         self.seats = [check_seat(s) for s in seats]
         base = game.options.seed if bot_seed is None else bot_seed
-        self.bots: dict[int, Bot] = {
-            p: make_bot(s) for p, s in enumerate(self.seats) if s != HUMAN
-        }
+        self.bots: dict[int, Bot] = {p: make_bot(s) for p, s in enumerate(self.seats) if s != HUMAN}
         # One generator per bot seat, derived from the game's seed: a seeded game against bots
         # plays out the same way every time (tests rely on it).
         self.rngs = {p: random.Random(base * 8 + p) for p in self.bots}
 
     @classmethod
-    def new(
-        cls, seats: Sequence[str], rules: str = "standard", seed: int | None = None
-    ) -> Session:
+    def new(cls, seats: Sequence[str], rules: str = "standard", seed: int | None = None) -> Session:
         return cls(Game.new(players=len(seats), preset=rules, seed=seed), seats)
 
     # ------------------------------------------------------------------ who acts

@@ -119,8 +119,10 @@ def replay_text(game: Game, seats: list[str] | None, out: TextIO) -> int:
     """A saved game as text: every event (omniscient: hidden cards shown) and the score sheet."""
     n = game.options.players
     labels = [seat_label(seats, p) if seats else f"Player {p}" for p in range(n)]
-    out.write(f"Replay (omniscient: every hidden card is shown) · {game.state.rules.name} rules · "
-              f"seed {game.options.seed} · {', '.join(labels)}\n")
+    out.write(
+        f"Replay (omniscient: every hidden card is shown) · {game.state.rules.name} rules · "
+        f"seed {game.options.seed} · {', '.join(labels)}\n"
+    )
     for event in game.state.events or ():
         out.write(describe_event(event) + "\n")
     out.write("\n" + score_sheet_text(game.score(), labels).plain + "\n")
