@@ -6,13 +6,26 @@ Commands::
     python benchmarks/bots.py match heuristic random --players 2 --games 200
     python benchmarks/bots.py match ismcts:iterations=5000 heuristic --games 100 --processes 2
     python benchmarks/bots.py all --games 100 --budget auto --processes 2
+    python benchmarks/bots.py match ismcts heuristic --players 4 --save a.jsonl
+    python benchmarks/bots.py pool a.jsonl b.jsonl           # several runs of one bot, pooled
+    python benchmarks/bots.py pool --paired new.jsonl old.jsonl
 
 Matches use the duplicate format: every deal (``State.new_game(players, seed=deal)``) is played
 once with the first bot in each seat, the other seats taken by the second bot, so both bots get
 the same cards and turn orders. A game counts 1 for a win of the first bot, 1/k for a win shared
 by k players (E5), 0 otherwise (in two-player games: ties count half). The interval is the 95 %
 Wilson score interval over the games played (the seat rotations of one deal are counted as
-separate games).
+separate games). ``pool`` also prints a per-deal interval (the four seat rotations of a deal
+summed, then a *t* interval over deals) and the design effect, the ratio of its variance to
+Wilson's: near 1, the rotations of a deal are about as independent as separate games and the
+Wilson interval is the right one.
+
+``match --save FILE`` writes one JSON line per game (bots, players, deal, seat, result, seconds),
+so runs can be pooled later or compared game by game: ``pool --paired`` takes two runs over the
+same deals and prints the mean difference of the first over the second on the games both played
+(same deal, same seat, same bot seed), with its *t* interval. Changes that leave the search's
+random stream alone (a different final choice, say) keep the paired games alike, and the paired
+interval is then much narrower than the two separate ones.
 
 ``--budget auto`` measures how many ISMCTS iterations one second buys on this machine (one core,
 for two and for four players) and plays ``ismcts:iterations=<that>`` in place of
@@ -23,7 +36,7 @@ process's load shortening another's thinking time, and they are reproducible.
 from __future__ import annotations
 
 import argparse
-import math
+import json
 import multiprocessing
 import random
 import sys
@@ -35,17 +48,7 @@ from piepmatz.bots.ismcts import ISMCTSBot
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+from piepmatz.sim.stats import mean_interval, wilson
 
 
 def play_game(specs: Sequence[str], deal: int, players: int, bot_seed: int) -> tuple[int, ...]:
@@ -75,7 +78,13 @@ def _game_task(task: tuple[str, str, int, int, int]) -> tuple[int, int, float, f
 
 
 def match(
-    first: str, second: str, players: int, games: int, processes: int, first_deal: int = 0
+    first: str,
+    second: str,
+    players: int,
+    games: int,
+    processes: int,
+    first_deal: int = 0,
+    save: str | None = None,
 ) -> tuple[float, int, float, float]:
     """``first`` against ``players - 1`` copies of ``second`` over ``games`` deals × seats."""
     tasks = [
@@ -89,6 +98,12 @@ def match(
             results = list(pool.imap_unordered(_game_task, tasks))
     else:
         results = [_game_task(t) for t in tasks]
+    if save:
+        with open(save, "w", encoding="utf-8") as out:
+            for deal, seat, result, seconds in sorted(results):
+                record = {"first": first, "second": second, "players": players}
+                record.update(deal=deal, seat=seat, result=result, seconds=round(seconds, 3))
+                out.write(json.dumps(record) + "\n")
     wins = sum(r[2] for r in results)
     n = len(results)
     lo, hi = wilson(wins, n)
@@ -100,6 +115,72 @@ def match(
         flush=True,
     )
     return wins / n, n, lo, hi
+
+
+Game = tuple[int, int]  # (deal, seat)
+
+
+def load_runs(paths: Sequence[str]) -> dict[Game, float]:
+    """Results by (deal, seat) from ``match --save`` files of one pairing; refuses a mix."""
+    results: dict[Game, float] = {}
+    pairing = None
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line_no, line in enumerate(f, 1):
+                try:
+                    r = json.loads(line)
+                    key = (r["first"], r["second"], r["players"])
+                    game = (int(r["deal"]), int(r["seat"]))
+                    result = float(r["result"])
+                except (ValueError, KeyError, TypeError) as e:
+                    raise SystemExit(f"{path}:{line_no}: not a match --save record ({e})") from e
+                if pairing is None:
+                    pairing = key
+                elif key != pairing:
+                    raise SystemExit(f"{path}:{line_no}: {key} differs from {pairing}")
+                if game in results:
+                    raise SystemExit(f"{path}:{line_no}: deal {game[0]} seat {game[1]} twice")
+                results[game] = result
+    if not results:
+        raise SystemExit("no games in " + ", ".join(paths))
+    return results
+
+
+def pooled(results: dict[Game, float]) -> str:
+    """The win rate with its Wilson interval, and the per-deal interval with the design effect."""
+    n = len(results)
+    wins = sum(results.values())
+    lo, hi = wilson(wins, n)
+    by_deal: dict[int, list[float]] = {}
+    for (deal, _), r in results.items():
+        by_deal.setdefault(deal, []).append(r)
+    seats = max(len(v) for v in by_deal.values())
+    full = [sum(v) / seats for v in by_deal.values() if len(v) == seats]
+    text = f"{wins:g}/{n} = {wins / n:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
+    if len(full) > 2:
+        deal = mean_interval(full)
+        p = wins / n
+        binomial = p * (1 - p) / n
+        effect = deal.sd**2 / len(full) / binomial if binomial else float("nan")
+        text += (
+            f"; per deal ({len(full)} deals) [{deal.low:.1%}, {deal.high:.1%}], "
+            f"design effect {effect:.2f}"
+        )
+    return text
+
+
+def paired(new: dict[Game, float], old: dict[Game, float]) -> str:
+    """Mean difference of ``new`` over ``old`` on the games both played, with its interval."""
+    common = sorted(set(new) & set(old))
+    if len(common) < 3:
+        raise SystemExit(f"only {len(common)} games in common: pair runs over the same deals")
+    diff = mean_interval([new[g] - old[g] for g in common])
+    a = sum(new[g] for g in common) / len(common)
+    b = sum(old[g] for g in common) / len(common)
+    return (
+        f"{len(common)} paired games: {a:.1%} against {b:.1%}, difference {diff.mean:+.1%} "
+        f"[{diff.low:+.1%}, {diff.high:+.1%}]"
+    )
 
 
 def _positions(players: int, count: int, seed: int) -> list[State]:
@@ -174,6 +255,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     mp = sub.add_parser("match", help="one bot against copies of another, seats rotated")
     mp.add_argument("first")
     mp.add_argument("second")
+    mp.add_argument("--save", metavar="FILE", help="write one JSON line per game to FILE")
+    pp = sub.add_parser("pool", help="pool saved runs of one pairing, or compare two game by game")
+    pp.add_argument("files", nargs="+", metavar="FILE")
+    pp.add_argument(
+        "--paired", action="store_true", help="two files: the first run against the second"
+    )
     for p in (mp,):
         p.add_argument("--players", type=int, default=2)
     ap = sub.add_parser("all", help="the speed figures and the three strength targets")
@@ -194,7 +281,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         speed(args.positions, args.ismcts)
         return 0
     if args.command == "match":
-        match(args.first, args.second, args.players, args.games, args.processes, args.first_deal)
+        match(
+            args.first,
+            args.second,
+            args.players,
+            args.games,
+            args.processes,
+            args.first_deal,
+            args.save,
+        )
+        return 0
+    if args.command == "pool":
+        if args.paired:
+            if len(args.files) != 2:
+                parser.error("--paired compares exactly two files")
+            print(paired(load_runs(args.files[:1]), load_runs(args.files[1:])))
+        else:
+            print(pooled(load_runs(args.files)))
         return 0
     extra = f",{args.ismcts_options}" if args.ismcts_options else ""
     rates = speed(args.positions, f"ismcts:iterations=1000{extra}")

@@ -1,0 +1,72 @@
+"""``benchmarks/bots.py``: saved match runs, pooled and compared game by game."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_bots", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write(path: Path, results: dict[tuple[int, int], float], first: str = "a") -> str:
+    with path.open("w") as f:
+        for (deal, seat), r in results.items():
+            record = {"first": first, "second": "b", "players": 4, "deal": deal, "seat": seat}
+            f.write(json.dumps(record | {"result": r, "seconds": 0.1}) + "\n")
+    return str(path)
+
+
+def test_match_saves_one_record_per_game(bench: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    rate, n, _, _ = bench.match("random", "random", 2, 3, 1, first_deal=5, save=str(out))
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert n == len(records) == 6
+    assert {(r["deal"], r["seat"]) for r in records} == {(d, s) for d in (5, 6, 7) for s in (0, 1)}
+    assert {r["first"] for r in records} == {"random"} and records[0]["players"] == 2
+    assert sum(r["result"] for r in records) / n == pytest.approx(rate)
+    assert bench.load_runs([str(out)]) == {(r["deal"], r["seat"]): r["result"] for r in records}
+
+
+def test_pooled_rotations_that_cancel_have_no_deal_variance(bench: ModuleType) -> None:
+    # Each deal is won in exactly one of its four seats: every deal's mean is 25 %, so the
+    # per-deal interval has no width while Wilson's, which assumes independent games, has.
+    results = {(d, s): 1.0 if s == d % 4 else 0.0 for d in range(8) for s in range(4)}
+    text = bench.pooled(results)
+    assert text.startswith("8/32 = 25.0%, 95% Wilson [13.3%, 42.1%]")
+    assert text.endswith("per deal (8 deals) [25.0%, 25.0%], design effect 0.00")
+
+
+def test_paired_difference_on_common_games(bench: ModuleType) -> None:
+    old = {(d, s): 0.0 for d in range(4) for s in range(4)}
+    new = dict(old) | {(0, 0): 1.0, (1, 1): 1.0}
+    new[(9, 0)] = 1.0  # not in the old run: left out of the comparison
+    text = bench.paired(new, old)
+    assert text.startswith("16 paired games: 12.5% against 0.0%, difference +12.5%")
+    with pytest.raises(SystemExit, match="only 0 games in common"):
+        bench.paired({(1, 0): 1.0}, {(2, 0): 0.0})
+
+
+def test_load_runs_refuses_mixed_or_broken_files(bench: ModuleType, tmp_path: Path) -> None:
+    a = _write(tmp_path / "a.jsonl", {(0, 0): 1.0})
+    other = _write(tmp_path / "c.jsonl", {(1, 0): 0.0}, first="c")
+    with pytest.raises(SystemExit, match="differs from"):
+        bench.load_runs([a, other])
+    with pytest.raises(SystemExit, match="deal 0 seat 0 twice"):
+        bench.load_runs([a, a])
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"first": "a"}\n')
+    with pytest.raises(SystemExit, match=r"broken.jsonl:1: not a match --save record"):
+        bench.load_runs([str(broken)])
