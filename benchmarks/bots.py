@@ -36,12 +36,13 @@ process's load shortening another's thinking time, and they are reproducible.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from piepmatz.bots import make_bot
 from piepmatz.bots.ismcts import ISMCTSBot
@@ -67,7 +68,10 @@ def play_game(specs: Sequence[str], deal: int, players: int, bot_seed: int) -> t
     return score(state.rules, state.collections, piles).winners
 
 
-def _game_task(task: tuple[str, str, int, int, int]) -> tuple[int, int, float, float]:
+Result = tuple[int, int, float, float]  # deal, seat, result, seconds
+
+
+def _game_task(task: tuple[str, str, int, int, int]) -> Result:
     first, second, players, deal, seat = task
     specs = [second] * players
     specs[seat] = first
@@ -93,17 +97,22 @@ def match(
         for seat in range(players)
     ]
     start = time.perf_counter()
-    if processes > 1:
-        with multiprocessing.Pool(processes) as pool:
-            results = list(pool.imap_unordered(_game_task, tasks))
-    else:
-        results = [_game_task(t) for t in tasks]
-    if save:
-        with open(save, "w", encoding="utf-8") as out:
-            for deal, seat, result, seconds in sorted(results):
+    results = []
+    # Each game is saved as it ends, so an interrupted long run keeps what it played.
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(open(save, "w", encoding="utf-8")) if save else None
+        if processes > 1:
+            pool = stack.enter_context(multiprocessing.Pool(processes))
+            played: Iterable[Result] = pool.imap_unordered(_game_task, tasks)
+        else:
+            played = map(_game_task, tasks)
+        for deal, seat, result, seconds in played:
+            results.append((deal, seat, result, seconds))
+            if out is not None:
                 record = {"first": first, "second": second, "players": players}
                 record.update(deal=deal, seat=seat, result=result, seconds=round(seconds, 3))
                 out.write(json.dumps(record) + "\n")
+                out.flush()
     wins = sum(r[2] for r in results)
     n = len(results)
     lo, hi = wilson(wins, n)
@@ -158,12 +167,12 @@ def pooled(results: dict[Game, float]) -> str:
     full = [sum(v) / seats for v in by_deal.values() if len(v) == seats]
     text = f"{wins:g}/{n} = {wins / n:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
     if len(full) > 2:
-        deal = mean_interval(full)
+        per_deal = mean_interval(full)
         p = wins / n
         binomial = p * (1 - p) / n
-        effect = deal.sd**2 / len(full) / binomial if binomial else float("nan")
+        effect = per_deal.sd**2 / len(full) / binomial if binomial else float("nan")
         text += (
-            f"; per deal ({len(full)} deals) [{deal.low:.1%}, {deal.high:.1%}], "
+            f"; per deal ({len(full)} deals) [{per_deal.low:.1%}, {per_deal.high:.1%}], "
             f"design effect {effect:.2f}"
         )
     return text
