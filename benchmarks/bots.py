@@ -106,12 +106,13 @@ def match(
             played: Iterable[Result] = pool.imap_unordered(_game_task, tasks)
         else:
             played = map(_game_task, tasks)
-        for deal, seat, result, seconds in played:
-            results.append((deal, seat, result, seconds))
+        pairing = {"first": first, "second": second, "players": players}
+        for game in played:
+            results.append(game)
             if out is not None:
-                record = {"first": first, "second": second, "players": players}
-                record.update(deal=deal, seat=seat, result=result, seconds=round(seconds, 3))
-                out.write(json.dumps(record) + "\n")
+                deal, seat, result, seconds = game
+                record = pairing | {"deal": deal, "seat": seat, "result": result}
+                out.write(json.dumps(record | {"seconds": round(seconds, 3)}) + "\n")
                 out.flush()
     wins = sum(r[2] for r in results)
     n = len(results)
