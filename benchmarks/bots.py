@@ -9,6 +9,7 @@ Commands::
     python benchmarks/bots.py match ismcts heuristic --players 4 --save a.jsonl
     python benchmarks/bots.py pool a.jsonl b.jsonl           # several runs of one bot, pooled
     python benchmarks/bots.py pool --paired new.jsonl old.jsonl
+    python benchmarks/bots.py match --plugin variant.py myvariant heuristic --players 4
 
 Matches use the duplicate format: every deal (``State.new_game(players, seed=deal)``) is played
 once with the first bot in each seat, the other seats taken by the second bot, so both bots get
@@ -44,7 +45,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 
-from piepmatz.bots import make_bot
+from piepmatz.bots import load_plugins, make_bot
 from piepmatz.bots.ismcts import ISMCTSBot
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
@@ -89,6 +90,7 @@ def match(
     processes: int,
     first_deal: int = 0,
     save: str | None = None,
+    plugins: Sequence[str] = (),
 ) -> tuple[float, int, float, float]:
     """``first`` against ``players - 1`` copies of ``second`` over ``games`` deals × seats."""
     tasks = [
@@ -102,7 +104,10 @@ def match(
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(open(save, "w", encoding="utf-8")) if save else None
         if processes > 1:
-            pool = stack.enter_context(multiprocessing.Pool(processes))
+            # Workers load the plugins themselves (forkserver and spawn start them afresh).
+            pool = stack.enter_context(
+                multiprocessing.Pool(processes, initializer=load_plugins, initargs=(plugins,))
+            )
             played: Iterable[Result] = pool.imap_unordered(_game_task, tasks)
         else:
             played = map(_game_task, tasks)
@@ -266,6 +271,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     mp.add_argument("first")
     mp.add_argument("second")
     mp.add_argument("--save", metavar="FILE", help="write one JSON line per game to FILE")
+    mp.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE_OR_MODULE",
+        help="load a file or module that registers more bots, e.g. a variant to measure",
+    )
     pp = sub.add_parser("pool", help="pool saved runs of one pairing, or compare two game by game")
     pp.add_argument("files", nargs="+", metavar="FILE")
     pp.add_argument(
@@ -291,6 +303,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         speed(args.positions, args.ismcts)
         return 0
     if args.command == "match":
+        try:
+            plugins = load_plugins(args.plugin)
+            make_bot(args.first), make_bot(args.second)  # a bad spec fails here, not in a worker
+        except ValueError as exc:
+            parser.error(str(exc))
         match(
             args.first,
             args.second,
@@ -299,6 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.processes,
             args.first_deal,
             args.save,
+            plugins,
         )
         return 0
     if args.command == "pool":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -70,3 +72,26 @@ def test_load_runs_refuses_mixed_or_broken_files(bench: ModuleType, tmp_path: Pa
     broken.write_text('{"first": "a"}\n')
     with pytest.raises(SystemExit, match=r"broken.jsonl:1: not a match --save record"):
         bench.load_runs([str(broken)])
+
+
+def test_match_measures_a_plugin_bot(tmp_path: Path) -> None:
+    plugin = tmp_path / "variant.py"
+    plugin.write_text(
+        "from piepmatz.bots import register\n\n\n"
+        "class First:\n"
+        "    name = 'first'\n\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        return legal[0]\n\n\n"
+        "register('first', lambda arg: First())\n"
+    )
+    out = tmp_path / "run.jsonl"
+    args = ["match", "--plugin", str(plugin), "first", "random", "--games", "2"]
+    args += ["--processes", "2", "--save", str(out)]
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("first vs 1x random, 2 players:")
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted((r["deal"], r["seat"]) for r in records) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert {r["first"] for r in records} == {"first"}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import piepmatz.bots
 from piepmatz.envs.encoding import describe_fields
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "research.md"
@@ -22,10 +23,13 @@ def test_the_page_has_the_examples_the_issue_asks_for() -> None:
     assert "piepmatz_v0.env(" in joined  # a random agent in PettingZoo
     assert "ISMCTSBot" in joined  # an OpenSpiel algorithm on the game
     assert 'gymnasium.make("Piepmatz-v0"' in joined  # a Gymnasium loop against bots
+    assert 'register("blind"' in joined  # your own bot in a tournament
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
-def test_example_runs(index: int) -> None:
+def test_example_runs(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Examples may register bots: each runs with the built-in bots only, and leaves them so.
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(BLOCKS[index], f"{DOC.name} example {index + 1}", "exec"), {})

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+import piepmatz.bots
+import piepmatz.bots.plugins
 from piepmatz.cli import main
 from piepmatz.sim import MatchConfig, run_games
 
@@ -70,7 +72,10 @@ def local_ray() -> Iterator[Any]:
 
 @pytest.mark.slow
 def test_ray_matches_inline_and_process(
-    local_ray: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    local_ray: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     config = MatchConfig(3, ("random", "random", "random"), 18, seed=4)
     inline = run_games(config, backend="inline")
@@ -91,3 +96,21 @@ def test_ray_matches_inline_and_process(
     )
     out = capsys.readouterr().out.split("Piepmatz tournament")
     assert out[1] == out[2]
+
+    # A plugin's bot: Ray's workers load the plugin file before they build it. (This process
+    # loads it too, for the inline run: on a registry of its own, left as it was.)
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
+    plugin = tmp_path / "raybots.py"
+    plugin.write_text(
+        "from piepmatz.bots import register\n\n\n"
+        "class Last:\n"
+        "    name = 'last'\n\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        return legal[-1]\n\n\n"
+        "register('last', lambda arg: Last())\n"
+    )
+    with_plugin = MatchConfig(2, ("last", "random"), 6, seed=2, plugins=(str(plugin),))
+    assert run_games(with_plugin, backend="ray", batch_size=2) == run_games(
+        with_plugin, backend="inline"
+    )

@@ -35,6 +35,10 @@ spec                            bot
 Options combine: ``ismcts:iterations=5000,rollout=random``. With both ``iterations`` and ``time``
 the search stops at whichever comes first. A bad spec raises ``ValueError`` naming the problem.
 
+Your own bots join with :func:`register`, from a plugin file or module loaded by
+:func:`load_plugins` (``--plugin`` on the command line) or from an installed package's entry
+points (:mod:`piepmatz.bots.plugins`).
+
 >>> make_bot("random").name
 'random'
 >>> make_bot("ismcts:iterations=300,depth=8")  # doctest: +NORMALIZE_WHITESPACE
@@ -53,6 +57,7 @@ from collections.abc import Callable
 from .base import Bot, NoisyBot, RandomBot
 from .heuristic import GreedyBot, HeuristicBot
 from .ismcts import DEFAULT_C, DEFAULT_DEPTH, DEFAULT_ROLLOUT, ISMCTSBot
+from .plugins import PluginError, entry_point_factory, entry_point_names, load_plugins
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
 
@@ -68,12 +73,25 @@ EASY_NOISE = 0.35
 
 
 def register(name: str, factory: Callable[[str], Bot]) -> None:
-    """Make ``make_bot(name)`` / ``make_bot("name:arg")`` build a bot with ``factory(arg)``."""
+    """Make ``make_bot(name)`` / ``make_bot("name:arg")`` build a bot with ``factory(arg)``.
+
+    Plugins use this to add their own bots (:mod:`piepmatz.bots.plugins`). A name is one word
+    without ``:`` or ``,``; a name already taken by another factory is refused, so a plugin
+    cannot silently replace a built-in bot.
+    """
+    if not isinstance(name, str) or not name or any(c in name for c in ":, \t\n"):
+        raise ValueError(f"a bot name is one word without ':' or ',', not {name!r}")
+    if not callable(factory):
+        raise ValueError(f"bot {name!r}: the factory must be callable, not {factory!r}")
+    taken = _FACTORIES.get(name)
+    if taken is not None and taken is not factory:
+        raise ValueError(f"bot name {name!r} is taken: register your bot under another name")
     _FACTORIES[name] = factory
 
 
 def bot_names() -> list[str]:
-    return sorted(_FACTORIES)
+    """Registered bots and the bots installed packages declare (entry points)."""
+    return sorted(set(_FACTORIES) | set(entry_point_names()))
 
 
 def make_bot(spec: str) -> Bot:
@@ -81,9 +99,24 @@ def make_bot(spec: str) -> Bot:
     if not isinstance(spec, str):
         raise ValueError(f"a bot spec must be text such as 'heuristic', not {spec!r}")
     name, _, arg = spec.strip().partition(":")
-    if name not in _FACTORIES:
-        raise ValueError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
-    return _FACTORIES[name](arg)
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        factory = entry_point_factory(name)
+        if factory is None:
+            raise ValueError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
+        _FACTORIES[name] = factory
+    try:
+        bot = factory(arg)
+    except ValueError:
+        raise
+    except Exception as exc:  # a plugin's factory: say which spec failed
+        raise ValueError(f"bot {spec!r} could not be built: {exc!r}") from exc
+    if not callable(getattr(bot, "choose", None)):
+        raise ValueError(
+            f"bot {spec!r}: the factory returned {type(bot).__name__}, which has no "
+            "choose(view, legal, rng) method"
+        )
+    return bot
 
 
 def _options(spec: str, arg: str, kinds: dict[str, type]) -> dict[str, float | int | str]:
@@ -196,8 +229,10 @@ __all__ = [
     "HeuristicBot",
     "ISMCTSBot",
     "NoisyBot",
+    "PluginError",
     "RandomBot",
     "bot_names",
+    "load_plugins",
     "make_bot",
     "register",
 ]

@@ -28,7 +28,11 @@ Game i is deal i // L played with lineup i % L (L lineups); its cards and every 
 generator derive from --seed and i alone, so any backend, batch size or worker count gives the
 same results. --records writes a JSON-lines file: one game record per line (replayable with
 `piepmatz replay` or piepmatz.core.Game.from_record), with a "tournament" field naming the game
-index, deal and the bot in each seat."""
+index, deal and the bot in each seat.
+
+Your own bot: --plugin mybots.py (a file or an importable module, repeatable) is loaded before
+the bots are built, here and in every worker; it calls piepmatz.bots.register("name", factory).
+Installed packages can declare bots as entry points in the group "piepmatz.bots" instead."""
 
 COMPARE_NOTES = """\
 Every rule set plays the same deals with the same bots and the same bot random seeds. A rule set
@@ -64,12 +68,6 @@ def _checked(validate: Callable[[str], object]) -> Callable[[str], str]:
         return text
 
     return parse
-
-
-def _bot_spec(text: str) -> str:
-    from piepmatz.bots import make_bot
-
-    return _checked(make_bot)(text)
 
 
 def _rules_spec(text: str) -> str:
@@ -125,6 +123,13 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--csv", metavar="PATH", help="write the results as CSV")
     p.add_argument("--plots", metavar="DIR", help="write PNG plots into this directory")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE_OR_MODULE",
+        help="load a Python file or module that registers more bots (repeatable)",
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -140,9 +145,8 @@ def register(subparsers: Any) -> None:
         "--bots",
         nargs="+",
         required=True,
-        type=_bot_spec,
         metavar="BOT",
-        help="bots by registry name, e.g. random heuristic ismcts:hard",
+        help="bots by registry name, e.g. random heuristic ismcts:hard (or a --plugin's bots)",
     )
     t.add_argument(
         "--rules",
@@ -179,7 +183,6 @@ def register(subparsers: Any) -> None:
     c.add_argument(
         "--bots",
         nargs="+",
-        type=_bot_spec,
         metavar="BOT",
         default=None,
         help="bots playing (cycled over the seats; default: heuristic when it is "
@@ -192,6 +195,23 @@ def register(subparsers: Any) -> None:
 def _fail(command: str, message: str) -> int:
     sys.stderr.write(f"piepmatz {command}: error: {message}\n")
     return 2
+
+
+def _check_bots(args: argparse.Namespace) -> str | None:
+    """Load the plugins, then check the bot specs (which may name a plugin's bots)."""
+    from piepmatz.bots import make_bot
+    from piepmatz.bots.plugins import PluginError, load_plugins
+
+    try:
+        args.plugin = list(load_plugins(args.plugin))
+    except PluginError as exc:
+        return f"argument --plugin: {exc}"
+    for spec in args.bots or ():
+        try:
+            make_bot(spec)
+        except ValueError as exc:
+            return f"argument --bots: {exc}"
+    return None
 
 
 def _check_outputs(args: argparse.Namespace) -> str | None:
@@ -248,14 +268,20 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     from .play import BotFailure, MatchConfig, parse_rules
     from .tournament import json_safe, summarise
 
-    problem = _check_outputs(args)
+    problem = _check_bots(args) or _check_outputs(args)
     if problem:
         return _fail("tournament", problem)
     if args.only is not None and (args.json or args.csv or args.plots):
         return _fail("tournament", "--only plays one game: save it with --records")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     config = MatchConfig(
-        args.players, tuple(args.bots), args.games, seed, parse_rules(args.rules), args.seating
+        args.players,
+        tuple(args.bots),
+        args.games,
+        seed,
+        parse_rules(args.rules),
+        args.seating,
+        tuple(args.plugin),
     )
     if args.only is not None:
         if not 0 <= args.only < config.total_games:
@@ -322,16 +348,17 @@ def run_compare_command(args: argparse.Namespace) -> int:
     from .play import BotFailure, MatchConfig, parse_rules
     from .tournament import json_safe
 
-    problem = _check_outputs(args)
+    problem = _check_bots(args) or _check_outputs(args)
     if problem:
         return _fail("compare", problem)
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     bots = tuple(args.bots or ["heuristic" if "heuristic" in bot_names() else "random"])
+    plugins = tuple(args.plugin)
     summaries = []
     try:
         for spec in args.rules:
             config = MatchConfig(
-                args.players, bots, args.games, seed, parse_rules(spec), args.seating
+                args.players, bots, args.games, seed, parse_rules(spec), args.seating, plugins
             )
             summaries.append(summarise_rules(spec, config, _run(args, config, spec)))
     except (BotFailure, BackendError) as exc:

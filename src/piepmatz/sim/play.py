@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from piepmatz.bots import make_bot
+from piepmatz.bots import load_plugins, make_bot
 from piepmatz.core.actions import Action
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION, GameOptions
 from piepmatz.core.rules import FLAG_CHOICES, Rules
@@ -56,6 +56,8 @@ class MatchConfig:
     """What a tournament plays: everything a game depends on besides its index.
 
     ``games`` is rounded up to whole deals: ``deals * len(lineups)`` games are played.
+    ``plugins`` are files or modules that register more bots (:mod:`piepmatz.bots.plugins`);
+    every worker loads them before it builds a bot.
     """
 
     players: int
@@ -64,8 +66,11 @@ class MatchConfig:
     seed: int
     rules: Rules = field(default_factory=Rules)
     seating: str = "cyclic"
+    plugins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        # Canonical references (absolute paths), so workers elsewhere load the same files.
+        object.__setattr__(self, "plugins", load_plugins(self.plugins))
         if type(self.players) is not int or not 2 <= self.players <= 4:
             raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {self.players!r}")
         if not self.bots:
@@ -112,6 +117,7 @@ class MatchConfig:
             "rules": self.rules.to_json(),
             "preset": self.rules.name,
             "seating": self.seating,
+            "plugins": list(self.plugins),
             "deals": self.deals,
             "total_games": self.total_games,
         }
@@ -164,9 +170,16 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
     deal, which = divmod(index, len(table))
     lineup = table[which]
     options = config.options(index)
+    load_plugins(config.plugins)  # a fresh worker process has not loaded them yet
     # No event log: records are built from the actions, and bots do not read the log.
     state = State.new_game(options.players, options.rules, options.seed, events=False)
-    bots = [make_bot(config.bots[entry]) for entry in lineup]
+    try:
+        bots = [make_bot(config.bots[entry]) for entry in lineup]
+    except ValueError as exc:
+        raise BotFailure(
+            f"game {index}: {exc}. A bot registered while a program runs reaches worker "
+            "processes only from a plugin (MatchConfig(plugins=...), --plugin FILE)"
+        ) from exc
     rngs = [random.Random(bot_seed(config.seed, index, seat)) for seat in range(config.players)]
     actions: list[int] = []
     while not state.is_over():
