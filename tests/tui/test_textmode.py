@@ -7,9 +7,12 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import piepmatz.bots
+import piepmatz.bots.plugins
 from piepmatz.cli import main
 from piepmatz.tui.render import score_sheet_text
 from piepmatz.tui.session import Session
@@ -121,6 +124,30 @@ def test_unknown_bot_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["play", "--text", "--seats", "human,grandmaster"]) == 2
     err = capsys.readouterr().err
     assert "grandmaster" in err and "unknown bot" in err and "human" in err
+
+
+def test_a_plugin_bot_takes_a_seat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
+    plugin = tmp_path / "mybots.py"
+    plugin.write_text(
+        "from piepmatz.bots import register\n\n\n"
+        "class First:\n"
+        "    name = 'first'\n\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        return legal[0]\n\n\n"
+        "register('first', lambda arg: First())\n"
+    )
+    assert main(["play", "--text", "--seats", "first,random", "--seed", "3"]) == 2
+    assert "unknown bot 'first'" in capsys.readouterr().err
+    args = ["play", "--text", "--seats", "first,random", "--seed", "3", "--plugin", str(plugin)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "first" in out and ("wins" in out or "share the win" in out)
+    assert main(["play", "--text", "--plugin", str(tmp_path / "gone.py")]) == 2
+    assert "argument --plugin: plugin" in capsys.readouterr().err
 
 
 def test_too_few_seats_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:

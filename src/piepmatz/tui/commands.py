@@ -39,6 +39,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--resume", metavar="FILE", help="resume a saved game")
     play.add_argument("--replay", metavar="FILE", help="step through a saved game or record")
+    play.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE_OR_MODULE",
+        help="load a Python file or module that registers more bots, to seat them (repeatable)",
+    )
     play.set_defaults(func=run_play)
 
 
@@ -58,8 +65,15 @@ def _seats(args: argparse.Namespace) -> list[str] | None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from piepmatz.bots.plugins import PluginError, load_plugins
+
     from .session import SaveFileError, SeatError, Session, default_seats, load_record
 
+    try:
+        load_plugins(args.plugin)
+    except PluginError as exc:
+        sys.stderr.write(f"piepmatz play: argument --plugin: {exc}\n")
+        return 2
     try:
         seats = _seats(args)
         session: Session | None = None
