@@ -44,7 +44,7 @@ def test_same_seed_and_iterations_give_the_same_search(players: int) -> None:
 def test_iteration_budget_is_exact() -> None:
     state = _midgame(2, seed=3)
     view = view_of(state, state.current_player)
-    bot = ISMCTSBot(iterations=123, time_limit=60.0)  # the iterations end first
+    bot = ISMCTSBot(iterations=123, time_limit=60.0, stop="full")  # the iterations end first
     bot.choose(view, state.legal_action_ids(), random.Random(0))
     assert bot.last_iterations == 123
 
@@ -56,11 +56,53 @@ def test_time_budget_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     fake_time.perf_counter = lambda: next(clock)  # type: ignore[attr-defined]
     monkeypatch.setattr(ismcts_module, "time", fake_time)
     state = _midgame(2, seed=4)
-    bot = ISMCTSBot(time_limit=0.1)
+    bot = ISMCTSBot(time_limit=0.1, stop="full")
     bot.choose(view_of(state, state.current_player), state.legal_action_ids(), random.Random(0))
     # Readings: the start (t=0, deadline 0.1), then before iterations 0, 8, 16, …: the reading
     # before iteration 72 is the tenth, t=0.10, and ends the search.
     assert bot.last_iterations == 72
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_early_stop_plays_the_move_of_the_full_budget(players: int) -> None:
+    """The lead of the most visited child exceeds what is left: the full budget agrees."""
+    saved = 0
+    for seed in range(6):
+        state = _at_phase(players, PLAY, seed=20 + seed)
+        view, legal = view_of(state, state.current_player), state.legal_action_ids()
+        early, full = ISMCTSBot(iterations=3000), ISMCTSBot(iterations=3000, stop="full")
+        assert early.choose(view, legal, random.Random(seed)) == full.choose(
+            view, legal, random.Random(seed)
+        )
+        assert full.last_iterations == 3000 and early.last_iterations <= 3000
+        assert early.last_iterations % 64 == 0 or early.last_iterations == 3000
+        saved += 3000 - early.last_iterations
+    assert saved > 0  # some decisions were settled before the budget ran out
+
+
+def test_early_stop_with_a_time_budget_estimates_what_is_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A clock of 1 ms per reading (one per 8 iterations): the iterations left are estimated from
+    that rate, and a clear leader ends the search before the deadline."""
+    clock = iter(x * 0.001 for x in range(10_000_000))
+    fake_time = type(time)("fake_time")
+    fake_time.perf_counter = lambda: next(clock)  # type: ignore[attr-defined]
+    monkeypatch.setattr(ismcts_module, "time", fake_time)
+    stopped = []
+    for seed in range(6):
+        state = _at_phase(2, PLAY, seed=30 + seed)
+        view, legal = view_of(state, state.current_player), state.legal_action_ids()
+        # Without the early stop: readings at the start (t=0) and before iterations 0, 8, 16, …;
+        # the 200th of those, t=0.2, comes before iteration 1,592 and ends the search.
+        full = ISMCTSBot(time_limit=0.2, stop="full")
+        full.choose(view, legal, random.Random(seed))
+        assert full.last_iterations == 1592
+        early = ISMCTSBot(time_limit=0.2)
+        early.choose(view, legal, random.Random(seed))
+        assert early.last_iterations <= 1592
+        stopped.append(early.last_iterations < 1592)
+    assert any(stopped)
 
 
 def test_single_option_needs_no_search() -> None:
@@ -124,6 +166,8 @@ def test_bad_budgets_are_refused() -> None:
         ISMCTSBot(iterations=10, reward="glory")
     with pytest.raises(ValueError, match="search mode 'everything'"):
         ISMCTSBot(iterations=10, search="everything")
+    with pytest.raises(ValueError, match="unknown stop 'never'"):
+        ISMCTSBot(iterations=10, stop="never")
 
 
 def _at_phase(players: int, phase: int, seed: int) -> State:

@@ -26,6 +26,8 @@ spec                            bot
 ``ismcts:search=M``             which decisions are searched: ``all``, ``plays`` (the others
                                 by the heuristic) or ``auto`` (default: ``all`` in two-player
                                 games, ``plays`` with more players)
+``ismcts:stop=S``               ``early`` (default): stop once the move cannot change;
+                                ``full``: always spend the whole budget
 ``ismcts:easy|medium|hard``     200 iterations, 1000 iterations, one second per move
 ``easy``                        for people: ``heuristic:noise=0.35``
 ``medium``                      for people: ``heuristic``
@@ -43,7 +45,7 @@ points (:mod:`piepmatz.bots.plugins`).
 'random'
 >>> make_bot("ismcts:iterations=300,depth=8")  # doctest: +NORMALIZE_WHITESPACE
 ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c=0.7, reward='margin',
-          search='auto')
+          search='auto', stop='early')
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
@@ -186,6 +188,7 @@ def _ismcts(arg: str) -> ISMCTSBot:
                 "c": float,
                 "reward": str,
                 "search": str,
+                "stop": str,
             },
         )
         if "iterations" not in opts and "time" not in opts:
@@ -200,6 +203,7 @@ def _ismcts(arg: str) -> ISMCTSBot:
         c=float(opts.get("c", DEFAULT_C)),
         reward=str(opts.get("reward", "margin")),
         search=str(opts.get("search", "auto")),
+        stop=str(opts.get("stop", "early")),
         name=spec,
     )
 

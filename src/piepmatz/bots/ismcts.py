@@ -36,6 +36,13 @@ cut is 8, between the two best.
 The budget is a number of iterations, a time per move (``time.perf_counter``), or both (whichever
 ends first). With an iteration budget and no time limit the search uses no clock at all, so a
 seeded generator gives the same action every run.
+
+A decision stops early (``stop="early"``, the default) once the rest of the budget cannot change
+it: the move is the most visited child, so when its lead over the runner-up exceeds the
+iterations left, further iterations cannot overtake it. With an iteration budget this is exact —
+the same move as the full budget, for the same seed — and in measured positions it saves about a
+fifth of the iterations (2 and 4 players, 14,400–17,800 iterations). With a time budget the
+iterations left are estimated from the rate so far. ``stop="full"`` always spends the budget.
 """
 
 from __future__ import annotations
@@ -75,6 +82,7 @@ REWARDS = ("margin", "win")
 #: decisions take the heuristic's one-step evaluation), or ``auto``: all of them in games of up
 #: to :data:`SEARCH_ALL_UP_TO` players, only the plays in larger ones.
 SEARCH_MODES = ("auto", "all", "plays")
+STOP_MODES = ("early", "full")
 #: Measured (benchmarks/bots.py, 1,000 iterations, seats rotated over the same deals, against
 #: heuristic bots): in two-player games searching every decision won 83.8 % of 200 games against
 #: 76.0 % when only plays are searched; in three-player games 48.8 % against 50.2 % (300 games:
@@ -118,6 +126,7 @@ class ISMCTSBot:
         reward: str = "margin",
         search: str = "auto",
         name: str = "ismcts",
+        stop: str = "early",
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs a budget: iterations, a time limit, or both")
@@ -139,6 +148,8 @@ class ISMCTSBot:
             raise ValueError(
                 f"unknown search mode {search!r}: choose one of {', '.join(SEARCH_MODES)}"
             )
+        if stop not in STOP_MODES:
+            raise ValueError(f"unknown stop {stop!r}: choose one of {', '.join(STOP_MODES)}")
         self.iterations = iterations
         self.time_limit = time_limit
         self.rollout = rollout
@@ -146,6 +157,7 @@ class ISMCTSBot:
         self.c = c
         self.reward = reward
         self.search_mode = search
+        self.stop = stop
         self.name = name
         #: Takes the decisions the tree does not search (``search=plays``).
         self._heuristic = HeuristicBot()
@@ -156,7 +168,7 @@ class ISMCTSBot:
         return (
             f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, "
             f"rollout={self.rollout!r}, depth={self.depth}, c={self.c}, reward={self.reward!r}, "
-            f"search={self.search_mode!r})"
+            f"search={self.search_mode!r}, stop={self.stop!r})"
         )
 
     def searches(self, view: PlayerView) -> bool:
@@ -170,7 +182,7 @@ class ISMCTSBot:
         if len(legal) == 1 or not self.searches(view):
             self.last_iterations = 0
             return self._heuristic.choose(view, legal, rng)  # which takes a lone option at once
-        root = self.search(view, rng)
+        root = self.search(view, rng, stop_early=self.stop == "early")
         best = -1
         choice = legal[0]
         for a in legal:
@@ -179,8 +191,11 @@ class ISMCTSBot:
                 best, choice = child.visits, a
         return choice
 
-    def search(self, view: PlayerView, rng: random.Random) -> Node:
-        """Run the search from ``view``; returns the root whose children hold the statistics."""
+    def search(self, view: PlayerView, rng: random.Random, stop_early: bool = False) -> Node:
+        """Run the search from ``view``; returns the root whose children hold the statistics.
+
+        ``stop_early``: end once the most visited child can no longer be overtaken.
+        """
         me = view.player
         root = Node(-1)
         sampler = Resampler(view, rng)
@@ -189,13 +204,24 @@ class ISMCTSBot:
         c = self.c
         win_reward = self.reward == "win"
         limit = self.iterations
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        start = time.perf_counter() if self.time_limit is not None else 0.0
+        deadline = None if self.time_limit is None else start + self.time_limit
         log, sqrt = math.log, math.sqrt
         done = 0
+        now = start
         while limit is None or done < limit:
             # The clock is read every 8 iterations: cheap, and at most 8 iterations over.
-            if deadline is not None and not done & 7 and time.perf_counter() >= deadline:
-                break
+            if not done & 7:
+                if deadline is not None:
+                    now = time.perf_counter()
+                    if now >= deadline:
+                        break
+                if stop_early and done and not done & 63:
+                    left = math.inf if limit is None else limit - done
+                    if deadline is not None and now > start:
+                        left = min(left, done / (now - start) * (deadline - now))
+                    if _lead(root) > left:
+                        break
             world = sampler.sample(rng)
             node = root
             path = []
@@ -248,6 +274,18 @@ class ISMCTSBot:
         return root
 
 
+def _lead(root: Node) -> int:
+    """Visits of the most visited child less those of the runner-up."""
+    first = second = 0
+    for child in root.children.values():
+        v = child.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second
+
+
 def _win_rewards(world: State) -> list[float]:
     """1 for a sole winner, shared equally on a shared win, 0 for the others (E5)."""
     n = world.num_players
@@ -256,4 +294,4 @@ def _win_rewards(world: State) -> list[float]:
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
 
 
-__all__ = ["ROLLOUT_POLICIES", "SEARCH_MODES", "ISMCTSBot", "Node", "random_action"]
+__all__ = ["ROLLOUT_POLICIES", "SEARCH_MODES", "STOP_MODES", "ISMCTSBot", "Node", "random_action"]
