@@ -228,13 +228,14 @@ def decisions_per_second(spec: str, positions: Sequence[State]) -> float:
     return len(views) / (time.perf_counter() - start)
 
 
-def ismcts_rate(spec: str, positions: Sequence[State]) -> float:
-    """Iterations per second of an ISMCTS spec over the positions."""
+def ismcts_rate(spec: str, positions: Sequence[State]) -> tuple[float, float]:
+    """Iterations per second of an ISMCTS spec over the positions, and the share of its
+    iteration budget the searched decisions used (below 1 when ``stop=early`` ends them)."""
     bot = make_bot(spec)
     if not isinstance(bot, ISMCTSBot):
         raise SystemExit(f"{spec} is not an ISMCTS bot")
     rng = random.Random(1)
-    iterations = 0
+    iterations = searched = 0
     elapsed = 0.0
     for s in positions:
         view, legal = view_of(s, s.current_player), s.legal_action_ids()
@@ -242,7 +243,9 @@ def ismcts_rate(spec: str, positions: Sequence[State]) -> float:
         bot.choose(view, legal, rng)
         elapsed += time.perf_counter() - start
         iterations += bot.last_iterations
-    return iterations / elapsed
+        searched += bot.last_iterations > 0
+    budget = (bot.iterations or 0) * searched
+    return iterations / elapsed, iterations / budget if budget else 1.0
 
 
 def speed(positions: int, ismcts: str) -> dict[int, float]:
@@ -255,8 +258,12 @@ def speed(positions: int, ismcts: str) -> dict[int, float]:
                 f"{players} players: {spec}: {decisions_per_second(spec, pos):,.0f} decisions/s",
                 flush=True,
             )
-        rate = ismcts_rate(ismcts, pos[: max(4, positions // 4)])
-        print(f"{players} players: {ismcts}: {rate:,.0f} iterations/s (one core)", flush=True)
+        rate, used = ismcts_rate(ismcts, pos[: max(4, positions // 4)])
+        print(
+            f"{players} players: {ismcts}: {rate:,.0f} iterations/s (one core); "
+            f"the searched decisions used {used:.0%} of the iteration budget",
+            flush=True,
+        )
         rates[players] = rate
     return rates
 

@@ -40,9 +40,10 @@ seeded generator gives the same action every run.
 A decision stops early (``stop="early"``, the default) once the rest of the budget cannot change
 it: the move is the most visited child, so when its lead over the runner-up exceeds the
 iterations left, further iterations cannot overtake it. With an iteration budget this is exact —
-the same move as the full budget, for the same seed — and in measured positions it saves about a
-fifth of the iterations (2 and 4 players, 14,400–17,800 iterations). With a time budget the
-iterations left are estimated from the rate so far. ``stop="full"`` always spends the budget.
+the same move as the full budget, for the same seed — and at 14,400 iterations it saved 8–21 %
+of them over the positions measured (``benchmarks/bots.py speed --ismcts
+ismcts:iterations=14400`` prints the share used). With a time budget the iterations left are
+estimated from the rate so far. ``stop="full"`` always spends the budget.
 """
 
 from __future__ import annotations
