@@ -23,6 +23,7 @@ from piepmatz.core import (
     state_to_json,
 )
 from piepmatz.core.errors import GameOverError
+from piepmatz.core.state import LAST_HAND
 
 
 def schema(name: str) -> dict[str, Any]:
@@ -126,12 +127,12 @@ BROKEN: list[tuple[str, Any, str]] = [
     (
         "shown but not held",
         lambda d: d["shown"][0].append(d["bird_deck"][0]),
-        r"shown\[0\]: \w+ must be a bird of hands\[0\], listed once",
+        r"shown\[0\]: \w+ must be a bird of hands\[0\], once",
     ),
     (
         "shown twice",
         lambda d: d["shown"][1].extend([d["hands"][1][0]] * 2),
-        r"shown\[1\]: \w+ must be a bird of hands\[1\], listed once",
+        r"shown\[1\]: \w+ must be a bird of hands\[1\], once",
     ),
 ]
 
@@ -298,3 +299,29 @@ def test_record_keeps_every_flag() -> None:
         "pairs": "species",
     }
     assert Game.from_record(game.record()).state.rules == game.state.rules
+
+
+def test_shown_birds_after_the_last_hand_choice_are_kept_or_discarded() -> None:
+    """E3: a chosen player's shown birds are listed among their kept and discarded cards."""
+    for seed in range(400):
+        state = State.new_game(players=3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            if state.phase == LAST_HAND and any(
+                state.kept[q] is not None and state.shown[q] for q in range(3)
+            ):
+                break
+            ids = state.legal_action_ids()
+            state.apply_id(ids[rng.randrange(len(ids))])
+        if not state.is_over():
+            break
+    else:
+        raise AssertionError("no last hand with a shown bird kept or discarded")
+    q = next(q for q in range(3) if state.kept[q] is not None and state.shown[q])
+    doc = state_to_json(state)
+    assert state_from_json(json.loads(json.dumps(doc))).shown == state.shown
+    broken = copy.deepcopy(doc)
+    broken["shown"][q].append(broken["bird_deck"][0])
+    message = rf"shown\[{q}\]: \w+ must be a bird of kept\[{q}\] or discards\[{q}\], once"
+    with pytest.raises(InvalidStateError, match=message):
+        state_from_json(broken)

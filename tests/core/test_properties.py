@@ -151,8 +151,10 @@ def assert_hides_the_hidden(state: State, p: int) -> None:
             # Birds seen drawn face up from the display are public (T3.1).
             hidden += [BIRD_NAMES[b] for b in state.hands[q] if b not in state.shown[q]]
             hidden += [FEEDER_NAMES[f] for f in state.seeds_blind[q]]
+            # A shown bird stays public after the last-hand choice (E3), as "kept or discarded";
+            # which of the two is what stays hidden (checked by determinisation, above).
             if not state.is_over():
-                hidden += [BIRD_NAMES[b] for b in state.kept[q] or ()]
-            hidden += [BIRD_NAMES[b] for b in state.discards[q]]
+                hidden += [BIRD_NAMES[b] for b in state.kept[q] or () if b not in state.shown[q]]
+            hidden += [BIRD_NAMES[b] for b in state.discards[q] if b not in state.shown[q]]
     for name in hidden:
         assert f'"{name}"' not in text, f"player {p}'s view shows hidden {name}"

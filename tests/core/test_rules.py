@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from piepmatz.bots.evaluate import Resampler
 from piepmatz.core import Game, IllegalActionError, Rules, State, view_of
 from piepmatz.core.cards import (
     BIRD_EGGS,
@@ -697,6 +698,45 @@ def test_E3_last_hand_two_cards_join_secretly() -> None:
     assert names(state.collections[1]) == ["SP3m", "SP4m"]
     assert sorted(names(state.discards[0])) == ["BU2m", "BU3m"]
     assert kinds(state)[-4:] == ["reveal", "reveal", "reveal", "game_over"]
+
+
+def test_E3_a_bird_seen_drawn_stays_known_among_kept_and_discarded() -> None:
+    """T3.1 + E3: everybody saw player 0 draw BU4m face up; after its secret choice the others
+    still know it is kept or discarded — never in the deck or another hand — but not which."""
+    state = scenario(
+        players=3,
+        rows=[["BL1m"], ["CH6m"]],
+        column=["S1a", "S2a", "S3a", "S1b"],
+        hands=[
+            ["BU1m", "BU2m", "BU3m", "BU4m"],
+            ["SP1m", "SP2m", "SP3m", "SP4m"],
+            ["GR1m", "GR2m"],
+        ],
+        feeder_deck=[],
+        fill_feeder="gone",
+        display=["BL1f", "BL2f", "BL3f"],
+        turn_player=2,
+        first_player=0,
+        end_triggered="feeder",
+    )
+    state.shown[0] = [B("BU4m")]  # drawn face up from the display earlier
+    state.apply("play GR1m 2")
+    finish_draws(state)
+    state.apply("keep BU1m BU4m")
+    view = view_of(state, 1)
+    assert view.chosen[0] and view.shown[0] == (B("BU4m"),)
+    places = Counter()
+    rng = random.Random(5)
+    sampler = Resampler(view, rng)
+    for i in range(200):
+        world = determinise(view, rng) if i % 2 else sampler.sample(rng)
+        assert len(world.kept[0] or ()) == 2 and len(world.discards[0]) == 2
+        places["kept" if B("BU4m") in (world.kept[0] or ()) else "discards"] += 1
+        assert B("BU4m") in (world.kept[0] or []) + world.discards[0]
+    assert places["kept"] > 50 and places["discards"] > 50  # which of the two stays secret
+    state.apply("keep SP3m SP4m")
+    state.apply_id(state.legal_action_ids()[0])
+    assert state.is_over() and state.shown == [[], [], []]  # revealed: nothing left to infer
 
 
 def test_E3_fewer_than_two_cards_all_join() -> None:

@@ -198,9 +198,15 @@ class Resampler:
         t = self._template
         others = [q for q in range(t.num_players) if q != view.player]
         # Sizes of the hidden bird places: others' hands (less the birds everybody saw them
-        # draw from the display, which stay), kept and discarded birds, the deck.
+        # draw from the display, which stay), kept and discarded birds, the deck. After the
+        # last-hand choice (E3) the birds shown are among the kept and discarded ones instead.
         self._bird_places = [
-            (q, len(t.hands[q]) - len(t.shown[q]), len(t.kept[q] or ()), len(t.discards[q]))
+            (
+                q,
+                len(t.hands[q]) - (0 if t.kept[q] is not None else len(t.shown[q])),
+                len(t.kept[q] or ()),
+                len(t.discards[q]),
+            )
             for q in others
         ]
         self._blind_places = [(q, len(t.seeds_blind[q])) for q in others if t.seeds_blind[q]]
@@ -213,19 +219,27 @@ class Resampler:
         birds = list(s.bird_deck)
         for q, _, _, _ in self._bird_places:
             seen = shown[q]
-            birds += [b for b in hands[q] if b not in seen] if seen else hands[q]
-            birds += kept[q] or ()
-            birds += discards[q]
+            hidden = hands[q] + (kept[q] or []) + discards[q]
+            birds += [b for b in hidden if b not in seen] if seen else hidden
         birds = shuffled(birds, rng)
         pos = 0
         for q, h, k, d in self._bird_places:
-            hand = shown[q] + birds[pos : pos + h]
+            seen = shown[q]
+            if kept[q] is not None:
+                # E3 chosen: the birds shown are among the kept and discarded, which is hidden.
+                pile = birds[pos : pos + k + d - len(seen)]
+                pos += k + d - len(seen)
+                if seen:
+                    pile = shuffled(seen + pile, rng)
+                kept[q] = pile[:k]
+                discards[q] = pile[k:]
+                hands[q] = birds[pos : pos + h]
+                pos += h
+                continue
+            hand = seen + birds[pos : pos + h]
             hand.sort()
             hands[q] = hand
             pos += h
-            if kept[q] is not None:
-                kept[q] = birds[pos : pos + k]
-                pos += k
             discards[q] = birds[pos : pos + d]
             pos += d
         s.bird_deck = birds[pos:]

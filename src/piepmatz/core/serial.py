@@ -239,14 +239,6 @@ def state_from_json(data: Any) -> State:
             raise r.fail(
                 f"hands[{p}]", f"holds {len(hand)} cards; a hand holds at most {HAND_SIZE}"
             )
-    # Older files have no "shown": nobody is then known to hold a particular bird.
-    s.shown = r.per_player("shown", n, True) if "shown" in data else [[] for _ in range(n)]
-    for p, x in enumerate(s.shown):
-        for b in x:
-            if b not in s.hands[p] or x.count(b) > 1:
-                raise r.fail(
-                    f"shown[{p}]", f"{BIRD_NAMES[b]} must be a bird of hands[{p}], listed once"
-                )
     s.collections = r.per_player("collections", n, True)
     s.seeds_seen = r.per_player("seeds_seen", n, False)
     s.seeds_blind = r.per_player("seeds_blind", n, False)
@@ -272,6 +264,9 @@ def state_from_json(data: Any) -> State:
         raise r.fail("kept", f"must be a list of {n} entries (null or a list of birds)")
     s.kept = [None if k is None else r.cards(k, f"kept[{p}]", True) for p, k in enumerate(kept)]
     s.discards = r.per_player("discards", n, True)
+    # Older files have no "shown": nobody is then known to hold a particular bird. After the
+    # last-hand choice (E3) the birds shown are among that player's kept and discarded cards.
+    s.shown = r.per_player("shown", n, True) if "shown" in data else [[] for _ in range(n)]
     events = r.get("events", [])
     if events is None:
         s.events = None
@@ -332,6 +327,13 @@ def _check_phase(s: State, r: _Reader) -> None:
         raise r.fail("current_player", f"in the {name} phase the player whose turn it is decides")
     if phase != LAST_HAND and any(k is not None for k in s.kept):
         raise r.fail("kept", "last-hand choices exist only in the last-hand phase (E3)")
+    for p, x in enumerate(s.shown):
+        chosen = s.kept[p] is not None
+        where = f"kept[{p}] or discards[{p}]" if chosen else f"hands[{p}]"
+        held = (s.kept[p] or []) + s.discards[p] if chosen else s.hands[p]
+        for b in x:
+            if b not in held or x.count(b) > 1:
+                raise r.fail(f"shown[{p}]", f"{BIRD_NAMES[b]} must be a bird of {where}, once")
     if phase != CROW_VICTIM and s.chase_perch >= 0:
         raise r.fail("chase_perch", "is set only while a crow's victim is chosen (T2.1d)")
     if phase != DRAW and s.draws_left:

@@ -781,6 +781,7 @@ class State:
             assert kept is not None
             self.collections[p].extend(kept)
             self.kept[p] = []
+            self.shown[p].clear()
             if self.events is not None:
                 self.events.append(("reveal", p, *kept))
         self._game_over()
@@ -792,7 +793,7 @@ class State:
         self.kept[player] = birds
         self.discards[player].extend(hand)
         hand.clear()
-        self.shown[player].clear()
+        # ``shown`` stays: everybody still knows those birds are among the kept and discarded.
         if self.events is not None:
             self.events.append(("keep", player, *birds))
 

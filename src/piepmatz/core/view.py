@@ -229,11 +229,21 @@ def determinise(view: PlayerView, rng: random.Random, events: bool = True) -> St
             s.hands.append(list(view.hand))
             s.kept.append(list(view.own_kept) if view.chosen[q] else None)
             s.discards.append(list(view.own_discards))
+        elif view.chosen[q]:
+            # E3: birds everybody saw this player draw face up are kept or discarded, which not.
+            shown = list(view.shown[q])
+            k = view.kept_sizes[q]
+            pile = shown + deal(k + view.discard_sizes[q] - len(shown))
+            if shown:
+                rng.shuffle(pile)
+            s.hands.append(sorted(deal(view.hand_sizes[q])))
+            s.kept.append(pile[:k])
+            s.discards.append(pile[k:])
         else:
             # Birds everybody saw this player draw face up are in their hand for sure.
             shown = list(view.shown[q])
             s.hands.append(sorted(shown + deal(view.hand_sizes[q] - len(shown))))
-            s.kept.append(deal(view.kept_sizes[q]) if view.chosen[q] else None)
+            s.kept.append(None)
             s.discards.append(deal(view.discard_sizes[q]))
     s.bird_deck = deal(view.bird_deck_size)
     if pos != len(birds):

@@ -55,7 +55,9 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
         pests = " ".join(FEEDER_NAMES[x] for x in view.pests[q])
         hand = _birds(view.hand) if q == me and private else f"{view.hand_sizes[q]} cards"
         if view.shown[q] and not (q == me and private):
-            hand += f" incl. {_birds(view.shown[q])}"  # drawn face up (T3.1)
+            # Drawn face up (T3.1); after the last-hand choice kept or discarded (E3).
+            among = " among kept/discarded" if view.chosen[q] else " incl."
+            hand += f"{among} {_birds(view.shown[q])}"
         mark = "*" if q == view.current_player else " "
         lines.append(
             f" {mark}player {q}: hand {hand} | collection {_birds(view.collections[q])} | "

@@ -160,8 +160,9 @@ def table_text(view: PlayerView, labels: Sequence[str], show_hand: bool = True) 
         blind = view.blind_counts[p]
         t.append(f"  hand {view.hand_sizes[p]}")
         if view.shown[p] and p != view.player:
-            # Birds everybody saw them draw from the display (T3.1).
-            t.append(" incl. ")
+            # Birds everybody saw them draw from the display (T3.1); after the last-hand
+            # choice they are among the kept and discarded (E3).
+            t.append(" · kept or discarded: " if view.chosen[p] else " incl. ")
             t.append_text(birds(view.shown[p]))
         t.append(f" · seed pile {seeds}")
         if seeds:
