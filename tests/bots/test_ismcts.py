@@ -207,3 +207,21 @@ def test_which_decisions_are_searched(players: int, mode: str, searched: bool) -
     play = _at_phase(players, PLAY, seed=players)
     bot.choose(view_of(play, play.current_player), play.legal_action_ids(), random.Random(9))
     assert bot.last_iterations == 40
+
+
+def test_exploration_constant_by_number_of_players() -> None:
+    """``c=auto``: 0.7 with two players, 0.3 with more (measured, see DEFAULT_C_MANY)."""
+    auto = ISMCTSBot(iterations=10)
+    assert [auto.exploration(n) for n in (2, 3, 4)] == [0.7, 0.3, 0.3]
+    assert "c='auto'" in repr(auto)
+    fixed = make_bot("ismcts:iterations=10,c=0.5")
+    assert isinstance(fixed, ISMCTSBot)
+    assert [fixed.exploration(n) for n in (2, 4)] == [0.5, 0.5] and "c=0.5" in repr(fixed)
+    # The constant steers the search: the same seed visits the moves differently.
+    state = _at_phase(4, PLAY, seed=3)
+    view = view_of(state, state.current_player)
+    visits = []
+    for c in (None, 0.3, 0.7):
+        root = ISMCTSBot(iterations=400, c=c).search(view, random.Random(1))
+        visits.append(sorted(child.visits for child in root.children.values()))
+    assert visits[0] == visits[1] != visits[2]

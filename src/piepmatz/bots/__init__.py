@@ -21,7 +21,8 @@ spec                            bot
 ``ismcts:time=S``               S seconds per move (``time.perf_counter``)
 ``ismcts:rollout=P``            rollout policy ``random`` (default), ``greedy`` or ``heuristic``
 ``ismcts:depth=D``              rollouts stop after D decisions and score the position (8)
-``ismcts:c=C``                  UCB exploration constant (0.7)
+``ismcts:c=C``                  UCB exploration constant (default 0.7 with two players,
+                                0.3 with more)
 ``ismcts:reward=R``             ``margin`` (default: sigmoid of the score margin) or ``win``
 ``ismcts:search=M``             which decisions are searched: ``all``, ``plays`` (the others
                                 by the heuristic) or ``auto`` (default: ``all`` in two-player
@@ -44,8 +45,8 @@ points (:mod:`piepmatz.bots.plugins`).
 >>> make_bot("random").name
 'random'
 >>> make_bot("ismcts:iterations=300,depth=8")  # doctest: +NORMALIZE_WHITESPACE
-ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c=0.7, reward='margin',
-          search='auto', stop='early')
+ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c='auto',
+          reward='margin', search='auto', stop='early')
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
@@ -58,7 +59,7 @@ from collections.abc import Callable
 
 from .base import Bot, NoisyBot, RandomBot
 from .heuristic import GreedyBot, HeuristicBot
-from .ismcts import DEFAULT_C, DEFAULT_DEPTH, DEFAULT_ROLLOUT, ISMCTSBot
+from .ismcts import DEFAULT_DEPTH, DEFAULT_ROLLOUT, ISMCTSBot
 from .plugins import PluginError, entry_point_factory, entry_point_names, load_plugins
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
@@ -200,7 +201,7 @@ def _ismcts(arg: str) -> ISMCTSBot:
         time_limit=None if time_limit is None else float(time_limit),
         rollout=str(opts.get("rollout", DEFAULT_ROLLOUT)),
         depth=int(opts.get("depth", DEFAULT_DEPTH)),
-        c=float(opts.get("c", DEFAULT_C)),
+        c=None if "c" not in opts else float(opts["c"]),
         reward=str(opts.get("reward", "margin")),
         search=str(opts.get("search", "auto")),
         stop=str(opts.get("stop", "early")),
