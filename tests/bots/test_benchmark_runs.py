@@ -11,6 +11,8 @@ from types import ModuleType
 
 import pytest
 
+from botfiles import plugin_file
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
 
 
@@ -75,15 +77,7 @@ def test_load_runs_refuses_mixed_or_broken_files(bench: ModuleType, tmp_path: Pa
 
 
 def test_match_measures_a_plugin_bot(tmp_path: Path) -> None:
-    plugin = tmp_path / "variant.py"
-    plugin.write_text(
-        "from piepmatz.bots import register\n\n\n"
-        "class First:\n"
-        "    name = 'first'\n\n"
-        "    def choose(self, view, legal, rng):\n"
-        "        return legal[0]\n\n\n"
-        "register('first', lambda arg: First())\n"
-    )
+    plugin = plugin_file(tmp_path / "variant.py", "first")
     out = tmp_path / "run.jsonl"
     args = ["match", "--plugin", str(plugin), "first", "random", "--games", "2"]
     args += ["--processes", "2", "--save", str(out)]

@@ -17,6 +17,7 @@ import pytest
 
 import piepmatz.bots
 import piepmatz.bots.plugins
+from botfiles import plugin_file
 from piepmatz.cli import main
 from piepmatz.sim import MatchConfig, run_games
 
@@ -101,15 +102,7 @@ def test_ray_matches_inline_and_process(
     # loads it too, for the inline run: on a registry of its own, left as it was.)
     monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
     monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
-    plugin = tmp_path / "raybots.py"
-    plugin.write_text(
-        "from piepmatz.bots import register\n\n\n"
-        "class Last:\n"
-        "    name = 'last'\n\n"
-        "    def choose(self, view, legal, rng):\n"
-        "        return legal[-1]\n\n\n"
-        "register('last', lambda arg: Last())\n"
-    )
+    plugin = plugin_file(tmp_path / "raybots.py", "last", pick=-1)
     with_plugin = MatchConfig(2, ("last", "random"), 6, seed=2, plugins=(str(plugin),))
     assert run_games(with_plugin, backend="ray", batch_size=2) == run_games(
         with_plugin, backend="inline"

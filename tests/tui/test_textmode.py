@@ -13,6 +13,7 @@ import pytest
 
 import piepmatz.bots
 import piepmatz.bots.plugins
+from botfiles import plugin_file
 from piepmatz.cli import main
 from piepmatz.tui.render import score_sheet_text
 from piepmatz.tui.session import Session
@@ -131,15 +132,7 @@ def test_a_plugin_bot_takes_a_seat(
 ) -> None:
     monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
     monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
-    plugin = tmp_path / "mybots.py"
-    plugin.write_text(
-        "from piepmatz.bots import register\n\n\n"
-        "class First:\n"
-        "    name = 'first'\n\n"
-        "    def choose(self, view, legal, rng):\n"
-        "        return legal[0]\n\n\n"
-        "register('first', lambda arg: First())\n"
-    )
+    plugin = plugin_file(tmp_path / "mybots.py", "first")
     assert main(["play", "--text", "--seats", "first,random", "--seed", "3"]) == 2
     assert "unknown bot 'first'" in capsys.readouterr().err
     args = ["play", "--text", "--seats", "first,random", "--seed", "3", "--plugin", str(plugin)]
