@@ -213,7 +213,17 @@ def test_cli_plugin_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     args += ["--seed", "4", "--backend", "inline", "--quiet", "--plugin", str(path)]
     args += ["--json", str(tmp_path / "r.json")]
     assert main(args) == 0
-    assert "last " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "last " in out
+    assert out.splitlines()[1] == f"plugins: {path.resolve()}"  # the report names its plugins
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["config"]["plugins"] == [str(path.resolve())]
     assert {b["bot"] for b in data["bots"]} == {"last", "random"}
+
+    compare = ["compare", "--players", "2", "--rules", "standard", "--bots", "last", "random"]
+    compare += ["--games", "2", "--seed", "4", "--backend", "inline", "--quiet"]
+    assert main([*compare, "--plugin", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == f"plugins: {path.resolve()}"
+    plain = ["tournament", "--players", "2", "--bots", "random", "--games", "2"]
+    assert main([*plain, "--backend", "inline", "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == ""  # no plugins, no line

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from .play import GameResult, MatchConfig
 from .stats import MeanInterval, mean_interval
-from .tournament import Rate, _columns, win_shares
+from .tournament import Rate, _columns, plugins_line, win_shares
 
 COMPARE_FORMAT: Final = "piepmatz-compare"
 COMPARE_VERSION: Final = 1
@@ -121,6 +121,7 @@ class ComparisonReport:
         lines = [
             f"Piepmatz rules compared: {n} players, bots {' '.join(base.bots)}, seed {base.seed}, "
             f"{self.rules[0].games} games per rule set on the same deals",
+            *plugins_line(base),
             "",
         ]
         rows = [["rules", "turns [95% CI]", "decisions", "margin mean (sd)", "score",

@@ -150,6 +150,7 @@ class TournamentReport:
         lines = [
             f"Piepmatz tournament: {c.players} players, rules {c.rules.name}, seed {c.seed}, "
             f"{self.games} games ({c.deals} deals x {len(c.lineups)} lineups, {c.seating} seating)",
+            *plugins_line(c),
             "",
         ]
         head = [
@@ -192,6 +193,11 @@ class TournamentReport:
             "pairs and singles are points"
         )
         return "\n".join(lines)
+
+
+def plugins_line(config: MatchConfig) -> list[str]:
+    """The header line naming the plugins the bots came from, if any (so a report says so)."""
+    return [f"plugins: {', '.join(config.plugins)}"] if config.plugins else []
 
 
 def json_safe(data: Any) -> Any:
