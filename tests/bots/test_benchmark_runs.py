@@ -89,3 +89,22 @@ def test_match_measures_a_plugin_bot(tmp_path: Path) -> None:
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted((r["deal"], r["seat"]) for r in records) == [(0, 0), (0, 1), (1, 0), (1, 1)]
     assert {r["first"] for r in records} == {"first"}
+
+
+RUNS = SCRIPT.parent / "runs"
+
+
+def test_the_committed_runs_are_whole_and_replay(bench: ModuleType) -> None:
+    """The saved one-second runs quoted in the README: complete, one pairing, and still this bot's.
+
+    Replaying one game (the quickest) checks that the records describe the search that ships; a
+    change to the bot or the rules that alters play fails here, and its runs must be redone.
+    """
+    paths = sorted(str(p) for p in RUNS.glob("ismcts-1s-4p-*.jsonl"))
+    assert len(paths) >= 2
+    results = bench.load_runs(paths)
+    deals = {deal for deal, _ in results}
+    assert set(results) == {(d, s) for d in deals for s in range(4)}  # every seat of every deal
+    assert len(deals) >= 200
+    winners = bench.play_game(["ismcts:iterations=14400", *["heuristic"] * 3], 12004, 4, 12004 * 16)
+    assert results[(12004, 0)] == (1.0 / len(winners) if 0 in winners else 0.0) == 1.0
