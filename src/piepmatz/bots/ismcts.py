@@ -104,6 +104,8 @@ DEFAULT_C = 0.7
 #: 0.7, a paired difference of +4.1 points [+0.4, +7.8]. Rewards are sigmoids of score margins
 #: and differ between moves by a few hundredths, so 0.7 spends most iterations exploring. With
 #: three players (250 paired games, deals 9000-9099): +2.8 points [-5.5, +11.1], the same way.
+#: Around it (four players, deals 6000-6199, paired against 0.3): c = 0.15 -1.9 points
+#: [-6.6, +2.7], c = 0.45 -3.9 [-8.4, +0.6]; 0.3 is the best value measured.
 DEFAULT_C_MANY = 0.3
 
 
