@@ -661,8 +661,10 @@ def test_E1_end_trigger_only_once() -> None:
     assert kinds(state).count("end_triggered") == count == 1
 
 
-def test_E3_last_hand_two_cards_join_secretly() -> None:
-    state = scenario(
+def _last_turn_before_last_hands() -> State:
+    """Three players, the end triggered by the feeder; player 2 takes the last turn (GR1m on
+    row 2 chases nothing and collects nothing), then players 0 and 1 choose their last hands."""
+    return scenario(
         players=3,
         rows=[["BL1m"], ["CH6m"]],
         column=["S1a", "S2a", "S3a", "S1b"],
@@ -678,6 +680,10 @@ def test_E3_last_hand_two_cards_join_secretly() -> None:
         first_player=0,
         end_triggered="feeder",
     )
+
+
+def test_E3_last_hand_two_cards_join_secretly() -> None:
+    state = _last_turn_before_last_hands()
     state.apply("play GR1m 2")  # G 1 <= 6: no chase; GR2m is higher than GR1m: no collect
     finish_draws(state)
     assert state.phase == LAST_HAND and state.current_player == 0
@@ -703,22 +709,7 @@ def test_E3_last_hand_two_cards_join_secretly() -> None:
 def test_E3_a_bird_seen_drawn_stays_known_among_kept_and_discarded() -> None:
     """T3.1 + E3: everybody saw player 0 draw BU4m face up; after its secret choice the others
     still know it is kept or discarded — never in the deck or another hand — but not which."""
-    state = scenario(
-        players=3,
-        rows=[["BL1m"], ["CH6m"]],
-        column=["S1a", "S2a", "S3a", "S1b"],
-        hands=[
-            ["BU1m", "BU2m", "BU3m", "BU4m"],
-            ["SP1m", "SP2m", "SP3m", "SP4m"],
-            ["GR1m", "GR2m"],
-        ],
-        feeder_deck=[],
-        fill_feeder="gone",
-        display=["BL1f", "BL2f", "BL3f"],
-        turn_player=2,
-        first_player=0,
-        end_triggered="feeder",
-    )
+    state = _last_turn_before_last_hands()
     state.shown[0] = [B("BU4m")]  # drawn face up from the display earlier
     state.apply("play GR1m 2")
     finish_draws(state)
