@@ -108,3 +108,52 @@ def test_the_committed_runs_are_whole_and_replay(bench: ModuleType) -> None:
     assert len(deals) >= 200
     winners = bench.play_game(["ismcts:iterations=14400", *["heuristic"] * 3], 12004, 4, 12004 * 16)
     assert results[(12004, 0)] == (1.0 / len(winners) if 0 in winners else 0.0) == 1.0
+
+
+def test_the_screened_variants_change_only_what_they_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks/variants.py``: each variant is the shipped search with one thing swapped."""
+    import random
+
+    import piepmatz.bots
+    import piepmatz.bots.plugins
+    from piepmatz.bots import ISMCTSBot, load_plugins, make_bot
+    from piepmatz.bots.evaluate import rewards
+    from piepmatz.core.state import State
+    from piepmatz.core.view import view_of
+
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
+    load_plugins([str(SCRIPT.parent / "variants.py")])
+
+    def mid_game(players: int, seed: int) -> State:
+        state = State.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(12):
+            legal = state.legal_action_ids()
+            state.apply_id(legal[rng.randrange(len(legal))])
+        return state
+
+    rmean, rpair = make_bot("rmean:iterations=50"), make_bot("rpair:iterations=50")
+    assert isinstance(rmean, ISMCTSBot) and rmean.iterations == 50
+    assert rmean.name == "rmean:iterations=50"
+    for seed in range(5):
+        # With one opponent, the best other, the mean of the others and each other coincide.
+        two = mid_game(2, seed)
+        assert rmean.evaluate(two) == pytest.approx(rewards(two))
+        assert rpair.evaluate(two) == pytest.approx(rewards(two))
+    four = [mid_game(4, seed) for seed in range(20)]
+    assert any(rmean.evaluate(w) != pytest.approx(rewards(w)) for w in four)
+    assert any(rpair.evaluate(w) != pytest.approx(rmean.evaluate(w)) for w in four)
+
+    # Zero heuristic steps is exactly the shipped search; three change the rollouts.
+    state = State.new_game(players=4, seed=3)
+    view = view_of(state, state.current_player)
+
+    def visits(spec: str) -> dict[int, int]:
+        bot = make_bot(spec)
+        assert isinstance(bot, ISMCTSBot)
+        return {a: c.visits for a, c in bot.search(view, random.Random(1)).children.items()}
+
+    shipped = visits("ismcts:iterations=200")
+    assert visits("mix:k=0,iterations=200") == shipped
+    assert visits("mix:k=3,iterations=200") != shipped

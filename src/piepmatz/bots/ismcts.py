@@ -124,7 +124,14 @@ class Node:
 
 
 class ISMCTSBot:
-    """SO-ISMCTS with a time and/or iteration budget per decision."""
+    """SO-ISMCTS with a time and/or iteration budget per decision.
+
+    Subclasses may replace :meth:`evaluate` (the rewards of a position where a rollout stops) and
+    :meth:`rollout_policy`; ``benchmarks/variants.py`` measures variants that way.
+    """
+
+    #: Rewards in [0, 1] for every player of a world where a rollout stops (``reward=margin``).
+    evaluate = staticmethod(rewards)
 
     def __init__(
         self,
@@ -188,6 +195,10 @@ class ISMCTSBot:
             return self.c
         return DEFAULT_C if players <= SEARCH_ALL_UP_TO else DEFAULT_C_MANY
 
+    def rollout_policy(self) -> Policy:
+        """The policy that plays the rollouts (``rollout=…``)."""
+        return ROLLOUT_POLICIES[self.rollout]
+
     def searches(self, view: PlayerView) -> bool:
         """Whether this decision is searched (or left to the heuristic), by ``search``."""
         mode = self.search_mode
@@ -216,7 +227,8 @@ class ISMCTSBot:
         me = view.player
         root = Node(-1)
         sampler = Resampler(view, rng)
-        policy = ROLLOUT_POLICIES[self.rollout]
+        policy = self.rollout_policy()
+        evaluate = self.evaluate
         max_depth = self.depth
         c = self.exploration(view.num_players)
         win_reward = self.reward == "win"
@@ -282,7 +294,7 @@ class ISMCTSBot:
             if win_reward and world.phase == GAME_OVER:
                 reward = _win_rewards(world)
             else:
-                reward = rewards(world)
+                reward = evaluate(world)
             for node in path:
                 node.visits += 1
                 node.wins += reward[node.mover]
