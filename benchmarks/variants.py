@@ -17,44 +17,31 @@ changes one thing:
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 
 from piepmatz.bots import ISMCTSBot, make_bot, register
-from piepmatz.bots.evaluate import MARGIN_SCALE, standings
+from piepmatz.bots.evaluate import final_values, sigmoid
 from piepmatz.bots.ismcts import Policy, heuristic_action, random_action
-from piepmatz.core.state import GAME_OVER, State
-
-
-def _final_values(world: State) -> list[float]:
-    """Estimated final scores; at the end the tiebreak (most birds) separates equal scores."""
-    values = standings(world)
-    if world.phase == GAME_OVER:
-        values = [v + 0.01 * len(world.collections[p]) for p, v in enumerate(values)]
-    return values
-
-
-def _sigmoid(margin: float) -> float:
-    return 1.0 / (1.0 + math.exp(-margin / MARGIN_SCALE))
+from piepmatz.core.state import State
 
 
 class MeanMargin(ISMCTSBot):
     @staticmethod
     def evaluate(world: State) -> list[float]:  # type: ignore[override]
-        values = _final_values(world)
+        values = final_values(world)
         n = len(values)
         total = sum(values)
-        return [_sigmoid(v - (total - v) / (n - 1)) for v in values]
+        return [sigmoid(v - (total - v) / (n - 1)) for v in values]
 
 
 class PairwiseMargins(ISMCTSBot):
     @staticmethod
     def evaluate(world: State) -> list[float]:  # type: ignore[override]
-        values = _final_values(world)
+        values = final_values(world)
         n = len(values)
         return [
-            sum(_sigmoid(v - w) for q, w in enumerate(values) if q != p) / (n - 1)
+            sum(sigmoid(v - w) for q, w in enumerate(values) if q != p) / (n - 1)
             for p, v in enumerate(values)
         ]
 

@@ -8,6 +8,7 @@ exactly the named cards on top.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from piepmatz.core import Rules, State, state_from_json
@@ -114,3 +115,15 @@ def names(cards: list[int] | tuple[int, ...], feeder: bool = False) -> list[str]
 def kinds(state: State, start: int = 0) -> list[str]:
     """The kinds of the events logged since index ``start``."""
     return [e[0] for e in (state.events or [])[start:]]
+
+
+def played(players: int, seed: int, steps: int) -> State:
+    """A game after ``steps`` uniformly random decisions (fewer if it ends first)."""
+    state = State.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over():
+            break
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])
+    return state

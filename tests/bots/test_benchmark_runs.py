@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from botfiles import plugin_file
+from scenarios import played
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
 
@@ -125,23 +126,15 @@ def test_the_screened_variants_change_only_what_they_name(monkeypatch: pytest.Mo
     monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
     load_plugins([str(SCRIPT.parent / "variants.py")])
 
-    def mid_game(players: int, seed: int) -> State:
-        state = State.new_game(players=players, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(12):
-            legal = state.legal_action_ids()
-            state.apply_id(legal[rng.randrange(len(legal))])
-        return state
-
     rmean, rpair = make_bot("rmean:iterations=50"), make_bot("rpair:iterations=50")
     assert isinstance(rmean, ISMCTSBot) and rmean.iterations == 50
     assert rmean.name == "rmean:iterations=50"
     for seed in range(5):
         # With one opponent, the best other, the mean of the others and each other coincide.
-        two = mid_game(2, seed)
+        two = played(2, seed, 12)
         assert rmean.evaluate(two) == pytest.approx(rewards(two))
         assert rpair.evaluate(two) == pytest.approx(rewards(two))
-    four = [mid_game(4, seed) for seed in range(20)]
+    four = [played(4, seed, 12) for seed in range(20)]
     assert any(rmean.evaluate(w) != pytest.approx(rewards(w)) for w in four)
     assert any(rpair.evaluate(w) != pytest.approx(rmean.evaluate(w)) for w in four)
 

@@ -24,23 +24,13 @@ from piepmatz.core import (
 )
 from piepmatz.core.errors import GameOverError
 from piepmatz.core.state import LAST_HAND
+from scenarios import played
 
 
 def schema(name: str) -> dict[str, Any]:
     text = resources.files("piepmatz.core").joinpath(f"schema/{name}.schema.json").read_text()
     data: dict[str, Any] = json.loads(text)
     return data
-
-
-def played(players: int, seed: int, steps: int) -> State:
-    state = State.new_game(players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_over():
-            break
-        ids = state.legal_action_ids()
-        state.apply_id(ids[rng.randrange(len(ids))])
-    return state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -169,16 +169,23 @@ def margins(values: Sequence[float]) -> list[float]:
     return out
 
 
-def rewards(world: State) -> list[float]:
-    """Rewards in [0, 1] for every player: a sigmoid of the estimated final score margin.
-
-    At the end of the game the tiebreak (E5: most birds) decides between equal scores, so a
-    won tie scores above a lost one.
-    """
+def final_values(world: State) -> list[float]:
+    """:func:`standings`, where at the end of the game the tiebreak (E5: most birds) separates
+    equal scores, so that a won tie is worth more than a lost one."""
     values = standings(world)
     if world.phase == GAME_OVER:
         values = [v + 0.01 * len(world.collections[p]) for p, v in enumerate(values)]
-    return [1.0 / (1.0 + math.exp(-m / MARGIN_SCALE)) for m in margins(values)]
+    return values
+
+
+def sigmoid(margin: float) -> float:
+    """A score margin as a reward in [0, 1] (:data:`MARGIN_SCALE`)."""
+    return 1.0 / (1.0 + math.exp(-margin / MARGIN_SCALE))
+
+
+def rewards(world: State) -> list[float]:
+    """Rewards in [0, 1] for every player: a sigmoid of the estimated final score margin."""
+    return [sigmoid(m) for m in margins(final_values(world))]
 
 
 def shuffled(items: list[int], rng: random.Random) -> list[int]:
