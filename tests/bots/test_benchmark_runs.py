@@ -95,20 +95,28 @@ def test_match_measures_a_plugin_bot(tmp_path: Path) -> None:
 RUNS = SCRIPT.parent / "runs"
 
 
-def test_the_committed_runs_are_whole_and_replay(bench: ModuleType) -> None:
+@pytest.mark.parametrize(
+    ("run", "deal"),
+    [
+        ("tree-all-1s-4p", 12004),  # the search of commit fbb8db3, as ismcts:tree=all plays now
+    ],
+)
+def test_the_committed_runs_are_whole_and_replay(bench: ModuleType, run: str, deal: int) -> None:
     """The saved one-second runs quoted in the README: complete, one pairing, and still this bot's.
 
-    Replaying one game (the quickest) checks that the records describe the search that ships; a
+    Replaying one game that the bot won checks that the records describe the search they name; a
     change to the bot or the rules that alters play fails here, and its runs must be redone.
     """
-    paths = sorted(str(p) for p in RUNS.glob("ismcts-1s-4p-*.jsonl"))
+    paths = sorted(str(p) for p in RUNS.glob(f"{run}-*.jsonl"))
     assert len(paths) >= 2
-    results = bench.load_runs(paths)
+    results = bench.load_runs(paths)  # which refuses files of more than one pairing
     deals = {deal for deal, _ in results}
     assert set(results) == {(d, s) for d in deals for s in range(4)}  # every seat of every deal
     assert len(deals) >= 200
-    winners = bench.play_game(["ismcts:iterations=14400", *["heuristic"] * 3], 12004, 4, 12004 * 16)
-    assert results[(12004, 0)] == (1.0 / len(winners) if 0 in winners else 0.0) == 1.0
+    with open(paths[0], encoding="utf-8") as records:
+        spec = json.loads(records.readline())["first"]
+    winners = bench.play_game([spec, *["heuristic"] * 3], deal, 4, deal * 16)
+    assert results[(deal, 0)] == (1.0 / len(winners) if 0 in winners else 0.0) == 1.0
 
 
 def test_the_screened_variants_change_only_what_they_name(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,10 +23,15 @@ decision, seen from the searching player's information set:
   rollouts, where "who wins" is only an estimate anyway. ``reward=win`` scores a rollout that
   reaches the end 1 / 0 (shared wins split) instead; with rollouts cut at a few decisions it only
   matters near the end of the game, and it was not measured to play better;
-- with more than two players the tree searches only the plays (``search=auto``): draws,
+- with more than two players the search decides only the plays (``search=auto``): draws,
   collects, crow victims and last hands take the heuristic's one-step evaluation, because their
   worth shows only several opponents' turns later, beyond the rollout (figures at
-  :data:`SEARCH_ALL_UP_TO`). ``search=all`` and ``search=plays`` force one way.
+  :data:`SEARCH_ALL_UP_TO`). ``search=all`` and ``search=plays`` force one way;
+- with the same rule, the tree itself holds only plays (``tree=auto``): below the root, the
+  other decisions of the sampled world follow the greedy rule (whose draws are the heuristic's)
+  and take no node, so the iterations resolve the next plays of the whole round rather than the
+  searching player's own draws (figures at :data:`TREE_PLAYS`). ``tree=all`` and ``tree=plays``
+  force one way.
 
 Measured choices (``benchmarks/bots.py``, 0.1 s per move against the heuristic, 60 two-player
 games each): random rollouts cut at 6 decisions won 88 %, at 12 82 %, at 3 79 %, at 25 62 %,
@@ -53,11 +58,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from piepmatz.core.actions import MAX_PERCHES
+from piepmatz.core.cards import BIRD_VALUE
 from piepmatz.core.scoring import score
 from piepmatz.core.state import GAME_OVER, LAST_HAND, PLAY, State
 from piepmatz.core.view import PlayerView
 
-from .evaluate import EXPOSURE_WEIGHT, Resampler, rewards
+from .evaluate import EXPOSURE_WEIGHT, Resampler, chase_gain, rewards
 from .heuristic import HeuristicBot, best_by_evaluation, greedy_action
 
 Policy = Callable[[State, Sequence[int], random.Random], int]
@@ -83,6 +90,10 @@ REWARDS = ("margin", "win")
 #: decisions take the heuristic's one-step evaluation), or ``auto``: all of them in games of up
 #: to :data:`SEARCH_ALL_UP_TO` players, only the plays in larger ones.
 SEARCH_MODES = ("auto", "all", "plays")
+#: What the tree holds below the root: a node for ``all`` decisions, or only for the ``plays``
+#: (T1), the other decisions of the tree's worlds then following the greedy rule (the same draw
+#: rule as the heuristic's); ``auto`` follows the search mode. Measured at :data:`TREE_PLAYS`.
+TREE_MODES = ("auto", "all", "plays")
 STOP_MODES = ("early", "full")
 #: Measured (benchmarks/bots.py, 1,000 iterations, seats rotated over the same deals, against
 #: heuristic bots): in two-player games searching every decision won 83.8 % of 200 games against
@@ -107,6 +118,21 @@ DEFAULT_C = 0.7
 #: Around it (four players, deals 6000-6199, paired against 0.3): c = 0.15 -1.9 points
 #: [-6.6, +2.7], c = 0.45 -3.9 [-8.4, +0.6]; 0.3 is the best value measured.
 DEFAULT_C_MANY = 0.3
+#: Measured (benchmarks/bots.py pool --paired, four players, 0.25 s per move against three
+#: heuristic bots, deals 20000-20099 x 4 seats, both arms at once): a tree of plays only won
+#: 38.0 % of 400 games against 33.8 % for a tree of every decision, +4.2 points [-1.8, +10.2].
+#: In a four-player round each play is followed by a draw or two and three opponents' turns; with
+#: draws as nodes the iterations spread over the searching player's own draws and resolve only
+#: the next player's reply, and the search won its lead from that player alone (a tournament
+#: gave the heuristic seated after it 13 %, the two beyond 27-28 %). Without them the tree
+#: reaches the players two and three seats away.
+TREE_PLAYS = "plays"
+#: In a tree of plays, an opponent's play below the root is chosen among only this many: the
+#: plays whose first chase step gains most (:func:`~piepmatz.bots.evaluate.chase_gain`, ties in
+#: random order), a cheap model of what a player looks at first. ``widen=0`` keeps them all.
+#: Measured (as at :data:`TREE_PLAYS`, paired against the tree of plays with every opponent's
+#: play): 4 won 41.2 % against 38.0 % on deals 20000-20099, +3.2 points [-3.5, +10.0].
+DEFAULT_WIDEN = 4
 
 
 class Node:
@@ -144,6 +170,8 @@ class ISMCTSBot:
         search: str = "auto",
         name: str = "ismcts",
         stop: str = "early",
+        tree: str = "auto",
+        widen: int = DEFAULT_WIDEN,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ValueError("ISMCTS needs a budget: iterations, a time limit, or both")
@@ -165,6 +193,10 @@ class ISMCTSBot:
             raise ValueError(
                 f"unknown search mode {search!r}: choose one of {', '.join(SEARCH_MODES)}"
             )
+        if tree not in TREE_MODES:
+            raise ValueError(f"unknown tree {tree!r}: choose one of {', '.join(TREE_MODES)}")
+        if widen < 0:
+            raise ValueError(f"widen must be 0 (every play) or more, not {widen}")
         if stop not in STOP_MODES:
             raise ValueError(f"unknown stop {stop!r}: choose one of {', '.join(STOP_MODES)}")
         self.iterations = iterations
@@ -174,6 +206,8 @@ class ISMCTSBot:
         self.c = c
         self.reward = reward
         self.search_mode = search
+        self.tree = tree
+        self.widen = widen
         self.stop = stop
         self.name = name
         #: Takes the decisions the tree does not search (``search=plays``).
@@ -186,7 +220,8 @@ class ISMCTSBot:
             f"ISMCTSBot(iterations={self.iterations}, time_limit={self.time_limit}, "
             f"rollout={self.rollout!r}, depth={self.depth}, "
             f"c={'auto' if self.c is None else self.c!r}, reward={self.reward!r}, "
-            f"search={self.search_mode!r}, stop={self.stop!r})"
+            f"search={self.search_mode!r}, tree={self.tree!r}, widen={self.widen}, "
+            f"stop={self.stop!r})"
         )
 
     def exploration(self, players: int) -> float:
@@ -199,12 +234,22 @@ class ISMCTSBot:
         """The policy that plays the rollouts (``rollout=…``)."""
         return ROLLOUT_POLICIES[self.rollout]
 
-    def searches(self, view: PlayerView) -> bool:
-        """Whether this decision is searched (or left to the heuristic), by ``search``."""
+    def _search_mode(self, players: int) -> str:
         mode = self.search_mode
         if mode == "auto":
-            mode = "all" if view.num_players <= SEARCH_ALL_UP_TO else "plays"
-        return mode == "all" or view.phase == PLAY
+            mode = "all" if players <= SEARCH_ALL_UP_TO else "plays"
+        return mode
+
+    def searches(self, view: PlayerView) -> bool:
+        """Whether this decision is searched (or left to the heuristic), by ``search``."""
+        return self._search_mode(view.num_players) == "all" or view.phase == PLAY
+
+    def tree_of_plays(self, players: int) -> bool:
+        """Whether the tree holds only plays below the root (``tree``; ``auto``: as ``search``)."""
+        mode = self.tree
+        if mode == "auto":
+            mode = self._search_mode(players)
+        return mode == "plays"
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1 or not self.searches(view):
@@ -232,6 +277,8 @@ class ISMCTSBot:
         max_depth = self.depth
         c = self.exploration(view.num_players)
         win_reward = self.reward == "win"
+        plays_only = self.tree_of_plays(view.num_players)
+        widen = self.widen if plays_only else 0
         limit = self.iterations
         start = time.perf_counter() if self.time_limit is not None else 0.0
         deadline = None if self.time_limit is None else start + self.time_limit
@@ -259,6 +306,12 @@ class ISMCTSBot:
                 if world.phase == LAST_HAND and world.current_player != me:
                     break  # another player's secret choice: left to the rollout
                 legal = world.legal_action_ids()
+                if plays_only and node is not root:
+                    if world.phase != PLAY:
+                        world.apply_id(greedy_action(world, legal, rng))
+                        continue
+                    if widen and world.current_player != me and len(legal) > widen:
+                        legal = likeliest_plays(world, legal, widen, rng)
                 children = node.children
                 untried = []
                 for a in legal:
@@ -303,6 +356,24 @@ class ISMCTSBot:
         return root
 
 
+def likeliest_plays(world: State, legal: Sequence[int], k: int, rng: random.Random) -> list[int]:
+    """The ``k`` plays of ``legal`` whose first chase step gains most, ties in random order."""
+    rows, column, pests = world.rows, world.column, world.column_pests
+    collection = world.collections[world.current_player]
+    r = rng.random
+    ranked = sorted(
+        (
+            -chase_gain(
+                rows[a % MAX_PERCHES], column, pests, BIRD_VALUE[a // MAX_PERCHES], collection
+            )
+            - 0.01 * r(),  # below the gains' steps of 0.5: only breaks ties
+            a,
+        )
+        for a in legal
+    )
+    return [a for _, a in ranked[:k]]
+
+
 def _lead(root: Node) -> int:
     """Visits of the most visited child less those of the runner-up."""
     first = second = 0
@@ -323,4 +394,12 @@ def _win_rewards(world: State) -> list[float]:
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
 
 
-__all__ = ["ROLLOUT_POLICIES", "SEARCH_MODES", "STOP_MODES", "ISMCTSBot", "Node", "random_action"]
+__all__ = [
+    "ROLLOUT_POLICIES",
+    "SEARCH_MODES",
+    "STOP_MODES",
+    "TREE_MODES",
+    "ISMCTSBot",
+    "Node",
+    "random_action",
+]
