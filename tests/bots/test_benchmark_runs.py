@@ -96,23 +96,26 @@ RUNS = SCRIPT.parent / "runs"
 
 
 @pytest.mark.parametrize(
-    ("run", "deal"),
+    ("run", "files", "deal"),
     [
-        ("tree-all-1s-4p", 12004),  # the search of commit fbb8db3, as ismcts:tree=all plays now
+        ("ismcts-1s-4p", 2, 12004),  # the shipped search (its headline figure)
+        ("plays-1s-4p", 1, 11087),  # the same with a tree of plays (ismcts:tree=plays)
     ],
 )
-def test_the_committed_runs_are_whole_and_replay(bench: ModuleType, run: str, deal: int) -> None:
+def test_the_committed_runs_are_whole_and_replay(
+    bench: ModuleType, run: str, files: int, deal: int
+) -> None:
     """The saved one-second runs quoted in the README: complete, one pairing, and still this bot's.
 
     Replaying one game that the bot won checks that the records describe the search they name; a
     change to the bot or the rules that alters play fails here, and its runs must be redone.
     """
     paths = sorted(str(p) for p in RUNS.glob(f"{run}-*.jsonl"))
-    assert len(paths) >= 2
+    assert len(paths) == files
     results = bench.load_runs(paths)  # which refuses files of more than one pairing
     deals = {deal for deal, _ in results}
     assert set(results) == {(d, s) for d in deals for s in range(4)}  # every seat of every deal
-    assert len(deals) >= 200
+    assert len(deals) == 100 * files
     with open(paths[0], encoding="utf-8") as records:
         spec = json.loads(records.readline())["first"]
     winners = bench.play_game([spec, *["heuristic"] * 3], deal, 4, deal * 16)

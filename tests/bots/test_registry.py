@@ -53,9 +53,9 @@ def test_ismcts_budgets() -> None:
     assert timed.search_mode == "auto"
     plays = make_bot("ismcts:iterations=10,search=plays")
     assert isinstance(plays, ISMCTSBot) and plays.search_mode == "plays"
-    assert isinstance(timed, ISMCTSBot) and timed.tree == "auto"
-    whole = make_bot("ismcts:iterations=10,tree=all")
-    assert isinstance(whole, ISMCTSBot) and whole.tree == "all"
+    assert (timed.tree, timed.widen) == ("all", 4)
+    narrow = make_bot("ismcts:iterations=10,tree=plays,widen=2")
+    assert isinstance(narrow, ISMCTSBot) and (narrow.tree, narrow.widen) == ("plays", 2)
 
 
 @pytest.mark.parametrize(

@@ -28,9 +28,9 @@ spec                            bot
                                 by the heuristic) or ``auto`` (default: ``all`` in two-player
                                 games, ``plays`` with more players)
 ``ismcts:tree=T``               what the tree holds below the root: a node for ``all``
-                                decisions, or only ``plays`` (the others by the greedy rule);
-                                ``auto`` (default) as ``search``
-``ismcts:widen=K``              in a tree of plays, an opponent's play is one of the K
+                                decisions (default), or only the ``plays`` (the others by
+                                the greedy rule)
+``ismcts:widen=K``              with ``tree=plays``, an opponent's play is one of the K
                                 whose first chase step gains most (4; 0: every play)
 ``ismcts:stop=S``               ``early`` (default): stop once the move cannot change;
                                 ``full``: always spend the whole budget
@@ -51,7 +51,7 @@ points (:mod:`piepmatz.bots.plugins`).
 'random'
 >>> make_bot("ismcts:iterations=300,depth=8")  # doctest: +NORMALIZE_WHITESPACE
 ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c='auto',
-          reward='margin', search='auto', tree='auto', widen=4, stop='early')
+          reward='margin', search='auto', tree='all', widen=4, stop='early')
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
@@ -64,7 +64,7 @@ from collections.abc import Callable
 
 from .base import Bot, NoisyBot, RandomBot
 from .heuristic import GreedyBot, HeuristicBot
-from .ismcts import DEFAULT_DEPTH, DEFAULT_ROLLOUT, DEFAULT_WIDEN, ISMCTSBot
+from .ismcts import DEFAULT_DEPTH, DEFAULT_ROLLOUT, DEFAULT_TREE, DEFAULT_WIDEN, ISMCTSBot
 from .plugins import PluginError, entry_point_factory, entry_point_names, load_plugins
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
@@ -212,7 +212,7 @@ def _ismcts(arg: str) -> ISMCTSBot:
         reward=str(opts.get("reward", "margin")),
         search=str(opts.get("search", "auto")),
         stop=str(opts.get("stop", "early")),
-        tree=str(opts.get("tree", "auto")),
+        tree=str(opts.get("tree", DEFAULT_TREE)),
         widen=int(opts.get("widen", DEFAULT_WIDEN)),
         name=spec,
     )

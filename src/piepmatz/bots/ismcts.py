@@ -27,11 +27,12 @@ decision, seen from the searching player's information set:
   collects, crow victims and last hands take the heuristic's one-step evaluation, because their
   worth shows only several opponents' turns later, beyond the rollout (figures at
   :data:`SEARCH_ALL_UP_TO`). ``search=all`` and ``search=plays`` force one way;
-- with the same rule, the tree itself holds only plays (``tree=auto``): below the root, the
-  other decisions of the sampled world follow the greedy rule (whose draws are the heuristic's)
-  and take no node, so the iterations resolve the next plays of the whole round rather than the
-  searching player's own draws (figures at :data:`TREE_PLAYS`). ``tree=all`` and ``tree=plays``
-  force one way.
+- the tree holds a node for every decision below the root (``tree=all``). ``tree=plays`` keeps
+  only the plays: the other decisions of the sampled world follow the greedy rule (whose draws
+  are the heuristic's) and take no node, and an opponent's play is one of the ``widen`` whose
+  first chase step gains most, so the iterations reach the whole round rather than the
+  searching player's own draws. It plays better at a quarter of a second per move and not at
+  one second (figures at :data:`DEFAULT_TREE`).
 
 Measured choices (``benchmarks/bots.py``, 0.1 s per move against the heuristic, 60 two-player
 games each): random rollouts cut at 6 decisions won 88 %, at 12 82 %, at 3 79 %, at 25 62 %,
@@ -92,8 +93,8 @@ REWARDS = ("margin", "win")
 SEARCH_MODES = ("auto", "all", "plays")
 #: What the tree holds below the root: a node for ``all`` decisions, or only for the ``plays``
 #: (T1), the other decisions of the tree's worlds then following the greedy rule (the same draw
-#: rule as the heuristic's); ``auto`` follows the search mode. Measured at :data:`TREE_PLAYS`.
-TREE_MODES = ("auto", "all", "plays")
+#: rule as the heuristic's). Measured at :data:`DEFAULT_TREE`.
+TREE_MODES = ("all", "plays")
 STOP_MODES = ("early", "full")
 #: Measured (benchmarks/bots.py, 1,000 iterations, seats rotated over the same deals, against
 #: heuristic bots): in two-player games searching every decision won 83.8 % of 200 games against
@@ -118,20 +119,21 @@ DEFAULT_C = 0.7
 #: Around it (four players, deals 6000-6199, paired against 0.3): c = 0.15 -1.9 points
 #: [-6.6, +2.7], c = 0.45 -3.9 [-8.4, +0.6]; 0.3 is the best value measured.
 DEFAULT_C_MANY = 0.3
-#: Measured (benchmarks/bots.py pool --paired, four players, 0.25 s per move against three
-#: heuristic bots, deals 20000-20099 x 4 seats, both arms at once): a tree of plays only won
-#: 38.0 % of 400 games against 33.8 % for a tree of every decision, +4.2 points [-1.8, +10.2].
-#: In a four-player round each play is followed by a draw or two and three opponents' turns; with
+#: Measured (benchmarks/bots.py pool --paired, four players, against three heuristic bots). In
+#: a four-player round each play is followed by a draw or two and three opponents' turns; with
 #: draws as nodes the iterations spread over the searching player's own draws and resolve only
-#: the next player's reply, and the search won its lead from that player alone (a tournament
-#: gave the heuristic seated after it 13 %, the two beyond 27-28 %). Without them the tree
-#: reaches the players two and three seats away.
-TREE_PLAYS = "plays"
+#: the next player's reply (a tournament gave the heuristic seated after the search 13 %, the two
+#: beyond 27-28 %). A tree of plays (``widen=4``) reaches the players two and three seats away:
+#: at 0.25 s per move (deals 20000-20099 x 4 seats, both arms at once) it won 41.2 % of 400
+#: games against 33.8 %, +7.5 points [+0.8, +14.1]. At one second it did not (deals
+#: 11000-11099, 11,000 iterations against 14,400, the idle machine's rate of each): 39.9 %
+#: against 42.8 %, -2.9 points [-9.7, +3.9]. The tree of every decision stays the default.
+DEFAULT_TREE = "all"
 #: In a tree of plays, an opponent's play below the root is chosen among only this many: the
 #: plays whose first chase step gains most (:func:`~piepmatz.bots.evaluate.chase_gain`, ties in
 #: random order), a cheap model of what a player looks at first. ``widen=0`` keeps them all.
-#: Measured (as at :data:`TREE_PLAYS`, paired against the tree of plays with every opponent's
-#: play): 4 won 41.2 % against 38.0 % on deals 20000-20099, +3.2 points [-3.5, +10.0].
+#: Measured at 0.25 s per move as at :data:`DEFAULT_TREE`, paired against ``widen=0``: +3.2
+#: points [-3.5, +10.0] on deals 20000-20099, +0.1 [-6.5, +6.7] on 20100-20199 (43.1 % both).
 DEFAULT_WIDEN = 4
 
 
@@ -170,7 +172,7 @@ class ISMCTSBot:
         search: str = "auto",
         name: str = "ismcts",
         stop: str = "early",
-        tree: str = "auto",
+        tree: str = DEFAULT_TREE,
         widen: int = DEFAULT_WIDEN,
     ) -> None:
         if iterations is None and time_limit is None:
@@ -234,22 +236,12 @@ class ISMCTSBot:
         """The policy that plays the rollouts (``rollout=…``)."""
         return ROLLOUT_POLICIES[self.rollout]
 
-    def _search_mode(self, players: int) -> str:
-        mode = self.search_mode
-        if mode == "auto":
-            mode = "all" if players <= SEARCH_ALL_UP_TO else "plays"
-        return mode
-
     def searches(self, view: PlayerView) -> bool:
         """Whether this decision is searched (or left to the heuristic), by ``search``."""
-        return self._search_mode(view.num_players) == "all" or view.phase == PLAY
-
-    def tree_of_plays(self, players: int) -> bool:
-        """Whether the tree holds only plays below the root (``tree``; ``auto``: as ``search``)."""
-        mode = self.tree
+        mode = self.search_mode
         if mode == "auto":
-            mode = self._search_mode(players)
-        return mode == "plays"
+            mode = "all" if view.num_players <= SEARCH_ALL_UP_TO else "plays"
+        return mode == "all" or view.phase == PLAY
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1 or not self.searches(view):
@@ -277,7 +269,7 @@ class ISMCTSBot:
         max_depth = self.depth
         c = self.exploration(view.num_players)
         win_reward = self.reward == "win"
-        plays_only = self.tree_of_plays(view.num_players)
+        plays_only = self.tree == "plays"
         widen = self.widen if plays_only else 0
         limit = self.iterations
         start = time.perf_counter() if self.time_limit is not None else 0.0
