@@ -136,7 +136,8 @@ DEFAULT_TREE = "all"
 #: plays whose first chase step gains most (:func:`~piepmatz.bots.evaluate.chase_gain`, ties in
 #: random order), a cheap model of what a player looks at first. ``widen=0`` keeps them all.
 #: Measured at 0.25 s per move as at :data:`DEFAULT_TREE`, paired against ``widen=0``: +3.2
-#: points [-3.5, +10.0] on deals 20000-20099, +0.1 [-6.5, +6.7] on 20100-20199 (43.1 % and 43.0 %).
+#: points [-3.5, +10.0] on deals 20000-20099, +0.1 [-6.5, +6.7] on 20100-20199 (43.1 % and
+#: 43.0 %).
 DEFAULT_WIDEN = 4
 
 
