@@ -9,6 +9,9 @@ import pytest
 
 from piepmatz.bots import HeuristicBot, ISMCTSBot, make_bot
 from piepmatz.bots import ismcts as ismcts_module
+from piepmatz.bots.evaluate import chase_gain
+from piepmatz.core.actions import MAX_PERCHES
+from piepmatz.core.cards import BIRD_VALUE
 from piepmatz.core.scoring import score
 from piepmatz.core.state import DRAW, LAST_HAND, PLAY, State
 from piepmatz.core.view import view_of
@@ -269,10 +272,6 @@ def test_what_the_tree_holds(players: int, mode: str, plays_only: bool) -> None:
 
 
 def test_likeliest_plays_are_those_whose_first_chase_gains_most() -> None:
-    from piepmatz.bots.evaluate import chase_gain
-    from piepmatz.core.actions import MAX_PERCHES
-    from piepmatz.core.cards import BIRD_VALUE
-
     state = _at_phase(4, PLAY, seed=31)
     legal = state.legal_action_ids()
     player = state.current_player

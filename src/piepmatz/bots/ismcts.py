@@ -397,5 +397,6 @@ __all__ = [
     "TREE_MODES",
     "ISMCTSBot",
     "Node",
+    "likeliest_plays",
     "random_action",
 ]
