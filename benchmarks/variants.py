@@ -12,7 +12,14 @@ changes one thing:
 - ``mix:k=K,…``: the first K decisions of each rollout follow the heuristic, the rest are random
   (a better model of heuristic opponents where their reply matters most);
 - ``rmean:…``: the reward is a sigmoid of the lead over the *mean* of the others, not the best;
-- ``rpair:…``: the reward is the mean of the sigmoids of the leads over each other player.
+- ``rpair:…``: the reward is the mean of the sigmoids of the leads over each other player;
+- ``ens:…``: half the iterations build the tree of every decision, the time of the other half
+  a tree of plays (``tree=plays``, which runs at 0.77 times the rate), and the move is the one
+  with the largest sum of the two trees' shares of root visits;
+- ``scoll:…``: the search decides plays, collects (T2.2) and crow victims, not the last hand
+  (measured against the search of plays only, before the last hand joined ``search=auto``).
+
+``benchmarks/learned.py`` is a variant of the same kind with a learned leaf estimate.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from collections.abc import Callable, Sequence
 from piepmatz.bots import ISMCTSBot, make_bot, register
 from piepmatz.bots.evaluate import final_values, sigmoid
 from piepmatz.bots.ismcts import Policy, heuristic_action, random_action
-from piepmatz.core.state import State
+from piepmatz.core.state import COLLECT, CROW_VICTIM, PLAY, State
+from piepmatz.core.view import PlayerView
 
 
 class MeanMargin(ISMCTSBot):
@@ -67,6 +75,33 @@ class HeuristicFirst(ISMCTSBot):
         return policy
 
 
+class TwoTrees(ISMCTSBot):
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        if len(legal) == 1 or not self.searches(view):
+            return super().choose(view, legal, rng)
+        budget = self.iterations
+        assert budget is not None, "ens takes an iteration budget"
+        every = max(1, budget // 2)
+        plays = max(1, int((budget - every) * 0.77))  # equal time: the tree of plays is slower
+        shares = dict.fromkeys(legal, 0.0)
+        try:
+            for tree, n in (("all", every), ("plays", plays)):
+                self.tree, self.iterations = tree, n
+                root = self.search(view, rng)
+                for a in legal:
+                    child = root.children.get(a)
+                    if child is not None:
+                        shares[a] += child.visits / n
+        finally:
+            self.tree, self.iterations = "all", budget
+        return max(legal, key=shares.__getitem__)
+
+
+class SearchCollects(ISMCTSBot):
+    def searches(self, view: PlayerView) -> bool:
+        return view.phase in (PLAY, COLLECT, CROW_VICTIM)
+
+
 def _variant(name: str, cls: type[ISMCTSBot]) -> Callable[[str], ISMCTSBot]:
     def build(arg: str) -> ISMCTSBot:
         options = [o for o in arg.split(",") if o]
@@ -88,3 +123,5 @@ def _variant(name: str, cls: type[ISMCTSBot]) -> Callable[[str], ISMCTSBot]:
 register("mix", _variant("mix", HeuristicFirst))
 register("rmean", _variant("rmean", MeanMargin))
 register("rpair", _variant("rpair", PairwiseMargins))
+register("ens", _variant("ens", TwoTrees))
+register("scoll", _variant("scoll", SearchCollects))

@@ -161,3 +161,61 @@ def test_the_screened_variants_change_only_what_they_name(monkeypatch: pytest.Mo
     shipped = visits("ismcts:iterations=200")
     assert visits("mix:k=0,iterations=200") == shipped
     assert visits("mix:k=3,iterations=200") != shipped
+
+
+def _phase_view(phase: int, seed_from: int = 0) -> tuple[object, list[int]]:
+    """The view and legal actions of the first position of a random four-player game in
+    ``phase`` with a choice to make."""
+    import random
+
+    from piepmatz.core.state import State
+    from piepmatz.core.view import view_of
+
+    for seed in range(seed_from, seed_from + 200):
+        state = State.new_game(players=4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            legal = state.legal_action_ids()
+            if state.phase == phase and len(legal) > 1:
+                return view_of(state, state.current_player), legal
+            state.apply_id(legal[rng.randrange(len(legal))])
+    raise AssertionError(f"no position in phase {phase}")
+
+
+def test_the_screened_variants_search_what_they_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ens`` and ``scoll``: which decisions each searches, and how ``ens`` splits."""
+    import random
+
+    import piepmatz.bots
+    import piepmatz.bots.plugins
+    from piepmatz.bots import ISMCTSBot, load_plugins, make_bot
+    from piepmatz.core.state import COLLECT, DRAW, LAST_HAND, PLAY
+
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
+    load_plugins([str(SCRIPT.parent / "variants.py")])
+
+    views = {phase: _phase_view(phase)[0] for phase in (PLAY, COLLECT, DRAW, LAST_HAND)}
+    bots = {name: make_bot(f"{name}:iterations=9") for name in ("ismcts", "scoll")}
+    searched = {
+        name: {phase for phase, v in views.items() if bot.searches(v)}  # type: ignore[attr-defined]
+        for name, bot in bots.items()
+    }
+    assert searched == {"ismcts": {PLAY, LAST_HAND}, "scoll": {PLAY, COLLECT}}
+
+    # ens: two searches, the tree of every decision then the tree of plays, in equal time.
+    ens = make_bot("ens:iterations=400")
+    assert isinstance(ens, ISMCTSBot)
+    runs: list[tuple[str, int | None]] = []
+    search = ISMCTSBot.search
+
+    def spy(self: ISMCTSBot, *args: object, **kwargs: object) -> object:
+        runs.append((self.tree, self.iterations))
+        return search(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ISMCTSBot, "search", spy)
+    view, legal = _phase_view(PLAY)
+    choice = ens.choose(view, legal, random.Random(2))  # type: ignore[arg-type]
+    assert choice in legal
+    assert runs == [("all", 200), ("plays", 154)]
+    assert (ens.tree, ens.iterations) == ("all", 400)  # restored for the next decision

@@ -216,6 +216,29 @@ def test_which_decisions_are_searched(players: int, mode: str, searched: bool) -
     assert bot.last_iterations == 40
 
 
+@pytest.mark.parametrize(
+    ("players", "mode", "searched"),
+    [
+        (2, "auto", True),
+        (3, "auto", True),
+        (4, "auto", True),
+        (4, "plays", False),
+        (3, "all", True),
+    ],
+)
+def test_which_last_hands_are_searched(players: int, mode: str, searched: bool) -> None:
+    """``search=auto`` searches the last hand (E3) with any number of players; ``plays`` leaves
+    it to the heuristic."""
+    last = _at_phase(players, LAST_HAND, seed=10 + players)
+    view, legal = view_of(last, last.current_player), last.legal_action_ids()
+    bot = ISMCTSBot(iterations=40, search=mode, stop="full")
+    choice = bot.choose(view, legal, random.Random(3))
+    assert choice in legal
+    assert bot.last_iterations == (40 if searched else 0)
+    if not searched:
+        assert choice == HeuristicBot().choose(view, legal, random.Random(3))
+
+
 def test_exploration_constant_by_number_of_players() -> None:
     """``c=auto``: 0.7 with two players, 0.3 with more (measured, see DEFAULT_C_MANY)."""
     auto = ISMCTSBot(iterations=10)
