@@ -98,8 +98,9 @@ RUNS = SCRIPT.parent / "runs"
 @pytest.mark.parametrize(
     ("run", "files", "deal"),
     [
-        ("ismcts-1s-4p", 2, 12004),  # the shipped search (its headline figure)
+        ("ismcts-1s-4p", 2, 12004),  # the search of plays only (search=plays, until 2026-12-01)
         ("plays-1s-4p", 1, 11087),  # the same with a tree of plays (ismcts:tree=plays)
+        ("lasthand-1s-4p", 1, 11023),  # the shipped search, with its last hand searched
     ],
 )
 def test_the_committed_runs_are_whole_and_replay(
@@ -219,3 +220,46 @@ def test_the_screened_variants_search_what_they_name(monkeypatch: pytest.MonkeyP
     assert choice in legal
     assert runs == [("all", 200), ("plays", 154)]
     assert (ens.tree, ens.iterations) == ("all", 400)  # restored for the next decision
+
+
+def test_the_learned_leaf_estimate(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``benchmarks/learned.py``: its features, its fit and the search it plugs into."""
+    import piepmatz.bots
+    from piepmatz.bots import ISMCTSBot
+    from piepmatz.bots.evaluate import rewards
+    from piepmatz.core.cards import FEEDER_EGGS
+
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    spec = importlib.util.spec_from_file_location("learned", SCRIPT.parent / "learned.py")
+    assert spec is not None and spec.loader is not None
+    learned = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(learned)
+
+    world = played(4, 7, 60)
+    rows = learned.features(world)
+    assert len(rows) == 4 and all(len(r) == 22 for r in rows)
+    left = (len(world.feeder_deck) + len(world.column)) / 36
+    for p, row in enumerate(rows):
+        eggs = sum(FEEDER_EGGS[s] for s in world.seed_pile(p))
+        assert row[:3] == [1.0, pytest.approx(left), eggs]
+        assert row[12:] == [pytest.approx(x * left) for x in row[2:12]]
+
+    # A small fit: one weight per feature, and its figures against the search's own estimate.
+    weights = learned.fit(games=40, first_deal=5, processes=1)
+    assert len(weights) == 22
+    out = capsys.readouterr().out
+    assert "standings: final-margin correlation" in out and "learned: " in out
+
+    path = tmp_path / "value-4p.json"
+    path.write_text(json.dumps({"games": 40, "weights": weights}))
+    monkeypatch.setattr(learned, "WEIGHTS", path)
+    bot = learned._build("iterations=30")
+    assert isinstance(bot, ISMCTSBot) and bot.iterations == 30
+    assert bot.name == "learned:iterations=30"
+    values = bot.evaluate(world)
+    assert all(0.0 < v < 1.0 for v in values)
+    assert values != pytest.approx(rewards(world))  # a different estimate of the same position
+    end = played(4, 7, 10_000)
+    assert end.is_over() and bot.evaluate(end) == pytest.approx(rewards(end))  # the score itself

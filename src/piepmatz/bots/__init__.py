@@ -26,7 +26,7 @@ spec                            bot
 ``ismcts:reward=R``             ``margin`` (default: sigmoid of the score margin) or ``win``
 ``ismcts:search=M``             which decisions are searched: ``all``, ``plays`` (the others
                                 by the heuristic) or ``auto`` (default: ``all`` in two-player
-                                games, ``plays`` with more players)
+                                games, the plays and the last hand with more players)
 ``ismcts:tree=T``               what the tree holds below the root: a node for ``all``
                                 decisions (default), or only the ``plays`` (the others by
                                 the greedy rule)
