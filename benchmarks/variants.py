@@ -16,8 +16,10 @@ changes one thing:
 - ``ens:…``: half the iterations build the tree of every decision, the time of the other half
   a tree of plays (``tree=plays``, which runs at 0.77 times the rate), and the move is the one
   with the largest sum of the two trees' shares of root visits;
-- ``scoll:…``: the search decides plays, collects (T2.2) and crow victims, not the last hand
-  (measured against the search of plays only, before the last hand joined ``search=auto``).
+- ``scoll:…``: the search decides plays, collects (T2.2) and crow victims, not the last hand.
+
+``ens`` and ``scoll`` were measured against the search of plays only, before the last hand
+joined ``search=auto`` (``ens`` now searches the last hand too, with its two trees).
 
 ``benchmarks/learned.py`` is a variant of the same kind with a learned leaf estimate.
 """
