@@ -112,8 +112,9 @@ SEARCH_ALL_UP_TO = 2
 #: heuristic bots): 41.0 % against 39.4 % with the heuristic's last hand, +1.6 points
 #: [+0.6, +2.7] over 800 paired games (identical until the last hand). The heuristic with a
 #: searched last hand against heuristics gained +0.8 [+0.3, +1.3] (four players, 4,000 games) and
-#: +1.0 [+0.4, +1.6] (three, 3,000). At 14,400 iterations (deals 11000-11099) it made no
-#: difference that shows: -0.1 [-1.8, +1.6] over 400 paired games.
+#: +1.0 [+0.4, +1.6] (three, 3,000). At 14,400 iterations (deals 11000-11099 and 12000-12099)
+#: it made no difference that shows: 40.2 % against 40.0 %, +0.2 [-0.9, +1.3] over 800 paired
+#: games.
 SEARCHED_IN_LARGER_GAMES = frozenset((PLAY, LAST_HAND))
 #: Defaults chosen by measurement against the heuristic at equal time (benchmarks/bots.py):
 #: short random rollouts scored by the evaluation beat longer ones, greedy rollouts and no
