@@ -193,50 +193,34 @@ def _at_phase(players: int, phase: int, seed: int) -> State:
 
 
 @pytest.mark.parametrize(
-    ("players", "mode", "searched"),
+    ("phase", "players", "mode", "searched"),
     [
-        (2, "auto", True),
-        (3, "auto", False),
-        (4, "auto", False),
-        (4, "all", True),
-        (2, "plays", False),
+        (DRAW, 2, "auto", True),
+        (DRAW, 3, "auto", False),
+        (DRAW, 4, "auto", False),
+        (DRAW, 4, "all", True),
+        (DRAW, 2, "plays", False),
+        (LAST_HAND, 2, "auto", True),
+        (LAST_HAND, 3, "auto", True),
+        (LAST_HAND, 4, "auto", True),
+        (LAST_HAND, 4, "plays", False),
+        (LAST_HAND, 3, "all", True),
     ],
 )
-def test_which_decisions_are_searched(players: int, mode: str, searched: bool) -> None:
-    """``search``: a draw is searched or left to the heuristic; a play is always searched."""
-    draw = _at_phase(players, DRAW, seed=players)
-    view, legal = view_of(draw, draw.current_player), draw.legal_action_ids()
-    bot = ISMCTSBot(iterations=40, search=mode)
+def test_which_decisions_are_searched(phase: int, players: int, mode: str, searched: bool) -> None:
+    """``search``: a draw or a last hand (E3) is searched or left to the heuristic; a play is
+    always searched. ``auto`` searches the last hand with any number of players."""
+    state = _at_phase(players, phase, seed=players)
+    view, legal = view_of(state, state.current_player), state.legal_action_ids()
+    bot = ISMCTSBot(iterations=40, search=mode, stop="full")
     choice = bot.choose(view, legal, random.Random(9))
+    assert choice in legal
     assert bot.last_iterations == (40 if searched else 0)
     if not searched:
         assert choice == HeuristicBot().choose(view, legal, random.Random(9))
     play = _at_phase(players, PLAY, seed=players)
     bot.choose(view_of(play, play.current_player), play.legal_action_ids(), random.Random(9))
     assert bot.last_iterations == 40
-
-
-@pytest.mark.parametrize(
-    ("players", "mode", "searched"),
-    [
-        (2, "auto", True),
-        (3, "auto", True),
-        (4, "auto", True),
-        (4, "plays", False),
-        (3, "all", True),
-    ],
-)
-def test_which_last_hands_are_searched(players: int, mode: str, searched: bool) -> None:
-    """``search=auto`` searches the last hand (E3) with any number of players; ``plays`` leaves
-    it to the heuristic."""
-    last = _at_phase(players, LAST_HAND, seed=10 + players)
-    view, legal = view_of(last, last.current_player), last.legal_action_ids()
-    bot = ISMCTSBot(iterations=40, search=mode, stop="full")
-    choice = bot.choose(view, legal, random.Random(3))
-    assert choice in legal
-    assert bot.last_iterations == (40 if searched else 0)
-    if not searched:
-        assert choice == HeuristicBot().choose(view, legal, random.Random(3))
 
 
 def test_exploration_constant_by_number_of_players() -> None:
