@@ -64,9 +64,7 @@ def features(world: State) -> list[list[float]]:
     rows = []
     for p in range(n):
         owned = set(cols[p])
-        seeds = sum(FEEDER_EGGS[s] for s in world.seeds_seen[p]) + sum(
-            FEEDER_EGGS[s] for s in world.seeds_blind[p]
-        )
+        seeds = sum(FEEDER_EGGS[s] for s in world.seed_pile(p))
         paired = held = tied = behind = live = 0
         for b in owned:
             if b ^ 1 in owned:
