@@ -100,7 +100,7 @@ RUNS = SCRIPT.parent / "runs"
     [
         ("ismcts-1s-4p", 2, 12004),  # the search of plays only (search=plays, until 2026-12-01)
         ("plays-1s-4p", 1, 11087),  # the same with a tree of plays (ismcts:tree=plays)
-        ("lasthand-1s-4p", 2, 11023),  # the shipped search, with its last hand searched
+        ("lasthand-1s-4p", 6, 11023),  # the shipped search, with its last hand searched
     ],
 )
 def test_the_committed_runs_are_whole_and_replay(
