@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,28 +96,33 @@ def test_match_measures_a_plugin_bot(tmp_path: Path) -> None:
 RUNS = SCRIPT.parent / "runs"
 
 
+def test_every_committed_run_is_listed_in_the_runs_readme() -> None:
+    """Each run file has its row in ``benchmarks/runs/README.md``, and each row its file."""
+    listed = re.findall(r"^\| `([\w.-]+\.jsonl)` \|", (RUNS / "README.md").read_text(), re.M)
+    assert len(listed) == len(set(listed))
+    assert {p.name for p in RUNS.glob("*.jsonl")} == set(listed)
+
+
 @pytest.mark.parametrize(
-    ("run", "files", "deal"),
+    ("run", "deal"),
     [
-        ("ismcts-1s-4p", 2, 12004),  # the search of plays only (search=plays, until 2026-12-01)
-        ("plays-1s-4p", 1, 11087),  # the same with a tree of plays (ismcts:tree=plays)
-        ("lasthand-1s-4p", 6, 11023),  # the shipped search, with its last hand searched
+        ("ismcts-1s-4p", 12004),  # the search of plays only (search=plays, until 2026-12-01)
+        ("plays-1s-4p", 11087),  # the same with a tree of plays (ismcts:tree=plays)
+        ("lasthand-1s-4p", 11023),  # the shipped search, with its last hand searched
     ],
 )
-def test_the_committed_runs_are_whole_and_replay(
-    bench: ModuleType, run: str, files: int, deal: int
-) -> None:
+def test_the_committed_runs_are_whole_and_replay(bench: ModuleType, run: str, deal: int) -> None:
     """The saved one-second runs quoted in the README: complete, one pairing, and still this bot's.
 
     Replaying one game that the bot won checks that the records describe the search they name; a
     change to the bot or the rules that alters play fails here, and its runs must be redone.
     """
     paths = sorted(str(p) for p in RUNS.glob(f"{run}-*.jsonl"))
-    assert len(paths) == files
+    assert paths
     results = bench.load_runs(paths)  # which refuses files of more than one pairing
     deals = {deal for deal, _ in results}
     assert set(results) == {(d, s) for d in deals for s in range(4)}  # every seat of every deal
-    assert len(deals) == 100 * files
+    assert len(deals) == 100 * len(paths)  # each file is a whole run of 100 deals
     with open(paths[0], encoding="utf-8") as records:
         spec = json.loads(records.readline())["first"]
     winners = bench.play_game([spec, *["heuristic"] * 3], deal, 4, deal * 16)
