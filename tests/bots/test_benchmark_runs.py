@@ -122,7 +122,7 @@ def test_the_committed_runs_are_whole_and_replay(bench: ModuleType, run: str, de
     results = bench.load_runs(paths)  # which refuses files of more than one pairing
     deals = {deal for deal, _ in results}
     assert set(results) == {(d, s) for d in deals for s in range(4)}  # every seat of every deal
-    assert len(deals) == 100 * len(paths)  # each file is a whole run of 100 deals
+    assert all(len(bench.load_runs([p])) == 400 for p in paths)  # each file: 100 deals × 4 seats
     with open(paths[0], encoding="utf-8") as records:
         spec = json.loads(records.readline())["first"]
     winners = bench.play_game([spec, *["heuristic"] * 3], deal, 4, deal * 16)
