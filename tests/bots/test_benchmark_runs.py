@@ -120,9 +120,10 @@ def test_the_committed_runs_are_whole_and_replay(bench: ModuleType, run: str, de
     paths = sorted(str(p) for p in RUNS.glob(f"{run}-*.jsonl"))
     assert paths
     results = bench.load_runs(paths)  # which refuses files of more than one pairing
-    deals = {deal for deal, _ in results}
-    assert set(results) == {(d, s) for d in deals for s in range(4)}  # every seat of every deal
-    assert all(len(bench.load_runs([p])) == 400 for p in paths)  # each file: 100 deals × 4 seats
+    # Each file holds every seat of the 100 deals from the first deal its name ends with.
+    firsts = [int(Path(p).stem.rsplit("-", 1)[1]) for p in paths]
+    assert set(results) == {(d, s) for f in firsts for d in range(f, f + 100) for s in range(4)}
+    assert len(results) == 400 * len(paths)
     with open(paths[0], encoding="utf-8") as records:
         spec = json.loads(records.readline())["first"]
     winners = bench.play_game([spec, *["heuristic"] * 3], deal, 4, deal * 16)
