@@ -270,3 +270,40 @@ def test_the_learned_leaf_estimate(
     assert values != pytest.approx(rewards(world))  # a different estimate of the same position
     end = played(4, 7, 10_000)
     assert end.is_over() and bot.evaluate(end) == pytest.approx(rewards(end))  # the score itself
+
+
+def _count(wins: float) -> str:
+    """A number of wins as the README writes it: ``1,744``, ``937.3``."""
+    return f"{wins:,.1f}".removesuffix(".0")
+
+
+NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen"
+NUMBER_WORDS += " fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+
+
+def test_the_pooled_one_second_figure_is_the_one_quoted(bench: ModuleType) -> None:
+    """The README and docs/bot-strength.md quote what ``bots.py pool`` makes of the runs.
+
+    The four-player figure is typed by hand in three places; adding a run without updating them
+    (or updating them wrongly) fails here.
+    """
+    from piepmatz.sim.stats import wilson
+
+    paths = sorted(str(p) for p in RUNS.glob("lasthand-1s-4p-*.jsonl"))
+    results = bench.load_runs(paths)
+    wins, n = sum(results.values()), len(results)
+    lo, hi = wilson(wins, n)
+    rate = f"{wins / n:.1%}".replace("%", " %")
+    interval = f"[{lo:.1%}, {hi:.1%}]".replace("%", " %")
+    games = f"({_count(wins)}/{n:,})"
+    runs = NUMBER_WORDS.split()[len(paths)]
+    root = SCRIPT.parents[1]
+    readme = " ".join((root / "README.md").read_text().split())  # paragraphs are wrapped
+    assert f"**{rate}** {games} {interval} ({runs} runs of 400 games," in readme
+    assert f"the shipped search wins {rate} {interval} of {n:,} four-player games" in readme
+    doc = (root / "docs" / "bot-strength.md").read_text()
+    assert f"| **all** | **{rate} {games} {interval}**;" in doc
+    # One row per run in the doc's table, from the first deal each file's name ends with.
+    for path in paths:
+        first = int(Path(path).stem.rsplit("-", 1)[1])
+        assert f"\n| {first}–{first + 99} | " in doc, f"no row for {Path(path).name}"
