@@ -96,6 +96,11 @@ def test_match_measures_a_plugin_bot(tmp_path: Path) -> None:
 RUNS = SCRIPT.parent / "runs"
 
 
+def _first_deal(path: str) -> int:
+    """The first of the 100 deals a run file holds, which its name ends with."""
+    return int(Path(path).stem.rsplit("-", 1)[1])
+
+
 def test_every_committed_run_is_listed_in_the_runs_readme() -> None:
     """Each run file has its row in ``benchmarks/runs/README.md``, and each row its file."""
     listed = re.findall(r"^\| `([\w.-]+\.jsonl)` \|", (RUNS / "README.md").read_text(), re.M)
@@ -121,7 +126,7 @@ def test_the_committed_runs_are_whole_and_replay(bench: ModuleType, run: str, de
     assert paths
     results = bench.load_runs(paths)  # which refuses files of more than one pairing
     # Each file holds every seat of the 100 deals from the first deal its name ends with.
-    firsts = [int(Path(p).stem.rsplit("-", 1)[1]) for p in paths]
+    firsts = [_first_deal(p) for p in paths]
     assert set(results) == {(d, s) for f in firsts for d in range(f, f + 100) for s in range(4)}
     assert len(results) == 400 * len(paths)
     with open(paths[0], encoding="utf-8") as records:
@@ -272,38 +277,39 @@ def test_the_learned_leaf_estimate(
     assert end.is_over() and bot.evaluate(end) == pytest.approx(rewards(end))  # the score itself
 
 
-def _count(wins: float) -> str:
-    """A number of wins as the README writes it: ``1,744``, ``937.3``."""
-    return f"{wins:,.1f}".removesuffix(".0")
-
-
-NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen"
-NUMBER_WORDS += " fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    " fifteen sixteen seventeen eighteen nineteen twenty"
+)
 
 
 def test_the_pooled_one_second_figure_is_the_one_quoted(bench: ModuleType) -> None:
-    """The README and docs/bot-strength.md quote what ``bots.py pool`` makes of the runs.
+    """The README and docs/bot-strength.md quote what ``bots.py pool`` prints for the runs.
 
     The four-player figure is typed by hand in three places; adding a run without updating them
     (or updating them wrongly) fails here.
     """
-    from piepmatz.sim.stats import wilson
-
     paths = sorted(str(p) for p in RUNS.glob("lasthand-1s-4p-*.jsonl"))
-    results = bench.load_runs(paths)
-    wins, n = sum(results.values()), len(results)
-    lo, hi = wilson(wins, n)
-    rate = f"{wins / n:.1%}".replace("%", " %")
-    interval = f"[{lo:.1%}, {hi:.1%}]".replace("%", " %")
-    games = f"({_count(wins)}/{n:,})"
+    printed = bench.pooled(bench.load_runs(paths))
+    m = re.fullmatch(
+        r"([\d.]+)/(\d+) = ([\d.]+)%, 95% Wilson \[([\d.]+)%, ([\d.]+)%\]; "
+        r"per deal \(\d+ deals\) \[([\d.]+)%, ([\d.]+)%\], design effect [\d.]+",
+        printed,
+    )
+    assert m, printed
+    wins, n = float(m[1]), int(m[2])
+    # As the docs write them: "40.1 %", "(2,569/6,400)", "(825.3/2,000)".
+    rate = f"{m[3]} %"
+    interval = f"[{m[4]} %, {m[5]} %]"
+    games = f"({wins:,.1f}/{n:,})".replace(".0/", "/")
     runs = NUMBER_WORDS.split()[len(paths)]
     root = SCRIPT.parents[1]
     readme = " ".join((root / "README.md").read_text().split())  # paragraphs are wrapped
     assert f"**{rate}** {games} {interval} ({runs} runs of 400 games," in readme
     assert f"the shipped search wins {rate} {interval} of {n:,} four-player games" in readme
     doc = (root / "docs" / "bot-strength.md").read_text()
-    assert f"| **all** | **{rate} {games} {interval}**;" in doc
-    # One row per run in the doc's table, from the first deal each file's name ends with.
+    per_deal = f"per-deal interval [{m[6]} %, {m[7]} %]"
+    assert f"| **all** | **{rate} {games} {interval}**; {per_deal} |" in doc
     for path in paths:
-        first = int(Path(path).stem.rsplit("-", 1)[1])
+        first = _first_deal(path)
         assert f"\n| {first}–{first + 99} | " in doc, f"no row for {Path(path).name}"
