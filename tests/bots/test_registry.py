@@ -91,13 +91,14 @@ def test_heuristic_options() -> None:
         ("random:fast", "takes no options"),
         ("hard:now", "takes no options"),
         ("ismcts:wizard", "levels are"),
-        ("ismcts:iterations=lots", "not a int"),
+        ("ismcts:iterations=lots", "is not a whole number"),
         ("ismcts:speed=3", "unknown option 'speed'"),
         ("ismcts:iterations", "levels are"),
         ("ismcts:iterations=0", "at least 1"),
         ("ismcts:rollout=magic", "rollout"),
         ("heuristic:noise=2", "probability"),
         ("heuristic:noise", "key=value"),
+        ("heuristic:noise=much", "noise='much' is not a number"),
     ],
 )
 def test_bad_specs_get_clear_errors(spec: str, message: str) -> None:

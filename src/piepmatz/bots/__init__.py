@@ -145,10 +145,13 @@ def _options(spec: str, arg: str, kinds: dict[str, type]) -> dict[str, float | i
         try:
             out[key] = kinds[key](text.strip())
         except ValueError:
-            raise ValueError(
-                f"bad bot spec {spec!r}: {key}={text!r} is not a {kinds[key].__name__}"
-            ) from None
+            kind = _KIND_WORDS.get(kinds[key], kinds[key].__name__)
+            raise ValueError(f"bad bot spec {spec!r}: {key}={text!r} is not {kind}") from None
     return out
+
+
+#: How an option's type is named in an error message.
+_KIND_WORDS: dict[type, str] = {int: "a whole number", float: "a number", str: "text"}
 
 
 def _no_options(name: str, factory: Callable[[], Bot]) -> Callable[[str], Bot]:
