@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import errno
 import json
 from pathlib import Path
 
@@ -100,6 +101,36 @@ def test_bad_input_exits_2_and_writes_nothing(
     assert message in captured.err
     assert captured.out == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_plots_where_no_directory_can_be_made_are_refused_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "f").write_text("a file")
+    args = ["tournament", "--bots", "random", "--quiet", "--plots", str(tmp_path / "f" / "p")]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert f"{tmp_path / 'f'} is not a writable directory" in captured.err
+    assert captured.out == ""
+    assert [q.name for q in tmp_path.iterdir()] == ["f"]
+
+
+def test_a_failed_write_after_the_games_is_reported_and_keeps_the_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(report: object, out: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(Path(out) / "scores.png"))
+
+    monkeypatch.setattr("piepmatz.sim.plots.tournament_plots", full_disk)
+    records = tmp_path / "games.jsonl"
+    args = ["tournament", "--players", "2", "--bots", "random", "random", "--games", "4",
+            "--seed", "1", "--backend", "inline", "--quiet", "--records", str(records),
+            "--plots", str(tmp_path / "p")]  # fmt: skip
+    assert main(args) == 1
+    captured = capsys.readouterr()
+    assert "Piepmatz tournament" in captured.out
+    assert f"cannot write {tmp_path / 'p' / 'scores.png'}: No space left on device" in captured.err
+    assert len(records.read_text().splitlines()) == 4
 
 
 def test_compare_rules_on_the_same_deals(

@@ -223,8 +223,14 @@ def _check_outputs(args: argparse.Namespace) -> str | None:
             return f"{path} is a directory, not a file"
         if not parent.is_dir() or not os.access(parent, os.W_OK):
             return f"cannot write {path}: {parent} is not a writable directory"
-    if args.plots and Path(args.plots).exists() and not Path(args.plots).is_dir():
-        return f"--plots {args.plots} exists and is not a directory"
+    if args.plots:
+        plots = Path(args.plots).resolve()
+        if plots.exists() and not plots.is_dir():
+            return f"--plots {args.plots} exists and is not a directory"
+        # The directory is made after the games; its nearest existing ancestor must allow it.
+        nearest = next(d for d in (plots, *plots.parents) if d.exists())
+        if not nearest.is_dir() or not os.access(nearest, os.W_OK):
+            return f"cannot write plots into {args.plots}: {nearest} is not a writable directory"
     if args.address and args.backend != "ray":
         return "--address joins a Ray cluster: add --backend ray"
     return None
@@ -255,6 +261,21 @@ def _run(args: argparse.Namespace, config: Any, label: str) -> Any:
             progress=bar.update,
             address=args.address,
         )
+
+
+def _write_outputs(command: str, outputs: Callable[[], None]) -> int:
+    """Write the result files; a failure the early checks could not foresee (a full disk, a
+    read-only mount) is reported plainly, after the table has been printed."""
+    try:
+        outputs()
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        sys.stderr.write(
+            f"piepmatz {command}: error: cannot write{where}: {exc.strerror or exc} "
+            "(the table above is complete; what was written before this stays)\n"
+        )
+        return 1
+    return 0
 
 
 def _write(path: str | None, text: str) -> None:
@@ -294,15 +315,19 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         return 1
     report = summarise(config, results)
     sys.stdout.write(report.table() + "\n")
-    _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
-    _write(args.csv, report.csv())
-    if args.records:
-        write_records(args.records, config, results)
-    if args.plots:
-        from .plots import tournament_plots
 
-        tournament_plots(report, args.plots)
-    return 0
+    def outputs() -> None:
+        # The records first: they are what a long run cannot recompute cheaply.
+        if args.records:
+            write_records(args.records, config, results)
+        _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
+        _write(args.csv, report.csv())
+        if args.plots:
+            from .plots import tournament_plots
+
+            tournament_plots(report, args.plots)
+
+    return _write_outputs("tournament", outputs)
 
 
 def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
@@ -366,10 +391,13 @@ def run_compare_command(args: argparse.Namespace) -> int:
         return 1
     report = ComparisonReport(tuple(summaries))
     sys.stdout.write(report.table() + "\n")
-    _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
-    _write(args.csv, report.csv())
-    if args.plots:
-        from .plots import comparison_plots
 
-        comparison_plots(report, args.plots)
-    return 0
+    def outputs() -> None:
+        _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
+        _write(args.csv, report.csv())
+        if args.plots:
+            from .plots import comparison_plots
+
+            comparison_plots(report, args.plots)
+
+    return _write_outputs("compare", outputs)
