@@ -40,10 +40,12 @@ import argparse
 import contextlib
 import json
 import multiprocessing
+import os
 import random
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from piepmatz.bots import load_plugins, make_bot
 from piepmatz.bots.ismcts import ISMCTSBot
@@ -140,22 +142,25 @@ def load_runs(paths: Sequence[str]) -> dict[Game, float]:
     results: dict[Game, float] = {}
     pairing = None
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line_no, line in enumerate(f, 1):
-                try:
-                    r = json.loads(line)
-                    key = (r["first"], r["second"], r["players"])
-                    game = (int(r["deal"]), int(r["seat"]))
-                    result = float(r["result"])
-                except (ValueError, KeyError, TypeError) as e:
-                    raise SystemExit(f"{path}:{line_no}: not a match --save record ({e})") from e
-                if pairing is None:
-                    pairing = key
-                elif key != pairing:
-                    raise SystemExit(f"{path}:{line_no}: {key} differs from {pairing}")
-                if game in results:
-                    raise SystemExit(f"{path}:{line_no}: deal {game[0]} seat {game[1]} twice")
-                results[game] = result
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise SystemExit(f"{path}: cannot read ({e.strerror})") from e
+        for line_no, line in enumerate(lines, 1):
+            try:
+                r = json.loads(line)
+                key = (r["first"], r["second"], r["players"])
+                game = (int(r["deal"]), int(r["seat"]))
+                result = float(r["result"])
+            except (ValueError, KeyError, TypeError) as e:
+                raise SystemExit(f"{path}:{line_no}: not a match --save record ({e})") from e
+            if pairing is None:
+                pairing = key
+            elif key != pairing:
+                raise SystemExit(f"{path}:{line_no}: {key} differs from {pairing}")
+            if game in results:
+                raise SystemExit(f"{path}:{line_no}: deal {game[0]} seat {game[1]} twice")
+            results[game] = result
     if not results:
         raise SystemExit("no games in " + ", ".join(paths))
     return results
@@ -268,11 +273,21 @@ def speed(positions: int, ismcts: str) -> dict[int, float]:
     return rates
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("speed", help="decisions/s of each bot and ISMCTS iterations/s")
-    sp.add_argument("--positions", type=int, default=40)
+    sp.add_argument("--positions", type=_at_least_one, default=40)
     sp.add_argument("--ismcts", default="ismcts:iterations=1000")
     mp = sub.add_parser("match", help="one bot against copies of another, seats rotated")
     mp.add_argument("first")
@@ -291,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--paired", action="store_true", help="two files: the first run against the second"
     )
     for p in (mp,):
-        p.add_argument("--players", type=int, default=2)
+        p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     ap = sub.add_parser("all", help="the speed figures and the three strength targets")
     ap.add_argument(
         "--budget",
@@ -300,10 +315,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(really think one second per move; run with --processes 1)",
     )
     ap.add_argument("--ismcts-options", default="", help="extra ISMCTS options, e.g. depth=8")
-    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--positions", type=_at_least_one, default=40)
     for p in (mp, ap):
-        p.add_argument("--games", type=int, default=100, help="deals (each played in all seats)")
-        p.add_argument("--processes", type=int, default=1)
+        p.add_argument(
+            "--games", type=_at_least_one, default=100, help="deals (each played in all seats)"
+        )
+        p.add_argument("--processes", type=_at_least_one, default=1)
         p.add_argument("--first-deal", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "speed":
@@ -315,6 +332,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             make_bot(args.first), make_bot(args.second)  # a bad spec fails here, not in a worker
         except ValueError as exc:
             parser.error(str(exc))
+        if args.save and not os.access(Path(args.save).resolve().parent, os.W_OK):
+            parser.error(f"--save {args.save}: its directory does not exist or is not writable")
         match(
             args.first,
             args.second,

@@ -76,6 +76,29 @@ def test_load_runs_refuses_mixed_or_broken_files(bench: ModuleType, tmp_path: Pa
     broken.write_text('{"first": "a"}\n')
     with pytest.raises(SystemExit, match=r"broken.jsonl:1: not a match --save record"):
         bench.load_runs([str(broken)])
+    with pytest.raises(SystemExit, match=r"gone.jsonl: cannot read \(No such file"):
+        bench.load_runs([a, str(tmp_path / "gone.jsonl")])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["match", "random", "random", "--games", "0"], "--games: must be at least 1, not 0"),
+        (["match", "random", "random", "--processes", "x"], "'x' is not a whole number"),
+        (["match", "random", "random", "--players", "5"], "invalid choice: 5"),
+        (["match", "random", "nosuch"], "unknown bot 'nosuch'"),
+        (["match", "random", "random", "--save", "/nonexistent/r.jsonl"], "not writable"),
+        (["speed", "--positions", "0"], "--positions: must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_game(
+    bench: ModuleType, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        bench.main(args)
+    assert exc.value.code == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
 
 
 def test_match_measures_a_plugin_bot(tmp_path: Path) -> None:
