@@ -113,7 +113,7 @@ BROKEN: list[tuple[str, Any, str]] = [
         "only in the last-hand phase",
     ),
     ("event", lambda d: d["events"].append({"kind": "explode"}), r"events\[\d+\]: not an event"),
-    ("missing key", lambda d: d.pop("rows"), "state rows: is missing"),
+    ("missing key", lambda d: d.pop("rows"), "state rows: missing: every state document has"),
     (
         "shown but not held",
         lambda d: d["shown"][0].append(d["bird_deck"][0]),

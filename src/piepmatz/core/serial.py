@@ -116,7 +116,7 @@ class _Reader:
     def get(self, key: str, default: Any = ...) -> Any:
         if key not in self.data:
             if default is ...:
-                raise self.fail(key, "is missing")
+                raise self.fail(key, "missing: every state document has this field")
             return default
         return self.data[key]
 
