@@ -302,7 +302,8 @@ def test_the_learned_leaf_estimate(
 
 NUMBER_WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
-    " fifteen sixteen seventeen eighteen nineteen twenty"
+    " fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three"
+    " twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty"
 )
 
 
