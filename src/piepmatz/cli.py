@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
+import os
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from piepmatz.bots import make_bot
-from piepmatz.core import Game, describe_event
+from piepmatz.core import Game, describe_event, dump_json, read_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.view import view_of
@@ -20,8 +21,18 @@ INTERFACE_COMMANDS = ("piepmatz.tui.commands", "piepmatz.sim.commands", "piepmat
 
 def _demo(args: argparse.Namespace) -> int:
     """Play one game between bots and print it as it happens."""
+    specs = args.bots or ["random"]
+    if len(specs) > args.players:
+        return _demo_error(f"{len(specs)} bots for {args.players} seats: name at most one per seat")
+    try:
+        bots = [make_bot(spec) for spec in specs * args.players][: args.players]
+    except ValueError as exc:
+        return _demo_error(f"argument --bots: {exc}")
+    if args.record:
+        problem = unwritable(args.record)
+        if problem:
+            return _demo_error(f"argument --record: {problem}")
     game = Game.new(players=args.players, preset=args.rules, seed=args.seed)
-    bots = [make_bot(spec) for spec in (args.bots or ["random"]) * args.players][: args.players]
     rng = random.Random(args.seed)
     shown = 0
     out = sys.stdout
@@ -41,17 +52,36 @@ def _demo(args: argparse.Namespace) -> int:
         game.apply(bots[p].choose(view_of(game.state, p), legal, rng))
     out.write("\n" + game.score().table() + "\n")
     if args.record:
-        with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(game.record(), f, indent=1)
+        try:
+            Path(args.record).write_text(dump_json(game.record(), indent=1), encoding="utf-8")
+        except OSError as exc:
+            return _demo_error(f"cannot write {args.record}: {exc.strerror or exc}")
     return 0
+
+
+def _demo_error(message: str) -> int:
+    sys.stderr.write(f"piepmatz demo: error: {message}\n")
+    return 2
+
+
+def unwritable(path: str) -> str | None:
+    """Why a file cannot be written at ``path``, found before the work that fills it; or None."""
+    target = Path(path)
+    if target.is_dir():
+        return f"{path} is a directory, not a file"
+    parent = target.resolve().parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        return f"cannot write {path}: {parent} is not a writable directory"
+    return None
 
 
 def _replay(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, encoding="utf-8") as f:
-            data = json.load(f)
-        game = Game.from_record(data)
-    except (OSError, json.JSONDecodeError, PiepmatzError) as exc:
+        game = Game.from_record(read_json(args.file))
+    except OSError as exc:
+        sys.stderr.write(f"piepmatz replay: cannot read {args.file}: {exc.strerror or exc}\n")
+        return 2
+    except PiepmatzError as exc:
         sys.stderr.write(f"piepmatz replay: {args.file}: {exc}\n")
         return 2
     for event in game.state.events or []:

@@ -13,7 +13,6 @@ running with its state unchanged — much as UCI lets any program drive a chess 
 
 from __future__ import annotations
 
-import json
 from typing import IO, Any, Final
 
 from piepmatz import __version__
@@ -22,9 +21,12 @@ from piepmatz.core import (
     PRESETS,
     Game,
     GameOptions,
+    InvalidJSONError,
     PiepmatzError,
     State,
+    dump_json,
     event_to_json,
+    parse_json,
     state_from_json,
     state_to_json,
     view_of,
@@ -34,7 +36,7 @@ from piepmatz.core.actions import Action
 from piepmatz.core.scoring import score_state
 
 PROTOCOL_VERSION: Final = 1
-MAX_LINE: Final = 1 << 20  # a request longer than 1 MiB is refused unread
+MAX_LINE: Final = 1 << 20  # a request longer than this many characters is refused undecoded
 
 
 class RequestError(ValueError):
@@ -73,12 +75,11 @@ class Engine:
         return response
 
     def handle_line(self, line: str) -> dict[str, Any]:
-        if len(line) > MAX_LINE:
-            return {"type": "error", "message": f"request longer than {MAX_LINE} bytes"}
+        """Answer one request line."""
         try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            return {"type": "error", "message": f"not JSON: {exc}"}
+            request = decode(line)
+        except InvalidJSONError as exc:
+            return {"type": "error", "message": str(exc)}
         return self.handle(request)
 
     def _need_state(self) -> State:
@@ -194,6 +195,21 @@ _HANDLERS = {
 }
 
 
+def decode(line: str) -> Any:
+    """One request line, decoded; :class:`InvalidJSONError` says what is wrong with it."""
+    if len(line) > MAX_LINE:
+        raise InvalidJSONError(f"request longer than {MAX_LINE} characters")
+    return parse_json(line)
+
+
+def encode(response: dict[str, Any]) -> str:
+    """One response line, strict JSON."""
+    try:
+        return dump_json(response)
+    except ValueError as exc:  # a response that is not JSON is a bug: say so, keep serving
+        return dump_json({"type": "error", "message": f"the engine could not answer: {exc}"})
+
+
 def serve(stdin: IO[str], stdout: IO[str]) -> int:
     """Answer requests line by line until end of input or a ``quit`` request."""
     engine = Engine()
@@ -201,13 +217,15 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
         if not line.strip():
             continue
         try:
-            request = json.loads(line) if len(line) <= MAX_LINE else None
-        except json.JSONDecodeError:
-            request = None
-        if isinstance(request, dict) and request.get("type") == "quit":
-            stdout.write(json.dumps({"type": "ok", "request": "quit"}) + "\n")
-            stdout.flush()
-            break
-        stdout.write(json.dumps(engine.handle_line(line)) + "\n")
+            request = decode(line)
+        except InvalidJSONError as exc:
+            response = {"type": "error", "message": str(exc)}
+        else:
+            if isinstance(request, dict) and request.get("type") == "quit":
+                stdout.write(encode({"type": "ok", "request": "quit"}) + "\n")
+                stdout.flush()
+                break
+            response = engine.handle(request)
+        stdout.write(encode(response) + "\n")
         stdout.flush()
     return 0

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from piepmatz.core import Game, state_to_json
-from piepmatz.protocol import Engine
+from piepmatz.protocol import MAX_LINE, Engine, serve
 
 
 def ok(response: dict[str, Any]) -> dict[str, Any]:
@@ -118,3 +121,27 @@ def test_engine_command_over_a_pipe() -> None:
     assert [r["type"] for r in replies] == ["ok", "error", "error", "ok", "ok"]
     assert replies[0]["id"] == "a"
     assert replies[3]["actions"] and replies[4]["request"] == "quit"  # nothing after quit
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"type": "info", "id": ' + "[" * 5000 + "]" * 5000 + "}", "nested too deeply"),
+        ('{"type": "new", "seed": ' + "1" * 4400 + "}", "a number too long to read"),
+        ('{"type": "nope", "id": NaN}', "NaN is not a number JSON allows"),
+        ('{"type": "new", "players": -Infinity}', "-Infinity is not a number JSON allows"),
+        ('{"type": "nope", "id": 1e400}', "the number 1e400 is out of range"),
+        ('{"type": "info", "pad": "' + "x" * MAX_LINE + '"}', "request longer than"),
+    ],
+)
+def test_hostile_lines_get_errors_and_the_engine_keeps_its_game(line: str, message: str) -> None:
+    start = json.dumps({"type": "new", "players": 2, "seed": 3})
+    state = json.dumps({"type": "state"})
+    stdin = io.StringIO("\n".join([start, state, line, state, '{"type": "quit"}']) + "\n")
+    stdout = io.StringIO()
+    assert serve(stdin, stdout) == 0
+    # Strict JSON out: a parser that refuses NaN and Infinity reads every line.
+    replies = [json.loads(r, parse_constant=pytest.fail) for r in stdout.getvalue().splitlines()]
+    assert [r["type"] for r in replies] == ["ok", "ok", "error", "ok", "ok"]
+    assert message in replies[2]["message"] and "id" not in replies[2]
+    assert replies[3]["state"] == replies[1]["state"]

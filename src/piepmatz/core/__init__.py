@@ -12,12 +12,14 @@ from .errors import (
     GameOverError,
     IllegalActionError,
     InvalidActionError,
+    InvalidJSONError,
     InvalidRecordError,
     InvalidStateError,
     PiepmatzError,
 )
 from .events import describe_event, event_to_json
 from .game import Game, GameOptions
+from .jsonio import dump_json, parse_json, read_json
 from .rules import PRESETS, Rules
 from .scoring import PlayerScore, ScoreSheet, score
 from .serial import state_from_json, state_to_json, view_to_json
@@ -37,6 +39,7 @@ __all__ = [
     "GameOverError",
     "IllegalActionError",
     "InvalidActionError",
+    "InvalidJSONError",
     "InvalidRecordError",
     "InvalidStateError",
     "PiepmatzError",
@@ -47,9 +50,12 @@ __all__ = [
     "State",
     "describe_event",
     "determinise",
+    "dump_json",
     "event_to_json",
     "parse_bird",
     "parse_feeder",
+    "parse_json",
+    "read_json",
     "score",
     "state_from_json",
     "state_to_json",

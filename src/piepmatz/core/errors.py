@@ -25,3 +25,8 @@ class InvalidStateError(PiepmatzError):
 
 class InvalidRecordError(PiepmatzError):
     """A game record that is malformed or does not replay."""
+
+
+class InvalidJSONError(PiepmatzError):
+    """Text from outside that is not JSON, or JSON this project does not accept (NaN, Infinity,
+    nesting deeper than the parser allows, an integer too long to convert)."""

@@ -216,13 +216,13 @@ def _check_bots(args: argparse.Namespace) -> str | None:
 
 def _check_outputs(args: argparse.Namespace) -> str | None:
     """A reason an output cannot be written, found before any game is played."""
+    from piepmatz.cli import unwritable
+
     files = [args.json, args.csv, getattr(args, "records", None)]
     for path in filter(None, files):
-        parent = Path(path).resolve().parent
-        if Path(path).is_dir():
-            return f"{path} is a directory, not a file"
-        if not parent.is_dir() or not os.access(parent, os.W_OK):
-            return f"cannot write {path}: {parent} is not a writable directory"
+        problem = unwritable(path)
+        if problem:
+            return problem
     if args.plots:
         plots = Path(args.plots).resolve()
         if plots.exists() and not plots.is_dir():

@@ -16,14 +16,14 @@ True
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from piepmatz.bots import Bot, bot_names, make_bot
-from piepmatz.core import Game, PlayerView, view_of
+from piepmatz.core import Game, InvalidJSONError, PlayerView, dump_json, view_of
+from piepmatz.core import read_json as core_read_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import Event
 
@@ -183,7 +183,7 @@ class Session:
     def save(self, path: str | Path) -> None:
         """Write the save file; the file is replaced only once the whole text is written."""
         target = Path(path)
-        text = json.dumps(self.save_doc(), indent=1)
+        text = dump_json(self.save_doc(), indent=1)
         tmp = target.with_name(target.name + ".tmp")
         try:
             tmp.write_text(text, encoding="utf-8")
@@ -198,12 +198,11 @@ class Session:
 
 def read_json(path: str | Path) -> Any:
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        return core_read_json(path)
     except OSError as exc:
         raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"{path} is not JSON: {exc}") from None
+    except InvalidJSONError as exc:
+        raise SaveFileError(f"{path} is {exc}") from None
 
 
 def load_record(path: str | Path) -> tuple[Game, list[str] | None]:

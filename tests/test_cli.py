@@ -1,0 +1,77 @@
+"""``piepmatz demo`` and ``piepmatz replay``: a game printed, recorded, and read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from piepmatz.cli import main
+from piepmatz.core import Game
+
+
+def test_demo_records_a_game_that_replay_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    args = ["demo", "--players", "3", "--seed", "4", "--bots", "heuristic", "random"]
+    assert main([*args, "--record", str(record)]) == 0
+    shown = capsys.readouterr().out
+    game = Game.from_record(json.loads(record.read_text()))
+    assert game.state.is_over()
+    assert game.score().table() in shown
+    assert main(["replay", str(record)]) == 0
+    replayed = capsys.readouterr().out
+    # The same log and score sheet as the demo printed, without the demo's header line.
+    assert replayed.strip() == shown.split("\n", 1)[1].strip()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "nobot"], "argument --bots: unknown bot 'nobot'"),
+        (["--bots", "ismcts:iterations=abc"], "iterations='abc' is not a whole number"),
+        (["--players", "2", "--bots", "random", "random", "random"], "3 bots for 2 seats"),
+        (["--record", "/nonexistent/dir/g.json"], "/nonexistent/dir is not a writable directory"),
+        (["--record", "."], ". is a directory, not a file"),
+    ],
+)
+def test_demo_refuses_bad_arguments_before_playing(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--seed", "1", *args]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "not JSON: Expecting value"),
+        (b"\xff\xfe\x00garbage", "not JSON"),
+        (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
+        (b'{"format": "piepmatz-record", "version": ' + b"1" * 4400 + b"}", "a number too long"),
+        (b'{"format": "piepmatz-record", "version": NaN}', "NaN is not a number JSON allows"),
+        (b'{"format": "piepmatz-record"', "not JSON"),
+        (b"[]", "record"),
+    ],
+)
+def test_replay_refuses_broken_files_plainly(
+    content: bytes, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_bytes(content)
+    assert main(["replay", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"piepmatz replay: {path}: ")
+    assert message in captured.err and captured.out == ""
+
+
+def test_replay_of_a_missing_file_or_a_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(tmp_path / "gone.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "cannot read" in capsys.readouterr().err
