@@ -158,6 +158,29 @@ def test_resume_of_a_broken_file_is_a_clear_error(
     assert "is not JSON" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--resume", "a.json", "--replay", "b.json"], "not allowed with argument --resume"),
+        (["--resume", "a.json", "--seats", "human,random"], "drop --seats"),
+        (["--replay", "a.json", "--rules", "overview", "--seed", "3"], "drop --rules, --seed"),
+        (["--delay", "-1"], "--delay: must be 0 or more seconds, not -1"),
+        (["--delay", "nan"], "--delay: must be 0 or more seconds, not nan"),
+        (["--delay", "soon"], "--delay: 'soon' is not a number of seconds"),
+    ],
+)
+def test_conflicting_or_bad_options_are_refused_before_anything_is_read(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main(["play", "--text", *args])
+    except SystemExit as exc:
+        code = exc.code  # type: ignore[assignment]
+    assert code == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
+
+
 def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]) -> None:
     session = Session.new(["random", "random"], seed=6)
     while not session.state_over:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from piepmatz.core.rules import PRESETS
@@ -28,17 +29,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="BOT",
         help="bots for the seats after the first (one person), repeated to fill the table",
     )
-    play.add_argument("--rules", default="standard", choices=sorted(PRESETS))
+    play.add_argument("--rules", choices=sorted(PRESETS), help="rules preset (standard)")
     play.add_argument("--seed", type=int, default=None, help="deal with this seed")
     play.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
     play.add_argument(
         "--delay",
-        type=float,
+        type=_seconds,
         default=None,
         help="seconds between bot moves (default 0.6 on screen, 0 with --text)",
     )
-    play.add_argument("--resume", metavar="FILE", help="resume a saved game")
-    play.add_argument("--replay", metavar="FILE", help="step through a saved game or record")
+    saved = play.add_mutually_exclusive_group()
+    saved.add_argument("--resume", metavar="FILE", help="resume a saved game")
+    saved.add_argument("--replay", metavar="FILE", help="step through a saved game or record")
     play.add_argument(
         "--plugin",
         action="append",
@@ -47,6 +49,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="load a Python file or module that registers more bots, to seat them (repeatable)",
     )
     play.set_defaults(func=run_play)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, not {text}")
+    return value
+
+
+#: What a new game is made from; a saved game brings its own.
+_NEW_GAME_OPTIONS = ("seats", "players", "bots", "rules", "seed")
 
 
 def _seats(args: argparse.Namespace) -> list[str] | None:
@@ -74,6 +90,15 @@ def run_play(args: argparse.Namespace) -> int:
     except PluginError as exc:
         sys.stderr.write(f"piepmatz play: argument --plugin: {exc}\n")
         return 2
+    given = [f"--{name}" for name in _NEW_GAME_OPTIONS if getattr(args, name) is not None]
+    if (args.resume or args.replay) and given:
+        which = "--resume" if args.resume else "--replay"
+        sys.stderr.write(
+            f"piepmatz play: {which} plays a saved game with its own seats, rules and deal: "
+            f"drop {', '.join(given)}\n"
+        )
+        return 2
+    rules = args.rules or "standard"
     try:
         seats = _seats(args)
         session: Session | None = None
@@ -91,7 +116,7 @@ def run_play(args: argparse.Namespace) -> int:
         if args.replay:
             return replay_text(replay_game, replay_seats, sys.stdout)
         if session is None:
-            session = Session.new(seats or default_seats(), rules=args.rules, seed=args.seed)
+            session = Session.new(seats or default_seats(), rules=rules, seed=args.seed)
         delay = 0.0 if args.delay is None else args.delay
         return TextGame(session, sys.stdout, sys.stdin, delay).run()
 
@@ -102,7 +127,7 @@ def run_play(args: argparse.Namespace) -> int:
         app = PiepmatzApp.for_replay(replay_game, replay_seats)
     else:
         app = PiepmatzApp(
-            session=session, seats=seats, rules=args.rules, seed=args.seed, bot_delay=delay
+            session=session, seats=seats, rules=rules, seed=args.seed, bot_delay=delay
         )
     app.run()
     return 0
