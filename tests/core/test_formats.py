@@ -23,7 +23,7 @@ from piepmatz.core import (
     state_to_json,
 )
 from piepmatz.core.errors import GameOverError
-from piepmatz.core.state import LAST_HAND
+from piepmatz.core.state import DRAW, LAST_HAND
 from scenarios import played
 
 
@@ -315,3 +315,52 @@ def test_shown_birds_after_the_last_hand_choice_are_kept_or_discarded() -> None:
     message = rf"shown\[{q}\]: \w+ must be a bird of kept\[{q}\] or discards\[{q}\], once"
     with pytest.raises(InvalidStateError, match=message):
         state_from_json(broken)
+
+
+def _first(players: int, seed: int, found: Any) -> State:
+    """The first position of a random game (seeded) for which ``found`` holds."""
+    state = State.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    while not found(state):
+        assert not state.is_over(), "no such position in this game"
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])
+    return state
+
+
+def test_draws_left_must_fit_the_hand_and_the_draw_rule() -> None:
+    state = _first(3, 4, lambda s: s.phase == DRAW and len(s.hands[s.current_player]) <= 2)
+    doc = state_to_json(state)
+    held = len(doc["hands"][state.current_player])
+    assert doc["draws_left"] == 4 - held and state_from_json(doc).draws_left == 4 - held
+    doc["draws_left"] = 4  # would let the hand grow past four cards
+    with pytest.raises(InvalidStateError, match=f"4 draws left for a hand of {held}: the draw"):
+        state_from_json(doc)
+    doc["draws_left"] = 1  # too few for a refill to four
+    with pytest.raises(InvalidStateError, match="is refilling to 4"):
+        state_from_json(doc)
+    doc["rules"]["draw"] = "one"  # one card a turn: exactly one draw left
+    assert state_from_json(doc).draws_left == 1
+    doc["draws_left"] = 2
+    with pytest.raises(InvalidStateError, match="is one card a turn"):
+        state_from_json(doc)
+
+
+def test_a_last_hand_keeps_two_birds_and_only_it_discards() -> None:
+    state = _first(3, 2, lambda s: s.phase == LAST_HAND and any(k for k in s.kept))
+    q = next(p for p, k in enumerate(state.kept) if k)
+    doc = state_to_json(state)
+    assert len(doc["kept"][q]) == 2 and doc["discards"][q]
+    assert state_from_json(doc).kept[q] == state.kept[q]
+    greedy = copy.deepcopy(doc)
+    greedy["kept"][q].append(greedy["discards"][q].pop())
+    with pytest.raises(InvalidStateError, match=rf"kept\[{q}\]: 3 of a last hand of \d+ birds"):
+        state_from_json(greedy)
+    modest = copy.deepcopy(doc)
+    modest["discards"][q].append(modest["kept"][q].pop())
+    with pytest.raises(InvalidStateError, match=rf"kept\[{q}\]: 1 of a last hand"):
+        state_from_json(modest)
+    early = state_to_json(played(3, 2, 10))
+    early["discards"][0].append(early["bird_deck"].pop())
+    with pytest.raises(InvalidStateError, match=r"discards\[0\]: only the last-hand choice"):
+        state_from_json(early)

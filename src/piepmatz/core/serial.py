@@ -356,11 +356,30 @@ def _check_phase(s: State, r: _Reader) -> None:
             raise r.fail(
                 "phase", "the crow's victim is chosen only between two or more birds (T2.1d)"
             )
-    if phase == DRAW and (s.draws_left < 1 or len(s.draw_options()) < 2):
-        raise r.fail(
-            "draws_left",
-            "the draw phase needs a draw left and a choice of at least two places (T3.1)",
-        )
+    if phase == DRAW:
+        if s.draws_left < 1 or len(s.draw_options()) < 2:
+            raise r.fail(
+                "draws_left",
+                "the draw phase needs a draw left and a choice of at least two places (T3.1)",
+            )
+        in_hand = len(s.hands[s.current_player])
+        refill = s.rules.draw == "refill"
+        if s.draws_left != (HAND_SIZE - in_hand if refill else 1) or in_hand >= HAND_SIZE:
+            rule = f"refilling to {HAND_SIZE}" if refill else "one card a turn"
+            raise r.fail(
+                "draws_left",
+                f"{s.draws_left} draws left for a hand of {in_hand}: the draw is {rule} (T3.1)",
+            )
+    for q in range(n):
+        if s.kept[q] is None and s.discards[q]:
+            raise r.fail(f"discards[{q}]", "only the last-hand choice discards birds (E3)")
+        kept = s.kept[q]
+        if kept is not None and (len(kept) > 2 or (len(kept) < 2 and s.discards[q])):
+            raise r.fail(
+                f"kept[{q}]",
+                f"{len(kept)} of a last hand of {len(kept) + len(s.discards[q])} birds kept: "
+                "a player keeps two, or all of two or fewer (E3)",
+            )
     if phase == LAST_HAND:
         if not s.rules.last_hand:
             raise r.fail("phase", "these rules have no last hand (E3)")
