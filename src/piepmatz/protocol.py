@@ -111,9 +111,15 @@ class Engine:
         flags = request.get("flags", {})
         if not isinstance(flags, dict):
             raise RequestError("'flags' must be an object of rule flags")
+        for key in ("players", "preset", "seed", "first_player", "removed_species"):
+            if key in flags:
+                raise RequestError(f"{key!r} is not a rule flag: give it beside 'flags'")
+        preset = request.get("preset", "standard")
+        if not isinstance(preset, str):
+            raise RequestError(f"'preset' must be a preset name, not {type(preset).__name__}")
         options = GameOptions.make(
             players=request.get("players", 2),
-            preset=str(request.get("preset", "standard")),
+            preset=preset,
             seed=request.get("seed"),
             first_player=request.get("first_player"),
             removed_species=request.get("removed_species"),
@@ -124,12 +130,16 @@ class Engine:
         return {"options": options.to_json(), **self._position()}
 
     def _load(self, request: dict[str, Any]) -> dict[str, Any]:
-        state = state_from_json(request.get("state"))
+        if "state" not in request:
+            raise RequestError("'load' needs a 'state' (a state document, as 'state' returns)")
+        state = state_from_json(request["state"])
         self.game, self.state = None, state
         return self._position()
 
     def _replay(self, request: dict[str, Any]) -> dict[str, Any]:
-        game = Game.from_record(request.get("record"))
+        if "record" not in request:
+            raise RequestError("'replay' needs a 'record' (a game record, as 'record' returns)")
+        game = Game.from_record(request["record"])
         self.game, self.state = game, game.state
         return self._position()
 

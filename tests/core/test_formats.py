@@ -113,6 +113,27 @@ BROKEN: list[tuple[str, Any, str]] = [
         "only in the last-hand phase",
     ),
     ("event", lambda d: d["events"].append({"kind": "explode"}), r"events\[\d+\]: not an event"),
+    ("event kind", lambda d: d["events"].append({"kind": ["turn"]}), r"events\[\d+\]: not an"),
+    (
+        "event card",
+        lambda d: d["events"].append({"kind": "play", "player": 0, "bird": ["BL1m"], "perch": 1}),
+        "'bird' must name a card",
+    ),
+    (
+        "event seat",
+        lambda d: d["events"].append({"kind": "skip", "player": 3}),
+        r"events\[\d+\]: names player 3 of a 3-player game",
+    ),
+    (
+        "event slot",
+        lambda d: d["events"].append({"kind": "refill_display", "slot": 9, "bird": "BL1m"}),
+        "'slot' must be 1-3, not 9",
+    ),
+    (
+        "event reason",
+        lambda d: d["events"].append({"kind": "end_triggered", "player": 0, "reason": [1]}),
+        "unknown reason",
+    ),
     ("missing key", lambda d: d.pop("rows"), "state rows: missing: every state document has"),
     (
         "shown but not held",
@@ -226,6 +247,10 @@ def test_bad_actions_change_nothing() -> None:
     with pytest.raises(IllegalActionError, match=f"not player {wrong_player}'s turn"):
         state.apply(legal, player=wrong_player)
     assert state_to_json(state) == before
+    for seat in (str(state.current_player), 3, -1, True):
+        with pytest.raises(InvalidActionError, match=f"player must be a seat 0-2, not {seat!r}"):
+            state.apply(legal, player=seat)  # type: ignore[arg-type]
+        assert state_to_json(state) == before
     state.apply(legal, player=state.current_player)
     assert state_to_json(state) != before
 

@@ -882,3 +882,8 @@ def test_V_flags_can_be_overridden_singly() -> None:
         Rules.preset("standard", draw="two")
     with pytest.raises(ValueError, match="unknown rules preset"):
         Rules.preset("chess")
+    for name in (None, 5, ["standard"]):
+        with pytest.raises(ValueError, match="unknown rules preset"):
+            Rules.preset(name)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="unknown rules preset"):
+            State.new_game(2, name, 1)  # type: ignore[arg-type]

@@ -72,6 +72,11 @@ def test_bad_requests_get_errors_and_change_nothing() -> None:
         ({"type": "view", "player": 5}, "must be a seat 0-1"),
         ({"type": "new", "players": 9}, "2, 3 or 4 players"),
         ({"type": "new", "flags": {"draw": "all"}}, "cannot be 'all'"),
+        ({"type": "new", "flags": {"players": 3}}, "'players' is not a rule flag: give it beside"),
+        ({"type": "new", "preset": ["standard"]}, "'preset' must be a preset name, not list"),
+        ({"type": "load", "state": None}, "a state must be a JSON object"),
+        ({"type": "load"}, "'load' needs a 'state'"),
+        ({"type": "replay"}, "'replay' needs a 'record'"),
         ({"type": "load", "state": {"format": "x"}}, "state format"),
         ({"type": "replay", "record": {}}, "record format"),
     ]

@@ -45,6 +45,15 @@ EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "reveal": ("player", "birds*"),
     "game_over": (),
 }
+#: The range of each integer field of an event (others: 0-10,000).
+_FIELD_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "player": (0, 3),
+    "perch": (1, 3),
+    "slot": (1, 3),
+    "position": (0, 4),  # 0: a pest drawn blind from the feeder deck
+    "turn": (1, 10_000),
+    "difference": (1, 10_000),
+}
 BIRD_FIELDS: Final = frozenset({"bird", "birds*"})
 FEEDER_FIELDS: Final = frozenset({"seed", "seeds*", "pest"})
 END_REASONS: Final = {
@@ -144,9 +153,9 @@ def event_from_json(data: Any) -> tuple[Any, ...]:
     """The inverse of :func:`event_to_json`; raises ``ValueError`` on a malformed event."""
     from .cards import parse_bird, parse_feeder
 
-    if not isinstance(data, dict) or data.get("kind") not in EVENT_FIELDS:
-        raise ValueError(f"not an event: {data!r}")
-    kind = data["kind"]
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
+        raise ValueError(f"not an event: {str(data)[:80]}")
     fields: list[Any] = [kind]
     for name in EVENT_FIELDS[kind]:
         key = name.rstrip("*")
@@ -159,13 +168,18 @@ def event_from_json(data: Any) -> tuple[Any, ...]:
         for v in values:
             if v is None:
                 fields.append(None)
-            elif name in BIRD_FIELDS:
-                fields.append(parse_bird(v))
-            elif name in FEEDER_FIELDS:
-                fields.append(parse_feeder(v))
+            elif name in BIRD_FIELDS or name in FEEDER_FIELDS:
+                if not isinstance(v, str):
+                    raise ValueError(f"event {kind!r}: {key!r} must name a card, not {v!r}")
+                fields.append(parse_bird(v) if name in BIRD_FIELDS else parse_feeder(v))
             elif name == "reason":
-                fields.append(str(v))
+                if not isinstance(v, str) or v not in END_REASONS:
+                    raise ValueError(f"event {kind!r}: unknown reason {v!r}")
+                fields.append(v)
             elif type(v) is int:
+                low, high = _FIELD_RANGES.get(key, (0, 10_000))
+                if not low <= v <= high:
+                    raise ValueError(f"event {kind!r}: {key!r} must be {low}-{high}, not {v}")
                 fields.append(v)
             else:
                 raise ValueError(f"event {kind!r}: {key!r} must be an integer, not {v!r}")

@@ -49,7 +49,7 @@ class Rules:
     @staticmethod
     def preset(name: str = "standard", **overrides: Any) -> Rules:
         """The preset called ``name`` (or one of its aliases), with single flags overridden."""
-        key = name.strip().lower()
+        key = name.strip().lower() if isinstance(name, str) else None
         if key not in _ALIASES:
             raise ValueError(
                 f"unknown rules preset {name!r}: choose one of {', '.join(sorted(PRESETS))}"

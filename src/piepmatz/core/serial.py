@@ -24,7 +24,7 @@ from .cards import (
     parse_feeder,
 )
 from .errors import InvalidStateError
-from .events import event_from_json, event_to_json
+from .events import EVENT_FIELDS, event_from_json, event_to_json
 from .rng import MASK
 from .rules import Rules
 from .state import (
@@ -274,9 +274,14 @@ def state_from_json(data: Any) -> State:
         s.events = []
         for i, e in enumerate(events):
             try:
-                s.events.append(event_from_json(e))
+                event = event_from_json(e)
             except ValueError as exc:
                 raise r.fail(f"events[{i}]", str(exc)) from None
+            names = EVENT_FIELDS[event[0]]
+            player = event[1 + names.index("player")] if "player" in names else 0
+            if player >= n:
+                raise r.fail(f"events[{i}]", f"names player {player} of a {n}-player game")
+            s.events.append(event)
     else:
         raise r.fail("events", "must be null or a list of events")
     _check_cards(s, r)

@@ -174,8 +174,8 @@ class State:
         events: bool = True,
     ) -> State:
         """Set up a game (S1–S5). Same arguments → the same deal, card for card."""
-        if isinstance(rules, str):
-            rules = Rules.preset(rules)
+        if not isinstance(rules, Rules):
+            rules = Rules.preset(rules)  # a name; anything else is refused there
         if type(players) is not int or not 2 <= players <= 4:
             raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {players!r} (S1)")
         if type(seed) is not int:
@@ -399,6 +399,10 @@ class State:
             raise InvalidActionError(f"{action!r} is not an action")
         if self.phase == GAME_OVER:
             raise GameOverError(f"{action}: the game is over; no more actions (E2)")
+        if player is not None and (type(player) is not int or not 0 <= player < self.num_players):
+            raise InvalidActionError(
+                f"{action}: the player must be a seat 0-{self.num_players - 1}, not {player!r}"
+            )
         if player is not None and player != self.current_player:
             raise IllegalActionError(
                 f"{action}: it is not player {player}'s turn; {self.describe_position()}"
