@@ -79,7 +79,7 @@ def test_an_illegal_action_loses_or_raises() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
-    with pytest.raises(RuntimeError, match="reset"):
+    with pytest.raises(RuntimeError, match="ended on an illegal action: call reset"):
         env.step(0)
     strict = piepmatz_gym.PiepmatzEnv(players=2, illegal_action="raise")
     obs, _ = strict.reset(seed=1)
@@ -98,6 +98,22 @@ def test_bad_arguments_are_refused() -> None:
         piepmatz_gym.PiepmatzEnv(players=2, seat=2)
     with pytest.raises(ValueError, match="illegal_action"):
         piepmatz_gym.PiepmatzEnv(illegal_action="ignore")
+    with pytest.raises(ValueError, match="opponents must be a bot spec or a list of them, not 5"):
+        piepmatz_gym.PiepmatzEnv(opponents=5)  # type: ignore[arg-type]
+
+
+def test_actions_must_be_integers_and_others_change_nothing() -> None:
+    env = piepmatz_gym.PiepmatzEnv(players=2)
+    obs, _ = env.reset(seed=1)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    for action in (str(legal), legal + 0.5, None, np.array([legal]), True):
+        with pytest.raises(ValueError, match=r"an action is an integer id 0-2920 \(Discrete"):
+            env.step(action)
+        assert np.array_equal(env._observation()["observation"], obs["observation"])
+    _, _, _, _, info = env.step(np.array(legal))  # a 0-d array, as policies return one
+    assert "illegal_action" not in info
+    obs, _ = env.reset(seed=1)
+    assert "illegal_action" not in env.step(np.int64(legal))[4]
 
 
 def test_registered_with_gymnasium() -> None:

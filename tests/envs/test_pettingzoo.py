@@ -161,6 +161,10 @@ def test_raw_env_refuses_an_illegal_action_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match="not legal"):
         env.step(illegal)
     assert data_equivalence(before, env.observe(env.agent_selection))
+    for action in (str(legal[0]), float(legal[0]), None, np.array([legal[0]])):
+        with pytest.raises(ValueError, match="an action is an integer id"):
+            env.step(action)
+        assert data_equivalence(before, env.observe(env.agent_selection))
 
 
 def test_wrapped_env_ends_the_game_on_an_illegal_action() -> None:

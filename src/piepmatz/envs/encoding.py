@@ -322,6 +322,22 @@ def action_mask(legal: Sequence[int]) -> Mask:
     return np.frombuffer(mask, dtype=np.int8)
 
 
+def action_id(action: Any) -> int:
+    """The id a learner's action names: a Python or NumPy integer, or a 0-d integer array.
+
+    Anything else (a float that would be truncated, a text, a bool, an array of several) is
+    refused with a ``ValueError`` naming the action space, rather than silently converted.
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, int | np.integer) and not isinstance(action, bool | np.bool_):
+        return int(action)
+    raise ValueError(
+        f"an action is an integer id 0-{NUM_ACTIONS - 1} (Discrete({NUM_ACTIONS})), "
+        f"not {action!r} of type {type(action).__name__}"
+    )
+
+
 def win_rewards(winners: Sequence[int], num_players: int) -> list[float]:
     """Zero-sum rewards from the winners (E5): a sole winner gets 1, the others share -1.
 

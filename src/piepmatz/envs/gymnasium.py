@@ -35,6 +35,7 @@ from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
+from . import encoding
 from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask, win_rewards
 from .text import draw_table
 
@@ -67,7 +68,12 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {players!r}")
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat must be None or a seat 0-{players - 1}, not {seat!r}")
-        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if isinstance(opponents, str):
+            specs = [opponents] * (players - 1)
+        elif isinstance(opponents, list | tuple) and all(isinstance(s, str) for s in opponents):
+            specs = list(opponents)
+        else:
+            raise ValueError(f"opponents must be a bot spec or a list of them, not {opponents!r}")
         if len(specs) != players - 1:
             raise ValueError(f"give one opponent spec or {players - 1} of them, not {len(specs)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -94,6 +100,8 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._encoder = Encoder(players, self.rules)
         self._state: State | None = None
+        #: Why there is no game to step: not started yet, or ended on an illegal action.
+        self._ended = "call reset() before using the environment"
         self._seat = 0
         self._bot_rng = random.Random()
         self._bots: dict[int, Bot] = {}
@@ -121,7 +129,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         state = self._require_state()
         if state.is_over():
             raise RuntimeError("the episode is over: call reset()")
-        action_id = int(action)
+        action_id = encoding.action_id(action)
         legal = state.legal_action_ids()
         if action_id not in legal:
             if self.illegal_action == "raise":
@@ -135,6 +143,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
             # The game is abandoned: the observation shows the position the move was refused in.
             obs = self._observation()
             self._state = None
+            self._ended = "the episode ended on an illegal action: call reset()"
             return obs, -1.0, True, False, info
         state.apply_id(action_id)
         self._play_bots()
@@ -179,7 +188,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
 
     def _require_state(self) -> State:
         if self._state is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError(self._ended)
         return self._state
 
 

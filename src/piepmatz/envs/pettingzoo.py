@@ -36,6 +36,7 @@ from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
+from . import encoding
 from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask, win_rewards
 from .text import draw_table
 
@@ -157,7 +158,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self._require_state()
-        action_id = int(action)
+        action_id = encoding.action_id(action)
         if action_id not in self._legal:
             text = str(Action.from_id(action_id)) if 0 <= action_id < NUM_ACTIONS else action_id
             raise ValueError(
