@@ -64,7 +64,11 @@ BROKEN: list[tuple[str, Any, str]] = [
         lambda d: d["collections"][1].append("S1a"),
         r"collections\[1\]\[0\]: 'S1a' is not a bird",
     ),
-    ("duplicate", lambda d: d["collections"][0].append(d["bird_deck"][0]), "lies in two places"),
+    (
+        "duplicate",
+        lambda d: d["collections"][0].append(d["bird_deck"][0]),
+        r"two places: [A-Z]{2}\d[mf] lies both in bird deck and in collection 0",
+    ),
     ("missing", lambda d: d["bird_deck"].pop(), "missing: "),
     (
         "hand of five",
@@ -209,6 +213,9 @@ def test_impossible_phases_are_refused() -> None:
         ("draw display 0", "display slot must be a number 1-3"),
         ("keep BL5m BL5m", "names BL5m twice"),
         ("crow", "expected one of"),
+        ("play BL5m ²", "perch must be a number 1-3, not '²'"),
+        ("draw display \u0663", "display slot must be a number 1-3"),
+        ("play BL5m " + "9" * 5000, "an action of 5010 characters is none"),
     ],
 )
 def test_malformed_actions_say_what_is_wrong(text: str, message: str) -> None:

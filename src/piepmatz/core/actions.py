@@ -103,6 +103,10 @@ class Action:
         """Parse the canonical text form (extra spaces and case of the verb are tolerated)."""
         if not isinstance(text, str):
             raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+        if len(text) > 100:  # the longest action is about 20 characters; echo no essays
+            raise InvalidActionError(
+                f"an action of {len(text)} characters is none: expected e.g. 'play BL5m 2'"
+            )
         words = text.split()
         if not words:
             raise InvalidActionError("empty action: expected e.g. 'play BL5m 2' or 'draw deck'")
@@ -152,7 +156,8 @@ class Action:
 
 
 def _number(text: str, what: str, top: int) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= top:
+    # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few of them.
+    if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= top:
         raise ValueError(f"{what} must be a number 1-{top}, not {text!r}")
     return int(text)
 

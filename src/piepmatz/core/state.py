@@ -41,6 +41,7 @@ from .cards import (
     BIRD_VALUE,
     CROW,
     FEEDER_KIND,
+    FEEDER_NAMES,
     NUM_BIRDS,
     NUM_FEEDER,
     SPECIES,
@@ -818,9 +819,10 @@ class State:
         feeder: dict[int, str] = {}
 
         def put(table: dict[int, str], cards: Iterable[int], place: str) -> None:
+            names = BIRD_NAMES if table is birds else FEEDER_NAMES
             for card in cards:
                 if card in table:
-                    raise ValueError(f"card {card} lies both in {table[card]} and in {place}")
+                    raise ValueError(f"{names[card]} lies both in {table[card]} and in {place}")
                 table[card] = place
 
         for i, row in enumerate(self.rows):
