@@ -111,6 +111,12 @@ BROKEN: list[tuple[str, Any, str]] = [
     ),
     ("rows", lambda d: d["rows"].append(["BL1m"]), "must be a list of 2 rows"),
     ("rng", lambda d: d.update(rng=-1), "rng: must be an integer"),
+    ("version", lambda d: d.update(version=True), "state version: version True is not supported"),
+    (
+        "end by birds",
+        lambda d: d.update(end_triggered="birds"),
+        "end_triggered: an empty bird deck ends the game only under 'overview'",
+    ),
     (
         "kept outside the last hand",
         lambda d: d.update(kept=[[], None, None]),

@@ -121,6 +121,15 @@ def test_bad_files_are_refused(tmp_path: Path) -> None:
     (tmp_path / "list.json").write_text("[1, 2]")
     with pytest.raises(SaveFileError, match="a record must be a JSON object"):
         load_record(tmp_path / "list.json")
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(Game.new(players=2, seed=1).record()))
+    with pytest.raises(SaveFileError, match=r"record.json: not a Piepmatz save .* with --replay"):
+        Session.load(record)
+    save = tmp_path / "old.json"
+    save.write_text(json.dumps({"format": "piepmatz-tui-save", "version": 9}))
+    for read in (Session.load, load_record):
+        with pytest.raises(SaveFileError, match=r"old.json: save version 9 is not supported"):
+            read(save)
 
 
 def test_failed_save_leaves_the_old_file(tmp_path: Path) -> None:

@@ -134,7 +134,7 @@ class Game:
             raise InvalidRecordError(
                 f"record format must be {RECORD_FORMAT!r}, not {data.get('format')!r}"
             )
-        if data.get("version") != RECORD_VERSION:
+        if type(data.get("version")) is not int or data["version"] != RECORD_VERSION:
             raise InvalidRecordError(
                 f"record version {data.get('version')!r} is not supported "
                 f"(this is {RECORD_VERSION})"

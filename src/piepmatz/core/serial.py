@@ -164,7 +164,7 @@ def state_from_json(data: Any) -> State:
     r = _Reader(data)
     if r.get("format") != STATE_FORMAT:
         raise r.fail("format", f"must be {STATE_FORMAT!r}, not {data.get('format')!r}")
-    if r.get("version") != STATE_VERSION:
+    if type(r.get("version")) is not int or data["version"] != STATE_VERSION:
         raise r.fail(
             "version", f"version {data.get('version')!r} is not supported (this is {STATE_VERSION})"
         )
@@ -188,6 +188,8 @@ def state_from_json(data: Any) -> State:
     end = r.get("end_triggered", None)
     if end is not None and end not in END_REASONS:
         raise r.fail("end_triggered", f"must be null or one of {', '.join(END_REASONS)}")
+    if end == "birds" and rules.end_trigger != "feeder_or_birds":
+        raise r.fail("end_triggered", "an empty bird deck ends the game only under 'overview' (E1)")
     s.end_triggered = end
     chase = r.get("chase_perch", None)
     if chase is not None and (type(chase) is not int or not 1 <= chase <= s.num_perches):

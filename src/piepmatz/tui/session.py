@@ -25,6 +25,7 @@ from piepmatz.bots import Bot, bot_names, make_bot
 from piepmatz.core import Game, InvalidJSONError, PlayerView, dump_json, view_of
 from piepmatz.core import read_json as core_read_json
 from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.core.state import Event
 
 HUMAN: Final = "human"
@@ -167,7 +168,7 @@ class Session:
         """Rebuild a session from a save document; :class:`SaveFileError` if anything is off."""
         if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
             raise SaveFileError(f"not a Piepmatz save file (format must be {SAVE_FORMAT!r})")
-        if doc.get("version") != SAVE_VERSION:
+        if type(doc.get("version")) is not int or doc["version"] != SAVE_VERSION:
             raise SaveFileError(
                 f"save version {doc.get('version')!r} is not supported (this is {SAVE_VERSION})"
             )
@@ -193,7 +194,14 @@ class Session:
 
     @classmethod
     def load(cls, path: str | Path) -> Session:
-        return cls.from_doc(read_json(path))
+        doc = read_json(path)
+        try:
+            return cls.from_doc(doc)
+        except SaveFileError as exc:
+            hint = ""
+            if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT:
+                hint = " (it is a game record: step through it with --replay)"
+            raise SaveFileError(f"{path}: {exc}{hint}") from None
 
 
 def read_json(path: str | Path) -> Any:
@@ -209,7 +217,10 @@ def load_record(path: str | Path) -> tuple[Game, list[str] | None]:
     """A game from a save file or a bare engine record (for the replay viewer)."""
     doc = read_json(path)
     if isinstance(doc, dict) and doc.get("format") == SAVE_FORMAT:
-        session = Session.from_doc(doc)
+        try:
+            session = Session.from_doc(doc)
+        except SaveFileError as exc:
+            raise SaveFileError(f"{path}: {exc}") from None
         return session.game, session.seats
     try:
         return Game.from_record(doc), None
