@@ -180,6 +180,15 @@ def test_broken_states_are_refused_with_a_precise_message(
         state_from_json(doc)
 
 
+def test_an_end_by_the_bird_deck_loads_under_its_flag() -> None:
+    doc = state_to_json(played(3, 4, 0))
+    doc["end_triggered"] = "birds"
+    with pytest.raises(InvalidStateError, match="only under 'overview'"):
+        state_from_json(doc)
+    doc["rules"]["end_trigger"] = "feeder_or_birds"
+    assert state_from_json(doc).end_triggered == "birds"
+
+
 def test_two_player_removals_are_checked() -> None:
     doc = state_to_json(played(2, 1, 5))
     doc["removed_feeder"] = doc["removed_feeder"][:-1]
