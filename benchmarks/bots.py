@@ -49,6 +49,7 @@ from pathlib import Path
 
 from piepmatz.bots import load_plugins, make_bot
 from piepmatz.bots.ismcts import ISMCTSBot
+from piepmatz.cli import positive
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
@@ -273,21 +274,11 @@ def speed(positions: int, ismcts: str) -> dict[int, float]:
     return rates
 
 
-def _at_least_one(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("speed", help="decisions/s of each bot and ISMCTS iterations/s")
-    sp.add_argument("--positions", type=_at_least_one, default=40)
+    sp.add_argument("--positions", type=positive("--positions"), default=40)
     sp.add_argument("--ismcts", default="ismcts:iterations=1000")
     mp = sub.add_parser("match", help="one bot against copies of another, seats rotated")
     mp.add_argument("first")
@@ -315,12 +306,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(really think one second per move; run with --processes 1)",
     )
     ap.add_argument("--ismcts-options", default="", help="extra ISMCTS options, e.g. depth=8")
-    ap.add_argument("--positions", type=_at_least_one, default=40)
+    ap.add_argument("--positions", type=positive("--positions"), default=40)
     for p in (mp, ap):
         p.add_argument(
-            "--games", type=_at_least_one, default=100, help="deals (each played in all seats)"
+            "--games",
+            type=positive("--games"),
+            default=100,
+            help="deals (each played in all seats)",
         )
-        p.add_argument("--processes", type=_at_least_one, default=1)
+        p.add_argument("--processes", type=positive("--processes"), default=1)
         p.add_argument("--first-deal", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "speed":

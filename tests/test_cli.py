@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,23 @@ def test_replay_of_a_missing_file_or_a_directory(
     assert "cannot read" in capsys.readouterr().err
     assert main(["replay", str(tmp_path)]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    lines = [json.dumps({"type": "new", "players": 4, "seed": 1})]
+    lines += [json.dumps({"type": "state"})] * 3000  # far more than a pipe buffers
+    requests.write_text("\n".join(lines) + "\n")
+    with requests.open() as stdin:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "piepmatz.cli", "engine"],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.read(10) == b'{"type": "'
+        proc.stdout.close()  # as `piepmatz engine | head -c 10` does
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == 141
+    assert err == b""  # no BrokenPipeError traceback

@@ -7,7 +7,7 @@ import importlib
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from piepmatz.bots import make_bot
@@ -62,6 +62,23 @@ def _demo(args: argparse.Namespace) -> int:
 def _demo_error(message: str) -> int:
     sys.stderr.write(f"piepmatz demo: error: {message}\n")
     return 2
+
+
+def positive(what: str) -> Callable[[str], int]:
+    """An argparse type for a count: a whole number, 1 or more; ``what`` names it in errors."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number, not {text!r}"
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        return value
+
+    return parse
 
 
 def unwritable(path: str) -> str | None:
@@ -130,7 +147,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except BrokenPipeError:
+        # The reader went away (``piepmatz demo | head``): stop quietly, as Unix tools do, and
+        # point stdout at nothing so the interpreter's final flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool killed by a closed pipe
     return code
 
 

@@ -83,12 +83,12 @@ def test_load_runs_refuses_mixed_or_broken_files(bench: ModuleType, tmp_path: Pa
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["match", "random", "random", "--games", "0"], "--games: must be at least 1, not 0"),
-        (["match", "random", "random", "--processes", "x"], "'x' is not a whole number"),
+        (["match", "random", "random", "--games", "0"], "--games must be at least 1, not 0"),
+        (["match", "random", "random", "--processes", "x"], "--processes must be a whole number"),
         (["match", "random", "random", "--players", "5"], "invalid choice: 5"),
         (["match", "random", "nosuch"], "unknown bot 'nosuch'"),
         (["match", "random", "random", "--save", "/nonexistent/r.jsonl"], "not writable"),
-        (["speed", "--positions", "0"], "--positions: must be at least 1"),
+        (["speed", "--positions", "0"], "--positions must be at least 1"),
     ],
 )
 def test_bad_arguments_are_refused_before_any_game(

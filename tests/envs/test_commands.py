@@ -41,3 +41,14 @@ def test_envs_check_reports_a_failure(
     assert "FAIL OpenSpiel random_sim_test, 2 players, standard: random_sim_test aborted" in (
         capsys.readouterr().out
     )
+
+
+@pytest.mark.parametrize("sims", ["0", "-3", "few"])
+def test_envs_check_needs_at_least_one_simulated_game(
+    sims: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["envs", "check", "--sims", sims])
+    assert exc.value.code == 2
+    captured = capsys.readouterr()
+    assert "argument --sims: --sims must be" in captured.err and captured.out == ""

@@ -12,6 +12,8 @@ import sys
 import warnings
 from typing import Any
 
+from piepmatz.cli import positive
+
 #: PettingZoo 1.27 raises these for any dict observation outside its own classic games.
 PETTINGZOO_DICT_WARNINGS = (
     "Observation is not a NumPy array",
@@ -30,7 +32,9 @@ def register(subparsers: Any) -> None:
     )
     check.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4))
     check.add_argument("--preset", default="standard", choices=("standard", "overview"))
-    check.add_argument("--sims", type=int, default=5, help="OpenSpiel random_sim_test games")
+    check.add_argument(
+        "--sims", type=positive("--sims"), default=5, help="OpenSpiel random_sim_test games"
+    )
     check.set_defaults(func=_check)
     layout = sub.add_parser("layout", help="print the fields of the observation vector")
     layout.set_defaults(func=_layout)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from piepmatz.cli import positive, unwritable
+
 TOURNAMENT_NOTES = """\
 Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
 bot alike. With as many bots as seats the lineups are the cyclic rotations of the bot list over
@@ -41,21 +43,6 @@ overview:draw=refill,pairs=mated. Margin is the winner's total minus the lowest 
 win counts 1/w; first-player win rates have Wilson 95 % intervals."""
 
 
-def _positive(what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a whole number, not {text!r}"
-            ) from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
-        return value
-
-    return parse
-
-
 def _checked(validate: Callable[[str], object]) -> Callable[[str], str]:
     """An argparse type that keeps the text once ``validate`` accepts it (its ValueError says why
     not)."""
@@ -80,7 +67,7 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="seats (default 3)")
     p.add_argument(
         "--games",
-        type=_positive("--games"),
+        type=positive("--games"),
         default=games,
         help=f"games to play, rounded up to whole deals (default {games})",
     )
@@ -104,13 +91,13 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
     )
     p.add_argument(
         "--workers",
-        type=_positive("--workers"),
+        type=positive("--workers"),
         default=None,
         help="worker processes, or the CPUs of a locally started Ray (default: every core)",
     )
     p.add_argument(
         "--batch-size",
-        type=_positive("--batch-size"),
+        type=positive("--batch-size"),
         default=None,
         help="games per batch sent to a worker (default: about 16 batches per worker)",
     )
@@ -216,8 +203,6 @@ def _check_bots(args: argparse.Namespace) -> str | None:
 
 def _check_outputs(args: argparse.Namespace) -> str | None:
     """A reason an output cannot be written, found before any game is played."""
-    from piepmatz.cli import unwritable
-
     files = [args.json, args.csv, getattr(args, "records", None)]
     for path in filter(None, files):
         problem = unwritable(path)
