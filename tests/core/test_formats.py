@@ -97,6 +97,17 @@ BROKEN: list[tuple[str, Any, str]] = [
     ),
     ("phase", lambda d: d.update(phase="dance"), "phase: must be one of"),
     (
+        "column card",
+        lambda d: d["column"][0].update(seed="S9z"),
+        r"state column\[0\]\.seed: 'S9z' is not",
+    ),
+    ("display card", lambda d: d["display"].__setitem__(0, 7), r"state display\[0\]: 7 is not"),
+    (
+        "feeder removed with three",
+        lambda d: d["removed_feeder"].append(d["feeder_deck"].pop()),
+        "removed_feeder: nothing is removed",
+    ),
+    (
         "current player",
         lambda d: d.update(current_player=(d["turn_player"] + 1) % 3),
         "the player whose turn it is",

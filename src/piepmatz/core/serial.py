@@ -132,18 +132,18 @@ class _Reader:
             raise self.fail(key, f"must be true or false, not {value!r}")
         return value
 
+    def card(self, text: Any, path: str, bird: bool) -> int:
+        try:
+            if not isinstance(text, str):
+                raise ValueError(f"{text!r} is not a card name")
+            return parse_bird(text) if bird else parse_feeder(text)
+        except ValueError as exc:
+            raise self.fail(path, str(exc)) from None
+
     def cards(self, value: Any, path: str, bird: bool) -> list[int]:
         if not isinstance(value, list):
             raise self.fail(path, f"must be a list of cards, not {value!r}")
-        out = []
-        for i, text in enumerate(value):
-            try:
-                if not isinstance(text, str):
-                    raise ValueError(f"{text!r} is not a card name")
-                out.append(parse_bird(text) if bird else parse_feeder(text))
-            except ValueError as exc:
-                raise self.fail(f"{path}[{i}]", str(exc)) from None
-        return out
+        return [self.card(text, f"{path}[{i}]", bird) for i, text in enumerate(value)]
 
     def per_player(self, key: str, n: int, bird: bool) -> list[list[int]]:
         value = self.get(key, [[] for _ in range(n)])
@@ -214,13 +214,13 @@ def state_from_json(data: Any) -> State:
     for i, pos in enumerate(column):
         if not isinstance(pos, dict) or "seed" not in pos:
             raise r.fail(f"column[{i}]", 'must be an object {"seed": ..., "pest": ...}')
-        seed = r.cards([pos["seed"]], f"column[{i}].seed", False)[0]
+        seed = r.card(pos["seed"], f"column[{i}].seed", False)
         if seed >= 30:
             raise r.fail(f"column[{i}].seed", f"{FEEDER_NAMES[seed]} is a pest, not a seed (S3)")
         s.column.append(seed)
         pest = pos.get("pest")
         if pest is not None:
-            card = r.cards([pest], f"column[{i}].pest", False)[0]
+            card = r.card(pest, f"column[{i}].pest", False)
             if card < 30:
                 raise r.fail(
                     f"column[{i}].pest", f"{FEEDER_NAMES[card]} is a seed, not a pest (T3.2)"
@@ -232,8 +232,7 @@ def state_from_json(data: Any) -> State:
     if not isinstance(display, list) or len(display) != DISPLAY_SIZE:
         raise r.fail("display", f"must be a list of {DISPLAY_SIZE} slots (a card or null)")
     s.display = [
-        NO_CARD if c is None else r.cards([c], f"display[{i}]", True)[0]
-        for i, c in enumerate(display)
+        NO_CARD if c is None else r.card(c, f"display[{i}]", True) for i, c in enumerate(display)
     ]
     s.hands = [sorted(h) for h in r.per_player("hands", n, True)]
     for p, hand in enumerate(s.hands):
@@ -313,7 +312,8 @@ def _check_cards(s: State, r: _Reader) -> None:
         if set(s.removed_feeder) != THREE_PLUS:
             raise r.fail("removed_feeder", "two players play without the five 3+ cards (S2, C4)")
     elif s.removed_birds or s.removed_feeder:
-        raise r.fail("removed_birds", f"nothing is removed with {s.num_players} players (S2)")
+        key = "removed_birds" if s.removed_birds else "removed_feeder"
+        raise r.fail(key, f"nothing is removed with {s.num_players} players (S2)")
     for i, pest in enumerate(s.column_pests):
         if pest >= 0 and i >= len(s.column):
             raise r.fail(f"column[{i}]", "a pest lies beside a seed that is not there (T3.2)")
