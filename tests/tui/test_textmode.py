@@ -111,6 +111,24 @@ def test_end_of_input_quits_cleanly() -> None:
     assert pipe.proc.wait(timeout=30) == 0
 
 
+def test_save_in_text_mode_and_resume_where_it_stopped(tmp_path: Path) -> None:
+    session = next(
+        s for seed in range(20) if (s := Session.new(["human", "random"], seed=seed)).to_act == 0
+    )
+    legal = session.game.state.legal_actions()  # the person plays first
+    path = tmp_path / "game.json"
+    commands = f"save\nsave {tmp_path / 'no' / 'dir.json'}\n{legal[0]}\nsave {path}\nquit\n"
+    out = io.StringIO()
+    assert TextGame(session, out, io.StringIO(commands)).run() == 0
+    text = out.getvalue()
+    assert "error: name the file: save mygame.json" in text
+    assert "error: cannot write" in text
+    assert f"Saved to {path}: go on with piepmatz play --text --resume {path}" in text
+    resumed = Session.load(path)
+    assert resumed.seats == ["human", "random"]
+    assert resumed.game.actions == session.game.actions and resumed.game.actions[0] == legal[0]
+
+
 def test_text_game_in_process_all_bots_print_every_event() -> None:
     out = io.StringIO()
     session = Session.new(["random", "random", "random"], seed=4)

@@ -18,7 +18,7 @@ from piepmatz.core.state import PHASE_NAMES
 
 from .preview import preview
 from .render import score_sheet_text, status_text, table_text
-from .session import Session, seat_label
+from .session import SaveFileError, Session, seat_label
 
 
 class TextGame:
@@ -59,7 +59,7 @@ class TextGame:
         self.say("Legal actions (type one as shown):")
         for action_id in self.session.game.state.legal_action_ids():
             self.say(f"  {Action.from_id(action_id)!s:<22} {preview(view, action_id).headline}")
-        self.say("Other commands: help, table, quit")
+        self.say("Other commands: help, table, save FILE, quit")
 
     def run(self) -> int:
         session = self.session
@@ -87,6 +87,17 @@ class TextGame:
         self.say(score_sheet_text(game.score(), self.labels()).plain)
         return 0
 
+    def save(self, path: str) -> None:
+        if not path:
+            self.say("error: name the file: save mygame.json")
+            return
+        try:
+            self.session.save(path)
+        except SaveFileError as exc:
+            self.say(f"error: {exc}")
+            return
+        self.say(f"Saved to {path}: go on with piepmatz play --text --resume {path}")
+
     def ask(self, player: int) -> bool:
         """Read lines until one is a legal action for ``player``; False at end of input/quit."""
         phase = PHASE_NAMES[self.session.game.state.phase]
@@ -106,6 +117,8 @@ class TextGame:
                 self.print_table(player)
             elif text.lower() == "quit":
                 return False
+            elif text.split()[0].lower() == "save":
+                self.save(text[4:].strip())
             else:
                 try:
                     self.session.apply(text, player)
