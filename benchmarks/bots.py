@@ -48,12 +48,17 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from piepmatz.bots import load_plugins, make_bot
+from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.bots.ismcts import ISMCTSBot
 from piepmatz.cli import positive
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 from piepmatz.sim.stats import mean_interval, wilson
+
+
+class BotFailed(RuntimeError):
+    """A bot of the match broke the protocol; names the deal, the bot and the seat."""
 
 
 def play_game(specs: Sequence[str], deal: int, players: int, bot_seed: int) -> tuple[int, ...]:
@@ -63,10 +68,10 @@ def play_game(specs: Sequence[str], deal: int, players: int, bot_seed: int) -> t
     rng = random.Random(bot_seed)
     while not state.is_over():
         p = state.current_player
-        legal = state.legal_action_ids()
-        action = bots[p].choose(view_of(state, p), legal, rng)
-        if action not in legal:
-            raise RuntimeError(f"{specs[p]} chose illegal action {action} in deal {deal}")
+        try:
+            action = decide(bots[p], view_of(state, p), state.legal_action_ids(), rng)
+        except BotMoveError as exc:
+            raise BotFailed(f"deal {deal}: {specs[p]} in seat {p} {exc}") from exc
         state.apply_id(action)
     piles = [state.seed_pile(q) for q in range(players)]
     return score(state.rules, state.collections, piles).winners
@@ -328,16 +333,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(exc))
         if args.save and not os.access(Path(args.save).resolve().parent, os.W_OK):
             parser.error(f"--save {args.save}: its directory does not exist or is not writable")
-        match(
-            args.first,
-            args.second,
-            args.players,
-            args.games,
-            args.processes,
-            args.first_deal,
-            args.save,
-            plugins,
-        )
+        try:
+            match(
+                args.first,
+                args.second,
+                args.players,
+                args.games,
+                args.processes,
+                args.first_deal,
+                args.save,
+                plugins,
+            )
+        except BotFailed as exc:
+            parser.exit(1, f"bots.py: {exc} (the games before it are in --save, if given)\n")
         return 0
     if args.command == "pool":
         if args.paired:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
+import numpy as np
 import pytest
 
 from piepmatz.bots import Bot, make_bot
+from piepmatz.bots.base import BotMoveError, decide
+from piepmatz.core import Action, PlayerView
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND, PHASE_NAMES, PLAY, State
 from piepmatz.core.view import determinise, view_of
 
@@ -102,3 +107,55 @@ def test_bots_play_whole_games_under_both_rule_sets(spec: str) -> None:
             state.apply_id(action)
             decisions += 1
         assert decisions > 20
+
+
+class _Answers:
+    """A bot that answers ``answer(legal)`` (or raises what that raises)."""
+
+    name = "answers"
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> Any:
+        return self.answer(legal)
+
+
+def _exit(legal: Sequence[int]) -> int:
+    raise SystemExit(0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (lambda legal: float(legal[0]), r"returned \d+\.0, not an action id \(an int\)"),
+        (lambda legal: str(legal[0]), r"returned '\d+', not an action id"),
+        (lambda legal: None, "returned None, not an action id"),
+        (lambda legal: True, "returned True, not an action id"),
+        (lambda legal: Action.from_id(legal[0]), r"returned Action\.parse\(.*\), not an action id"),
+        (lambda legal: max(legal) + 1, r"chose \d+, which is not legal"),
+        (lambda legal: legal.pop(), "raised AttributeError"),  # its own copy, and a tuple
+        (lambda legal: 1 / 0, r"raised ZeroDivisionError\('division by zero'\)"),
+        (_exit, r"raised SystemExit\(0\)"),  # a bot cannot end the program
+    ],
+)
+def test_decide_holds_a_bot_to_the_protocol(answer: Any, message: str) -> None:
+    state = POSITIONS[2][PLAY]
+    legal = state.legal_action_ids()
+    before = list(legal)
+    with pytest.raises(BotMoveError, match=message):
+        decide(_Answers(answer), view_of(state, state.current_player), legal, random.Random(1))
+    assert legal == before
+
+
+def test_decide_takes_numpy_integers_and_lets_an_interrupt_through() -> None:
+    state = POSITIONS[2][PLAY]
+    view, legal = view_of(state, state.current_player), state.legal_action_ids()
+    choice = decide(_Answers(lambda legal: np.int64(legal[-1])), view, legal, random.Random(1))
+    assert choice == legal[-1] and type(choice) is int
+
+    def interrupt(legal: Sequence[int]) -> int:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        decide(_Answers(interrupt), view, legal, random.Random(1))

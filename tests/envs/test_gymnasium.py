@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import piepmatz.bots
 import piepmatz.envs.gymnasium as piepmatz_gym
 from piepmatz.bots import bot_names
 from piepmatz.core.view import view_of
@@ -121,3 +122,18 @@ def test_registered_with_gymnasium() -> None:
     env = gymnasium.make("Piepmatz-v0", players=4, preset="overview")
     assert env.unwrapped.players == 4
     assert env.unwrapped.rules.name == "overview"
+
+
+class _Crashing:
+    name = "crashing"
+
+    def choose(self, view: object, legal: object, rng: object) -> int:
+        raise RuntimeError("no seeds left")
+
+
+def test_an_opponent_that_fails_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "crashing", lambda arg: _Crashing())
+    env = piepmatz_gym.PiepmatzEnv(players=2, seat=1, opponents="crashing")
+    with pytest.raises(RuntimeError, match=r"opponent 'crashing' in seat 0 raised RuntimeError"):
+        for seed in range(10):  # the opponent moves first in some deal
+            env.reset(seed=seed)

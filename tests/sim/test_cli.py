@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import errno
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+import piepmatz.bots
+import piepmatz.bots.plugins
 from piepmatz.cli import main
 from piepmatz.core import Game
 
@@ -217,3 +220,92 @@ def test_only_replays_one_game_of_the_tournament(
     assert main([*base, "--only", "1", "--json", str(tmp_path / "x.json")]) == 2
     assert "--only plays one game" in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
+    unseeded = [a for a in base if a not in ("--seed", "5")]
+    assert main([*unseeded, "--only", "1"]) == 2
+    assert "--only replays a game of a seeded tournament: add its --seed" in capsys.readouterr().err
+
+
+def test_json_or_csv_to_stdout_replaces_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["tournament", "--players", "2", "--bots", "random", "greedy", "--games", "4"]
+    base += ["--seed", "2", "--backend", "inline", "--quiet"]
+    assert main([*base, "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)  # nothing but the JSON
+    assert [b["spec"] for b in data["bots"]] == ["random", "greedy"]
+    assert main([*base, "--csv", "-"]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    assert [r["bot"] for r in rows] == ["random", "greedy"]
+    assert main([*base, "--json", "-", "--csv", "-"]) == 2
+    assert "both want stdout" in capsys.readouterr().err
+
+
+RARE_CRASH = """
+from piepmatz.bots import register
+
+
+class Rare:
+    name = "rare"
+
+    def choose(self, view, legal, rng):
+        if rng.random() < 0.004:
+            raise RuntimeError("rare crash")
+        return legal[rng.randrange(len(legal))]
+
+
+class Dies:
+    name = "dies"
+
+    def choose(self, view, legal, rng):
+        import os
+
+        os._exit(7)
+
+
+register("rare", lambda arg: Rare())
+register("dies", lambda arg: Dies())
+"""
+
+
+@pytest.fixture
+def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's plugin registers its bots anew (names are taken once per process)."""
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
+
+
+@pytest.mark.usefixtures("fresh_registry")
+@pytest.mark.parametrize("backend", ["inline", "process"])
+def test_a_bot_failure_names_the_game_to_replay_and_keeps_the_finished_ones(
+    backend: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = tmp_path / "rare.py"
+    plugin.write_text(RARE_CRASH)
+    records = tmp_path / "games.jsonl"
+    args = ["tournament", "--players", "2", "--bots", "rare", "random", "--games", "40"]
+    args += ["--seed", "3", "--plugin", str(plugin), "--backend", backend, "--workers", "2"]
+    assert main([*args, "--quiet", "--records", str(records)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    first, replay, kept = captured.err.splitlines()
+    failed = int(re.search(r"tournament: game (\d+) of tournament seed 3: bot 'rare'", first)[1])
+    assert "raised RuntimeError('rare crash')" in first
+    assert replay == f"  replay that game alone: add --seed 3 --only {failed}"
+    saved = [json.loads(line)["tournament"]["index"] for line in records.read_text().splitlines()]
+    assert kept == f"  the {len(saved)} games that had finished are in {records}"
+    assert saved == sorted(saved) and failed not in saved and saved
+    # The hint does replay the failure, alone.
+    assert main([*args, "--only", str(failed)]) == 1
+    assert f"game {failed} of tournament seed 3" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("fresh_registry")
+def test_a_worker_that_dies_is_reported_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = tmp_path / "dies.py"
+    plugin.write_text(RARE_CRASH)
+    args = ["tournament", "--players", "2", "--bots", "dies", "random", "--games", "2"]
+    args += ["--seed", "1", "--plugin", str(plugin), "--backend", "process", "--workers", "2"]
+    assert main([*args, "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "piepmatz tournament: a worker process died while playing games" in err
+    assert "Traceback" not in err

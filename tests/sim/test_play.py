@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Sequence
 from typing import ClassVar
@@ -12,6 +13,7 @@ import piepmatz.bots
 from piepmatz.bots import RandomBot
 from piepmatz.core import Game, PlayerView, Rules
 from piepmatz.sim import BotFailure, MatchConfig, play_batch, play_game
+from piepmatz.sim.backends import run_games
 from piepmatz.sim.play import parse_rules
 from piepmatz.sim.schedule import bot_seed, deal_seed
 
@@ -92,11 +94,38 @@ def test_a_bot_that_breaks_the_rules_is_named(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setitem(piepmatz.bots._FACTORIES, "cheat", lambda arg: CheatBot())
     monkeypatch.setitem(piepmatz.bots._FACTORIES, "crash", lambda arg: CrashBot())
     with pytest.raises(
-        BotFailure, match=r"game 0: bot 'cheat' in seat \d chose \d+, which is not legal"
+        BotFailure,
+        match=r"game 0 of tournament seed 1: bot 'cheat' in seat \d chose \d+, which is not legal",
     ):
         play_game(MatchConfig(2, ("cheat",), 1, seed=1), 0)
-    with pytest.raises(BotFailure, match="out of feathers"):
-        play_game(MatchConfig(2, ("crash",), 1, seed=1), 0)
+    with pytest.raises(BotFailure, match="raised RuntimeError\\('out of feathers'\\)") as caught:
+        play_game(MatchConfig(2, ("crash",), 1, seed=7), 0)
+    assert (caught.value.index, caught.value.seed) == (0, 7)
+    again = pickle.loads(pickle.dumps(caught.value))  # as it crosses from a worker
+    assert (str(again), again.index, again.seed) == (str(caught.value), 0, 7)
+
+
+class RareCrashBot:
+    """Crashes on one decision in a few hundred: some games finish before one fails."""
+
+    name = "rare"
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        if rng.random() < 0.004:
+            raise RuntimeError("rare crash")
+        return legal[rng.randrange(len(legal))]
+
+
+def test_a_failure_keeps_the_games_finished_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "rare", lambda arg: RareCrashBot())
+    config = MatchConfig(2, ("rare", "random"), 40, seed=3)
+    with pytest.raises(BotFailure) as caught:
+        run_games(config, backend="inline", batch_size=1)
+    failed = caught.value.index
+    assert failed is not None and failed > 0
+    finished = caught.value.finished
+    assert [r.index for r in finished] == list(range(failed))
+    assert finished == [play_game(config, i) for i in range(failed)]
 
 
 def test_games_round_up_to_whole_deals_and_labels_are_unique() -> None:

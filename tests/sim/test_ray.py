@@ -19,7 +19,7 @@ import piepmatz.bots
 import piepmatz.bots.plugins
 from botfiles import plugin_file
 from piepmatz.cli import main
-from piepmatz.sim import MatchConfig, run_games
+from piepmatz.sim import BotFailure, MatchConfig, run_games
 
 
 def ray_descendants() -> list[str]:
@@ -107,3 +107,21 @@ def test_ray_matches_inline_and_process(
     assert run_games(with_plugin, backend="ray", batch_size=2) == run_games(
         with_plugin, backend="inline"
     )
+
+    # A bot that fails on a Ray worker: its own error, with the game to replay, not Ray's
+    # wrapping of it (which carries the remote traceback).
+    crash = tmp_path / "crash.py"
+    crash.write_text(
+        "from piepmatz.bots import register\n\n\n"
+        "class Crash:\n"
+        "    name = 'crash'\n\n"
+        "    def choose(self, view, legal, rng):\n"
+        "        raise RuntimeError('out of feathers')\n\n\n"
+        "register('crash', lambda arg: Crash())\n"
+    )
+    failing = MatchConfig(2, ("crash", "random"), 4, seed=2, plugins=(str(crash),))
+    with pytest.raises(BotFailure) as caught:
+        run_games(failing, backend="ray", batch_size=1)
+    assert type(caught.value) is BotFailure and caught.value.seed == 2
+    assert str(caught.value).startswith(f"game {caught.value.index} of tournament seed 2: bot")
+    assert "raised RuntimeError('out of feathers')" in str(caught.value)

@@ -129,6 +129,26 @@ def test_save_in_text_mode_and_resume_where_it_stopped(tmp_path: Path) -> None:
     assert resumed.game.actions == session.game.actions and resumed.game.actions[0] == legal[0]
 
 
+class _Broken:
+    name = "broken"
+
+    def choose(self, view: object, legal: object, rng: object) -> str:
+        return "pass"  # text, not an action id
+
+
+def test_a_bot_that_breaks_the_protocol_stops_the_text_game_plainly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "broken", lambda arg: _Broken())
+    session = Session.new(["broken", "random"], seed=3)
+    out = io.StringIO()
+    assert TextGame(session, out, io.StringIO()).run() == 1
+    text = out.getvalue()
+    assert "error: Player 0 (broken bot) returned 'pass', not an action id" in text
+    assert text.rstrip().endswith("the game stops here.")
+    assert session.to_act == 0 and not session.state_over  # the bad answer was not played
+
+
 def test_text_game_in_process_all_bots_print_every_event() -> None:
     out = io.StringIO()
     session = Session.new(["random", "random", "random"], seed=4)

@@ -8,6 +8,7 @@ generator, and returns one of those ids. Bots that search sample hidden cards wi
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
@@ -22,6 +23,37 @@ class Bot(Protocol):
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         """Return one of ``legal``."""
         ...
+
+
+class BotMoveError(RuntimeError):
+    """A bot broke the protocol: it raised, or returned something that is not a legal action id.
+
+    The message says what the bot did ("raised ZeroDivisionError('…')", "returned 'pass', not an
+    action id"); callers add which bot, seat and game.
+    """
+
+
+def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+    """Ask ``bot`` for a move and hold it to the protocol; every interface asks bots this way.
+
+    The bot gets its own copy of ``legal`` (a tuple), so it cannot change the list the move is
+    checked against. Its answer must be an integer id (NumPy integers count; ``True`` does not)
+    among ``legal``. Anything a bot raises becomes :class:`BotMoveError`, ``SystemExit``
+    included: a bot cannot end the program (only ``KeyboardInterrupt`` passes through).
+    """
+    options = tuple(legal)
+    try:
+        choice = bot.choose(view, options, rng)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise BotMoveError(f"raised {exc!r}") from exc
+    if isinstance(choice, bool) or not hasattr(type(choice), "__index__"):
+        raise BotMoveError(f"returned {choice!r}, not an action id (an int)")
+    action = operator.index(choice)
+    if action not in options:
+        raise BotMoveError(f"chose {action}, which is not legal")
+    return action
 
 
 class RandomBot:

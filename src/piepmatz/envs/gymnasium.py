@@ -29,6 +29,7 @@ import numpy as np
 from gymnasium import spaces
 
 from piepmatz.bots import Bot, make_bot
+from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.core.actions import NUM_ACTIONS, Action
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import score_state
@@ -171,9 +172,12 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         state = self._require_state()
         while not state.is_over() and state.current_player != self._seat:
             p = state.current_player
-            legal = state.legal_action_ids()
-            choice = self._bots[p].choose(view_of(state, p), legal, self._bot_rng)
-            state.apply_id(choice if choice in legal else state.parse_action(choice).id)
+            bot = self._bots[p]
+            try:
+                choice = decide(bot, view_of(state, p), state.legal_action_ids(), self._bot_rng)
+            except BotMoveError as exc:
+                raise RuntimeError(f"the opponent {bot.name!r} in seat {p} {exc}") from exc
+            state.apply_id(choice)
 
     def _observation(self) -> Observation:
         state = self._require_state()

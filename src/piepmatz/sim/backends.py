@@ -12,9 +12,10 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
-from .play import GameResult, MatchConfig, play_batch
+from .play import BotFailure, GameResult, MatchConfig, play_batch
 
 BACKENDS: Final = ("inline", "process", "ray")
 #: Batches per worker when the batch size is chosen automatically: enough for an even finish and
@@ -67,24 +68,32 @@ def run_games(
     ``progress`` is called with the number of games just finished after every batch. ``workers``
     defaults to every local core (``process``) or every CPU of the Ray cluster (``ray``).
     ``address`` joins an existing Ray cluster (``"auto"`` or ``"host:port"``); without it a local
-    Ray instance is started, unless Ray is already initialised in this process.
+    Ray instance is started, unless Ray is already initialised in this process. A
+    :class:`~piepmatz.sim.play.BotFailure` stops the run and carries the games finished before it
+    in its ``finished``.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if workers is not None and workers < 1:
         raise ValueError(f"the number of workers must be at least 1, not {workers}")
     total = config.total_games
-    if backend == "inline":
-        size = batch_size or auto_batch_size(total, 1)
-        results: list[GameResult] = []
-        for lo, hi in batches(0, total, size):
-            results.extend(play_batch(config, lo, hi))
-            if progress:
-                progress(hi - lo)
-        return results
-    if backend == "process":
-        return _run_processes(config, workers or local_cpus(), batch_size, progress)
-    return _run_ray(config, workers, batch_size, progress, address)
+    results: list[GameResult] = []
+    try:
+        if backend == "inline":
+            for lo, hi in batches(0, total, batch_size or auto_batch_size(total, 1)):
+                results.extend(play_batch(config, lo, hi))
+                if progress:
+                    progress(hi - lo)
+        elif backend == "process":
+            _run_processes(config, workers or local_cpus(), batch_size, progress, results)
+        else:
+            _run_ray(config, workers, batch_size, progress, address, results)
+    except BotFailure as exc:
+        # What finished is kept: a long run can still save its records.
+        exc.finished = sorted(results, key=lambda r: r.index)
+        raise
+    results.sort(key=lambda r: r.index)
+    return results
 
 
 def _pool_context() -> Any:
@@ -95,20 +104,31 @@ def _pool_context() -> Any:
 
 
 def _run_processes(
-    config: MatchConfig, workers: int, batch_size: int | None, progress: Progress | None
-) -> list[GameResult]:
+    config: MatchConfig,
+    workers: int,
+    batch_size: int | None,
+    progress: Progress | None,
+    results: list[GameResult],
+) -> None:
     total = config.total_games
     size = batch_size or auto_batch_size(total, workers)
-    results: list[GameResult] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
-        pending: set[Future[list[GameResult]]] = {
-            pool.submit(play_batch, config, lo, hi) for lo, hi in batches(0, total, size)
+        pending: dict[Future[list[GameResult]], tuple[int, int]] = {
+            pool.submit(play_batch, config, lo, hi): (lo, hi) for lo, hi in batches(0, total, size)
         }
         try:
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    batch = future.result()
+                    lo, hi = pending.pop(future)
+                    try:
+                        batch = future.result()
+                    except BrokenProcessPool as exc:
+                        raise BackendError(
+                            f"a worker process died while playing games {lo}-{hi - 1} (killed, out "
+                            "of memory, or ended by a bot); replay one alone with --only N to see "
+                            "which"
+                        ) from exc
                     results.extend(batch)
                     if progress:
                         progress(len(batch))
@@ -116,8 +136,6 @@ def _run_processes(
             for future in pending:
                 future.cancel()
             raise
-    results.sort(key=lambda r: r.index)
-    return results
 
 
 def _run_ray(
@@ -126,7 +144,8 @@ def _run_ray(
     batch_size: int | None,
     progress: Progress | None,
     address: str | None,
-) -> list[GameResult]:
+    results: list[GameResult],
+) -> None:
     import ray
 
     started = False
@@ -157,15 +176,19 @@ def _run_ray(
         task = ray.remote(num_cpus=1)(play_batch)
         config_ref = ray.put(config)
         pending = [task.remote(config_ref, lo, hi) for lo, hi in batches(0, total, size)]
-        results: list[GameResult] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            for batch in ray.get(done):
+            try:
+                finished = ray.get(done)
+            except ray.exceptions.RayTaskError as exc:
+                # The bot's own error, not Ray's wrapping of it with the remote traceback.
+                if isinstance(exc.cause, BotFailure):
+                    raise exc.cause from None
+                raise
+            for batch in finished:
                 results.extend(batch)
                 if progress:
                     progress(len(batch))
     finally:
         if started:
             ray.shutdown()
-    results.sort(key=lambda r: r.index)
-    return results

@@ -106,8 +106,8 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
         default=None,
         help="join this Ray cluster ('auto' or host:port); needs --backend ray",
     )
-    p.add_argument("--json", metavar="PATH", help="write the results as JSON")
-    p.add_argument("--csv", metavar="PATH", help="write the results as CSV")
+    p.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
+    p.add_argument("--csv", metavar="PATH", help="write the results as CSV ('-': stdout)")
     p.add_argument("--plots", metavar="DIR", help="write PNG plots into this directory")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
@@ -203,8 +203,10 @@ def _check_bots(args: argparse.Namespace) -> str | None:
 
 def _check_outputs(args: argparse.Namespace) -> str | None:
     """A reason an output cannot be written, found before any game is played."""
+    if args.json == "-" and args.csv == "-":
+        return "--json - and --csv - both want stdout: send one of them to a file"
     files = [args.json, args.csv, getattr(args, "records", None)]
-    for path in filter(None, files):
+    for path in [f for f in files if f and f != "-"]:
         problem = unwritable(path)
         if problem:
             return problem
@@ -264,9 +266,17 @@ def _write_outputs(command: str, outputs: Callable[[], None]) -> int:
 
 
 def _write(path: str | None, text: str) -> None:
-    if path:
+    if path == "-":
+        sys.stdout.write(text)
+    elif path:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
+
+
+def _table(args: argparse.Namespace, report: Any) -> None:
+    """The table on stdout, unless ``--json -`` or ``--csv -`` put the data there instead."""
+    if "-" not in (args.json, args.csv):
+        sys.stdout.write(report.table() + "\n")
 
 
 def run_tournament_command(args: argparse.Namespace) -> int:
@@ -279,6 +289,8 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         return _fail("tournament", problem)
     if args.only is not None and (args.json or args.csv or args.plots):
         return _fail("tournament", "--only plays one game: save it with --records")
+    if args.only is not None and args.seed is None:
+        return _fail("tournament", "--only replays a game of a seeded tournament: add its --seed")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     config = MatchConfig(
         args.players,
@@ -295,11 +307,14 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         return _one_game(args, config, args.only)
     try:
         results = _run(args, config, "tournament")
-    except (BotFailure, BackendError) as exc:
+    except BotFailure as exc:
+        sys.stderr.write(f"piepmatz tournament: {exc}\n{_after_failure(args, config, exc)}")
+        return 1
+    except BackendError as exc:
         sys.stderr.write(f"piepmatz tournament: {exc}\n")
         return 1
     report = summarise(config, results)
-    sys.stdout.write(report.table() + "\n")
+    _table(args, report)
 
     def outputs() -> None:
         # The records first: they are what a long run cannot recompute cheaply.
@@ -313,6 +328,23 @@ def run_tournament_command(args: argparse.Namespace) -> int:
             tournament_plots(report, args.plots)
 
     return _write_outputs("tournament", outputs)
+
+
+def _after_failure(args: argparse.Namespace, config: Any, failure: Any) -> str:
+    """How to replay the game a bot failed in, and where the games finished before it went."""
+    lines = []
+    if failure.index is not None:
+        lines.append(f"replay that game alone: add --seed {config.seed} --only {failure.index}")
+    finished = failure.finished
+    if args.records and finished:
+        try:
+            write_records(args.records, config, finished)
+            lines.append(f"the {len(finished)} games that had finished are in {args.records}")
+        except OSError as exc:
+            lines.append(f"cannot write {args.records}: {exc.strerror or exc}")
+    elif finished:
+        lines.append(f"{len(finished)} games had finished; --records FILE keeps them next time")
+    return "".join(f"  {line}\n" for line in lines)
 
 
 def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
@@ -365,17 +397,22 @@ def run_compare_command(args: argparse.Namespace) -> int:
     bots = tuple(args.bots or ["heuristic" if "heuristic" in bot_names() else "random"])
     plugins = tuple(args.plugin)
     summaries = []
-    try:
-        for spec in args.rules:
-            config = MatchConfig(
-                args.players, bots, args.games, seed, parse_rules(spec), args.seating, plugins
-            )
+    for spec in args.rules:
+        config = MatchConfig(
+            args.players, bots, args.games, seed, parse_rules(spec), args.seating, plugins
+        )
+        try:
             summaries.append(summarise_rules(spec, config, _run(args, config, spec)))
-    except (BotFailure, BackendError) as exc:
-        sys.stderr.write(f"piepmatz compare: {exc}\n")
-        return 1
+        except (BotFailure, BackendError) as exc:
+            sys.stderr.write(f"piepmatz compare: rules {spec}: {exc}\n")
+            if isinstance(exc, BotFailure) and exc.index is not None:
+                sys.stderr.write(
+                    f"  replay that game alone: piepmatz tournament --rules {spec} --seed {seed} "
+                    f"--only {exc.index} (and the same --players, --bots, --games, --seating)\n"
+                )
+            return 1
     report = ComparisonReport(tuple(summaries))
-    sys.stdout.write(report.table() + "\n")
+    _table(args, report)
 
     def outputs() -> None:
         _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")

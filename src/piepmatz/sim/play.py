@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from piepmatz.bots import load_plugins, make_bot
+from piepmatz.bots import PluginError, load_plugins, make_bot
+from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.core.actions import Action
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION, GameOptions
 from piepmatz.core.rules import FLAG_CHOICES, Rules
@@ -24,7 +25,20 @@ from .schedule import bot_seed, deal_seed, lineups
 
 
 class BotFailure(RuntimeError):
-    """A bot raised or returned an action that is not legal; names the game and the seat."""
+    """A bot raised or returned an action that is not legal; names the game and the seat.
+
+    ``index`` and ``seed`` say which game of which tournament, so that it can be replayed alone.
+    """
+
+    def __init__(self, message: str, index: int | None = None, seed: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.seed = seed
+        #: The games that had finished when the backend stopped (set by ``run_games``).
+        self.finished: list[GameResult] = []
+
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses process and Ray boundaries whole
+        return (type(self), (str(self), self.index, self.seed))
 
 
 def parse_rules(spec: str) -> Rules:
@@ -170,32 +184,36 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
     deal, which = divmod(index, len(table))
     lineup = table[which]
     options = config.options(index)
-    load_plugins(config.plugins)  # a fresh worker process has not loaded them yet
+    try:
+        load_plugins(config.plugins)  # a fresh worker process has not loaded them yet
+    except PluginError as exc:
+        raise BotFailure(f"game {index}: in a worker process, {exc}", index, config.seed) from exc
     # No event log: records are built from the actions, and bots do not read the log.
     state = State.new_game(options.players, options.rules, options.seed, events=False)
     try:
         bots = [make_bot(config.bots[entry]) for entry in lineup]
     except ValueError as exc:
-        raise BotFailure(
-            f"game {index}: {exc}. A bot registered while a program runs reaches worker "
-            "processes only from a plugin (MatchConfig(plugins=...), --plugin FILE)"
-        ) from exc
+        hint = (
+            " (the plugin gave this error in a worker process)"
+            if config.plugins
+            else ". A bot registered while a program runs reaches worker processes only from a "
+            "plugin (MatchConfig(plugins=...), --plugin FILE)"
+        )
+        raise BotFailure(f"game {index}: {exc}{hint}", index=index, seed=config.seed) from exc
     rngs = [random.Random(bot_seed(config.seed, index, seat)) for seat in range(config.players)]
     actions: list[int] = []
     while not state.is_over():
         seat = state.current_player
-        legal = state.legal_action_ids()
         try:
-            choice = bots[seat].choose(view_of(state, seat), legal, rngs[seat])
-        except Exception as exc:
+            choice = decide(bots[seat], view_of(state, seat), state.legal_action_ids(), rngs[seat])
+        except BotMoveError as exc:
             raise BotFailure(
-                f"game {index}: bot {config.bots[lineup[seat]]!r} in seat {seat} raised {exc!r}"
+                f"game {index} of tournament seed {config.seed}: bot "
+                f"{config.bots[lineup[seat]]!r} in seat {seat} {exc} "
+                f"({state.describe_position()})",
+                index=index,
+                seed=config.seed,
             ) from exc
-        if choice not in legal:
-            raise BotFailure(
-                f"game {index}: bot {config.bots[lineup[seat]]!r} in seat {seat} chose {choice!r}, "
-                f"which is not legal ({state.describe_position()})"
-            )
         state.apply_id(choice)
         actions.append(choice)
     sheet = score_state(state)

@@ -50,6 +50,7 @@ from .render import (
 from .rulesdoc import rules_markdown
 from .session import (
     HUMAN,
+    BotFailure,
     SaveFileError,
     SeatError,
     Session,
@@ -677,10 +678,19 @@ class TableScreen(Screen[None]):
             # Pace: a person can follow the log between two bot moves.
             if delay:
                 time.sleep(delay)
-            choice = bot.choose(view, legal, rng)
+            try:
+                choice = self.session.ask_bot(bot, view, legal, rng)
+            except BotFailure as exc:
+                self.app.call_from_thread(self._bot_failed, str(exc))
+                return
             self.app.call_from_thread(self._bot_chose, choice)
 
         self.run_worker(think, thread=True, group="bot", exclusive=True)
+
+    def _bot_failed(self, message: str) -> None:
+        # The game stays where it is: it can still be saved, and the bot's author told why.
+        self.thinking = False
+        self.app.notify(message, title="A bot failed", severity="error", timeout=30)
 
     def _bot_chose(self, action_id: int) -> None:
         self.thinking = False

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from piepmatz.bots import Bot, bot_names, make_bot
+from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.core import Game, InvalidJSONError, PlayerView, dump_json, view_of
 from piepmatz.core import read_json as core_read_json
 from piepmatz.core.errors import PiepmatzError
@@ -86,6 +87,10 @@ def seat_label(seats: Sequence[str], player: int) -> str:
     return f"Player {player}" + (" (person)" if kind == HUMAN else f" ({kind} bot)")
 
 
+class BotFailure(RuntimeError):
+    """A seated bot raised or chose something that is not a legal action id."""
+
+
 class Session:
     """A game and its seats; the bots choose from their own seat's view only."""
 
@@ -142,9 +147,19 @@ class Session:
         return self.bots[p], self.view(p), self.game.state.legal_action_ids(), self.rngs[p]
 
     def bot_move(self) -> list[Event]:
-        """Let the bot to act choose and play; returns the new events."""
-        bot, view, legal, rng = self.bot_request()
-        return self.apply(bot.choose(view, legal, rng))
+        """Let the bot to act choose and play; returns the new events.
+
+        :class:`BotFailure` if the bot breaks the protocol (names the bot and the seat).
+        """
+        return self.apply(self.ask_bot(*self.bot_request()))
+
+    def ask_bot(self, bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        """The move of ``bot`` (see :meth:`bot_request`), held to the protocol
+        (:func:`piepmatz.bots.base.decide`); the TUI asks on a worker thread."""
+        try:
+            return decide(bot, view, legal, rng)
+        except BotMoveError as exc:
+            raise BotFailure(f"{self.label(view.player)} {exc}") from exc
 
     def apply(self, action: int | str, player: int | None = None) -> list[Event]:
         """Check and play an action; returns the events it caused. Bad input changes nothing."""

@@ -18,7 +18,7 @@ from piepmatz.core.state import PHASE_NAMES
 
 from .preview import preview
 from .render import score_sheet_text, status_text, table_text
-from .session import SaveFileError, Session, seat_label
+from .session import BotFailure, SaveFileError, Session, seat_label
 
 
 class TextGame:
@@ -71,7 +71,12 @@ class TextGame:
         while not session.state_over:
             player = session.to_act
             if not session.is_human(player):
-                session.bot_move()
+                try:
+                    session.bot_move()
+                except BotFailure as exc:
+                    self.print_new_events()
+                    self.say(f"error: {exc}; the game stops here.")
+                    return 1
                 self.print_new_events()
                 if self.delay:
                     time.sleep(self.delay)
