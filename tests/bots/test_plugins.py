@@ -87,6 +87,8 @@ def test_a_plugin_module_on_the_path(tmp_path: Path, monkeypatch: pytest.MonkeyP
         ("dir/notes.txt", "x", "a plugin file is Python source ending in .py"),
         ("broken.py", "1 / 0\n", r"plugin 'broken.py' failed while loading: ZeroDivisionError"),
         ("syntax.py", "def (:\n", "failed while loading: SyntaxError"),
+        ("quits.py", "import sys\nsys.exit(3)\n", r"failed while loading: SystemExit\(3\)"),
+        ("sub/dir.py/", None, r"sub/dir.py is a directory; name a .py file in it"),
         ("no_such_module_here", None, "no module named 'no_such_module_here'"),
         ("", None, "a Python file or a module name"),
     ],
@@ -98,6 +100,8 @@ def test_bad_plugins_say_what_is_wrong(
     if text is not None:
         (tmp_path / ref).parent.mkdir(exist_ok=True)
         (tmp_path / ref).write_text(text)
+    elif ref.endswith("/"):
+        (tmp_path / ref).mkdir(parents=True)
     modules = set(sys.modules)
     with pytest.raises(PluginError, match=message):
         load_plugin(ref)
@@ -132,6 +136,13 @@ def test_factories_that_fail_or_return_no_bot_are_named() -> None:
         make_bot("crashing:x")
     with pytest.raises(ValueError, match="returned object, which has no choose"):
         make_bot("nothing")
+
+    def silent(arg: str) -> piepmatz.bots.Bot:
+        raise ValueError
+
+    register("silent", silent)
+    with pytest.raises(ValueError, match=r"bot 'silent' could not be built: ValueError\(\)"):
+        make_bot("silent")
 
 
 def test_installed_packages_declare_bots_as_entry_points(

@@ -115,8 +115,10 @@ def make_bot(spec: str) -> Bot:
         _FACTORIES[name] = factory
     try:
         bot = factory(arg)
-    except ValueError:
-        raise
+    except ValueError as exc:
+        if str(exc):
+            raise
+        raise ValueError(f"bot {spec!r} could not be built: {exc!r}") from exc
     except Exception as exc:  # a plugin's factory: say which spec failed
         raise ValueError(f"bot {spec!r} could not be built: {exc!r}") from exc
     if not callable(getattr(bot, "choose", None)):

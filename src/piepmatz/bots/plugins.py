@@ -79,6 +79,8 @@ def load_plugins(refs: Iterable[str]) -> tuple[str, ...]:
 
 
 def _load_file(ref: str, path: Path) -> ModuleType:
+    if path.is_dir():
+        raise PluginError(f"plugin {ref!r}: {path} is a directory; name a .py file in it")
     if not path.is_file():
         raise PluginError(f"plugin {ref!r}: no such file ({path})")
     if path.suffix != ".py":
@@ -93,7 +95,9 @@ def _load_file(ref: str, path: Path) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too: a plugin cannot end the program unseen
         del sys.modules[name]
         raise PluginError(f"plugin {ref!r} failed while loading: {exc!r}") from exc
     return module
@@ -109,7 +113,9 @@ def _load_module(name: str) -> ModuleType:
                 "or install the package that provides it)"
             ) from None
         raise PluginError(f"plugin {name!r} failed while loading: {exc!r}") from exc
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
         raise PluginError(f"plugin {name!r} failed while loading: {exc!r}") from exc
 
 
