@@ -106,6 +106,12 @@ def test_bad_specs_get_clear_errors(spec: str, message: str) -> None:
         make_bot(spec)
 
 
+def test_names_are_read_without_regard_to_case() -> None:
+    assert make_bot("Hard").time_limit == 1.0
+    assert isinstance(make_bot("HEURISTIC"), HeuristicBot)
+    assert make_bot("ISMCTS:iterations=7").iterations == 7
+
+
 def test_spec_must_be_text() -> None:
     with pytest.raises(ValueError, match="text"):
         make_bot(3)  # type: ignore[arg-type]

@@ -107,6 +107,8 @@ def make_bot(spec: str) -> Bot:
     if not isinstance(spec, str):
         raise ValueError(f"a bot spec must be text such as 'heuristic', not {spec!r}")
     name, _, arg = spec.strip().partition(":")
+    if name not in _FACTORIES:  # "Hard" and "HEURISTIC" are what a person types, too
+        name = next((n for n in _FACTORIES if n.lower() == name.lower()), name)
     factory = _FACTORIES.get(name)
     if factory is None:
         factory = entry_point_factory(name)
