@@ -88,6 +88,8 @@ def test_same_seed_same_output_across_backends(
         (["--bots", "random", "--backend", "threads"], "invalid choice: 'threads'"),
         (["--bots", "random", "--address", "auto"], "add --backend ray"),
         (["--bots", "random", "--json", "/nonexistent/dir/r.json"], "not a writable directory"),
+        (["--bots", "random", "--move-limit", "0"], "--move-limit: must be more than 0 seconds"),
+        (["--bots", "random", "--move-limit", "soon"], "'soon' is not a number of seconds"),
         (["--players", "3"], "--bots"),
     ],
 )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pickle
 import random
+import signal
+import time
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -165,3 +167,30 @@ def test_parse_rules() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             parse_rules(bad)
+
+
+class SlowBot:
+    name = "slow"
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        if view.turn >= 2:
+            time.sleep(20)  # interrupted by the move limit long before
+        return legal[0]
+
+
+def test_a_bot_past_the_move_limit_fails_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "slow", lambda arg: SlowBot())
+    config = MatchConfig(2, ("slow", "random"), 1, seed=1, move_limit=0.2)
+    start = time.perf_counter()
+    with pytest.raises(BotFailure, match=r"bot 'slow' in seat \d took more than 0\.2 s to move"):
+        play_game(config, 0)
+    assert time.perf_counter() - start < 5
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no alarm left behind
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+    # Within the limit nothing changes: the same game as without one.
+    assert play_game(MatchConfig(2, ("random",), 1, seed=4, move_limit=5), 0) == play_game(
+        MatchConfig(2, ("random",), 1, seed=4), 0
+    )
+    for bad in (0, -1.0, float("nan"), "1"):
+        with pytest.raises(ValueError, match="the move limit is a number of seconds"):
+            MatchConfig(2, ("random",), 1, seed=1, move_limit=bad)  # type: ignore[arg-type]

@@ -33,6 +33,13 @@ class BotMoveError(RuntimeError):
     """
 
 
+class MoveTimeExceeded(Exception):
+    """Raised inside a bot that thinks past a move time limit (``--move-limit``)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"took more than {seconds:g} s to move")
+
+
 def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
     """Ask ``bot`` for a move and hold it to the protocol; every interface asks bots this way.
 
@@ -46,6 +53,8 @@ def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random)
         choice = bot.choose(view, options, rng)
     except KeyboardInterrupt:
         raise
+    except MoveTimeExceeded as exc:
+        raise BotMoveError(str(exc)) from exc
     except BaseException as exc:
         raise BotMoveError(f"raised {exc!r}") from exc
     if isinstance(choice, bool) or not hasattr(type(choice), "__index__"):

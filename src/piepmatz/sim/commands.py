@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import secrets
 import sys
@@ -41,6 +42,16 @@ Every rule set plays the same deals with the same bots and the same bot random s
 is a preset, optionally with flags: standard, overview, standard:last_hand=false,
 overview:draw=refill,pairs=mated. Margin is the winner's total minus the lowest total; a shared
 win counts 1/w; first-player win rates have Wilson 95 % intervals."""
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
 
 
 def _checked(validate: Callable[[str], object]) -> Callable[[str], str]:
@@ -105,6 +116,13 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
         "--address",
         default=None,
         help="join this Ray cluster ('auto' or host:port); needs --backend ray",
+    )
+    p.add_argument(
+        "--move-limit",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="fail a game whose bot thinks longer than this per move (default: no limit)",
     )
     p.add_argument("--json", metavar="PATH", help="write the results as JSON ('-': stdout)")
     p.add_argument("--csv", metavar="PATH", help="write the results as CSV ('-': stdout)")
@@ -300,6 +318,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         parse_rules(args.rules),
         args.seating,
         tuple(args.plugin),
+        args.move_limit,
     )
     if args.only is not None:
         if not 0 <= args.only < config.total_games:
@@ -399,7 +418,14 @@ def run_compare_command(args: argparse.Namespace) -> int:
     summaries = []
     for spec in args.rules:
         config = MatchConfig(
-            args.players, bots, args.games, seed, parse_rules(spec), args.seating, plugins
+            args.players,
+            bots,
+            args.games,
+            seed,
+            parse_rules(spec),
+            args.seating,
+            plugins,
+            args.move_limit,
         )
         try:
             summaries.append(summarise_rules(spec, config, _run(args, config, spec)))

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import math
 import random
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from piepmatz.bots import PluginError, load_plugins, make_bot
-from piepmatz.bots.base import BotMoveError, decide
+from piepmatz.bots.base import BotMoveError, MoveTimeExceeded, decide
 from piepmatz.core.actions import Action
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION, GameOptions
 from piepmatz.core.rules import FLAG_CHOICES, Rules
@@ -81,6 +85,8 @@ class MatchConfig:
     rules: Rules = field(default_factory=Rules)
     seating: str = "cyclic"
     plugins: tuple[str, ...] = ()
+    #: Seconds a bot may think per move before the game fails (None: no limit).
+    move_limit: float | None = None
 
     def __post_init__(self) -> None:
         # Canonical references (absolute paths), so workers elsewhere load the same files.
@@ -91,6 +97,10 @@ class MatchConfig:
             raise ValueError("a tournament needs at least one bot")
         if type(self.games) is not int or self.games < 1:
             raise ValueError(f"the number of games must be at least 1, not {self.games!r}")
+        if self.move_limit is not None and not (
+            isinstance(self.move_limit, int | float) and 0 < self.move_limit < math.inf
+        ):
+            raise ValueError(f"the move limit is a number of seconds, not {self.move_limit!r}")
         for spec in self.bots:
             make_bot(spec)  # raises ValueError naming the known bots
         lineups(len(self.bots), self.players, self.seating)
@@ -132,6 +142,7 @@ class MatchConfig:
             "preset": self.rules.name,
             "seating": self.seating,
             "plugins": list(self.plugins),
+            "move_limit": self.move_limit,
             "deals": self.deals,
             "total_games": self.total_games,
         }
@@ -178,6 +189,34 @@ class GameResult:
         }
 
 
+@contextmanager
+def move_limit(seconds: float | None) -> Iterator[None]:
+    """Interrupt a bot that thinks longer than ``seconds`` (:class:`MoveTimeExceeded`).
+
+    A real-time signal, so it works where games are played: the main thread of this process, of
+    a worker process or of a Ray worker. Elsewhere (a thread, a system without ``setitimer``)
+    there is no limit.
+    """
+    if (
+        seconds is None
+        or not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise MoveTimeExceeded(seconds)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def play_game(config: MatchConfig, index: int) -> GameResult:
     """Play game ``index`` of the tournament ``config``; the same inputs give the same game."""
     table = config.lineups
@@ -205,8 +244,10 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
     while not state.is_over():
         seat = state.current_player
         try:
-            choice = decide(bots[seat], view_of(state, seat), state.legal_action_ids(), rngs[seat])
-        except BotMoveError as exc:
+            with move_limit(config.move_limit):
+                view = view_of(state, seat)
+                choice = decide(bots[seat], view, state.legal_action_ids(), rngs[seat])
+        except (BotMoveError, MoveTimeExceeded) as exc:  # the latter: expired just after it
             raise BotFailure(
                 f"game {index} of tournament seed {config.seed}: bot "
                 f"{config.bots[lineup[seat]]!r} in seat {seat} {exc} "
