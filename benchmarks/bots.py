@@ -47,10 +47,10 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from piepmatz.args import positive
 from piepmatz.bots import load_plugins, make_bot
 from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.bots.ismcts import ISMCTSBot
-from piepmatz.cli import positive
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of

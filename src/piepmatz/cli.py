@@ -7,9 +7,10 @@ import importlib
 import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+from piepmatz.args import unwritable
 from piepmatz.bots import make_bot
 from piepmatz.core import Game, describe_event, dump_json, read_json
 from piepmatz.core.errors import PiepmatzError
@@ -62,34 +63,6 @@ def _demo(args: argparse.Namespace) -> int:
 def _demo_error(message: str) -> int:
     sys.stderr.write(f"piepmatz demo: error: {message}\n")
     return 2
-
-
-def positive(what: str) -> Callable[[str], int]:
-    """An argparse type for a count: a whole number, 1 or more; ``what`` names it in errors."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a whole number, not {text!r}"
-            ) from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
-        return value
-
-    return parse
-
-
-def unwritable(path: str) -> str | None:
-    """Why a file cannot be written at ``path``, found before the work that fills it; or None."""
-    target = Path(path)
-    if target.is_dir():
-        return f"{path} is a directory, not a file"
-    parent = target.resolve().parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        return f"cannot write {path}: {parent} is not a writable directory"
-    return None
 
 
 def _replay(args: argparse.Namespace) -> int:

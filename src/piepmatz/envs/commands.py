@@ -12,7 +12,7 @@ import sys
 import warnings
 from typing import Any
 
-from piepmatz.cli import positive
+from piepmatz.args import positive
 
 #: PettingZoo 1.27 raises these for any dict observation outside its own classic games.
 PETTINGZOO_DICT_WARNINGS = (

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import secrets
 import sys
@@ -13,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from piepmatz.cli import positive, unwritable
+from piepmatz.args import positive, seconds, unwritable
 
 TOURNAMENT_NOTES = """\
 Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
@@ -42,16 +41,6 @@ Every rule set plays the same deals with the same bots and the same bot random s
 is a preset, optionally with flags: standard, overview, standard:last_hand=false,
 overview:draw=refill,pairs=mated. Margin is the winner's total minus the lowest total; a shared
 win counts 1/w; first-player win rates have Wilson 95 % intervals."""
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
-    return value
 
 
 def _checked(validate: Callable[[str], object]) -> Callable[[str], str]:
@@ -119,7 +108,7 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
     )
     p.add_argument(
         "--move-limit",
-        type=_seconds,
+        type=seconds(zero=False),
         default=None,
         metavar="SECONDS",
         help="fail a game whose bot thinks longer than this per move (default: no limit)",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
+from piepmatz.args import seconds
 from piepmatz.core.rules import PRESETS
 
 
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
     play.add_argument(
         "--delay",
-        type=_seconds,
+        type=seconds(zero=True),
         default=None,
         help="seconds between bot moves (default 0.6 on screen, 0 with --text)",
     )
@@ -49,16 +49,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="load a Python file or module that registers more bots, to seat them (repeatable)",
     )
     play.set_defaults(func=run_play)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, not {text}")
-    return value
 
 
 #: What a new game is made from; a saved game brings its own.

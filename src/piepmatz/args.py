@@ -1,0 +1,57 @@
+"""What the commands share: argument types and the early check of output paths.
+
+Every command (``piepmatz …`` and ``benchmarks/*.py``) reads counts and output files the same
+way, so that a bad value gets the same plain message everywhere, before any work starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+
+def positive(what: str) -> Callable[[str], int]:
+    """An argparse type for a count: a whole number, 1 or more; ``what`` names it in errors."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a whole number, not {text!r}"
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        return value
+
+    return parse
+
+
+def seconds(zero: bool) -> Callable[[str], float]:
+    """An argparse type for a duration: finite, and more than 0 (or 0 too, with ``zero``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not (math.isfinite(value) and (value >= 0 if zero else value > 0)):
+            least = "0 or more" if zero else "more than 0"
+            raise argparse.ArgumentTypeError(f"must be {least} seconds, not {text}")
+        return value
+
+    return parse
+
+
+def unwritable(path: str) -> str | None:
+    """Why a file cannot be written at ``path``, found before the work that fills it; or None."""
+    target = Path(path)
+    if target.is_dir():
+        return f"{path} is a directory, not a file"
+    parent = target.resolve().parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        return f"cannot write {path}: {parent} is not a writable directory"
+    return None
