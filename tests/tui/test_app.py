@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import piepmatz.bots
 from piepmatz.core import Game, event_to_json
 from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.state import LAST_HAND
@@ -211,6 +212,42 @@ def test_save_resume_and_a_broken_file_changes_nothing(tui: Any, tmp_path: Path)
             assert resumed is not session
             assert [str(a) for a in resumed.game.actions] == [str(a) for a in played]
             assert resumed.view(0) == session.view(0)
+
+    asyncio.run(scenario())
+
+
+class _Broken:
+    name = "broken"
+
+    def choose(self, view: Any, legal: Any, rng: Any) -> int:
+        raise RuntimeError("lost its feathers")
+
+
+def test_a_bot_that_fails_is_named_and_the_game_can_still_be_saved(
+    tui: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "broken", lambda arg: _Broken())
+    session = Session(Game.new(players=2, seed=9, first_player=1), ["human", "broken"])
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(20):
+                await tui.settle(pilot)
+                if app._notifications:
+                    break
+            messages = [n.message for n in app._notifications]
+            assert any(
+                "Player 1 (broken bot) raised RuntimeError('lost its feathers')" in m
+                for m in messages
+            ), messages
+            assert session.game.actions == [] and session.to_act == 1
+            await pilot.press("s")
+            await pilot.pause()
+            app.screen.query_one("Input").value = str(tmp_path / "kept.json")  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await tui.settle(pilot)
+            assert Session.load(tmp_path / "kept.json").seats == ["human", "broken"]
 
     asyncio.run(scenario())
 
