@@ -233,7 +233,7 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
         bots = [make_bot(config.bots[entry]) for entry in lineup]
     except ValueError as exc:
         hint = (
-            " (the plugin gave this error in a worker process)"
+            " (in a worker process, after loading the plugins)"
             if config.plugins
             else ". A bot registered while a program runs reaches worker processes only from a "
             "plugin (MatchConfig(plugins=...), --plugin FILE)"
@@ -241,12 +241,16 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
         raise BotFailure(f"game {index}: {exc}{hint}", index=index, seed=config.seed) from exc
     rngs = [random.Random(bot_seed(config.seed, index, seat)) for seat in range(config.players)]
     actions: list[int] = []
+    limit = config.move_limit
     while not state.is_over():
         seat = state.current_player
+        view, legal = view_of(state, seat), state.legal_action_ids()
         try:
-            with move_limit(config.move_limit):
-                view = view_of(state, seat)
-                choice = decide(bots[seat], view, state.legal_action_ids(), rngs[seat])
+            if limit is None:  # the common case pays nothing for the limit
+                choice = decide(bots[seat], view, legal, rngs[seat])
+            else:
+                with move_limit(limit):
+                    choice = decide(bots[seat], view, legal, rngs[seat])
         except (BotMoveError, MoveTimeExceeded) as exc:  # the latter: expired just after it
             raise BotFailure(
                 f"game {index} of tournament seed {config.seed}: bot "
