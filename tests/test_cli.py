@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import piepmatz.bots
 from piepmatz.cli import main
 from piepmatz.core import Game
 
@@ -27,6 +28,23 @@ def test_demo_records_a_game_that_replay_reads_back(
     replayed = capsys.readouterr().out
     # The same log and score sheet as the demo printed, without the demo's header line.
     assert replayed.strip() == shown.split("\n", 1)[1].strip()
+
+
+class _Talker:
+    name = "talker"
+
+    def choose(self, view: object, legal: object, rng: object) -> str:
+        return "draw deck"  # text, not an action id
+
+
+def test_demo_names_a_bot_that_breaks_the_protocol(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "talker", lambda arg: _Talker())
+    assert main(["demo", "--players", "2", "--seed", "1", "--bots", "talker"]) == 1
+    err = capsys.readouterr().err
+    assert "piepmatz demo: bot 'talker' in seat" in err
+    assert "returned 'draw deck', not an action id" in err
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from piepmatz.args import unwritable
 from piepmatz.bots import make_bot
+from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.core import Game, describe_event, dump_json, read_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.rules import PRESETS
@@ -49,8 +50,12 @@ def _demo(args: argparse.Namespace) -> int:
         if game.state.is_over():
             break
         p = game.state.current_player
-        legal = game.state.legal_action_ids()
-        game.apply(bots[p].choose(view_of(game.state, p), legal, rng))
+        try:
+            choice = decide(bots[p], view_of(game.state, p), game.state.legal_action_ids(), rng)
+        except BotMoveError as exc:
+            sys.stderr.write(f"piepmatz demo: bot {bots[p].name!r} in seat {p} {exc}\n")
+            return 1
+        game.apply(choice)
     out.write("\n" + game.score().table() + "\n")
     if args.record:
         try:
