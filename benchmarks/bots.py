@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -195,6 +196,25 @@ def pooled(results: dict[Game, float]) -> str:
     return text
 
 
+def verdict(results: dict[Game, float], target: float) -> str:
+    """Whether the Wilson interval decides against ``target``, and if not, roughly how many
+    games would at the rate measured so far (the rate itself unknown: an estimate, no promise)."""
+    n = len(results)
+    rate = sum(results.values()) / n
+    lo, hi = wilson(sum(results.values()), n)
+    if lo > target or hi < target:
+        side = "above" if lo > target else "below"
+        return f"decided: the interval lies {side} {target:.1%}"
+    gap = abs(rate - target)
+    if gap < 1e-9:
+        return f"not decided: the rate is {target:.1%} itself; no number of games decides it"
+    needed = math.ceil(1.96**2 * rate * (1 - rate) / gap**2)
+    return (
+        f"not decided: the interval holds {target:.1%}; if the true rate were {rate:.1%}, about "
+        f"{needed:,} games in all would decide it ({max(0, needed - n):,} more)"
+    )
+
+
 def paired(new: dict[Game, float], old: dict[Game, float]) -> str:
     """Mean difference of ``new`` over ``old`` on the games both played, with its interval."""
     common = sorted(set(new) & set(old))
@@ -301,6 +321,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     pp.add_argument(
         "--paired", action="store_true", help="two files: the first run against the second"
     )
+    pp.add_argument(
+        "--target",
+        type=float,
+        default=None,
+        metavar="RATE",
+        help="say whether the interval decides against this win rate (e.g. 0.4)",
+    )
     for p in (mp,):
         p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     ap = sub.add_parser("all", help="the speed figures and the three strength targets")
@@ -353,7 +380,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.error("--paired compares exactly two files")
             print(paired(load_runs(args.files[:1]), load_runs(args.files[1:])))
         else:
-            print(pooled(load_runs(args.files)))
+            results = load_runs(args.files)
+            print(pooled(results))
+            if args.target is not None:
+                if not 0 < args.target < 1:
+                    parser.error(f"--target is a win rate between 0 and 1, not {args.target}")
+                print(verdict(results, args.target))
         return 0
     extra = f",{args.ismcts_options}" if args.ismcts_options else ""
     rates = speed(args.positions, f"ismcts:iterations=1000{extra}")

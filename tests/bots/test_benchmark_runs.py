@@ -65,6 +65,20 @@ def test_paired_difference_on_common_games(bench: ModuleType) -> None:
         bench.paired({(1, 0): 1.0}, {(2, 0): 0.0})
 
 
+def test_verdict_says_whether_the_interval_decides(bench: ModuleType) -> None:
+    def run(wins: int, games: int) -> dict[tuple[int, int], float]:
+        return {(g, 0): 1.0 if g < wins else 0.0 for g in range(games)}
+
+    assert bench.verdict(run(450, 1000), 0.4) == "decided: the interval lies above 40.0%"
+    assert bench.verdict(run(350, 1000), 0.4) == "decided: the interval lies below 40.0%"
+    assert "no number of games decides it" in bench.verdict(run(40, 100), 0.4)
+    # 41 % over 1,000 games: 1.96² · 0.41 · 0.59 / 0.01² ≈ 9,293 games in all.
+    assert bench.verdict(run(410, 1000), 0.4) == (
+        "not decided: the interval holds 40.0%; if the true rate were 41.0%, about 9,293 games "
+        "in all would decide it (8,293 more)"
+    )
+
+
 def test_load_runs_refuses_mixed_or_broken_files(bench: ModuleType, tmp_path: Path) -> None:
     a = _write(tmp_path / "a.jsonl", {(0, 0): 1.0})
     other = _write(tmp_path / "c.jsonl", {(1, 0): 0.0}, first="c")
