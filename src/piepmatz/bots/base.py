@@ -57,9 +57,12 @@ def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random)
         raise BotMoveError(str(exc)) from exc
     except BaseException as exc:
         raise BotMoveError(f"raised {exc!r}") from exc
-    if isinstance(choice, bool) or not hasattr(type(choice), "__index__"):
-        raise BotMoveError(f"returned {choice!r}, not an action id (an int)")
-    action = operator.index(choice)
+    try:
+        if isinstance(choice, bool):
+            raise TypeError
+        action = operator.index(choice)  # an int, or an integer type that says it is one
+    except TypeError:
+        raise BotMoveError(f"returned {choice!r}, not an action id (an int)") from None
     if action not in options:
         raise BotMoveError(f"chose {action}, which is not legal")
     return action
