@@ -61,7 +61,7 @@ def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random)
         if isinstance(choice, bool):
             raise TypeError
         action = operator.index(choice)  # an int, or an integer type that says it is one
-    except TypeError:
+    except Exception:  # TypeError, or whatever a strange object's __index__ raises
         raise BotMoveError(f"returned {choice!r}, not an action id (an int)") from None
     if action not in options:
         raise BotMoveError(f"chose {action}, which is not legal")
