@@ -369,10 +369,10 @@ def _check_phase(s: State, r: _Reader) -> None:
                 "draws_left",
                 "the draw phase needs a draw left and a choice of at least two places (T3.1)",
             )
+        # Each draw adds a card and takes one off draws_left, so the two always agree.
         in_hand = len(s.hands[s.current_player])
-        refill = s.rules.draw == "refill"
-        if s.draws_left != (HAND_SIZE - in_hand if refill else 1) or in_hand >= HAND_SIZE:
-            rule = f"refilling to {HAND_SIZE}" if refill else "one card a turn"
+        if s.draws_left != s.draws_due(in_hand):
+            rule = f"refilling to {HAND_SIZE}" if s.rules.draw == "refill" else "one card a turn"
             raise r.fail(
                 "draws_left",
                 f"{s.draws_left} draws left for a hand of {in_hand}: the draw is {rule} (T3.1)",

@@ -652,11 +652,15 @@ class State:
 
     # ------------------------------------------------------------------ T3
 
+    def draws_due(self, held: int) -> int:
+        """T3.1: the draws a hand of ``held`` cards takes: up to four, or one (``draw=one``)."""
+        missing = HAND_SIZE - held
+        return max(0, missing if self.rules.draw == "refill" else min(1, missing))
+
     def _start_draw(self) -> None:
         p = self.turn_player
         self.current_player = p
-        missing = HAND_SIZE - len(self.hands[p])
-        self.draws_left = max(0, missing if self.rules.draw == "refill" else min(1, missing))
+        self.draws_left = self.draws_due(len(self.hands[p]))
         self._continue_draw()
 
     def _continue_draw(self) -> None:
