@@ -8,11 +8,12 @@ generator, and returns one of those ids. Bots that search sample hidden cards wi
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from piepmatz.core.actions import as_id
+from piepmatz.core.errors import InvalidActionError
 from piepmatz.core.view import PlayerView
 
 
@@ -58,10 +59,8 @@ def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random)
     except BaseException as exc:
         raise BotMoveError(f"raised {exc!r}") from exc
     try:
-        if isinstance(choice, bool):
-            raise TypeError
-        action = operator.index(choice)  # an int, or an integer type that says it is one
-    except Exception:  # TypeError, or whatever a strange object's __index__ raises
+        action = as_id(choice)
+    except InvalidActionError:
         raise BotMoveError(f"returned {choice!r}, not an action id (an int)") from None
     if action not in options:
         raise BotMoveError(f"chose {action}, which is not legal")

@@ -26,6 +26,7 @@ Parsing the text alone checks syntax only; whether an action is legal is a quest
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Final
 
@@ -56,6 +57,19 @@ NUM_ACTIONS: Final = KEEP_BASE + NUM_PAIRS  # 2921
 # Unordered pairs of birds a < b, numbered in lexicographic order.
 PAIRS: Final = tuple((a, b) for a in range(NUM_BIRDS) for b in range(a + 1, NUM_BIRDS))
 PAIR_INDEX: Final = {pair: i for i, pair in enumerate(PAIRS)}
+
+
+def as_id(value: object) -> int:
+    """``value`` as an integer, for a caller that received an action id from outside (a bot, a
+    learner): an ``int``, or an integer type that says it is one (NumPy's, a 0-d integer array),
+    but not a bool. :class:`InvalidActionError` otherwise; the range is checked where it is used.
+    """
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        return operator.index(value)  # type: ignore[arg-type]
+    except Exception:  # TypeError, or whatever a strange object's __index__ raises
+        raise InvalidActionError(f"{value!r} is not an action id (an int)") from None
 
 
 def keep_id(a: int, b: int) -> int:

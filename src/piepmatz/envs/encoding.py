@@ -27,8 +27,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from piepmatz.core.actions import MAX_PERCHES, NUM_ACTIONS
+from piepmatz.core.actions import MAX_PERCHES, NUM_ACTIONS, as_id
 from piepmatz.core.cards import BIRD_SPECIES, BIRD_VALUE, FEEDER_EGGS, FEEDER_KIND, NUM_BIRDS
+from piepmatz.core.errors import InvalidActionError
 from piepmatz.core.rules import Rules
 from piepmatz.core.state import COLUMN_SIZE, DISPLAY_SIZE, HAND_SIZE, PHASE_NAMES
 from piepmatz.core.view import PlayerView
@@ -328,14 +329,13 @@ def action_id(action: Any) -> int:
     Anything else (a float that would be truncated, a text, a bool, an array of several) is
     refused with a ``ValueError`` naming the action space, rather than silently converted.
     """
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        action = action.item()
-    if isinstance(action, int | np.integer) and not isinstance(action, bool | np.bool_):
-        return int(action)
-    raise ValueError(
-        f"an action is an integer id 0-{NUM_ACTIONS - 1} (Discrete({NUM_ACTIONS})), "
-        f"not {action!r} of type {type(action).__name__}"
-    )
+    try:
+        return as_id(action)
+    except InvalidActionError:
+        raise ValueError(
+            f"an action is an integer id 0-{NUM_ACTIONS - 1} (Discrete({NUM_ACTIONS})), "
+            f"not {action!r} of type {type(action).__name__}"
+        ) from None
 
 
 def win_rewards(winners: Sequence[int], num_players: int) -> list[float]:
