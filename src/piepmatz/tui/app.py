@@ -32,6 +32,7 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
+from piepmatz.bots.base import BotMoveError
 from piepmatz.core import Action, Game, PlayerView, describe_event, view_of
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND, PLAY, State
@@ -50,7 +51,6 @@ from .render import (
 from .rulesdoc import rules_markdown
 from .session import (
     HUMAN,
-    BotFailure,
     SaveFileError,
     SeatError,
     Session,
@@ -680,7 +680,7 @@ class TableScreen(Screen[None]):
                 time.sleep(delay)
             try:
                 choice = self.session.ask_bot(bot, view, legal, rng)
-            except BotFailure as exc:
+            except BotMoveError as exc:
                 self.app.call_from_thread(self._bot_failed, str(exc))
                 return
             self.app.call_from_thread(self._bot_chose, choice)

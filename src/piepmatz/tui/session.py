@@ -87,10 +87,6 @@ def seat_label(seats: Sequence[str], player: int) -> str:
     return f"Player {player}" + (" (person)" if kind == HUMAN else f" ({kind} bot)")
 
 
-class BotFailure(RuntimeError):
-    """A seated bot raised or chose something that is not a legal action id."""
-
-
 class Session:
     """A game and its seats; the bots choose from their own seat's view only."""
 
@@ -149,7 +145,7 @@ class Session:
     def bot_move(self) -> list[Event]:
         """Let the bot to act choose and play; returns the new events.
 
-        :class:`BotFailure` if the bot breaks the protocol (names the bot and the seat).
+        :class:`~piepmatz.bots.base.BotMoveError` if the bot breaks the protocol, naming its seat.
         """
         return self.apply(self.ask_bot(*self.bot_request()))
 
@@ -159,7 +155,7 @@ class Session:
         try:
             return decide(bot, view, legal, rng)
         except BotMoveError as exc:
-            raise BotFailure(f"{self.label(view.player)} {exc}") from exc
+            raise BotMoveError(f"{self.label(view.player)} {exc}") from exc
 
     def apply(self, action: int | str, player: int | None = None) -> list[Event]:
         """Check and play an action; returns the events it caused. Bad input changes nothing."""

@@ -12,13 +12,14 @@ from __future__ import annotations
 import time
 from typing import TextIO
 
+from piepmatz.bots.base import BotMoveError
 from piepmatz.core import Action, Game, describe_event
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import PHASE_NAMES
 
 from .preview import preview
 from .render import score_sheet_text, status_text, table_text
-from .session import BotFailure, SaveFileError, Session, seat_label
+from .session import SaveFileError, Session, seat_label
 
 
 class TextGame:
@@ -73,7 +74,7 @@ class TextGame:
             if not session.is_human(player):
                 try:
                     session.bot_move()
-                except BotFailure as exc:
+                except BotMoveError as exc:
                     self.print_new_events()
                     self.say(f"error: {exc}; the game stops here.")
                     return 1
