@@ -4,7 +4,6 @@ heavy imports: OpenSkill, matplotlib, tqdm, Ray) happens only when a command run
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import sys
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from piepmatz.args import positive, seconds, unwritable
+from piepmatz.core import dump_json
 
 TOURNAMENT_NOTES = """\
 Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
@@ -328,7 +328,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         # The records first: they are what a long run cannot recompute cheaply.
         if args.records:
             write_records(args.records, config, results)
-        _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
+        _write(args.json, dump_json(json_safe(report.to_json()), indent=1) + "\n")
         _write(args.csv, report.csv())
         if args.plots:
             from .plots import tournament_plots
@@ -387,7 +387,7 @@ def write_records(path: str, config: Any, results: Any) -> None:
                 "deal": result.deal,
                 "seats": [config.labels[e] for e in result.lineup],
             }
-            f.write(json.dumps(record, separators=(",", ":")) + "\n")
+            f.write(dump_json(record, separators=(",", ":")) + "\n")
 
 
 def run_compare_command(args: argparse.Namespace) -> int:
@@ -430,7 +430,7 @@ def run_compare_command(args: argparse.Namespace) -> int:
     _table(args, report)
 
     def outputs() -> None:
-        _write(args.json, json.dumps(json_safe(report.to_json()), indent=1, allow_nan=False) + "\n")
+        _write(args.json, dump_json(json_safe(report.to_json()), indent=1) + "\n")
         _write(args.csv, report.csv())
         if args.plots:
             from .plots import comparison_plots
