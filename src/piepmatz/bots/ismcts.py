@@ -170,8 +170,10 @@ class Node:
 class ISMCTSBot:
     """SO-ISMCTS with a time and/or iteration budget per decision.
 
-    Subclasses may replace :meth:`evaluate` (the rewards of a position where a rollout stops) and
-    :meth:`rollout_policy`; ``benchmarks/variants.py`` measures variants that way.
+    Subclasses may replace :meth:`evaluate` (the rewards of a position where a rollout stops),
+    :meth:`rollout_policy` and :meth:`sampler` (the worlds it searches);
+    ``benchmarks/variants.py`` measures variants that way, ``benchmarks/ceiling.py`` what the
+    search would win if it were told the hidden cards.
     """
 
     #: Rewards in [0, 1] for every player of a world where a rollout stops (``reward=margin``).
@@ -252,6 +254,10 @@ class ISMCTSBot:
         """The policy that plays the rollouts (``rollout=…``)."""
         return ROLLOUT_POLICIES[self.rollout]
 
+    def sampler(self, view: PlayerView, rng: random.Random) -> Resampler:
+        """Deals the worlds of one decision: every hidden card at random, as the view allows."""
+        return Resampler(view, rng)
+
     def searches(self, view: PlayerView) -> bool:
         """Whether this decision is searched (or left to the heuristic), by ``search``."""
         mode = self.search_mode
@@ -281,7 +287,7 @@ class ISMCTSBot:
         """
         me = view.player
         root = Node(-1)
-        sampler = Resampler(view, rng)
+        sampler = self.sampler(view, rng)
         policy = self.rollout_policy()
         evaluate = self.evaluate
         max_depth = self.depth
