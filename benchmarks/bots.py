@@ -45,12 +45,12 @@ import os
 import random
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from piepmatz.args import positive
 from piepmatz.bots import load_plugins, make_bot
-from piepmatz.bots.base import BotMoveError, decide
+from piepmatz.bots.base import Bot, BotMoveError, decide
 from piepmatz.bots.ismcts import ISMCTSBot
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
@@ -62,10 +62,22 @@ class BotFailed(RuntimeError):
     """A bot of the match broke the protocol; names the deal, the bot and the seat."""
 
 
-def play_game(specs: Sequence[str], deal: int, players: int, bot_seed: int) -> tuple[int, ...]:
-    """Play one game, seat i by ``specs[i]``; returns the winners (E5)."""
+def play_game(
+    specs: Sequence[str],
+    deal: int,
+    players: int,
+    bot_seed: int,
+    prepare: Callable[[list[Bot], State], None] | None = None,
+) -> tuple[int, ...]:
+    """Play one game, seat i by ``specs[i]``; returns the winners (E5).
+
+    ``prepare`` sees the bots and the game's state (which the moves then change in place)
+    before the first move: ``ceiling.py`` tells its search the hidden cards that way.
+    """
     bots = [make_bot(s) for s in specs]
     state = State.new_game(players, seed=deal, events=False)
+    if prepare is not None:
+        prepare(bots, state)
     rng = random.Random(bot_seed)
     while not state.is_over():
         p = state.current_player
@@ -79,14 +91,22 @@ def play_game(specs: Sequence[str], deal: int, players: int, bot_seed: int) -> t
 
 
 Result = tuple[int, int, float, float]  # deal, seat, result, seconds
+#: Plays one game: (specs, seat of the first bot, deal, players, bot seed) → the winners.
+Play = Callable[[Sequence[str], int, int, int, int], tuple[int, ...]]
 
 
-def _game_task(task: tuple[str, str, int, int, int]) -> Result:
-    first, second, players, deal, seat = task
+def _play_specs(
+    specs: Sequence[str], seat: int, deal: int, players: int, seed: int
+) -> tuple[int, ...]:
+    return play_game(specs, deal, players, seed)
+
+
+def _game_task(task: tuple[Play, str, str, int, int, int]) -> Result:
+    play, first, second, players, deal, seat = task
     specs = [second] * players
     specs[seat] = first
     start = time.perf_counter()
-    winners = play_game(specs, deal, players, bot_seed=deal * 16 + seat)
+    winners = play(specs, seat, deal, players, deal * 16 + seat)
     result = 1.0 / len(winners) if seat in winners else 0.0
     return deal, seat, result, time.perf_counter() - start
 
@@ -100,10 +120,16 @@ def match(
     first_deal: int = 0,
     save: str | None = None,
     plugins: Sequence[str] = (),
+    play: Play = _play_specs,
+    label: str | None = None,
 ) -> tuple[float, int, float, float]:
-    """``first`` against ``players - 1`` copies of ``second`` over ``games`` deals × seats."""
+    """``first`` against ``players - 1`` copies of ``second`` over ``games`` deals × seats.
+
+    ``play`` plays each game (a module-level function, so that workers can unpickle it);
+    ``label`` names the first bot in the records and the summary (its spec by default).
+    """
     tasks = [
-        (first, second, players, deal, seat)
+        (play, first, second, players, deal, seat)
         for deal in range(first_deal, first_deal + games)
         for seat in range(players)
     ]
@@ -120,7 +146,8 @@ def match(
             played: Iterable[Result] = pool.imap_unordered(_game_task, tasks)
         else:
             played = map(_game_task, tasks)
-        pairing = {"first": first, "second": second, "players": players}
+        label = label or first
+        pairing = {"first": label, "second": second, "players": players}
         for game in played:
             results.append(game)
             if out is not None:
@@ -133,7 +160,7 @@ def match(
     lo, hi = wilson(wins, n)
     elapsed = time.perf_counter() - start
     print(
-        f"{first} vs {players - 1}x {second}, {players} players: "
+        f"{label} vs {players - 1}x {second}, {players} players: "
         f"{wins:g}/{n} = {wins / n:.1%} won, 95% Wilson [{lo:.1%}, {hi:.1%}] "
         f"({games} deals x {players} seats, {processes} process(es), {elapsed:.0f} s)",
         flush=True,

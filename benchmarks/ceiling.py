@@ -20,21 +20,17 @@ from the others' play (docs/bot-strength.md, "Where the ceiling lies").
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
-import multiprocessing
+import functools
 import random
-import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
+import bots as bench  # benchmarks/bots.py, beside this script
 from piepmatz.args import positive, unwritable
 from piepmatz.bots import ISMCTSBot, make_bot
-from piepmatz.bots.base import Bot, decide
+from piepmatz.bots.base import Bot
 from piepmatz.bots.evaluate import Resampler, shuffled
-from piepmatz.core.scoring import score
 from piepmatz.core.state import State
-from piepmatz.core.view import PlayerView, view_of
-from piepmatz.sim.stats import wilson
+from piepmatz.core.view import PlayerView
 
 TOLD = ("hands", "all")
 
@@ -58,51 +54,25 @@ class TrueWorlds(Resampler):
         return world
 
 
-class ToldSearch:
-    """Wraps an ISMCTS bot so that each of its searches samples from :class:`TrueWorlds`."""
+def tell(bot: Bot, told: str, truth: State) -> None:
+    """Make ``bot``'s searches sample from :class:`TrueWorlds` of ``truth`` (the live state)."""
+    if not isinstance(bot, ISMCTSBot):
+        raise SystemExit(f"ceiling.py: {bot.name!r} is not an ISMCTS bot")
 
-    def __init__(self, bot: ISMCTSBot, told: str) -> None:
-        self.bot = bot
-        self.told = told
-        self.truth: State | None = None
-        bot.sampler = self._sampler  # type: ignore[method-assign]
+    def sampler(view: PlayerView, rng: random.Random) -> Resampler:
+        assert truth.current_player == view.player
+        return TrueWorlds(truth, decks=told == "hands")
 
-    def _sampler(self, view: PlayerView, rng: random.Random) -> Resampler:
-        assert self.truth is not None and self.truth.current_player == view.player
-        return TrueWorlds(self.truth, decks=self.told == "hands")
+    bot.sampler = sampler  # type: ignore[method-assign]
 
 
-def play_game(
+def play_told(
     told: str, specs: Sequence[str], seat: int, deal: int, players: int, bot_seed: int
 ) -> tuple[int, ...]:
-    """One game, seat i by ``specs[i]``, the search in ``seat`` told the hidden cards."""
-    bots: list[Bot] = [make_bot(s) for s in specs]
-    search = bots[seat]
-    if not isinstance(search, ISMCTSBot):
-        raise SystemExit(f"ceiling.py: {specs[seat]!r} is not an ISMCTS bot")
-    told_search = ToldSearch(search, told)
-    state = State.new_game(players, seed=deal, events=False)
-    rng = random.Random(bot_seed)
-    while not state.is_over():
-        p = state.current_player
-        told_search.truth = state
-        state.apply_id(decide(bots[p], view_of(state, p), state.legal_action_ids(), rng))
-    piles = [state.seed_pile(q) for q in range(players)]
-    return score(state.rules, state.collections, piles).winners
-
-
-Result = tuple[int, int, float, float]  # deal, seat, result, seconds
-
-
-def _game_task(task: tuple[str, str, str, int, int, int]) -> Result:
-    told, first, second, players, deal, seat = task
-    specs = [second] * players
-    specs[seat] = first
-    start = time.perf_counter()
-    # The same bot seed as bots.py match, so that `pool --paired` compares like with like.
-    winners = play_game(told, specs, seat, deal, players, bot_seed=deal * 16 + seat)
-    result = 1.0 / len(winners) if seat in winners else 0.0
-    return deal, seat, result, time.perf_counter() - start
+    """One game of ``bots.py match``, the search in ``seat`` told the hidden cards."""
+    return bench.play_game(
+        specs, deal, players, bot_seed, prepare=lambda bots, state: tell(bots[seat], told, state)
+    )
 
 
 def run(
@@ -115,35 +85,19 @@ def run(
     first_deal: int,
     save: str | None,
 ) -> float:
-    tasks = [
-        (told, first, second, players, deal, seat)
-        for deal in range(first_deal, first_deal + games)
-        for seat in range(players)
-    ]
-    wins = 0.0
-    with contextlib.ExitStack() as stack:
-        out = stack.enter_context(open(save, "w", encoding="utf-8")) if save else None
-        if processes > 1:
-            pool = stack.enter_context(multiprocessing.Pool(processes))
-            played: Iterable[Result] = pool.imap_unordered(_game_task, tasks)
-        else:
-            played = map(_game_task, tasks)
-        pairing = {"first": f"told-{told}:{first}", "second": second, "players": players}
-        for deal, seat, result, seconds in played:
-            wins += result
-            if out is not None:
-                record = pairing | {"deal": deal, "seat": seat, "result": result}
-                out.write(json.dumps(record | {"seconds": round(seconds, 3)}) + "\n")
-                out.flush()
-    n = len(tasks)
-    lo, hi = wilson(wins, n)
-    print(
-        f"{first} told the {'hidden hands' if told == 'hands' else 'hands and decks'} vs "
-        f"{players - 1}x {second}, {players} players: {wins:g}/{n} = {wins / n:.1%} won, "
-        f"95% Wilson [{lo:.1%}, {hi:.1%}]",
-        flush=True,
+    """``bots.py match`` with the search told: the same deals, seats, bot seeds and records."""
+    rate, _, _, _ = bench.match(
+        first,
+        second,
+        players,
+        games,
+        processes,
+        first_deal,
+        save,
+        play=functools.partial(play_told, told),
+        label=f"told-{told}:{first}",
     )
-    return wins / n
+    return rate
 
 
 def main(argv: Sequence[str] | None = None) -> int:

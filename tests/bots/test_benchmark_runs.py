@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -12,6 +11,7 @@ from types import ModuleType
 
 import pytest
 
+from benchfiles import load_benchmark
 from botfiles import plugin_file
 from scenarios import played
 
@@ -20,11 +20,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_bots", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bots")
 
 
 def _write(path: Path, results: dict[tuple[int, int], float], first: str = "a") -> str:
@@ -281,10 +277,7 @@ def test_the_learned_leaf_estimate(
     from piepmatz.core.cards import FEEDER_EGGS
 
     monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
-    spec = importlib.util.spec_from_file_location("learned", SCRIPT.parent / "learned.py")
-    assert spec is not None and spec.loader is not None
-    learned = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(learned)
+    learned = load_benchmark("learned")
 
     world = played(4, 7, 60)
     rows = learned.features(world)

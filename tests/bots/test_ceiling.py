@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
@@ -10,20 +9,15 @@ from types import ModuleType
 
 import pytest
 
+from benchfiles import load_benchmark
 from piepmatz.bots import make_bot
 from piepmatz.core.view import view_of
 from scenarios import played
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ceiling.py"
-
 
 @pytest.fixture(scope="module")
 def ceiling() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_ceiling", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("ceiling")
 
 
 def test_told_hands_the_worlds_hold_the_true_hands_and_reshuffled_decks(
@@ -31,8 +25,7 @@ def test_told_hands_the_worlds_hold_the_true_hands_and_reshuffled_decks(
 ) -> None:
     truth = played(4, seed=12, steps=60)
     bot = make_bot("ismcts:iterations=10")
-    told = ceiling.ToldSearch(bot, "hands")
-    told.truth = truth
+    ceiling.tell(bot, "hands", truth)
     rng = random.Random(1)
     sampler = bot.sampler(view_of(truth, truth.current_player), rng)
     worlds = [sampler.sample(rng) for _ in range(5)]
@@ -48,8 +41,7 @@ def test_told_hands_the_worlds_hold_the_true_hands_and_reshuffled_decks(
 def test_told_all_every_world_is_the_true_state(ceiling: ModuleType) -> None:
     truth = played(3, seed=4, steps=40)
     bot = make_bot("ismcts:iterations=10")
-    told = ceiling.ToldSearch(bot, "all")
-    told.truth = truth
+    ceiling.tell(bot, "all", truth)
     rng = random.Random(2)
     world = bot.sampler(view_of(truth, truth.current_player), rng).sample(rng)
     assert world is not truth
