@@ -19,7 +19,10 @@ Wilson score interval over the games played (the seat rotations of one deal are 
 separate games). ``pool`` also prints a per-deal interval (the four seat rotations of a deal
 summed, then a *t* interval over deals) and the design effect, the ratio of its variance to
 Wilson's: near 1, the rotations of a deal are about as independent as separate games and the
-Wilson interval is the right one.
+Wilson interval is the right one. The Wilson interval is valid for one look at a number of games
+fixed in advance; a figure pooled again after every run until it decides needs an interval valid
+at every look, so ``pool`` prints a confidence sequence over the deals too
+(``piepmatz.sim.stats.confidence_sequence``), about twice as wide.
 
 ``match --save FILE`` writes one JSON line per game (bots, players, deal, seat, result, seconds),
 so runs can be pooled later or compared game by game: ``pool --paired`` takes two runs over the
@@ -55,7 +58,7 @@ from piepmatz.bots.ismcts import ISMCTSBot
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
-from piepmatz.sim.stats import mean_interval, wilson
+from piepmatz.sim.stats import confidence_sequence, mean_interval, wilson
 
 
 class BotFailed(RuntimeError):
@@ -200,16 +203,21 @@ def load_runs(paths: Sequence[str]) -> dict[Game, float]:
     return results
 
 
+def deal_means(results: dict[Game, float]) -> list[float]:
+    """The mean result of each deal played in every seat, in the order of the deals."""
+    by_deal: dict[int, list[float]] = {}
+    for (deal, _), r in results.items():
+        by_deal.setdefault(deal, []).append(r)
+    seats = max(len(v) for v in by_deal.values())
+    return [sum(v) / seats for _, v in sorted(by_deal.items()) if len(v) == seats]
+
+
 def pooled(results: dict[Game, float]) -> str:
     """The win rate with its Wilson interval, and the per-deal interval with the design effect."""
     n = len(results)
     wins = sum(results.values())
     lo, hi = wilson(wins, n)
-    by_deal: dict[int, list[float]] = {}
-    for (deal, _), r in results.items():
-        by_deal.setdefault(deal, []).append(r)
-    seats = max(len(v) for v in by_deal.values())
-    full = [sum(v) / seats for v in by_deal.values() if len(v) == seats]
+    full = deal_means(results)
     text = f"{wins:g}/{n} = {wins / n:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
     if len(full) > 2:
         per_deal = mean_interval(full)
@@ -231,15 +239,28 @@ def verdict(results: dict[Game, float], target: float) -> str:
     lo, hi = wilson(sum(results.values()), n)
     if lo > target or hi < target:
         side = "above" if lo > target else "below"
-        return f"decided: the interval lies {side} {target:.1%}"
+        return f"decided: the Wilson interval lies {side} {target:.1%}"
     gap = abs(rate - target)
     if gap < 1e-9:
         return f"not decided: the rate is {target:.1%} itself; no number of games decides it"
     needed = math.ceil(1.96**2 * rate * (1 - rate) / gap**2)
     return (
-        f"not decided: the interval holds {target:.1%}; if the true rate were {rate:.1%}, about "
-        f"{needed:,} games in all would decide it ({max(0, needed - n):,} more)"
+        f"not decided: the Wilson interval holds {target:.1%}; if the true rate were {rate:.1%}, "
+        f"about {needed:,} games in all would decide it ({max(0, needed - n):,} more)"
     )
+
+
+def anytime(results: dict[Game, float], target: float | None = None) -> str:
+    """The confidence sequence over the deals, in deal order: valid however often runs were
+    pooled and looked at before, which the Wilson interval is not (and whether it decides)."""
+    lo, hi = confidence_sequence(deal_means(results))
+    text = f"valid at every look (a confidence sequence over the deals): [{lo:.1%}, {hi:.1%}]"
+    if target is not None:
+        if lo > target or hi < target:
+            text += f"; decided: it lies {'above' if lo > target else 'below'} {target:.1%}"
+        else:
+            text += f"; not decided: it holds {target:.1%}"
+    return text
 
 
 def paired(new: dict[Game, float], old: dict[Game, float]) -> str:
@@ -408,10 +429,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(paired(load_runs(args.files[:1]), load_runs(args.files[1:])))
         else:
             results = load_runs(args.files)
+            if args.target is not None and not 0 < args.target < 1:
+                parser.error(f"--target is a win rate between 0 and 1, not {args.target}")
             print(pooled(results))
+            print(anytime(results, args.target))
             if args.target is not None:
-                if not 0 < args.target < 1:
-                    parser.error(f"--target is a win rate between 0 and 1, not {args.target}")
                 print(verdict(results, args.target))
         return 0
     extra = f",{args.ismcts_options}" if args.ismcts_options else ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 
 from benchfiles import load_benchmark
 from botfiles import plugin_file
+from piepmatz.sim.stats import wilson
 from scenarios import played
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
@@ -51,6 +53,29 @@ def test_pooled_rotations_that_cancel_have_no_deal_variance(bench: ModuleType) -
     assert text.endswith("per deal (8 deals) [25.0%, 25.0%], design effect 0.00")
 
 
+def test_anytime_interval_is_over_deals_and_wider_than_one_look(bench: ModuleType) -> None:
+    # 2,400 deals of four independent games won at 40 %: between the Wilson interval's lower end
+    # and the confidence sequence's lies a target that Wilson decides and the sequence (valid
+    # however often the runs were pooled before) does not.
+    rng = random.Random(3)
+    results = {(d, s): float(rng.random() < 0.4) for d in range(2400) for s in range(4)}
+    pattern = (
+        r"valid at every look \(a confidence sequence over the deals\): \[([\d.]+)%, ([\d.]+)%\]"
+    )
+    m = re.fullmatch(pattern, bench.anytime(results))
+    assert m, bench.anytime(results)
+    low, high = float(m[1]) / 100, float(m[2]) / 100
+    wilson_low, wilson_high = wilson(sum(results.values()), len(results))
+    assert low < wilson_low - 0.005 and high > wilson_high + 0.005
+    target = round((low + wilson_low) / 2, 3)
+    assert bench.verdict(results, target).startswith("decided: the Wilson interval lies above")
+    assert bench.anytime(results, target).endswith(f"; not decided: it holds {target:.1%}")
+    assert bench.anytime(results, low - 0.01).endswith(f"decided: it lies above {low - 0.01:.1%}")
+    assert bench.anytime(results, high + 0.01).endswith(f"decided: it lies below {high + 0.01:.1%}")
+    # An incomplete deal is left out, as in the per-deal interval.
+    assert bench.deal_means({(0, 0): 1.0, (0, 1): 0.0, (1, 0): 1.0}) == [0.5]
+
+
 def test_paired_difference_on_common_games(bench: ModuleType) -> None:
     old = {(d, s): 0.0 for d in range(4) for s in range(4)}
     new = dict(old) | {(0, 0): 1.0, (1, 1): 1.0}
@@ -65,13 +90,13 @@ def test_verdict_says_whether_the_interval_decides(bench: ModuleType) -> None:
     def run(wins: int, games: int) -> dict[tuple[int, int], float]:
         return {(g, 0): 1.0 if g < wins else 0.0 for g in range(games)}
 
-    assert bench.verdict(run(450, 1000), 0.4) == "decided: the interval lies above 40.0%"
-    assert bench.verdict(run(350, 1000), 0.4) == "decided: the interval lies below 40.0%"
+    assert bench.verdict(run(450, 1000), 0.4) == "decided: the Wilson interval lies above 40.0%"
+    assert bench.verdict(run(350, 1000), 0.4) == "decided: the Wilson interval lies below 40.0%"
     assert "no number of games decides it" in bench.verdict(run(40, 100), 0.4)
     # 41 % over 1,000 games: 1.96² · 0.41 · 0.59 / 0.01² ≈ 9,293 games in all.
     assert bench.verdict(run(410, 1000), 0.4) == (
-        "not decided: the interval holds 40.0%; if the true rate were 41.0%, about 9,293 games "
-        "in all would decide it (8,293 more)"
+        "not decided: the Wilson interval holds 40.0%; if the true rate were 41.0%, about "
+        "9,293 games in all would decide it (8,293 more)"
     )
 
 
@@ -317,8 +342,8 @@ NUMBER_WORDS = (
 def test_the_pooled_one_second_figure_is_the_one_quoted(bench: ModuleType) -> None:
     """The README and docs/bot-strength.md quote what ``bots.py pool`` prints for the runs.
 
-    The four-player figure is typed by hand in three places; adding a run without updating them
-    (or updating them wrongly) fails here.
+    The four-player figure and its interval valid at every look are typed by hand in three
+    places; adding a run without updating them (or updating them wrongly) fails here.
     """
     paths = sorted(str(p) for p in RUNS.glob("lasthand-1s-4p-*.jsonl"))
     printed = bench.pooled(bench.load_runs(paths))
@@ -340,7 +365,14 @@ def test_the_pooled_one_second_figure_is_the_one_quoted(bench: ModuleType) -> No
     assert f"the shipped search wins {rate} {interval} of {n:,} four-player games" in readme
     doc = (root / "docs" / "bot-strength.md").read_text()
     per_deal = f"per-deal interval [{m[6]} %, {m[7]} %]"
-    assert f"| **all** | **{rate} {games} {interval}**; {per_deal} |" in doc
+    seq = re.fullmatch(r".*: \[([\d.]+)%, ([\d.]+)%\]", bench.anytime(bench.load_runs(paths)))
+    assert seq
+    every_look = f"[{seq[1]} %, {seq[2]} %]"
+    assert (
+        f"| **all** | **{rate} {games} {interval}**; {per_deal}; valid at every look {every_look} |"
+        in doc
+    )
+    assert f"`bots.py pool` prints too) is wider still: {every_look}." in readme
     for path in paths:
         first = _first_deal(path)
         assert f"\n| {first}–{first + 99} | " in doc, f"no row for {Path(path).name}"
