@@ -236,9 +236,8 @@ def verdict(results: dict[Game, float], target: float) -> str:
     games would at the rate measured so far (the rate itself unknown: an estimate, no promise)."""
     n = len(results)
     rate = sum(results.values()) / n
-    lo, hi = wilson(sum(results.values()), n)
-    if lo > target or hi < target:
-        side = "above" if lo > target else "below"
+    side = _side(*wilson(sum(results.values()), n), target)
+    if side:
         return f"decided: the Wilson interval lies {side} {target:.1%}"
     gap = abs(rate - target)
     if gap < 1e-9:
@@ -256,11 +255,15 @@ def anytime(results: dict[Game, float], target: float | None = None) -> str:
     lo, hi = confidence_sequence(deal_means(results))
     text = f"valid at every look (a confidence sequence over the deals): [{lo:.1%}, {hi:.1%}]"
     if target is not None:
-        if lo > target or hi < target:
-            text += f"; decided: it lies {'above' if lo > target else 'below'} {target:.1%}"
-        else:
-            text += f"; not decided: it holds {target:.1%}"
+        side = _side(lo, hi, target)
+        text += f"; decided: it lies {side}" if side else "; not decided: it holds"
+        text += f" {target:.1%}"
     return text
+
+
+def _side(low: float, high: float, target: float) -> str | None:
+    """Where the interval ``[low, high]`` lies from ``target``: "above", "below", or None."""
+    return "above" if low > target else "below" if high < target else None
 
 
 def paired(new: dict[Game, float], old: dict[Game, float]) -> str:
