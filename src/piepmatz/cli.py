@@ -5,14 +5,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from piepmatz.args import unwritable
 from piepmatz.bots import make_bot
-from piepmatz.bots.base import BotMoveError, decide
+from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import Game, describe_event, dump_json, read_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.rules import PRESETS
@@ -35,7 +34,7 @@ def _demo(args: argparse.Namespace) -> int:
         if problem:
             return _demo_error(f"argument --record: {problem}")
     game = Game.new(players=args.players, preset=args.rules, seed=args.seed)
-    rng = random.Random(args.seed)
+    rngs = bot_rngs(args.players, game.options.seed)
     shown = 0
     out = sys.stdout
     out.write(
@@ -51,7 +50,7 @@ def _demo(args: argparse.Namespace) -> int:
             break
         p = game.state.current_player
         try:
-            choice = decide(bots[p], view_of(game.state, p), game.state.legal_action_ids(), rng)
+            choice = decide(bots[p], view_of(game.state, p), game.state.legal_action_ids(), rngs[p])
         except BotMoveError as exc:
             sys.stderr.write(f"piepmatz demo: bot {bots[p].name!r} in seat {p} {exc}\n")
             return 1

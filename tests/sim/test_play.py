@@ -7,17 +7,20 @@ import random
 import signal
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
 import piepmatz.bots
+from botfiles import plugin_file
 from piepmatz.bots import RandomBot
+from piepmatz.bots.base import derive_seed
 from piepmatz.core import Game, PlayerView, Rules
 from piepmatz.sim import BotFailure, MatchConfig, play_batch, play_game
 from piepmatz.sim.backends import run_games
 from piepmatz.sim.play import parse_rules
-from piepmatz.sim.schedule import bot_seed, deal_seed
+from piepmatz.sim.schedule import deal_seed
 
 
 def test_a_game_is_fixed_by_seed_and_index() -> None:
@@ -44,8 +47,8 @@ def test_records_replay_to_the_reported_scores(players: int) -> None:
         record = result.record(config)
         game = Game.from_record(record)  # raises if the result differs from the replay
         assert game.state.is_over()
-        assert game.score().to_json() == result.sheet
-        assert [p["total"] for p in result.sheet["players"]] == result.totals
+        assert game.score() == result.sheet
+        assert [p.total for p in result.sheet.players] == result.totals
         assert len(record["actions"]) == result.decisions
         assert game.state.turn == result.turns
 
@@ -75,7 +78,7 @@ def test_bots_get_their_view_legal_ids_and_a_seeded_rng(monkeypatch: pytest.Monk
         first_seen.setdefault(view.player, draw)
     # Each seat's generator is seeded from (tournament seed, game index, seat) alone.
     for seat, draw in first_seen.items():
-        assert draw == random.Random(bot_seed(3, 1, seat)).random()
+        assert draw == random.Random(derive_seed(3, "bot", 1, seat)).random()
 
 
 class CheatBot:
@@ -141,7 +144,6 @@ def test_games_round_up_to_whole_deals_and_labels_are_unique() -> None:
     [
         ({"players": 5}, "2, 3 or 4 players"),
         ({"bots": ()}, "at least one bot"),
-        ({"bots": ("nosuch",)}, "unknown bot 'nosuch'"),
         ({"games": 0}, "at least 1"),
         ({"seating": "shuffle"}, "unknown seating"),
     ],
@@ -151,6 +153,22 @@ def test_bad_configs_are_refused(kwargs: dict[str, object], message: str) -> Non
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
         MatchConfig(**args)  # type: ignore[arg-type]
+
+
+def test_a_config_checks_its_bots_when_they_are_loaded_not_when_it_is_built(
+    tmp_path: Path,
+) -> None:
+    unknown = MatchConfig(2, ("nosuch",), 2, seed=1)  # a value: nothing is loaded yet
+    with pytest.raises(ValueError, match="unknown bot 'nosuch'"):
+        run_games(unknown, backend="inline")
+    plugin = plugin_file(tmp_path / "late.py", "late")
+    config = MatchConfig(2, ("late", "random"), 2, seed=1, plugins=(str(plugin),))
+    assert config.plugins == (str(plugin.resolve()),)
+    assert "late" not in piepmatz.bots.bot_names()  # building the config imported nothing
+    try:
+        assert len(run_games(config, backend="inline")) == 2  # run_games loads the plugin
+    finally:
+        piepmatz.bots._FACTORIES.pop("late", None)
 
 
 def test_parse_rules() -> None:

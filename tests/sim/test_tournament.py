@@ -5,36 +5,29 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
 
 import pytest
 
+from piepmatz.core.scoring import PlayerScore, ScoreSheet
 from piepmatz.sim import GameResult, MatchConfig, run_games, summarise
 from piepmatz.sim.tournament import ranks, win_shares
 
 
 def _player(
     seat: int, total: int, birds: int, singles: dict[str, int] | None = None
-) -> dict[str, Any]:
+) -> PlayerScore:
     singles = singles or {}
     pairs = 1 if total >= 20 else 0
     seeds = total - 5 * pairs - sum(singles.values())
-    return {"player": seat, "seeds": seeds, "pairs": pairs, "pair_points": 5 * pairs,
-            "singles": singles, "birds": birds, "total": total}  # fmt: skip
+    return PlayerScore(seat, seeds, pairs, 5 * pairs, singles, birds, total)
 
 
 def _game(
-    index: int, lineup: tuple[int, ...], first: int, players: list[dict[str, Any]]
+    index: int, lineup: tuple[int, ...], first: int, players: list[PlayerScore]
 ) -> GameResult:
-    keys = [(p["total"], p["birds"]) for p in players]
-    winners = [p["player"] for p, k in zip(players, keys, strict=True) if k == max(keys)]
-    sheet = {
-        "players": players,
-        "majority": {},
-        "winners": winners,
-        "tiebreak": False,
-        "final": True,
-    }
+    keys = [(p.total, p.birds) for p in players]
+    winners = tuple(p.player for p, k in zip(players, keys, strict=True) if k == max(keys))
+    sheet = ScoreSheet(tuple(players), {}, winners, tiebreak=False, final=True)
     return GameResult(index, index // 2, lineup, first, (0,) * (30 + index), 30 + index, sheet)
 
 

@@ -8,6 +8,7 @@ generator, and returns one of those ids. Bots that search sample hidden cards wi
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
@@ -65,6 +66,27 @@ def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random)
     if action not in options:
         raise BotMoveError(f"chose {action}, which is not legal")
     return action
+
+
+def derive_seed(seed: int, *parts: int | str) -> int:
+    """A 63-bit seed from ``seed`` and a path of parts, the same on every platform and run.
+
+    >>> derive_seed(7, "deal", 0) == derive_seed(7, "deal", 0) != derive_seed(7, "deal", 1)
+    True
+    """
+    text = ":".join(str(p) for p in (seed, *parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def bot_rngs(players: int, seed: int, *game: int | str) -> list[random.Random]:
+    """The random generators of one game's bots, one per seat, from one seed.
+
+    Every interface seats bots this way: ``seed`` is the game's seed (the terminal game,
+    ``piepmatz demo``), or a tournament's seed with the game's place in it as ``game``. So a seeded
+    game plays the same moves wherever it is played, and a seat's generator does not depend on
+    which bots sit in the other seats.
+    """
+    return [random.Random(derive_seed(seed, "bot", *game, seat)) for seat in range(players)]
 
 
 class RandomBot:

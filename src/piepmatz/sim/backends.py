@@ -68,7 +68,8 @@ def run_games(
     ``progress`` is called with the number of games just finished after every batch. ``workers``
     defaults to every local core (``process``) or every CPU of the Ray cluster (``ray``).
     ``address`` joins an existing Ray cluster (``"auto"`` or ``"host:port"``); without it a local
-    Ray instance is started, unless Ray is already initialised in this process. A
+    Ray instance is started, unless Ray is already initialised in this process. The plugins and
+    bot specs are checked here first (:meth:`~piepmatz.sim.play.MatchConfig.load_bots`). A
     :class:`~piepmatz.sim.play.BotFailure` stops the run and carries the games finished before it
     in its ``finished``.
     """
@@ -76,6 +77,7 @@ def run_games(
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if workers is not None and workers < 1:
         raise ValueError(f"the number of workers must be at least 1, not {workers}")
+    config.load_bots()
     total = config.total_games
     results: list[GameResult] = []
     try:

@@ -356,8 +356,6 @@ def _after_failure(args: argparse.Namespace, config: Any, failure: Any) -> str:
 
 
 def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
-    from piepmatz.core import Game
-
     from .play import BotFailure, play_game
 
     try:
@@ -370,7 +368,7 @@ def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
         f"game {index} of tournament seed {config.seed} (deal {result.deal}; {seats}; "
         f"seat {result.first_player} plays first)\n\n"
     )
-    sys.stdout.write(Game.from_record(result.record(config)).score().table() + "\n")
+    sys.stdout.write(result.sheet.table() + "\n")
     if args.records:
         write_records(args.records, config, [result])
     return 0

@@ -1,14 +1,14 @@
 """Playing the games of a tournament: one game from its index, or a batch of indices.
 
-Bots see only ``view_of(state, seat)``, the legal ids and their own random generator, seeded from
-(tournament seed, game index, seat). A fresh bot is built for every seat of every game, so a bot
-that keeps state between calls cannot make a game depend on which games ran before it in a batch.
+Bots see only ``view_of(state, seat)``, the legal ids and their own random generator
+(:func:`~piepmatz.bots.base.bot_rngs` of the tournament seed and the game index). A fresh bot is
+built for every seat of every game, so a bot that keeps state between calls cannot make a game
+depend on which games ran before it in a batch.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import signal
 import threading
 from collections.abc import Iterator
@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piepmatz.bots import PluginError, load_plugins, make_bot
-from piepmatz.bots.base import BotMoveError, MoveTimeExceeded, decide
-from piepmatz.core.actions import Action
-from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION, GameOptions
+from piepmatz.bots.base import BotMoveError, MoveTimeExceeded, bot_rngs, decide
+from piepmatz.bots.plugins import canonical
+from piepmatz.core.game import Game, GameOptions
 from piepmatz.core.rules import FLAG_CHOICES, Rules
-from piepmatz.core.scoring import score_state
+from piepmatz.core.scoring import ScoreSheet, score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
-from .schedule import bot_seed, deal_seed, lineups
+from .schedule import deal_seed, lineups
 
 
 class BotFailure(RuntimeError):
@@ -75,7 +75,8 @@ class MatchConfig:
 
     ``games`` is rounded up to whole deals: ``deals * len(lineups)`` games are played.
     ``plugins`` are files or modules that register more bots (:mod:`piepmatz.bots.plugins`);
-    every worker loads them before it builds a bot.
+    building a config only checks its values, and :meth:`load_bots` (which ``run_games`` calls)
+    loads the plugins, here and in every worker before it builds a bot.
     """
 
     players: int
@@ -90,7 +91,7 @@ class MatchConfig:
 
     def __post_init__(self) -> None:
         # Canonical references (absolute paths), so workers elsewhere load the same files.
-        object.__setattr__(self, "plugins", load_plugins(self.plugins))
+        object.__setattr__(self, "plugins", tuple(canonical(ref) for ref in self.plugins))
         if type(self.players) is not int or not 2 <= self.players <= 4:
             raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {self.players!r}")
         if not self.bots:
@@ -101,9 +102,15 @@ class MatchConfig:
             isinstance(self.move_limit, int | float) and 0 < self.move_limit < math.inf
         ):
             raise ValueError(f"the move limit is a number of seconds, not {self.move_limit!r}")
-        for spec in self.bots:
-            make_bot(spec)  # raises ValueError naming the known bots
         lineups(len(self.bots), self.players, self.seating)
+
+    def load_bots(self) -> None:
+        """Load the plugins in this process and build each bot once, so that a bad spec fails
+        before any game (:class:`~piepmatz.bots.plugins.PluginError`, or ``ValueError`` naming the
+        known bots)."""
+        load_plugins(self.plugins)
+        for spec in self.bots:
+            make_bot(spec)
 
     @property
     def lineups(self) -> tuple[tuple[int, ...], ...]:
@@ -150,7 +157,7 @@ class MatchConfig:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """One finished game: who sat where, the actions (ids) and the final score sheet (JSON)."""
+    """One finished game: who sat where, the actions (ids) and the final score sheet."""
 
     index: int
     deal: int
@@ -160,7 +167,7 @@ class GameResult:
     actions: tuple[int, ...]
     #: Turns played (E2: every player has the same number).
     turns: int
-    sheet: dict[str, Any]
+    sheet: ScoreSheet
 
     @property
     def decisions(self) -> int:
@@ -168,25 +175,26 @@ class GameResult:
 
     @property
     def totals(self) -> list[int]:
-        return [p["total"] for p in self.sheet["players"]]
+        return [p.total for p in self.sheet.players]
 
     @property
     def winners(self) -> list[int]:
-        return list(self.sheet["winners"])
+        return list(self.sheet.winners)
 
     def position(self, seat: int) -> int:
         """0 for the first player, 1 for the next in turn order, ..."""
         return (seat - self.first_player) % len(self.lineup)
 
+    def game(self, config: MatchConfig) -> Game:
+        """The game replayed from its options and actions, with its record and score sheet."""
+        game = Game(config.options(self.index))
+        for action in self.actions:
+            game.apply(action)
+        return game
+
     def record(self, config: MatchConfig) -> dict[str, Any]:
-        """The game record (the format of :meth:`piepmatz.core.Game.record`), replayable."""
-        return {
-            "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
-            "options": config.options(self.index).to_json(),
-            "actions": [str(Action.from_id(a)) for a in self.actions],
-            "result": self.sheet,
-        }
+        """The game record (:meth:`piepmatz.core.Game.record`), replayable."""
+        return self.game(config).record()
 
 
 @contextmanager
@@ -239,7 +247,7 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
             "plugin (MatchConfig(plugins=...), --plugin FILE)"
         )
         raise BotFailure(f"game {index}: {exc}{hint}", index=index, seed=config.seed) from exc
-    rngs = [random.Random(bot_seed(config.seed, index, seat)) for seat in range(config.players)]
+    rngs = bot_rngs(config.players, config.seed, index)
     actions: list[int] = []
     limit = config.move_limit
     while not state.is_over():
@@ -261,9 +269,8 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
             ) from exc
         state.apply_id(choice)
         actions.append(choice)
-    sheet = score_state(state)
     return GameResult(
-        index, deal, lineup, state.first_player, tuple(actions), state.turn, sheet.to_json()
+        index, deal, lineup, state.first_player, tuple(actions), state.turn, score_state(state)
     )
 
 

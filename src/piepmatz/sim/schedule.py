@@ -15,7 +15,8 @@ Lineups (``k`` bot entries, ``n`` seats):
   game than a later one (statistics are per seat, so this does not bias them).
 - ``k > n``: every combination of ``n`` bots (in list order), each rotated over the seats.
 
-Every seed comes from the tournament seed by hashing, so a game depends on nothing but the
+Every seed comes from the tournament seed by hashing (the deals' here, the bots' generators by
+:func:`~piepmatz.bots.base.bot_rngs` with the game's index), so a game depends on nothing but the
 tournament seed and its index — not on the backend, the batching or the number of workers:
 
 >>> deal_seed(7, 0) == deal_seed(7, 0) != deal_seed(7, 1)
@@ -28,27 +29,17 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from typing import Final
 
+from piepmatz.bots.base import derive_seed
+
 SEATINGS: Final = ("cyclic", "permutations")
-
-
-def derive_seed(seed: int, *parts: int | str) -> int:
-    """A 63-bit seed from the tournament seed and a path of parts (stable across platforms)."""
-    text = ":".join(str(p) for p in (seed, *parts)).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
 def deal_seed(seed: int, deal: int) -> int:
     """The game seed (cards, first player) of deal ``deal``."""
     return derive_seed(seed, "deal", deal)
-
-
-def bot_seed(seed: int, game: int, seat: int) -> int:
-    """The seed of the random generator handed to the bot in ``seat`` of game ``game``."""
-    return derive_seed(seed, "bot", game, seat)
 
 
 def _rotations(filled: tuple[int, ...]) -> list[tuple[int, ...]]:

@@ -238,7 +238,7 @@ def win_shares(result: GameResult) -> list[float]:
 
 def ranks(result: GameResult) -> list[int]:
     """Each seat's place (1 = best) by total, then birds; equal places for a full tie."""
-    keys = [(p["total"], p["birds"]) for p in result.sheet["players"]]
+    keys = [(p.total, p.birds) for p in result.sheet.players]
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
@@ -279,17 +279,17 @@ def summarise(config: MatchConfig, results: Sequence[GameResult]) -> TournamentR
         shares = win_shares(result)
         shared += len(result.winners) > 1
         for seat, entry in enumerate(result.lineup):
-            player = result.sheet["players"][seat]
+            player = result.sheet.players[seat]
             pos = result.position(seat)
             games[entry] += 1
             wins[entry] += shares[seat]
-            totals[entry].append(player["total"])
+            totals[entry].append(player.total)
             sums = sheet_sums[entry]
-            sums["seeds"] += player["seeds"]
-            sums["pairs"] += player["pairs"]
-            sums["pair_points"] += player["pair_points"]
-            sums["singles"] += sum(player["singles"].values())
-            sums["birds"] += player["birds"]
+            sums["seeds"] += player.seeds
+            sums["pairs"] += player.pairs
+            sums["pair_points"] += player.pair_points
+            sums["singles"] += sum(player.singles.values())
+            sums["birds"] += player.birds
             pos_wins[entry][pos] += shares[seat]
             pos_games[entry][pos] += 1
             all_pos_wins[pos] += shares[seat]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from piepmatz.bots import Bot, bot_names, make_bot
-from piepmatz.bots.base import BotMoveError, decide
+from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import Game, InvalidJSONError, PlayerView, dump_json, view_of
 from piepmatz.core import read_json as core_read_json
 from piepmatz.core.errors import PiepmatzError
@@ -99,7 +99,8 @@ class Session:
         self.bots: dict[int, Bot] = {p: make_bot(s) for p, s in enumerate(self.seats) if s != HUMAN}
         # One generator per bot seat, derived from the game's seed: a seeded game against bots
         # plays out the same way every time (tests rely on it).
-        self.rngs = {p: random.Random(base * 8 + p) for p in self.bots}
+        rngs = bot_rngs(len(self.seats), base)
+        self.rngs = {p: rngs[p] for p in self.bots}
 
     @classmethod
     def new(cls, seats: Sequence[str], rules: str = "standard", seed: int | None = None) -> Session:
