@@ -1,13 +1,12 @@
-"""Speed and strength of the bots: prints the figures quoted in the README.
+"""Speed and strength of the bots: prints the figures quoted in the README and docs/bots.md.
 
 Commands::
 
     python benchmarks/bots.py speed                       # decisions/s and ISMCTS iterations/s
     python benchmarks/bots.py match heuristic random --players 2 --games 200
     python benchmarks/bots.py match ismcts:iterations=5000 heuristic --games 100 --processes 2
-    python benchmarks/bots.py all --games 100 --budget auto --processes 2
     python benchmarks/bots.py match ismcts heuristic --players 4 --save a.jsonl
-    python benchmarks/bots.py pool a.jsonl b.jsonl           # several runs of one bot, pooled
+    python benchmarks/bots.py pool a.jsonl b.jsonl           # several runs of one pairing
     python benchmarks/bots.py pool --paired new.jsonl old.jsonl
     python benchmarks/bots.py match --plugin variant.py myvariant heuristic --players 4
 
@@ -16,25 +15,19 @@ once with the first bot in each seat, the other seats taken by the second bot, s
 the same cards and turn orders. A game counts 1 for a win of the first bot, 1/k for a win shared
 by k players (E5), 0 otherwise (in two-player games: ties count half). The interval is the 95 %
 Wilson score interval over the games played (the seat rotations of one deal are counted as
-separate games). ``pool`` also prints a per-deal interval (the four seat rotations of a deal
-summed, then a *t* interval over deals) and the design effect, the ratio of its variance to
-Wilson's: near 1, the rotations of a deal are about as independent as separate games and the
-Wilson interval is the right one. The Wilson interval is valid for one look at a number of games
-fixed in advance; a figure pooled again after every run until it decides needs an interval valid
-at every look, so ``pool`` prints a confidence sequence over the deals too
-(``piepmatz.sim.stats.confidence_sequence``), about twice as wide.
+separate games; for ISMCTS against three heuristic bots the variance of the per-deal means is
+about the binomial one, so the interval holds).
 
 ``match --save FILE`` writes one JSON line per game (bots, players, deal, seat, result, seconds),
 so runs can be pooled later or compared game by game: ``pool --paired`` takes two runs over the
 same deals and prints the mean difference of the first over the second on the games both played
-(same deal, same seat, same bot seed), with its *t* interval. Changes that leave the search's
-random stream alone (a different final choice, say) keep the paired games alike, and the paired
-interval is then much narrower than the two separate ones.
+(same deal, same seat, same bot generators), with its *t* interval. Changes that leave the
+search's random stream alone (a different final choice, say) keep the paired games alike, and the
+paired interval is then much narrower than the two separate ones.
 
-``--budget auto`` measures how many ISMCTS iterations one second buys on this machine (one core,
-for two and for four players) and plays ``ismcts:iterations=<that>`` in place of
-``ismcts:time=1.0``: the same strength, but the games can run in parallel processes without one
-process's load shortening another's thinking time, and they are reproducible.
+An ISMCTS iteration budget (``ismcts:iterations=N``) uses no clock: games replay exactly and can
+run in parallel processes without one process's load shortening another's thinking time. ``speed``
+prints how many iterations one second buys on this machine, to choose ``N``.
 """
 
 from __future__ import annotations
@@ -42,50 +35,41 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import multiprocessing
 import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from piepmatz.args import positive
 from piepmatz.bots import load_plugins, make_bot
-from piepmatz.bots.base import Bot, BotMoveError, decide
+from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.bots.ismcts import ISMCTSBot
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
-from piepmatz.sim.stats import confidence_sequence, mean_interval, wilson
+from piepmatz.sim.stats import mean_interval, wilson
 
 
 class BotFailed(RuntimeError):
     """A bot of the match broke the protocol; names the deal, the bot and the seat."""
 
 
-def play_game(
-    specs: Sequence[str],
-    deal: int,
-    players: int,
-    bot_seed: int,
-    prepare: Callable[[list[Bot], State], None] | None = None,
-) -> tuple[int, ...]:
-    """Play one game, seat i by ``specs[i]``; returns the winners (E5).
+def play_game(specs: Sequence[str], deal: int, seat: int) -> tuple[int, ...]:
+    """Play deal ``deal`` with the first bot in ``seat``, seat i by ``specs[i]``; the winners (E5).
 
-    ``prepare`` sees the bots and the game's state (which the moves then change in place)
-    before the first move: ``ceiling.py`` tells its search the hidden cards that way.
+    The bots' generators come from the deal and that seat, so the same game replays exactly.
     """
+    players = len(specs)
     bots = [make_bot(s) for s in specs]
     state = State.new_game(players, seed=deal, events=False)
-    if prepare is not None:
-        prepare(bots, state)
-    rng = random.Random(bot_seed)
+    rngs = bot_rngs(players, deal, seat)
     while not state.is_over():
         p = state.current_player
         try:
-            action = decide(bots[p], view_of(state, p), state.legal_action_ids(), rng)
+            action = decide(bots[p], view_of(state, p), state.legal_action_ids(), rngs[p])
         except BotMoveError as exc:
             raise BotFailed(f"deal {deal}: {specs[p]} in seat {p} {exc}") from exc
         state.apply_id(action)
@@ -94,22 +78,14 @@ def play_game(
 
 
 Result = tuple[int, int, float, float]  # deal, seat, result, seconds
-#: Plays one game: (specs, seat of the first bot, deal, players, bot seed) → the winners.
-Play = Callable[[Sequence[str], int, int, int, int], tuple[int, ...]]
 
 
-def _play_specs(
-    specs: Sequence[str], seat: int, deal: int, players: int, seed: int
-) -> tuple[int, ...]:
-    return play_game(specs, deal, players, seed)
-
-
-def _game_task(task: tuple[Play, str, str, int, int, int]) -> Result:
-    play, first, second, players, deal, seat = task
+def _game_task(task: tuple[str, str, int, int, int]) -> Result:
+    first, second, players, deal, seat = task
     specs = [second] * players
     specs[seat] = first
     start = time.perf_counter()
-    winners = play(specs, seat, deal, players, deal * 16 + seat)
+    winners = play_game(specs, deal, seat)
     result = 1.0 / len(winners) if seat in winners else 0.0
     return deal, seat, result, time.perf_counter() - start
 
@@ -123,16 +99,10 @@ def match(
     first_deal: int = 0,
     save: str | None = None,
     plugins: Sequence[str] = (),
-    play: Play = _play_specs,
-    label: str | None = None,
 ) -> tuple[float, int, float, float]:
-    """``first`` against ``players - 1`` copies of ``second`` over ``games`` deals × seats.
-
-    ``play`` plays each game (a module-level function, so that workers can unpickle it);
-    ``label`` names the first bot in the records and the summary (its spec by default).
-    """
+    """``first`` against ``players - 1`` copies of ``second`` over ``games`` deals × seats."""
     tasks = [
-        (play, first, second, players, deal, seat)
+        (first, second, players, deal, seat)
         for deal in range(first_deal, first_deal + games)
         for seat in range(players)
     ]
@@ -149,8 +119,7 @@ def match(
             played: Iterable[Result] = pool.imap_unordered(_game_task, tasks)
         else:
             played = map(_game_task, tasks)
-        label = label or first
-        pairing = {"first": label, "second": second, "players": players}
+        pairing = {"first": first, "second": second, "players": players}
         for game in played:
             results.append(game)
             if out is not None:
@@ -163,7 +132,7 @@ def match(
     lo, hi = wilson(wins, n)
     elapsed = time.perf_counter() - start
     print(
-        f"{label} vs {players - 1}x {second}, {players} players: "
+        f"{first} vs {players - 1}x {second}, {players} players: "
         f"{wins:g}/{n} = {wins / n:.1%} won, 95% Wilson [{lo:.1%}, {hi:.1%}] "
         f"({games} deals x {players} seats, {processes} process(es), {elapsed:.0f} s)",
         flush=True,
@@ -203,67 +172,12 @@ def load_runs(paths: Sequence[str]) -> dict[Game, float]:
     return results
 
 
-def deal_means(results: dict[Game, float]) -> list[float]:
-    """The mean result of each deal played in every seat, in the order of the deals."""
-    by_deal: dict[int, list[float]] = {}
-    for (deal, _), r in results.items():
-        by_deal.setdefault(deal, []).append(r)
-    seats = max(len(v) for v in by_deal.values())
-    return [sum(v) / seats for _, v in sorted(by_deal.items()) if len(v) == seats]
-
-
 def pooled(results: dict[Game, float]) -> str:
-    """The win rate with its Wilson interval, and the per-deal interval with the design effect."""
+    """The win rate of pooled runs with its Wilson interval."""
     n = len(results)
     wins = sum(results.values())
     lo, hi = wilson(wins, n)
-    full = deal_means(results)
-    text = f"{wins:g}/{n} = {wins / n:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
-    if len(full) > 2:
-        per_deal = mean_interval(full)
-        p = wins / n
-        binomial = p * (1 - p) / n
-        effect = per_deal.sd**2 / len(full) / binomial if binomial else float("nan")
-        text += (
-            f"; per deal ({len(full)} deals) [{per_deal.low:.1%}, {per_deal.high:.1%}], "
-            f"design effect {effect:.2f}"
-        )
-    return text
-
-
-def verdict(results: dict[Game, float], target: float) -> str:
-    """Whether the Wilson interval decides against ``target``, and if not, roughly how many
-    games would at the rate measured so far (the rate itself unknown: an estimate, no promise)."""
-    n = len(results)
-    rate = sum(results.values()) / n
-    side = _side(*wilson(sum(results.values()), n), target)
-    if side:
-        return f"decided: the Wilson interval lies {side} {target:.1%}"
-    gap = abs(rate - target)
-    if gap < 1e-9:
-        return f"not decided: the rate is {target:.1%} itself; no number of games decides it"
-    needed = math.ceil(1.96**2 * rate * (1 - rate) / gap**2)
-    return (
-        f"not decided: the Wilson interval holds {target:.1%}; if the true rate were {rate:.1%}, "
-        f"about {needed:,} games in all would decide it ({max(0, needed - n):,} more)"
-    )
-
-
-def anytime(results: dict[Game, float], target: float | None = None) -> str:
-    """The confidence sequence over the deals, in deal order: valid however often runs were
-    pooled and looked at before, which the Wilson interval is not (and whether it decides)."""
-    lo, hi = confidence_sequence(deal_means(results))
-    text = f"valid at every look (a confidence sequence over the deals): [{lo:.1%}, {hi:.1%}]"
-    if target is not None:
-        side = _side(lo, hi, target)
-        text += f"; decided: it lies {side}" if side else "; not decided: it holds"
-        text += f" {target:.1%}"
-    return text
-
-
-def _side(low: float, high: float, target: float) -> str | None:
-    """Where the interval ``[low, high]`` lies from ``target``: "above", "below", or None."""
-    return "above" if low > target else "below" if high < target else None
+    return f"{wins:g}/{n} = {wins / n:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
 
 
 def paired(new: dict[Game, float], old: dict[Game, float]) -> str:
@@ -330,9 +244,8 @@ def ismcts_rate(spec: str, positions: Sequence[State]) -> tuple[float, float]:
     return iterations / elapsed, iterations / budget if budget else 1.0
 
 
-def speed(positions: int, ismcts: str) -> dict[int, float]:
-    """Print the speed figures; returns ISMCTS iterations per second by number of players."""
-    rates: dict[int, float] = {}
+def speed(positions: int, ismcts: str) -> None:
+    """Print decisions per second of each bot and ISMCTS iterations per second."""
     for players in (2, 4):
         pos = _positions(players, positions, seed=1000 + players)
         for spec in ("random", "greedy", "heuristic"):
@@ -346,8 +259,6 @@ def speed(positions: int, ismcts: str) -> dict[int, float]:
             f"the searched decisions used {used:.0%} of the iteration budget",
             flush=True,
         )
-        rates[players] = rate
-    return rates
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -372,33 +283,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     pp.add_argument(
         "--paired", action="store_true", help="two files: the first run against the second"
     )
-    pp.add_argument(
-        "--target",
-        type=float,
-        default=None,
-        metavar="RATE",
-        help="say whether the interval decides against this win rate (e.g. 0.4)",
+    mp.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    mp.add_argument(
+        "--games", type=positive("--games"), default=100, help="deals (each played in all seats)"
     )
-    for p in (mp,):
-        p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    ap = sub.add_parser("all", help="the speed figures and the three strength targets")
-    ap.add_argument(
-        "--budget",
-        default="auto",
-        help="ISMCTS iterations per move, 'auto' (what one second buys here) or 'time' "
-        "(really think one second per move; run with --processes 1)",
-    )
-    ap.add_argument("--ismcts-options", default="", help="extra ISMCTS options, e.g. depth=8")
-    ap.add_argument("--positions", type=positive("--positions"), default=40)
-    for p in (mp, ap):
-        p.add_argument(
-            "--games",
-            type=positive("--games"),
-            default=100,
-            help="deals (each played in all seats)",
-        )
-        p.add_argument("--processes", type=positive("--processes"), default=1)
-        p.add_argument("--first-deal", type=int, default=0)
+    mp.add_argument("--processes", type=positive("--processes"), default=1)
+    mp.add_argument("--first-deal", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "speed":
         speed(args.positions, args.ismcts)
@@ -425,33 +315,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BotFailed as exc:
             parser.exit(1, f"bots.py: {exc} (the games before it are in --save, if given)\n")
         return 0
-    if args.command == "pool":
-        if args.paired:
-            if len(args.files) != 2:
-                parser.error("--paired compares exactly two files")
-            print(paired(load_runs(args.files[:1]), load_runs(args.files[1:])))
-        else:
-            results = load_runs(args.files)
-            if args.target is not None and not 0 < args.target < 1:
-                parser.error(f"--target is a win rate between 0 and 1, not {args.target}")
-            print(pooled(results))
-            print(anytime(results, args.target))
-            if args.target is not None:
-                print(verdict(results, args.target))
-        return 0
-    extra = f",{args.ismcts_options}" if args.ismcts_options else ""
-    rates = speed(args.positions, f"ismcts:iterations=1000{extra}")
-    match("heuristic", "random", 2, args.games, args.processes, args.first_deal)
-    for players in (2, 4):
-        if args.budget == "auto":
-            # Iterations cost more with more players: one second buys fewer.
-            ismcts = f"ismcts:iterations={int(rates[players])}{extra}"
-        elif args.budget == "time":
-            ismcts = f"ismcts:time=1.0{extra}"
-        else:
-            ismcts = f"ismcts:iterations={int(args.budget)}{extra}"
-        print(f"ISMCTS for one second per move, {players} players: {ismcts}", flush=True)
-        match(ismcts, "heuristic", players, args.games, args.processes, args.first_deal)
+    if args.paired:
+        if len(args.files) != 2:
+            parser.error("--paired compares exactly two files")
+        print(paired(load_runs(args.files[:1]), load_runs(args.files[1:])))
+    else:
+        print(pooled(load_runs(args.files)))
     return 0
 
 

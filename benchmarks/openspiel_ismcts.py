@@ -17,7 +17,6 @@ The result is our bot's score (win 1, shared win 1/2, loss 0) with a 95 % Wilson
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from typing import Any
@@ -29,6 +28,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 import piepmatz.envs.openspiel  # noqa: F401 — registers python_piepmatz
 from piepmatz.bots import make_bot
 from piepmatz.core.view import view_of
+from piepmatz.sim.stats import wilson
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -90,16 +90,6 @@ def play(game: Any, time_limit: float, openspiel_seat: int, seed: int) -> tuple[
     returns = state.returns()
     mine = returns[1 - openspiel_seat]
     return (1.0 if mine > 0 else 0.5 if mine == 0 else 0.0), theirs, ours
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (shared wins count one half)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:

@@ -24,8 +24,8 @@ SPECS = (
     "easy",
     "medium",
     "ismcts:iterations=40",
-    "ismcts:iterations=40,rollout=random,depth=0",
-    "ismcts:iterations=40,rollout=heuristic,depth=3,reward=win",
+    "ismcts:iterations=40,depth=0",
+    "ismcts:iterations=40,depth=3,search=all,stop=full",
 )
 
 

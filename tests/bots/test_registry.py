@@ -46,16 +46,13 @@ def test_ismcts_budgets() -> None:
     custom = make_bot("ismcts:iterations=2000")
     assert isinstance(custom, ISMCTSBot)
     assert (custom.iterations, custom.time_limit) == (2000, None)
-    timed = make_bot("ismcts:time=0.25,rollout=random,depth=5,c=1.2,reward=win")
+    timed = make_bot("ismcts:time=0.25,depth=5,c=1.2,stop=full")
     assert isinstance(timed, ISMCTSBot)
     assert (timed.iterations, timed.time_limit) == (None, 0.25)
-    assert (timed.rollout, timed.depth, timed.c, timed.reward) == ("random", 5, 1.2, "win")
+    assert (timed.depth, timed.c, timed.stop) == (5, 1.2, "full")
     assert timed.search_mode == "auto"
     plays = make_bot("ismcts:iterations=10,search=plays")
     assert isinstance(plays, ISMCTSBot) and plays.search_mode == "plays"
-    assert (timed.tree, timed.widen) == ("all", 4)
-    narrow = make_bot("ismcts:iterations=10,tree=plays,widen=2")
-    assert isinstance(narrow, ISMCTSBot) and (narrow.tree, narrow.widen) == ("plays", 2)
 
 
 @pytest.mark.parametrize(
@@ -95,7 +92,7 @@ def test_heuristic_options() -> None:
         ("ismcts:speed=3", "unknown option 'speed'"),
         ("ismcts:iterations", "levels are"),
         ("ismcts:iterations=0", "at least 1"),
-        ("ismcts:rollout=magic", "rollout"),
+        ("ismcts:rollout=greedy", "unknown option 'rollout'"),
         ("heuristic:noise=2", "probability"),
         ("heuristic:noise", "key=value"),
         ("heuristic:noise=much", "noise='much' is not a number"),

@@ -12,26 +12,19 @@ are a difficulty level or comma-separated ``key=value`` pairs:
 spec                            bot
 ==============================  ================================================================
 ``random``                      uniform over the legal actions
-``greedy``                      a cheap rule of thumb (a rollout policy option of ``ismcts``)
+``greedy``                      a cheap rule of thumb over the heuristic's ideas
 ``heuristic``                   one-step evaluation of every option (thousands of moves a second)
 ``heuristic:noise=0.3``         … that plays a random legal move 30 % of the time
 ``heuristic:exposure=0.5``      … weight of what a play leaves for the next player
 ``ismcts``                      ISMCTS with 2000 iterations per move (reproducible)
 ``ismcts:iterations=N``         N iterations per move
 ``ismcts:time=S``               S seconds per move (``time.perf_counter``)
-``ismcts:rollout=P``            rollout policy ``random`` (default), ``greedy`` or ``heuristic``
 ``ismcts:depth=D``              rollouts stop after D decisions and score the position (8)
 ``ismcts:c=C``                  UCB exploration constant (default 0.7 with two players,
                                 0.3 with more)
-``ismcts:reward=R``             ``margin`` (default: sigmoid of the score margin) or ``win``
 ``ismcts:search=M``             which decisions are searched: ``all``, ``plays`` (the others
                                 by the heuristic) or ``auto`` (default: ``all`` in two-player
                                 games, the plays and the last hand with more players)
-``ismcts:tree=T``               what the tree holds below the root: a node for ``all``
-                                decisions (default), or only the ``plays`` (the others by
-                                the greedy rule)
-``ismcts:widen=K``              with ``tree=plays``, an opponent's play is one of the K
-                                whose first chase step gains most (4; 0: every play)
 ``ismcts:stop=S``               ``early`` (default): stop once the move cannot change;
                                 ``full``: always spend the whole budget
 ``ismcts:easy|medium|hard``     200 iterations, 1000 iterations, one second per move
@@ -40,7 +33,7 @@ spec                            bot
 ``hard``                        for people: ``ismcts:hard`` (about one second per move)
 ==============================  ================================================================
 
-Options combine: ``ismcts:iterations=5000,rollout=random``. With both ``iterations`` and ``time``
+Options combine: ``ismcts:iterations=5000,depth=12``. With both ``iterations`` and ``time``
 the search stops at whichever comes first. A bad spec raises ``ValueError`` naming the problem.
 
 Your own bots join with :func:`register`, from a plugin file or module loaded by
@@ -50,8 +43,7 @@ points (:mod:`piepmatz.bots.plugins`).
 >>> make_bot("random").name
 'random'
 >>> make_bot("ismcts:iterations=300,depth=8")  # doctest: +NORMALIZE_WHITESPACE
-ISMCTSBot(iterations=300, time_limit=None, rollout='random', depth=8, c='auto',
-          reward='margin', search='auto', tree='all', widen=4, stop='early')
+ISMCTSBot(iterations=300, time_limit=None, depth=8, c='auto', search='auto', stop='early')
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
@@ -64,7 +56,7 @@ from collections.abc import Callable
 
 from .base import Bot, NoisyBot, RandomBot
 from .heuristic import GreedyBot, HeuristicBot
-from .ismcts import DEFAULT_DEPTH, DEFAULT_ROLLOUT, DEFAULT_TREE, DEFAULT_WIDEN, ISMCTSBot
+from .ismcts import DEFAULT_DEPTH, ISMCTSBot
 from .plugins import PluginError, entry_point_factory, entry_point_names, load_plugins
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
@@ -196,14 +188,10 @@ def _ismcts(arg: str) -> ISMCTSBot:
             {
                 "iterations": int,
                 "time": float,
-                "rollout": str,
                 "depth": int,
                 "c": float,
-                "reward": str,
                 "search": str,
                 "stop": str,
-                "tree": str,
-                "widen": int,
             },
         )
         if "iterations" not in opts and "time" not in opts:
@@ -213,14 +201,10 @@ def _ismcts(arg: str) -> ISMCTSBot:
     return ISMCTSBot(
         iterations=None if iterations is None else int(iterations),
         time_limit=None if time_limit is None else float(time_limit),
-        rollout=str(opts.get("rollout", DEFAULT_ROLLOUT)),
         depth=int(opts.get("depth", DEFAULT_DEPTH)),
         c=None if "c" not in opts else float(opts["c"]),
-        reward=str(opts.get("reward", "margin")),
         search=str(opts.get("search", "auto")),
         stop=str(opts.get("stop", "early")),
-        tree=str(opts.get("tree", DEFAULT_TREE)),
-        widen=int(opts.get("widen", DEFAULT_WIDEN)),
         name=spec,
     )
 

@@ -1,4 +1,4 @@
-"""The heuristic bot and the light greedy policy used inside ISMCTS rollouts.
+"""The heuristic bot and the light greedy rule.
 
 :class:`HeuristicBot` values each option by what it gains and risks now. It samples one world
 from its view (:func:`~piepmatz.core.view.determinise`), plays each legal action on a copy and
@@ -9,8 +9,9 @@ after a calm play, the crow's victim) are looked ahead one step. A play is then 
 it leaves the next player: the best first chase step a bird of any value could start on the rows
 it leaves (:func:`chase_gain`). Draws are scored directly from the view.
 
-:func:`greedy_action` is a much cheaper rule of thumb over the same ideas, for rollouts: it reads
-only the acting player's own cards and the table of a sampled world.
+:func:`greedy_action` is a much cheaper rule of thumb over the same ideas (the ``greedy`` bot, a
+step between random and the heuristic): it reads only the acting player's own cards and the table
+of a sampled world.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def best_by_evaluation(
 
 
 def greedy_action(world: State, legal: Sequence[int], rng: random.Random) -> int:
-    """A cheap rule of thumb for rollouts: the acting player's own cards and the table only."""
+    """A cheap rule of thumb: the acting player's own cards and the table only."""
     if len(legal) == 1:
         return legal[0]
     p = world.current_player
@@ -195,7 +196,8 @@ def greedy_action(world: State, legal: Sequence[int], rng: random.Random) -> int
 
 
 class GreedyBot:
-    """:func:`greedy_action` as a bot (on one sampled world): the rollout policy, to measure."""
+    """:func:`greedy_action` as a bot (on one sampled world): a step between random and the
+    heuristic."""
 
     name = "greedy"
 

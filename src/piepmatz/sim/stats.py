@@ -5,14 +5,11 @@
   is computed from that fractional count.
 - Means: the Student *t* interval (normal beyond a million degrees of freedom).
 
-All intervals treat games as independent samples. In the duplicate format the lineups of one
-deal share their cards, so read the intervals as approximate. How approximate was measured with
-``benchmarks/bots.py pool``: for ISMCTS against three heuristic bots the variance of per-deal
-means is 0.9–1.0 times the binomial one (800 games each), so the seat rotations of a deal are
-about as independent as separate games and the intervals are, if anything, slightly wide.
-- Many looks: each interval above is valid for one look at a sample whose size was fixed in
-  advance. A figure pooled again after every new run, until its interval decides, needs an
-  interval valid at every look at once: ``confidence_sequence`` (a confidence sequence).
+All intervals treat games as independent samples, each valid for one look at a number of games
+fixed in advance. In the duplicate format the lineups of one deal share their cards, so read the
+intervals as approximate; for ISMCTS against three heuristic bots the variance of the per-deal
+means was about the binomial one, so the seat rotations of a deal are about as independent as
+separate games.
 
 >>> lo, hi = wilson(50, 100)
 >>> round(lo, 4), round(hi, 4)
@@ -47,7 +44,10 @@ def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> tuple[fl
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 (p = 1) the bound is 0 (1) exactly; the subtraction would leave rounding dust.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def t_quantile(p: float, df: float) -> float:
@@ -101,43 +101,3 @@ def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Me
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     half = t_quantile(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
     return MeanInterval(n, mean, sd, mean - half, mean + half)
-
-
-def confidence_sequence(
-    values: Sequence[float], confidence: float = CONFIDENCE
-) -> tuple[float, float]:
-    """An interval for the mean of independent ``values`` in [0, 1], valid at every ``n`` at once.
-
-    With probability ``confidence``, the true mean lies in the interval computed after the first
-    ``n`` values *for every n*, so one may look after each value and stop as soon as it decides;
-    the Wilson or *t* interval, looked at that way, excludes the truth far more often than 5 %.
-    This is the predictable plug-in empirical-Bernstein confidence sequence of Waudby-Smith &
-    Ramdas, "Estimating means of bounded random variables by betting" (JRSS B, 2023), Theorem 2,
-    with bets capped at 1/2, intersected over ``n`` (the running intersection is valid too). It
-    adapts to the variance, so it is about twice as wide as the fixed-sample interval, not more.
-
-    >>> lo, hi = confidence_sequence([0.25] * 1000)
-    >>> round(lo, 3), round(hi, 3)
-    (0.243, 0.257)
-    """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie strictly between 0 and 1, not {confidence}")
-    log_term = math.log(2 / (1 - confidence))
-    low, high = 0.0, 1.0
-    mean, var = 0.5, 0.25  # the estimates before any value, as the paper starts them
-    total = squares = 0.0
-    bets = weighted = penalty = 0.0
-    for t, x in enumerate(values, 1):
-        if not 0 <= x <= 1:
-            raise ValueError(f"values must lie in [0, 1], not {x}")
-        bet = min(math.sqrt(2 * log_term / (var * t * math.log(1 + t))), 0.5)
-        bets += bet
-        weighted += bet * x
-        penalty += (x - mean) ** 2 * (-math.log(1 - bet) - bet)  # the paper's v·ψ_E(λ)
-        centre, half = weighted / bets, (log_term + penalty) / bets
-        low, high = max(low, centre - half), min(high, centre + half)
-        total += x
-        mean = (0.5 + total) / (t + 1)
-        squares += (x - mean) ** 2
-        var = (0.25 + squares) / (t + 1)
-    return low, high
