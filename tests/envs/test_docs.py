@@ -40,3 +40,24 @@ def test_the_field_table_matches_the_encoding() -> None:
     rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \| (\d+) \| (.*) \|$", TEXT, re.MULTILINE)
     documented = [(name, int(o), int(n), int(top), text) for name, o, n, top, text in rows]
     assert documented == describe_fields()
+
+
+def test_the_size_table_gives_the_encoders_sizes() -> None:
+    import pyspiel
+
+    from piepmatz.core.actions import NUM_ACTIONS
+    from piepmatz.envs.encoding import OBSERVATION_SIZE
+    from piepmatz.envs.openspiel import INFO_STATE_SIZE, PRIVATE_SIZE
+
+    game = pyspiel.load_game("python_piepmatz", {"players": 3})
+    actual = {
+        "`observation`": OBSERVATION_SIZE,
+        "`action_mask`": NUM_ACTIONS,
+        "`observation_tensor`": game.observation_tensor_size(),
+        "`information_state_tensor`": game.information_state_tensor_size(),
+        "the private observation's tensor": PRIVATE_SIZE,
+    }
+    assert game.information_state_tensor_size() == INFO_STATE_SIZE
+    assert game.num_distinct_actions() == NUM_ACTIONS
+    rows = dict(re.findall(r"^\| ([^|]+?) \| (\d+) \|$", TEXT, re.MULTILINE))
+    assert {name: int(n) for name, n in rows.items()} == actual

@@ -1,8 +1,9 @@
 """The rules screen's text: the shipped copy of RULES.md, marked for the rules in play.
 
-``rules.md`` in this package is a copy of the project's ``RULES.md``. The rules screen shows the
-flags in play first, then the sections a player needs (cards, setup, turn, end and scoring, the
-flags), and before each rule that a flag changes, a note saying what applies in this game.
+``piepmatz/RULES.md`` is the rules text the package ships (a test keeps it equal to the spec).
+The rules screen shows the flags in play first, then the sections a player needs (cards, setup,
+turn, end and scoring, the flags), and before each rule that a flag changes, a note saying what
+applies in this game.
 
 >>> from piepmatz.core import Rules
 >>> text = rules_markdown(Rules.preset("overview"))
@@ -66,7 +67,7 @@ _FLAG_TITLES = {
 
 
 def full_rules() -> str:
-    return resources.files("piepmatz.tui").joinpath("rules.md").read_text(encoding="utf-8")
+    return resources.files("piepmatz").joinpath("RULES.md").read_text(encoding="utf-8")
 
 
 def rules_markdown(rules: Rules) -> str:
