@@ -6,6 +6,7 @@ import csv
 import errno
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -311,3 +312,13 @@ def test_a_worker_that_dies_is_reported_not_a_traceback(
     err = capsys.readouterr().err
     assert "piepmatz tournament: a worker process died while playing games" in err
     assert "Traceback" not in err
+
+
+def test_the_ray_backend_without_ray_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    args = ["tournament", "--bots", "random", "--games", "2", "--seed", "1", "--backend", "ray"]
+    assert main([*args, "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err == 'piepmatz tournament: the ray backend needs Ray: pip install "piepmatz[ray]"\n'

@@ -148,7 +148,10 @@ def _run_ray(
     address: str | None,
     results: list[GameResult],
 ) -> None:
-    import ray
+    try:
+        import ray
+    except ImportError:
+        raise BackendError('the ray backend needs Ray: pip install "piepmatz[ray]"') from None
 
     started = False
     if not ray.is_initialized():

@@ -87,7 +87,8 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
         "--backend",
         choices=("inline", "process", "ray"),
         default="process",
-        help="inline: this process; process: local processes (default); ray: Ray",
+        help="inline: this process; process: local processes (default); ray: Ray (pip install "
+        "'piepmatz[ray]')",
     )
     p.add_argument(
         "--workers",
