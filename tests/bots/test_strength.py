@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from piepmatz.bots import make_bot
+from piepmatz.bots.base import bot_rngs
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
@@ -20,11 +19,11 @@ def _win_rate(first: str, second: str, deals: int) -> float:
             specs[seat] = first
             bots = [make_bot(s) for s in specs]
             state = State.new_game(2, seed=10_000 + deal, events=False)
-            rng = random.Random(deal * 2 + seat)
+            rngs = bot_rngs(2, 10_000 + deal, seat)
             while not state.is_over():
                 p = state.current_player
                 legal = state.legal_action_ids()
-                state.apply_id(bots[p].choose(view_of(state, p), legal, rng))
+                state.apply_id(bots[p].choose(view_of(state, p), legal, rngs[p]))
             piles = [state.seed_pile(q) for q in range(2)]
             winners = score(state.rules, state.collections, piles).winners
             if seat in winners:
