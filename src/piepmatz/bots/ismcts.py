@@ -54,6 +54,7 @@ from .heuristic import HeuristicBot
 
 
 def random_action(world: State, legal: Sequence[int], rng: random.Random) -> int:
+    """The rollout policy: uniform over the legal actions."""
     return legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
 
 
@@ -245,9 +246,7 @@ class ISMCTSBot:
             steps = 0
             while steps < max_depth and world.phase != GAME_OVER:
                 legal = world.legal_action_ids()
-                world.apply_id(
-                    legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
-                )
+                world.apply_id(random_action(world, legal, rng))
                 steps += 1
             reward = evaluate(world)
             for node in path:
