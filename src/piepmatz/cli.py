@@ -17,7 +17,12 @@ from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.view import view_of
 
-INTERFACE_COMMANDS = ("piepmatz.tui.commands", "piepmatz.sim.commands", "piepmatz.envs.commands")
+INTERFACE_COMMANDS = (
+    "piepmatz.tui.commands",
+    "piepmatz.sim.commands",
+    "piepmatz.envs.commands",
+    "piepmatz.rl.commands",
+)
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ spec                            bot
 ``easy``                        for people: ``heuristic:noise=0.35``
 ``medium``                      for people: ``heuristic``
 ``hard``                        for people: ``ismcts:hard`` (about one second per move)
+``ppo:PATH``                    a policy trained by ``piepmatz train`` (:mod:`piepmatz.rl`)
 ==============================  ================================================================
 
 Options combine: ``ismcts:iterations=5000,depth=12``. With both ``iterations`` and ``time``
@@ -47,7 +48,7 @@ ISMCTSBot(iterations=300, time_limit=None, depth=8, c='auto', search='auto', sto
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
-['easy', 'greedy', 'hard', 'heuristic', 'ismcts', 'medium', 'random']
+['easy', 'greedy', 'hard', 'heuristic', 'ismcts', 'medium', 'ppo', 'random']
 """
 
 from __future__ import annotations
@@ -228,7 +229,26 @@ register("easy", _level("easy", f"heuristic:noise={EASY_NOISE}"))
 register("medium", _level("medium", "heuristic"))
 register("hard", _level("hard", "ismcts:hard"))
 
+
+def _ppo(arg: str) -> Bot:
+    # A trained policy lives with its trainer (piepmatz.rl) and needs NumPy: imported only
+    # when a ``ppo:`` bot is asked for, so the bots themselves stay standard-library only.
+    try:
+        from piepmatz.rl.policy import make_policy_bot
+    except ModuleNotFoundError as exc:
+        raise ValueError(
+            f"bot 'ppo' needs NumPy ({exc.name} is missing): pip install 'piepmatz[rl]'"
+        ) from None
+    return make_policy_bot(arg)
+
+
+register("ppo", _ppo)
+#: Bots that cannot be built from their bare name (``ppo`` needs a checkpoint path): menus that
+#: offer bots by name leave them out.
+NEEDS_ARGUMENT: frozenset[str] = frozenset({"ppo"})
+
 __all__ = [
+    "NEEDS_ARGUMENT",
     "Bot",
     "GreedyBot",
     "HeuristicBot",

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from piepmatz.bots import Bot, bot_names, make_bot
+from piepmatz.bots import NEEDS_ARGUMENT, Bot, bot_names, make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import Game, InvalidJSONError, PlayerView, dump_json, view_of
 from piepmatz.core import read_json as core_read_json
@@ -48,8 +48,8 @@ class SaveFileError(ValueError):
 
 
 def available_bots() -> list[str]:
-    """Registered bot names, the levels (easy, medium, hard) first."""
-    names = bot_names()
+    """Registered bot names that need no argument, the levels (easy, medium, hard) first."""
+    names = [n for n in bot_names() if n not in NEEDS_ARGUMENT]
     return [n for n in LEVELS if n in names] + [n for n in names if n not in LEVELS]
 
 

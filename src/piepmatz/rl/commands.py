@@ -1,0 +1,140 @@
+"""``piepmatz train``: PPO with action masking, checkpoints and a learning curve.
+
+Light on purpose: JAX, Optax, tqdm and matplotlib are imported only when the command runs, and a
+missing one is named in a one-line message with the extra that brings it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from piepmatz.args import positive
+
+EXTRA_HINT = "pip install 'piepmatz[rl]'"
+
+
+def _count(flag: str) -> Any:
+    """A whole number of at least 0 (0 switches the feature off)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} is a whole number, not {text!r}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{flag} must be 0 or more, not {value}")
+        return value
+
+    return parse
+
+
+def register(subparsers: Any) -> None:
+    train = subparsers.add_parser(
+        "train",
+        help="train a PPO policy (action masking) against bots or itself, with a learning curve",
+        description=(
+            "Train a policy with PPO on the Gymnasium environment. Writes checkpoints "
+            "(step-N.npz, final.npz), curve.json and curve.png into --out; a checkpoint plays "
+            "as the bot ppo:PATH."
+        ),
+    )
+    train.add_argument("--out", required=True, help="directory for checkpoints and the curve")
+    train.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    train.add_argument("--preset", default="standard", choices=("standard", "overview"))
+    train.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["random"],
+        help="bot specs for the other seats, or 'self' (self-play), spread over the environments",
+    )
+    train.add_argument(
+        "--steps",
+        type=positive("--steps"),
+        default=100_000,
+        help="learner steps (its own decisions)",
+    )
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument(
+        "--envs", type=positive("--envs"), default=8, help="environments stepped together"
+    )
+    train.add_argument(
+        "--rollout",
+        type=positive("--rollout"),
+        default=128,
+        help="steps per environment between updates",
+    )
+    train.add_argument(
+        "--hidden",
+        type=positive("--hidden"),
+        nargs="+",
+        default=[256, 256],
+        help="hidden layer widths",
+    )
+    train.add_argument("--learning-rate", type=float, default=3e-4)
+    train.add_argument(
+        "--eval-every",
+        type=_count("--eval-every"),
+        default=20_000,
+        help="save and evaluate every N steps (0: at the start and end only)",
+    )
+    train.add_argument(
+        "--eval-games",
+        type=positive("--eval-games"),
+        default=200,
+        help="games per evaluation opponent (the same deals every time)",
+    )
+    train.add_argument(
+        "--eval-against",
+        nargs="+",
+        default=["random", "easy", "medium"],
+        help="bots of the learning curve",
+    )
+    train.add_argument("--quiet", action="store_true", help="no progress bar")
+    train.set_defaults(func=_train)
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        from piepmatz.rl.ppo import TrainConfig, train
+    except ModuleNotFoundError as exc:
+        sys.stderr.write(
+            f"piepmatz train: needs the 'rl' extra ({exc.name} is not installed): {EXTRA_HINT}\n"
+        )
+        return 2
+    try:
+        config = TrainConfig(
+            players=args.players,
+            preset=args.preset,
+            opponents=tuple(args.opponents),
+            steps=args.steps,
+            seed=args.seed,
+            envs=args.envs,
+            rollout=args.rollout,
+            hidden=tuple(args.hidden),
+            learning_rate=args.learning_rate,
+            eval_every=args.eval_every,
+            eval_games=args.eval_games,
+            eval_opponents=tuple(args.eval_against),
+        )
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz train: error: {exc}\n")
+        return 2
+
+    try:
+        result = train(config, args.out, progress=not args.quiet, report=print_line)
+    except OSError as exc:
+        sys.stderr.write(f"piepmatz train: cannot write to {args.out}: {exc.strerror or exc}\n")
+        return 2
+    print(
+        f"trained {result.steps:,} steps in {result.train_seconds:.0f} s "
+        f"({result.steps_per_second:,.0f} learner steps/s, evaluation not counted); "
+        f"policy: {result.final} (play it as --bots ppo:{result.final}); "
+        f"curve: {result.final.parent / 'curve.png'}"
+    )
+    return 0
+
+
+def print_line(line: str) -> None:
+    print(line, flush=True)
