@@ -69,10 +69,9 @@ def register(subparsers: Any) -> None:
         "--hidden",
         type=positive("--hidden"),
         nargs="+",
-        default=[256, 256],
-        help="hidden layer widths",
+        help="hidden layer widths (default: one layer of 64)",
     )
-    train.add_argument("--learning-rate", type=float, default=3e-4)
+    train.add_argument("--learning-rate", type=float, help="Adam's step size (default 1e-3)")
     train.add_argument(
         "--eval-every",
         type=_count("--eval-every"),
@@ -104,20 +103,22 @@ def _train(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        config = TrainConfig(
-            players=args.players,
-            preset=args.preset,
-            opponents=tuple(args.opponents),
-            steps=args.steps,
-            seed=args.seed,
-            envs=args.envs,
-            rollout=args.rollout,
-            hidden=tuple(args.hidden),
-            learning_rate=args.learning_rate,
-            eval_every=args.eval_every,
-            eval_games=args.eval_games,
-            eval_opponents=tuple(args.eval_against),
-        )
+        options = {
+            "players": args.players,
+            "preset": args.preset,
+            "opponents": tuple(args.opponents),
+            "steps": args.steps,
+            "seed": args.seed,
+            "envs": args.envs,
+            "rollout": args.rollout,
+            "hidden": None if args.hidden is None else tuple(args.hidden),
+            "learning_rate": args.learning_rate,
+            "eval_every": args.eval_every,
+            "eval_games": args.eval_games,
+            "eval_opponents": tuple(args.eval_against),
+        }
+        # Options not given keep TrainConfig's defaults (one place for them).
+        config = TrainConfig(**{k: v for k, v in options.items() if v is not None})
     except ValueError as exc:
         sys.stderr.write(f"piepmatz train: error: {exc}\n")
         return 2
