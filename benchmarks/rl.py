@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from piepmatz.rl.curve import win_rate
+from piepmatz.rl.curve import play_checkpoint, win_rate
 from piepmatz.rl.ppo import TrainConfig, train
 
 LADDER = ("random", "easy", "greedy", "medium")
@@ -66,7 +66,8 @@ def main() -> int:
         flush=True,
     )
     for opponent in args.ladder:
-        rate = win_rate(result.final, opponent, args.ladder_games, args.ladder_seed)
+        games = play_checkpoint(result.final, opponent, args.ladder_games, args.ladder_seed)
+        rate = win_rate(opponent, games)
         low, high = rate.interval
         print(
             f"  vs {opponent:<8} {100 * rate.rate:5.1f} % [{100 * low:.1f}, {100 * high:.1f}] "

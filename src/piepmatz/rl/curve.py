@@ -74,15 +74,8 @@ def shares(results: Sequence[GameResult]) -> list[float]:
     return out
 
 
-def win_rate(
-    path: str | Path,
-    opponent: str,
-    games: int,
-    seed: int,
-    players: int = 2,
-    rules: str = "standard",
-) -> WinRate:
-    results = play_checkpoint(path, opponent, games, seed, players, rules)
+def win_rate(opponent: str, results: Sequence[GameResult]) -> WinRate:
+    """The checkpoint's win rate in ``results`` (games of :func:`play_checkpoint`)."""
     return WinRate(opponent, sum(shares(results)), len(results))
 
 

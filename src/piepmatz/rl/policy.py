@@ -95,7 +95,7 @@ def save_checkpoint(
         "observation_size": OBSERVATION_SIZE,
         "num_actions": NUM_ACTIONS,
     }
-    arrays["meta"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)  # type: ignore[assignment]
+    arrays["meta"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
     target = Path(path)
     partial = target.with_name(target.name + ".partial")
     # A file object, so NumPy does not append ".npz" to the name; the rename keeps a reader from

@@ -35,7 +35,7 @@ from piepmatz.envs.encoding import encode
 from piepmatz.envs.gymnasium import PiepmatzEnv
 from piepmatz.sim.schedule import derive_seed
 
-from .curve import plot_curve, win_rate, write_curve
+from .curve import play_checkpoint, plot_curve, win_rate, write_curve
 from .policy import INPUT_SCALE, MASKED, init_params, logits, one_blas_thread, save_checkpoint
 
 SELF = "self"
@@ -290,7 +290,7 @@ def train(
     result = TrainResult(final=folder / "final.npz")
     bar = _progress(config.updates * config.batch, progress)
     wins: list[float] = []
-    next_eval = 0
+    next_eval: float = 0
     steps = 0
     try:
         for _ in range(config.updates):
@@ -400,7 +400,10 @@ def _evaluate(
     save_checkpoint(path, params, checkpoint_meta(config, steps))
     rates = [
         win_rate(
-            path, opponent, config.eval_games, config.eval_seed, config.players, config.preset
+            opponent,
+            play_checkpoint(
+                path, opponent, config.eval_games, config.eval_seed, config.players, config.preset
+            ),
         ).to_json()
         for opponent in config.eval_opponents
     ]
