@@ -93,7 +93,7 @@ def test_the_trainer_and_the_bot_compute_the_same_policy() -> None:
 @pytest.mark.parametrize("opponents", [("random",), ("self",)])
 def test_the_learner_observes_its_players_view_only(opponents: tuple[str, ...]) -> None:
     config = ppo.TrainConfig(players=3, opponents=opponents, envs=2, hidden=(8,))
-    snapshot = ppo.SnapshotBot()
+    snapshot = ppo.self_play_opponent()
     snapshot.params = init_params([8], seed=0)
     rng = random.Random(6)
     for i, env in enumerate(ppo.make_envs(config, snapshot)):

@@ -229,22 +229,32 @@ def logits(
 
 
 class PolicyBot:
-    """``ppo:PATH``: plays a trained checkpoint, the most likely legal action in the view.
+    """``ppo:PATH``: plays a trained policy from the player's view.
 
     It sees what every bot sees: the player's view, encoded by the environments' encoder, and
-    the legal ids, which become the mask. Greedy, so a game does not depend on its generator.
+    the legal ids, which become the mask. It plays the most likely legal action (so a game does
+    not depend on its generator), or with ``sample`` draws one with the policy's probabilities
+    (the opponent of self-play). ``params`` may be replaced between moves.
     """
 
-    def __init__(self, checkpoint: Checkpoint, name: str) -> None:
+    def __init__(
+        self, params: Mapping[str, npt.NDArray[np.float32]], name: str, sample: bool = False
+    ) -> None:
         one_blas_thread()
-        self.checkpoint = checkpoint
+        self.params = params
         self.name = name
+        self.sample = sample
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        options = list(legal)
         mask = np.zeros((1, NUM_ACTIONS), dtype=np.int8)
-        mask[0, list(legal)] = 1
-        scores = logits(self.checkpoint.params, encode(view)[None, :], mask)
-        return int(np.argmax(scores[0]))
+        mask[0, options] = 1
+        scores = logits(self.params, encode(view)[None, :], mask)[0]
+        if not self.sample:
+            return int(np.argmax(scores))
+        chosen = scores[options].astype(np.float64)
+        weights = np.exp(chosen - chosen.max())
+        return rng.choices(options, weights=weights.tolist())[0]
 
 
 #: Loaded checkpoints by (path, size, modification time): tournaments build a bot per seat of
@@ -273,4 +283,4 @@ def make_policy_bot(arg: str) -> PolicyBot:
         if len(_LOADED) >= 8:  # bounded: a long training run writes many files
             _LOADED.clear()
         _LOADED[key] = checkpoint
-    return PolicyBot(checkpoint, f"ppo:{path}")
+    return PolicyBot(checkpoint.params, f"ppo:{path}")

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import functools
 import math
-import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,13 +29,18 @@ import optax
 
 from piepmatz.bots import make_bot
 from piepmatz.core.actions import NUM_ACTIONS
-from piepmatz.core.view import PlayerView
-from piepmatz.envs.encoding import encode
 from piepmatz.envs.gymnasium import PiepmatzEnv
 from piepmatz.sim.schedule import derive_seed
 
 from .curve import play_checkpoint, plot_curve, win_rate, write_curve
-from .policy import INPUT_SCALE, MASKED, init_params, logits, one_blas_thread, save_checkpoint
+from .policy import (
+    INPUT_SCALE,
+    MASKED,
+    PolicyBot,
+    init_params,
+    one_blas_thread,
+    save_checkpoint,
+)
 
 SELF = "self"
 
@@ -202,31 +206,16 @@ def _make_update(config: TrainConfig) -> tuple[optax.GradientTransformation, Cal
     return tx, update
 
 
-# ---------------------------------------------------------------------------- self-play
-
-
-class SnapshotBot:
-    """The opponent of ``self``-play: samples its move from a snapshot of the learner's policy,
-    from its own view like every bot (the snapshot is replaced after every update)."""
-
-    name = SELF
-
-    def __init__(self) -> None:
-        one_blas_thread()
-        self.params: dict[str, np.ndarray[Any, Any]] = {}
-
-    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
-        mask = np.zeros((1, NUM_ACTIONS), dtype=np.int8)
-        mask[0, list(legal)] = 1
-        scores = logits(self.params, encode(view)[None, :], mask)[0, list(legal)].astype(np.float64)
-        weights = np.exp(scores - scores.max())
-        return int(rng.choices(list(legal), weights=weights.tolist())[0])
-
-
 # ---------------------------------------------------------------------------- training
 
 
-def make_envs(config: TrainConfig, snapshot: SnapshotBot) -> list[PiepmatzEnv]:
+def self_play_opponent() -> PolicyBot:
+    """The opponent of ``self``-play: it samples its moves, from its own view like every bot,
+    from a copy of the learner's policy that ``train`` replaces after every update."""
+    return PolicyBot({}, SELF, sample=True)
+
+
+def make_envs(config: TrainConfig, snapshot: PolicyBot) -> list[PiepmatzEnv]:
     """The environments, each seeded from the run's seed; opponents assigned in turn."""
     envs = []
     for i in range(config.envs):
@@ -271,7 +260,7 @@ def train(
     params = {k: jnp.asarray(v) for k, v in init_params(config.hidden, config.seed).items()}
     tx, update = _make_update(config)
     opt_state = tx.init(params)
-    snapshot = SnapshotBot()
+    snapshot = self_play_opponent()
     snapshot.params = {k: np.asarray(v) for k, v in params.items()}
     envs = make_envs(config, snapshot)
     observations = [
