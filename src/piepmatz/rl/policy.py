@@ -207,10 +207,12 @@ def one_blas_thread() -> None:
     tournaments already run a process per core.
     """
     if not _ONE_THREAD:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(limits=1, user_api="blas")
         _ONE_THREAD.append(True)
+        try:
+            from threadpoolctl import threadpool_limits
+        except ModuleNotFoundError:  # only slower: the bot itself needs nothing but NumPy
+            return
+        threadpool_limits(limits=1, user_api="blas")
 
 
 def logits(

@@ -347,7 +347,7 @@ def train(
     plot_curve(
         result.curve,
         folder / "curve.png",
-        f"PPO, {config.players} players, against {' '.join(config.opponents)}",
+        f"PPO, {config.players} players, trained against {', '.join(config.opponents)}",
     )
     return result
 
