@@ -53,6 +53,7 @@ def _views(players: int, games: int, seed: int) -> list[tuple[np.ndarray, np.nda
     return out
 
 
+@pytest.mark.slow
 def test_a_short_seeded_run_beats_its_first_policy_against_random(tmp_path: Path) -> None:
     result = ppo.train(IMPROVEMENT, tmp_path)
     first = tmp_path / "step-000000000.npz"
