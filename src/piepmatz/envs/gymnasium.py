@@ -4,8 +4,7 @@ The learner takes one seat; bots (:func:`piepmatz.bots.make_bot`) play the other
 views. Observations and actions are those of the PettingZoo environment: a dict with the
 ``observation`` vector (:mod:`piepmatz.envs.encoding`) and the ``action_mask`` over the engine's
 2921 action ids. The reward comes at the end: +1 for a sole win, a share for a shared win, a
-negative share for a loss (:func:`~piepmatz.envs.encoding.win_rewards`); the last step's
-``info["totals"]`` holds every seat's final score, for learners that shape their reward with it.
+negative share for a loss (:func:`~piepmatz.envs.encoding.win_rewards`).
 
 >>> import gymnasium
 >>> import piepmatz.envs.gymnasium
@@ -150,14 +149,12 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         state.apply_id(action_id)
         self._play_bots()
         reward = 0.0
-        info = self._info()
         if state.is_over():
             sheet = score_state(state)
             reward = win_rewards(sheet.winners, state.num_players)[self._seat]
-            info["totals"] = [p.total for p in sheet.players]
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, state.is_over(), False, info
+        return self._observation(), reward, state.is_over(), False, self._info()
 
     def render(self) -> str | None:
         if self.render_mode is None:

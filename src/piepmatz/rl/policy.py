@@ -66,12 +66,6 @@ class Checkpoint:
         return list(self.meta["hidden"])
 
 
-def param_names(layers: int) -> list[str]:
-    """The array names of a network with ``layers`` hidden layers, in the order they apply."""
-    torso = [name for k in range(layers) for name in (f"w{k}", f"b{k}")]
-    return [*torso, "pi_w", "pi_b", "v_w", "v_b"]
-
-
 def param_shapes(hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
     shapes: dict[str, tuple[int, ...]] = {}
     width = OBSERVATION_SIZE
@@ -181,9 +175,8 @@ def init_params(hidden: Sequence[int], seed: int) -> Params:
     head so that the first policy is near uniform, 1 for the value head), zero biases."""
     rng = np.random.default_rng(seed)
     params: Params = {}
-    layers = len(hidden)
     for name, shape in param_shapes(hidden).items():
-        if name.startswith(("b", "pi_b", "v_b")) and len(shape) == 1:
+        if len(shape) == 1:  # a bias
             params[name] = np.zeros(shape, np.float32)
             continue
         gain = 0.01 if name == "pi_w" else 1.0 if name == "v_w" else np.sqrt(2.0)
@@ -192,7 +185,6 @@ def init_params(hidden: Sequence[int], seed: int) -> Params:
         q = q * np.sign(np.diag(r))
         matrix = q if shape[0] >= shape[1] else q.T
         params[name] = (gain * matrix[: shape[0], : shape[1]]).astype(np.float32)
-    assert len(params) == 2 * layers + 4
     return params
 
 

@@ -69,9 +69,6 @@ class TrainConfig:
     entropy: float = 0.01
     value_coef: float = 0.5
     max_grad_norm: float = 0.5
-    #: Added to the win reward at the end of a game, per point of score margin (own total less
-    #: the best other total): a denser signal than win or lose.
-    margin_reward: float = 0.0
     seed: int = 0
     #: Save and evaluate every this many steps (0: only at the start and the end).
     eval_every: int = 20_000
@@ -297,9 +294,9 @@ def train(
                 buffers["obs"][t], buffers["mask"][t] = obs, mask
                 buffers["action"][t], buffers["logp"][t], buffers["value"][t] = action, logp, value
                 for i, env in enumerate(envs):
-                    o, reward, terminated, truncated, info = env.step(int(action[i]))
+                    o, reward, terminated, truncated, _ = env.step(int(action[i]))
                     done = terminated or truncated
-                    buffers["reward"][t, i] = reward + config.margin_reward * _margin(info)
+                    buffers["reward"][t, i] = reward
                     buffers["done"][t, i] = done
                     if done:
                         wins.append(1.0 if reward > 0 else 0.5 if reward == 0 else 0.0)
@@ -350,14 +347,6 @@ def train(
         f"PPO, {config.players} players, trained against {', '.join(config.opponents)}",
     )
     return result
-
-
-def _margin(info: dict[str, Any]) -> float:
-    totals = info.get("totals")
-    if not totals:
-        return 0.0
-    seat = info["seat"]
-    return float(totals[seat] - max(t for p, t in enumerate(totals) if p != seat))
 
 
 def gae(
