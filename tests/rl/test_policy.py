@@ -176,3 +176,21 @@ def test_the_tournament_command_plays_a_checkpoint(
     assert main([*args, "--bots", f"ppo:{tmp_path / 'none.npz'}", "random"]) == 2
     err = capsys.readouterr().err
     assert "cannot read the checkpoint" in err and "Traceback" not in err
+
+
+def test_the_terminal_game_seats_a_checkpoint_but_does_not_offer_ppo_bare(
+    checkpoint: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piepmatz.tui import session as session_module
+
+    seats = session_module.parse_seats(f"human,ppo:{checkpoint}")
+    game = session_module.Session.new(seats, seed=2)
+    while not game.state_over:
+        if game.is_human(game.to_act):
+            game.apply(game.game.state.legal_action_ids()[0])
+        else:
+            game.bot_move()  # through decide(), from the bot's own view
+    assert game.game.score().winners
+    # The new-game menu offers bots by bare name; 'ppo' needs a path, so it is left out.
+    monkeypatch.setattr(session_module, "bot_names", lambda: ["medium", "ppo", "random"])
+    assert session_module.available_bots() == ["medium", "random"]
