@@ -28,9 +28,9 @@ import numpy as np
 import optax
 
 from piepmatz.bots import make_bot
+from piepmatz.bots.base import derive_seed
 from piepmatz.core.actions import NUM_ACTIONS
 from piepmatz.envs.gymnasium import PiepmatzEnv
-from piepmatz.sim.schedule import derive_seed
 
 from .curve import play_checkpoint, plot_curve, win_rate, write_curve
 from .policy import (
