@@ -14,9 +14,17 @@ $(VENV)/.play: $(BIN)/python pyproject.toml constraints.txt
 
 $(VENV)/.test: $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
-	touch $@ $(VENV)/.play
+	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs
 
-.PHONY: play test lint bench clean
+# The extras beyond the game, for the commands that need them: `make sim`, `make envs`.
+$(VENV)/.sim $(VENV)/.envs: $(VENV)/.%: $(BIN)/python pyproject.toml constraints.txt
+	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
+	touch $@
+
+.PHONY: play sim envs test lint bench clean
+sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
+envs: $(VENV)/.envs  ## install the research environments (envs check)
+
 play: $(VENV)/.play  ## run the game
 	$(BIN)/piepmatz play $(ARGS)
 

@@ -115,3 +115,35 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
         err = proc.stderr.read()
         assert proc.wait(timeout=60) == 141
     assert err == b""  # no BrokenPipeError traceback
+
+
+@pytest.mark.parametrize(
+    ("argv", "blocked", "extra"),
+    [
+        (["tournament", "--players", "3", "--bots", "heuristic", "random", "--games", "12"],
+         "tqdm", "sim"),
+        (["compare", "--rules", "standard", "overview", "--games", "4"], "openskill", "sim"),
+        (["envs", "check", "--players", "2"], "gymnasium", "envs"),
+        (["envs", "layout"], "numpy", "envs"),
+        (["play", "--text", "--seats", "random,random"], "textual", "tui"),
+        (["tournament", "--bots", "random", "--games", "1", "--backend", "ray"], "ray", "sim"),
+    ],
+)
+def test_a_missing_extra_is_named_in_one_line(
+    argv: list[str],
+    blocked: str,
+    extra: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ``None`` in sys.modules makes the import fail as if the package were not installed.
+    for name in [m for m in sys.modules if m == blocked or m.startswith(blocked + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, blocked, None)
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert f"needs the '{extra}' extra ({blocked} is not installed)" in lines[0]
+    assert f"pip install 'piepmatz[{extra}]'" in lines[0]
+    assert "Traceback" not in captured.err + captured.out

@@ -55,3 +55,42 @@ def unwritable(path: str) -> str | None:
     if not parent.is_dir() or not os.access(parent, os.W_OK):
         return f"cannot write {path}: {parent} is not a writable directory"
     return None
+
+
+#: The optional dependencies of each extra, by the name they are imported as: a command whose
+#: extra is not installed says so in one line instead of ending in a traceback.
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "tui": ("textual",),
+    "sim": ("openskill", "matplotlib", "tqdm"),
+    "envs": ("gymnasium", "pettingzoo", "numpy", "pyspiel"),
+}
+#: Modules only some runs need (``--backend ray``): named in the message when they go missing.
+OPTIONAL_MODULES: dict[str, str] = {"ray": "sim"}
+
+
+def extra_of(module: str) -> str | None:
+    """The extra that installs ``module`` (a dotted import name), or None."""
+    top = module.partition(".")[0]
+    found = [extra for extra, modules in EXTRAS.items() if top in modules]
+    return found[0] if found else OPTIONAL_MODULES.get(top)
+
+
+def missing_extra(extra: str) -> str | None:
+    """The first module of ``extra`` that cannot be imported, or None when all are there."""
+    from importlib.util import find_spec
+
+    for module in EXTRAS[extra]:
+        try:
+            if find_spec(module) is None:
+                return module
+        except (ImportError, ValueError):
+            return module
+    return None
+
+
+def install_hint(command: str, extra: str, module: str) -> str:
+    """One line: which extra ``command`` needs and how to install it."""
+    return (
+        f"piepmatz {command} needs the '{extra}' extra ({module} is not installed): "
+        f"pip install 'piepmatz[{extra}]' (in a clone: make {extra})"
+    )

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from piepmatz.args import unwritable
+from piepmatz.args import extra_of, install_hint, missing_extra, unwritable
 from piepmatz.bots import make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import Game, describe_event, dump_json, read_json
@@ -127,10 +127,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_name(args: argparse.Namespace) -> str:
+    sub = getattr(args, "envs_command", None)
+    return f"{args.command} {sub}" if sub else str(args.command)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # A command whose extra is missing says which one, before any work (``make play`` installs
+    # only the terminal game's).
+    extra = getattr(args, "extra", None)
+    missing = missing_extra(extra) if extra else None
+    if extra and missing:
+        sys.stderr.write(install_hint(_command_name(args), extra, missing) + "\n")
+        return 2
     try:
         code: int = args.func(args)
+    except ModuleNotFoundError as exc:
+        # A module only some runs import (``--backend ray``), found missing on the way.
+        needed = extra_of(exc.name or "")
+        if needed is None:
+            raise
+        sys.stderr.write(install_hint(_command_name(args), needed, exc.name or "") + "\n")
+        return 2
     except BrokenPipeError:
         # The reader went away (``piepmatz demo | head``): stop quietly, as Unix tools do, and
         # point stdout at nothing so the interpreter's final flush cannot fail again.

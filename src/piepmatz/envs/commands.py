@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
     check.add_argument(
         "--sims", type=positive("--sims"), default=5, help="OpenSpiel random_sim_test games"
     )
-    check.set_defaults(func=_check)
+    check.set_defaults(func=_check, extra="envs")
     layout = sub.add_parser("layout", help="print the fields of the observation vector")
     layout.set_defaults(func=_layout)
 

@@ -158,7 +158,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="play only game INDEX of this tournament, exactly as in the full run, and print it",
     )
-    t.set_defaults(func=run_tournament_command)
+    t.set_defaults(func=run_tournament_command, extra="sim")
 
     c = subparsers.add_parser(
         "compare",
@@ -184,7 +184,7 @@ def register(subparsers: Any) -> None:
         "registered, else random)",
     )
     _add_common(c, games=500)
-    c.set_defaults(func=run_compare_command)
+    c.set_defaults(func=run_compare_command, extra="sim")
 
 
 def _fail(command: str, message: str) -> int:

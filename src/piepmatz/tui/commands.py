@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE_OR_MODULE",
         help="load a Python file or module that registers more bots, to seat them (repeatable)",
     )
-    play.set_defaults(func=run_play)
+    play.set_defaults(func=run_play, extra="tui")
 
 
 #: What a new game is made from; a saved game brings its own.
