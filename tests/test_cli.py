@@ -23,11 +23,56 @@ def test_demo_records_a_game_that_replay_reads_back(
     shown = capsys.readouterr().out
     game = Game.from_record(json.loads(record.read_text()))
     assert game.state.is_over()
-    assert game.score().table() in shown
+    assert shown.startswith("Piepmatz demo · standard rules · seed 4 · Player 0 (heuristic bot), ")
+    labels = ["Player 0 (heuristic bot)", "Player 1 (random bot)", "Player 2 (heuristic bot)"]
+    assert game.score().table(labels) in shown
     assert main(["replay", str(record)]) == 0
     replayed = capsys.readouterr().out
-    # The same log and score sheet as the demo printed, without the demo's header line.
-    assert replayed.strip() == shown.split("\n", 1)[1].strip()
+    # A header saying what is replayed, then the same log as the demo printed.
+    head, log = replayed.split("blind seeds.\n", 1)
+    assert head.startswith("Replay of a game of Piepmatz · standard rules · seed 4 · ")
+    assert log.split("\n\n")[0] == shown.split("\n", 1)[1].split("\n\n")[0]
+
+
+def test_demo_says_its_bots_are_random_unless_chosen(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--players", "2", "--seed", "3"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith("Player 0 (random bot), Player 1 (random bot) (choose with --bots)")
+
+
+def test_replay_reads_saves_and_tournament_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from piepmatz.tui.session import Session
+
+    records = tmp_path / "games.jsonl"
+    argv = ["tournament", "--players", "2", "--bots", "random", "heuristic", "--games", "2"]
+    assert main([*argv, "--seed", "5", "--backend", "inline", "--records", str(records)]) == 0
+    capsys.readouterr()
+    docs = [json.loads(line) for line in records.read_text().splitlines()]
+    assert main(["replay", str(records)]) == 2
+    assert "choose one with --game N" in capsys.readouterr().err
+    assert main(["replay", str(records), "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == len(docs) and listed[0].split()[0] == "0"
+    index = docs[1]["tournament"]["index"]
+    assert main(["replay", str(records), "--game", str(index)]) == 0
+    out = capsys.readouterr().out
+    seats = docs[1]["tournament"]["seats"]
+    assert f"seed {docs[1]['options']['seed']}" in out.splitlines()[0]
+    assert f"Player 0 ({seats[0]} bot)" in out
+    # A terminal-game save of a finished game replays too.
+    session = Session.new(["random", "random"], seed=6)
+    while not session.state_over:
+        session.bot_move()
+    save = tmp_path / "save.json"
+    session.save(save)
+    assert main(["replay", str(save)]) == 0
+    assert (
+        capsys.readouterr()
+        .out.rstrip()
+        .endswith(session.game.score().table([session.label(p) for p in range(2)]))
+    )
 
 
 class _Talker:
@@ -120,8 +165,11 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("argv", "blocked", "extra"),
     [
-        (["tournament", "--players", "3", "--bots", "heuristic", "random", "--games", "12"],
-         "tqdm", "sim"),
+        (
+            ["tournament", "--players", "3", "--bots", "heuristic", "random", "--games", "12"],
+            "tqdm",
+            "sim",
+        ),
         (["compare", "--rules", "standard", "overview", "--games", "4"], "openskill", "sim"),
         (["envs", "check", "--players", "2"], "gymnasium", "envs"),
         (["envs", "layout"], "numpy", "envs"),

@@ -11,6 +11,11 @@ import math
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from piepmatz.core.game import Game
+    from piepmatz.core.rules import Rules
 
 
 def positive(what: str) -> Callable[[str], int]:
@@ -94,3 +99,29 @@ def install_hint(command: str, extra: str, module: str) -> str:
         f"piepmatz {command} needs the '{extra}' extra ({module} is not installed): "
         f"pip install 'piepmatz[{extra}]' (in a clone: make {extra})"
     )
+
+
+def parse_rules(spec: str) -> Rules:
+    """Rules from ``preset`` or ``preset:flag=value,…``: the one ``--rules`` of every command."""
+    from piepmatz.sim.play import parse_rules as parse
+
+    return parse(spec)
+
+
+def rules_spec(text: str) -> str:
+    """An argparse type for ``--rules``: a preset, optionally with flags; kept as text."""
+    try:
+        parse_rules(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def new_game(players: int, rules: str, seed: int | None) -> Game:
+    """A new game under a ``--rules`` spec."""
+    import dataclasses
+
+    from piepmatz.core.game import Game, GameOptions
+
+    options = GameOptions.make(players, seed=seed)
+    return Game(dataclasses.replace(options, rules=parse_rules(rules)))

@@ -9,12 +9,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from piepmatz.args import extra_of, install_hint, missing_extra, unwritable
+from piepmatz.args import extra_of, install_hint, missing_extra, new_game, rules_spec, unwritable
 from piepmatz.bots import make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
-from piepmatz.core import Game, describe_event, dump_json, read_json
-from piepmatz.core.errors import PiepmatzError
-from piepmatz.core.rules import PRESETS
+from piepmatz.core import describe_event, dump_json
 from piepmatz.core.view import view_of
 
 INTERFACE_COMMANDS = (
@@ -38,13 +36,14 @@ def _demo(args: argparse.Namespace) -> int:
         problem = unwritable(args.record)
         if problem:
             return _demo_error(f"argument --record: {problem}")
-    game = Game.new(players=args.players, preset=args.rules, seed=args.seed)
+    game = new_game(args.players, args.rules, args.seed)
     rngs = bot_rngs(args.players, game.options.seed)
     shown = 0
     out = sys.stdout
+    labels = [f"Player {p} ({bot.name} bot)" for p, bot in enumerate(bots)]
     out.write(
-        f"Piepmatz, {args.players} players, {game.state.rules.name} rules, "
-        f"seed {game.options.seed}\n"
+        f"Piepmatz demo · {game.state.rules.name} rules · seed {game.options.seed} · "
+        f"{', '.join(labels)}" + ("" if args.bots else " (choose with --bots)") + "\n"
     )
     while True:
         events = game.state.events or []
@@ -60,7 +59,7 @@ def _demo(args: argparse.Namespace) -> int:
             sys.stderr.write(f"piepmatz demo: bot {bots[p].name!r} in seat {p} {exc}\n")
             return 1
         game.apply(choice)
-    out.write("\n" + game.score().table() + "\n")
+    out.write("\n" + game.score().table(labels) + "\n")
     if args.record:
         try:
             Path(args.record).write_text(dump_json(game.record(), indent=1), encoding="utf-8")
@@ -75,17 +74,17 @@ def _demo_error(message: str) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from piepmatz.tui.session import SaveFileError, list_games, load_record, replay_text
+
     try:
-        game = Game.from_record(read_json(args.file))
-    except OSError as exc:
-        sys.stderr.write(f"piepmatz replay: cannot read {args.file}: {exc.strerror or exc}\n")
+        if args.list:
+            sys.stdout.write("\n".join(list_games(args.file)) + "\n")
+            return 0
+        game, seats = load_record(args.file, args.game)
+    except SaveFileError as exc:
+        sys.stderr.write(f"piepmatz replay: {exc}\n")
         return 2
-    except PiepmatzError as exc:
-        sys.stderr.write(f"piepmatz replay: {args.file}: {exc}\n")
-        return 2
-    for event in game.state.events or []:
-        sys.stdout.write(describe_event(event) + "\n")
-    sys.stdout.write("\n" + game.score().table() + "\n")
+    replay_text(game, seats, sys.stdout)
     return 0
 
 
@@ -99,19 +98,51 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piepmatz", description="Piepmatz (Little Songbirds)")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="watch bots play one game, printed as it happens")
-    demo.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
-    demo.add_argument("--rules", default="standard", choices=sorted(PRESETS))
-    demo.add_argument("--seed", type=int, default=None)
-    demo.add_argument("--bots", nargs="+", help="bot per seat (repeated to fill the table)")
+    demo = sub.add_parser(
+        "demo",
+        help="watch bots play one game, printed as it happens",
+        description="Watch bots play one game of Piepmatz: every event as it happens, then the "
+        "score sheet. The bots are random unless --bots names others.",
+    )
+    demo.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="seats (3)")
+    demo.add_argument(
+        "--rules",
+        type=rules_spec,
+        default="standard",
+        help="preset, optionally with flags: standard (default), overview:last_hand=true",
+    )
+    demo.add_argument("--seed", type=int, default=None, help="deal with this seed (random)")
+    demo.add_argument(
+        "--bots",
+        nargs="+",
+        metavar="BOT",
+        help="bot per seat, repeated to fill the table (random): e.g. medium hard",
+    )
     demo.add_argument("--record", help="write the game record (JSON) to this file")
     demo.set_defaults(func=_demo)
 
-    replay = sub.add_parser("replay", help="replay a game record and print its log and score")
-    replay.add_argument("file")
+    replay = sub.add_parser(
+        "replay",
+        help="replay a finished game and print its log and score sheet",
+        description="Print a finished game: every event, hidden cards included, and the score "
+        "sheet. FILE is a game record (demo --record), a terminal-game save, or a tournament's "
+        "--records file (JSON lines: one game each, chosen with --game).",
+    )
+    replay.add_argument("file", metavar="FILE")
+    which = replay.add_mutually_exclusive_group()
+    which.add_argument(
+        "--game", type=int, metavar="N", help="game N of a records file (its tournament index)"
+    )
+    which.add_argument("--list", action="store_true", help="list the games of a records file")
     replay.set_defaults(func=_replay)
 
-    engine = sub.add_parser("engine", help="the JSON-lines engine protocol on stdin/stdout")
+    engine = sub.add_parser(
+        "engine",
+        help="the JSON-lines engine protocol on stdin/stdout",
+        description="Answer JSON requests, one per line on stdin, with one JSON response per "
+        "line on stdout, until the end of input or a 'quit' request. No options: the requests "
+        "and responses are described in docs/engine-protocol.md.",
+    )
     engine.set_defaults(func=_engine)
 
     # Each interface package adds its own commands from a light ``commands`` module that imports

@@ -27,7 +27,7 @@ def screen_text(app: Any) -> str:
     see-through dialog, the screens below it."""
     from textual.screen import ModalScreen
 
-    from piepmatz.tui.app import HandoffScreen
+    from piepmatz.tui.screens import HandoffScreen
 
     parts: list[str] = []
     for screen in reversed(app.screen_stack):
@@ -55,17 +55,32 @@ def _widgets_text(screen: Any) -> str:
     return "\n".join(parts)
 
 
+@pytest.fixture(autouse=True)
+def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The user's data directory (autosave, saves) in a fresh temporary folder: no test reads
+    or writes the real one."""
+    home = tmp_path_factory.mktemp("xdg-data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home / "piepmatz"
+
+
 @pytest.fixture
 def plain_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the new-game screen's default bot ``random``, whatever the bots package registers,
     so that snapshots do not change when levels are added."""
-    import piepmatz.tui.app as app_module
+    import piepmatz.tui.screens.newgame as app_module
 
     monkeypatch.setattr(app_module, "default_bot", lambda: "random")
     monkeypatch.setattr(app_module, "available_bots", lambda: ["random"])
 
 
+def rendered(app: Any) -> str:
+    """The screen as a person sees it, one line per terminal row (clipped, wrapped, overlaid)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
 class Tui:
+    rendered = staticmethod(rendered)
     settle = staticmethod(settle)
     text = staticmethod(screen_text)
     size = SIZE

@@ -16,14 +16,15 @@ from piepmatz.core import Game, event_to_json
 from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.state import LAST_HAND
 from piepmatz.core.view import unknown_cards
-from piepmatz.tui.app import (
+from piepmatz.tui.app import PiepmatzApp
+from piepmatz.tui.screens import (
     ChoiceDialog,
     ChoiceList,
+    ConfirmDialog,
     EndScreen,
     HandoffScreen,
     NewGameScreen,
     PathDialog,
-    PiepmatzApp,
     ReplayScreen,
     RulesScreen,
     TableScreen,
@@ -181,6 +182,10 @@ def test_save_resume_and_a_broken_file_changes_nothing(tui: Any, tmp_path: Path)
     async def enter_path(pilot: Any, app: PiepmatzApp, key: str, path: Path) -> None:
         await pilot.press(key)
         await pilot.pause()
+        if key == "o":  # resuming another file leaves this game: asked first
+            assert isinstance(app.screen, ConfirmDialog)
+            await pilot.press("y")
+            await pilot.pause()
         assert isinstance(app.screen, PathDialog)
         app.screen.query_one("Input").value = str(path)  # type: ignore[attr-defined]
         await pilot.press("enter")
@@ -394,3 +399,131 @@ def test_rules_text_for_each_preset(rules: str) -> None:
         assert "after no chase **nothing happens**" not in text
     else:
         assert "draw exactly one card" in text and "there is no last hand" in text
+
+
+# ---------------------------------------------------------------------- leaving, autosave
+
+
+def test_quit_asks_first_and_the_kept_game_is_offered_next_time(tui: Any, data_home: Path) -> None:
+    session = Session(Game.new(players=2, seed=9, first_player=0), ["human", "random"])
+
+    async def first_run() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            await pilot.press("enter")  # a move or two: the game is kept after each
+            await tui.settle(pilot)
+            while not isinstance(app.screen, TableScreen):
+                await pilot.press("enter")
+                await tui.settle(pilot)
+            for key in ("q", "n", "ctrl+q"):
+                await pilot.press(key)
+                await pilot.pause()
+                assert isinstance(app.screen, ConfirmDialog), key
+                assert "Leave this game? It is kept" in tui.text(app)
+                await pilot.press("escape")  # stay
+                await pilot.pause()
+                assert isinstance(app.screen, TableScreen) and app.is_running
+            await pilot.press("q", "y")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(first_run())
+    kept = data_home / "autosave.json"
+    assert Session.load(kept).game.actions == session.game.actions != []
+
+    async def second_run() -> None:
+        app = PiepmatzApp(bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, NewGameScreen)
+            assert "Your last game is kept: 2 players" in tui.text(app)
+            await pilot.press("enter")  # the offer has the focus
+            await tui.settle(pilot)
+            resumed = table_of(app).session
+            assert resumed.game.actions[: len(session.game.actions)] == session.game.actions
+
+    asyncio.run(second_run())
+
+
+def test_a_finished_game_leaves_no_autosave_and_quits_without_asking(
+    tui: Any, data_home: Path
+) -> None:
+    session = Session(Game.new(players=2, seed=9, first_player=0), ["random", "random"])
+    while session.game.state.phase != LAST_HAND:
+        session.bot_move()
+    data_home.mkdir(parents=True, exist_ok=True)
+    session.save(data_home / "autosave.json")
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(50):
+                await tui.settle(pilot)
+                if isinstance(app.screen, EndScreen):
+                    break
+            assert isinstance(app.screen, EndScreen)
+            assert not (data_home / "autosave.json").exists()
+            await pilot.press("escape", "q")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(scenario())
+
+
+def test_save_never_replaces_a_file_without_asking(tui: Any, tmp_path: Path) -> None:
+    session = Session(Game.new(players=2, seed=9, first_player=0), ["human", "random"])
+    older = tmp_path / "older.json"
+    older.write_text("someone's notes")
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, PathDialog)
+            # The suggestion names the game, in the user's data directory, not the cwd.
+            suggested = app.screen.query_one("Input").value  # type: ignore[attr-defined]
+            assert "/piepmatz/saves/piepmatz-seed9-turn1" in suggested
+            app.screen.query_one("Input").value = str(older)  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmDialog)
+            await pilot.press("n")
+            await pilot.pause()
+            assert older.read_text() == "someone's notes"
+            await pilot.press("s")
+            await pilot.pause()
+            app.screen.query_one("Input").value = str(older)  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("y")
+            await pilot.pause()
+            assert Session.load(older).seats == ["human", "random"]
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (200, 50)])
+def test_the_score_sheet_fits_every_player_count(
+    tui: Any, players: int, size: tuple[int, int]
+) -> None:
+    session = Session(Game.new(players=players, seed=5), ["random"] * players)
+    while not session.state_over:
+        session.bot_move()
+    sheet = session.game.score()
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await tui.settle(pilot)
+            assert isinstance(app.screen, EndScreen)
+            shown = tui.rendered(app)
+            total = next(line for line in shown.splitlines() if " total " in line)
+            for p in sheet.players:  # every column of the total row on one line
+                assert f" {p.total}" in total
+            assert f"Player {players - 1}" in shown
+
+    asyncio.run(scenario())

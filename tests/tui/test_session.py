@@ -68,6 +68,25 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert again.seats == session.seats
     assert again.game.actions == session.game.actions
     assert again.view(0) == session.view(0)
+    with pytest.raises(SaveFileError, match="replace"):
+        session.save(path)  # an existing file is replaced only when asked
+    session.save(path, replace=True)
+
+
+def test_replay_takes_a_finished_save_or_record_and_refuses_a_game_in_progress(
+    tmp_path: Path,
+) -> None:
+    session = Session(Game.new(players=3, seed=2), ["human", "random", "human"])
+    for _ in range(10):
+        session.apply(session.game.state.legal_action_ids()[0])
+    path = tmp_path / "s.json"
+    session.save(path)
+    # Replaying a game in progress would show every hand: a peek in a hot-seat game.
+    with pytest.raises(SaveFileError, match="not over, and its replay would show every hand"):
+        load_record(path)
+    while not session.state_over:
+        session.apply(session.game.state.legal_action_ids()[0])
+    session.save(path, replace=True)
     game, seats = load_record(path)
     assert seats == session.seats and game.actions == session.game.actions
     # A bare engine record works for the replay viewer too.

@@ -56,8 +56,8 @@ class Pipe:
 
 
 def legal_from_help(text: str) -> list[str]:
-    lines = text.split("Legal actions (type one as shown):\n", 1)[1].splitlines()
-    return [line[2:24].strip() for line in lines if line.startswith("  ")]
+    lines = text.split("Legal actions (type one as shown, or its number):\n", 1)[1].splitlines()
+    return [line[5:25].strip() for line in lines if line[:3].strip().isdigit()]
 
 
 def test_a_whole_game_through_a_pipe() -> None:
@@ -65,14 +65,6 @@ def test_a_whole_game_through_a_pipe() -> None:
     out, prompt = pipe.read()
     assert "YOUR HAND (Player 0)" in out and "PERCHES" in out and "SEED COLUMN" in out
     assert prompt is not None
-    # Malformed and illegal lines: an error, the same question again, nothing changed.
-    pipe.send("play XX9 7")
-    err, again = pipe.read()
-    assert "error: cannot read action" in err and again is not None
-    assert again.group(0) == prompt.group(0)
-    pipe.send("crow BL1m")
-    err, again = pipe.read()
-    assert "error: crow BL1m" in err and again is not None
     decisions = 0
     transcript = out
     while prompt is not None:
@@ -117,13 +109,21 @@ def test_save_in_text_mode_and_resume_where_it_stopped(tmp_path: Path) -> None:
     )
     legal = session.game.state.legal_actions()  # the person plays first
     path = tmp_path / "game.json"
-    commands = f"save\nsave {tmp_path / 'no' / 'dir.json'}\n{legal[0]}\nsave {path}\nquit\n"
-    out = io.StringIO()
-    assert TextGame(session, out, io.StringIO(commands)).run() == 0
-    text = out.getvalue()
-    assert "error: name the file: save mygame.json" in text
-    assert "error: cannot write" in text
+    path.write_text("an older file")
+    commands = (
+        f"save\nsave {tmp_path / 'no' / 'dir.json'}\n{legal[0]}\nsave {path}\n"
+        f"save --replace {path}\nquit\n"
+    )
+    out, err = io.StringIO(), io.StringIO()
+    # A script whose lines were refused ends with exit status 1, errors on stderr.
+    assert TextGame(session, out, io.StringIO(commands), err=err).run() == 1
+    text, errors = out.getvalue(), err.getvalue()
+    assert "error: name the file: save mygame.json" in errors
+    assert "error: cannot write" in errors
+    assert f"error: {path} exists already" in errors and "save --replace FILE" in errors
+    assert "error" not in text
     assert f"Saved to {path}: go on with piepmatz play --text --resume {path}" in text
+    assert "You left the game unfinished" in text
     resumed = Session.load(path)
     assert resumed.seats == ["human", "random"]
     assert resumed.game.actions == session.game.actions and resumed.game.actions[0] == legal[0]
@@ -193,7 +193,7 @@ def test_resume_of_a_broken_file_is_a_clear_error(
     with open(path, "w") as f:
         f.write("{not json")
     assert main(["play", "--text", "--resume", path]) == 2
-    assert "is not JSON" in capsys.readouterr().err
+    assert ": not JSON" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -227,12 +227,11 @@ def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLik
     session.save(path)
     assert main(["play", "--text", "--replay", path]) == 0
     out = capsys.readouterr().out
-    assert "omniscient" in out
+    assert out.startswith("Replay of a game of Piepmatz · standard rules · seed 6 · ")
+    assert "Every card is named" in out
     # Omniscient: the deck draws show their cards.
     assert re.search(r"draws [A-Z]{2}\d[mf] from the deck", out)
-    assert out.rstrip().endswith(
-        score_sheet_text(session.game.score(), [session.label(p) for p in range(2)]).plain.rstrip()
-    )
+    assert out.rstrip().endswith(session.game.score().table([session.label(p) for p in range(2)]))
 
 
 def test_birds_drawn_face_up_are_shown_in_other_hands() -> None:
@@ -254,3 +253,47 @@ def test_birds_drawn_face_up_are_shown_in_other_hands() -> None:
         line for line in draw_table(view_of(state, q)).splitlines() if f"player {q}:" in line
     )
     assert name in own_line and "incl." not in own_line
+
+
+def test_script_errors_go_to_stderr_and_numbers_and_any_case_choose() -> None:
+    session = next(
+        s for seed in range(20) if (s := Session.new(["human", "random"], seed=seed)).to_act == 0
+    )
+    legal = session.game.state.legal_actions()
+    first = str(legal[0])
+    lines = [
+        "play XX9 7",
+        "crow BL1m",
+        "0",
+        f"{len(legal) + 1}",
+        "help",
+        first.lower(),
+        "2",
+        "quit",
+    ]
+    out, err = io.StringIO(), io.StringIO()
+    assert TextGame(session, out, io.StringIO("\n".join(lines) + "\n"), err=err).run() == 1
+    errors = err.getvalue().splitlines()
+    assert errors[0].startswith("error: cannot read action")
+    assert errors[1].startswith("error: crow BL1m")
+    assert errors[2] == f"error: there is no move 0: choose 1-{len(legal)} (see 'help')"
+    assert len(errors) == 4
+    text = out.getvalue()
+    assert "error" not in text
+    assert f"  1. {first:<20}" in text  # help numbers the moves
+    # ``play bu1f 1`` in lower case was read as the first move; ``2`` chose the next decision's
+    # second option.
+    assert str(session.game.actions[0]) == first
+    assert "You left the game unfinished" in text
+
+
+def test_the_full_screen_game_on_a_pipe_says_to_use_text() -> None:
+    proc = subprocess.run(
+        [*COMMAND, "play", "--seats", "human,random"],
+        input=b"",
+        capture_output=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == b""  # no escape codes written into the pipe
+    assert b"use piepmatz play --text" in proc.stderr

@@ -5,6 +5,7 @@ The sheet can be computed at any moment (a running score); it is final once the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -61,31 +62,42 @@ class ScoreSheet:
             "final": self.final,
         }
 
-    def table(self) -> str:
-        """The sheet as a plain-text table."""
-        head = ["", *(f"player {p.player}" for p in self.players)]
-        lines = [head, ["seeds", *(str(p.seeds) for p in self.players)]]
-        lines.append(["pairs", *(f"{p.pair_points} ({p.pairs})" for p in self.players)])
+    def rows(self, labels: Sequence[str] | None = None) -> list[list[str]]:
+        """The sheet as rows of cells, a column per player named by ``labels``: the one form
+        every interface prints (end screen, text mode, ``replay``, ``demo``)."""
+        names = list(labels) if labels is not None else [f"player {p.player}" for p in self.players]
+        rows = [["", *names], ["seeds", *(str(p.seeds) for p in self.players)]]
+        rows.append(["pairs (count)", *(f"{p.pair_points} ({p.pairs})" for p in self.players)])
         for code in SPECIES:
             if any(code in p.singles for p in self.players):
-                lines.append(
+                rows.append(
                     [f"singles {code}", *(str(p.singles.get(code, 0)) for p in self.players)]
                 )
-        lines.append(["total", *(str(p.total) for p in self.players)])
-        lines.append(["birds", *(str(p.birds) for p in self.players)])
-        widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+        rows.append(["total", *(str(p.total) for p in self.players)])
+        rows.append(["birds (tiebreak)", *(str(p.birds) for p in self.players)])
+        return rows
+
+    def verdict(self, labels: Sequence[str] | None = None) -> str:
+        """Who wins, or ``(running score)`` before the end."""
+        if not self.final:
+            return "(running score)"
+        names = list(labels) if labels is not None else [f"player {p.player}" for p in self.players]
+        who = ", ".join(names[w] for w in self.winners)
+        verdict = "wins" if len(self.winners) == 1 else "share the win"
+        return f"{who} {verdict}" + (" (on the tiebreak: most birds, E5)" if self.tiebreak else "")
+
+    def table(self, labels: Sequence[str] | None = None) -> str:
+        """The sheet as a plain-text table, then the verdict."""
+        rows = self.rows(labels)
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         out = [
             "  ".join(
                 cell.rjust(w) if i else cell.ljust(w)
-                for i, (cell, w) in enumerate(zip(line, widths, strict=True))
-            )
-            for line in lines
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+            for row in rows
         ]
-        verdict = "wins" if len(self.winners) == 1 else "share the win"
-        who = ", ".join(f"player {w}" for w in self.winners)
-        note = " (on the tiebreak: most birds)" if self.tiebreak else ""
-        out.append(f"{who} {verdict}{note}" if self.final else "(running score)")
-        return "\n".join(out)
+        return "\n".join([*out, self.verdict(labels)])
 
 
 def score(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from piepmatz.args import positive, seconds, unwritable
+from piepmatz.args import positive, rules_spec, seconds, unwritable
 from piepmatz.core import dump_json
 
 TOURNAMENT_NOTES = """\
@@ -41,26 +41,6 @@ Every rule set plays the same deals with the same bots and the same bot random s
 is a preset, optionally with flags: standard, overview, standard:last_hand=false,
 overview:draw=refill,pairs=mated. Margin is the winner's total minus the lowest total; a shared
 win counts 1/w; first-player win rates have Wilson 95 % intervals."""
-
-
-def _checked(validate: Callable[[str], object]) -> Callable[[str], str]:
-    """An argparse type that keeps the text once ``validate`` accepts it (its ValueError says why
-    not)."""
-
-    def parse(text: str) -> str:
-        try:
-            validate(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-        return text
-
-    return parse
-
-
-def _rules_spec(text: str) -> str:
-    from .play import parse_rules
-
-    return _checked(parse_rules)(text)
 
 
 def _add_common(p: argparse.ArgumentParser, games: int) -> None:
@@ -145,7 +125,7 @@ def register(subparsers: Any) -> None:
     )
     t.add_argument(
         "--rules",
-        type=_rules_spec,
+        type=rules_spec,
         default="standard",
         help="preset, optionally with flags: standard, overview:last_hand=true",
     )
@@ -171,7 +151,7 @@ def register(subparsers: Any) -> None:
         "--rules",
         nargs="+",
         required=True,
-        type=_rules_spec,
+        type=rules_spec,
         metavar="RULES",
         help="rule sets to compare, e.g. standard overview standard:last_hand=false",
     )

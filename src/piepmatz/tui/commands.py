@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from piepmatz.args import seconds
-from piepmatz.core.rules import PRESETS
+from piepmatz.args import rules_spec, seconds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,7 +28,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="BOT",
         help="bots for the seats after the first (one person), repeated to fill the table",
     )
-    play.add_argument("--rules", choices=sorted(PRESETS), help="rules preset (standard)")
+    play.add_argument(
+        "--rules",
+        type=rules_spec,
+        help="preset, optionally with flags: standard (default), overview:last_hand=true",
+    )
     play.add_argument("--seed", type=int, default=None, help="deal with this seed")
     play.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
     play.add_argument(
@@ -101,15 +104,23 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
 
     if args.text:
-        from .textmode import TextGame, replay_text
+        from .session import replay_text
+        from .textmode import TextGame
 
         if args.replay:
-            return replay_text(replay_game, replay_seats, sys.stdout)
+            replay_text(replay_game, replay_seats, sys.stdout)
+            return 0
         if session is None:
             session = Session.new(seats or default_seats(), rules=rules, seed=args.seed)
         delay = 0.0 if args.delay is None else args.delay
         return TextGame(session, sys.stdout, sys.stdin, delay).run()
 
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        sys.stderr.write(
+            "piepmatz play: stdin and stdout must be a terminal for the full-screen game; "
+            "for plain lines on a pipe use piepmatz play --text\n"
+        )
+        return 2
     from .app import PiepmatzApp
 
     delay = 0.6 if args.delay is None else args.delay

@@ -26,7 +26,6 @@ from piepmatz.core.cards import (
     FEEDER_KIND,
     SEED,
     SPECIES,
-    SPECIES_NAMES,
 )
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
 
@@ -221,32 +220,23 @@ def action_text(action: Action, short: bool = False) -> str:
     return f"keep {cards[0]} + {cards[1]}" if short else f"keep {cards[0]} and {cards[1]}"
 
 
+def short_label(label: str) -> str:
+    """``Player 2`` of ``Player 2 (medium bot)``: a column heading that fits 80 columns."""
+    return label.split(" (")[0]
+
+
 def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
-    """The full score sheet: seeds, pairs, singles per species, total, birds (tiebreak)."""
-    rows: list[list[str]] = [["", *labels]]
-    rows.append(["seeds", *(str(p.seeds) for p in sheet.players)])
-    rows.append(["pairs (count)", *(f"{p.pair_points} ({p.pairs})" for p in sheet.players)])
-    for code in SPECIES:
-        name = SPECIES_NAMES[code][0]
-        rows.append(
-            [f"singles {code} {name}", *(str(p.singles.get(code, 0)) for p in sheet.players)]
-        )
-    rows.append(["total", *(str(p.total) for p in sheet.players)])
-    rows.append(["birds (tiebreak)", *(str(p.birds) for p in sheet.players)])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    """The score sheet (the core's one table, :meth:`ScoreSheet.table`), columns headed by
+    short names so that four players fit 80 columns; who sat where, and the majorities."""
     t = Text()
-    for n, r in enumerate(rows):
-        cells = enumerate(zip(r, widths, strict=True))
-        line = "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in cells)
-        t.append(line + "\n", style="bold" if n == 0 or r[0] == "total" else "")
-    winners = ", ".join(labels[w] for w in sheet.winners)
-    verdict = "wins" if len(sheet.winners) == 1 else "share the win"
-    t.append(f"{winners} {verdict}", style="bold")
-    if sheet.tiebreak:
-        t.append(" (tie on points, decided by most birds — E5)")
+    for line in sheet.table([short_label(label) for label in labels]).splitlines():
+        strong = line.startswith(("total", " ")) or not line[:1].strip()
+        t.append(line + "\n", style="bold" if strong else "")
+    if any(short_label(label) != label for label in labels):
+        t.append("  ".join(labels) + "\n", style="dim")
     majority = ", ".join(
-        f"{code}: {'tie' if holder is None else f'Player {holder}'}"
+        f"{code}: {'tie' if holder is None else short_label(labels[holder])}"
         for code, holder in sheet.majority.items()
     )
-    t.append(f"\nmajorities: {majority or 'none'}", style="dim")
+    t.append(f"majorities: {majority or 'none'}", style="dim")
     return t

@@ -16,15 +16,24 @@ True
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TextIO
 
+from piepmatz.args import new_game
 from piepmatz.bots import NEEDS_ARGUMENT, Bot, bot_names, make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
-from piepmatz.core import Game, InvalidJSONError, PlayerView, dump_json, view_of
-from piepmatz.core import read_json as core_read_json
+from piepmatz.core import (
+    Game,
+    InvalidJSONError,
+    PlayerView,
+    describe_event,
+    dump_json,
+    parse_json,
+    view_of,
+)
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.core.state import Event
@@ -87,6 +96,48 @@ def seat_label(seats: Sequence[str], player: int) -> str:
     return f"Player {player}" + (" (person)" if kind == HUMAN else f" ({kind} bot)")
 
 
+def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:
+    """Every seat's label; a bare record, which does not say who sat where, gives plain names."""
+    return [seat_label(seats, p) if seats else f"Player {p}" for p in range(players)]
+
+
+def data_dir() -> Path:
+    """Where the game keeps its files: ``$XDG_DATA_HOME/piepmatz``, else
+    ``~/.local/share/piepmatz`` (the XDG base directory specification)."""
+    base = os.environ.get("XDG_DATA_HOME", "").strip()
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "piepmatz"
+
+
+def autosave_path() -> Path:
+    """The unfinished game kept after every move, which ``piepmatz play`` offers to resume."""
+    return data_dir() / "autosave.json"
+
+
+def load_kept(path: Path | None = None) -> Session | None:
+    """The kept unfinished game, or None (none kept, or the file no longer reads)."""
+    path = autosave_path() if path is None else path
+    if not path.is_file():
+        return None
+    try:
+        session = Session.load(path)
+    except SaveFileError:
+        return None
+    return None if session.state_over else session
+
+
+def suggest_save_path(session: Session) -> Path:
+    """A file name for a save that names the game and replaces no other file."""
+    game = session.game
+    folder = data_dir() / "saves"
+    stem = f"piepmatz-seed{game.options.seed}-turn{game.state.turn}"
+    for n in range(1, 1000):
+        path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+        if not path.exists():
+            return path
+    return folder / f"{stem}.json"
+
+
 class Session:
     """A game and its seats; the bots choose from their own seat's view only."""
 
@@ -104,7 +155,8 @@ class Session:
 
     @classmethod
     def new(cls, seats: Sequence[str], rules: str = "standard", seed: int | None = None) -> Session:
-        return cls(Game.new(players=len(seats), preset=rules, seed=seed), seats)
+        """A new game; ``rules`` a preset, optionally with flags (``standard:last_hand=false``)."""
+        return cls(new_game(len(seats), rules, seed), seats)
 
     # ------------------------------------------------------------------ who acts
 
@@ -193,9 +245,14 @@ class Session:
         except (PiepmatzError, SeatError) as exc:
             raise SaveFileError(str(exc)) from None
 
-    def save(self, path: str | Path) -> None:
-        """Write the save file; the file is replaced only once the whole text is written."""
+    def save(self, path: str | Path, replace: bool = False) -> None:
+        """Write the save file; an existing file is replaced only with ``replace``, and only
+        once the whole text is written."""
         target = Path(path)
+        if target.is_dir():
+            raise SaveFileError(f"{path} is a folder, not a file")
+        if target.exists() and not replace:
+            raise SaveFileError(f"{path} exists already: choose another name, or replace it")
         text = dump_json(self.save_doc(), indent=1)
         tmp = target.with_name(target.name + ".tmp")
         try:
@@ -216,25 +273,114 @@ class Session:
             raise SaveFileError(f"{path}: {exc}{hint}") from None
 
 
-def read_json(path: str | Path) -> Any:
+def read_documents(path: str | Path) -> list[Any]:
+    """The JSON documents of a file: one document, or one per line (JSON lines, as a
+    tournament's ``--records`` writes)."""
     try:
-        return core_read_json(path)
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except InvalidJSONError as exc:
-        raise SaveFileError(f"{path} is {exc}") from None
-
-
-def load_record(path: str | Path) -> tuple[Game, list[str] | None]:
-    """A game from a save file or a bare engine record (for the replay viewer)."""
-    doc = read_json(path)
-    if isinstance(doc, dict) and doc.get("format") == SAVE_FORMAT:
+    try:
+        return [parse_json(data)]
+    except InvalidJSONError as whole:
+        lines = [line for line in data.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise SaveFileError(f"{path}: {whole}") from None
+    docs = []
+    for number, line in enumerate(lines, 1):
         try:
-            session = Session.from_doc(doc)
-        except SaveFileError as exc:
-            raise SaveFileError(f"{path}: {exc}") from None
+            docs.append(parse_json(line))
+        except InvalidJSONError as exc:
+            raise SaveFileError(f"{path}: line {number}: {exc}") from None
+    return docs
+
+
+def read_json(path: str | Path) -> Any:
+    """The one JSON document of a file."""
+    docs = read_documents(path)
+    if len(docs) != 1:
+        raise SaveFileError(f"{path} holds {len(docs)} JSON documents, not one save")
+    return docs[0]
+
+
+def _game_of(doc: Any) -> tuple[Game, list[str] | None]:
+    if isinstance(doc, dict) and doc.get("format") == SAVE_FORMAT:
+        session = Session.from_doc(doc)
         return session.game, session.seats
     try:
-        return Game.from_record(doc), None
+        game = Game.from_record(
+            {k: v for k, v in doc.items() if k != "tournament"} if isinstance(doc, dict) else doc
+        )
     except PiepmatzError as exc:
+        raise SaveFileError(str(exc)) from None
+    place = doc.get("tournament") if isinstance(doc, dict) else None
+    seats = place.get("seats") if isinstance(place, dict) else None
+    names: list[str] = seats if isinstance(seats, list) else []
+    if len(names) == game.options.players and all(isinstance(s, str) for s in names):
+        return game, list(names)
+    return game, None
+
+
+def game_index(doc: Any, line: int) -> int:
+    """A game's number in a records file: its tournament index, else its line (from 0)."""
+    place = doc.get("tournament") if isinstance(doc, dict) else None
+    index = place.get("index") if isinstance(place, dict) else None
+    return index if type(index) is int else line
+
+
+def list_games(path: str | Path) -> list[str]:
+    """One line per game of a records file: its number, seats and winner."""
+    lines = []
+    for line, doc in enumerate(read_documents(path)):
+        try:
+            game, seats = _game_of(doc)
+        except SaveFileError as exc:
+            lines.append(f"{game_index(doc, line):>5}  cannot be read: {exc}")
+            continue
+        labels = seat_labels(seats, game.options.players)
+        over = game.state.is_over()
+        verdict = game.score().verdict(labels) if over else "not over"
+        lines.append(f"{game_index(doc, line):>5}  {', '.join(labels)} · {verdict}")
+    return lines
+
+
+def load_record(path: str | Path, index: int | None = None) -> tuple[Game, list[str] | None]:
+    """A finished game to replay, from a save, a record, or game ``index`` of a records file
+    (JSON lines). An unfinished game is refused: its replay would show every hand."""
+    docs = read_documents(path)
+    if index is not None:
+        found = [d for n, d in enumerate(docs) if game_index(d, n) == index]
+        if not found:
+            raise SaveFileError(f"{path} has no game {index}")
+        doc = found[0]
+    elif len(docs) == 1:
+        doc = docs[0]
+    else:
+        raise SaveFileError(
+            f"{path} holds {len(docs)} games: choose one with --game N (the list: --list)"
+        )
+    try:
+        game, seats = _game_of(doc)
+    except SaveFileError as exc:
         raise SaveFileError(f"{path}: {exc}") from None
+    if not game.state.is_over():
+        raise SaveFileError(
+            f"{path}: the game is not over, and its replay would show every hand; "
+            "resume it instead (piepmatz play --resume FILE)"
+        )
+    return game, seats
+
+
+def replay_text(game: Game, seats: list[str] | None, out: TextIO) -> None:
+    """A finished game as text (``piepmatz replay``, ``play --text --replay``): a header, every
+    event (the cards drawn face down, the blind seeds and the last hands included) and the score
+    sheet."""
+    labels = seat_labels(seats, game.options.players)
+    out.write(
+        f"Replay of a game of Piepmatz · {game.state.rules.name} rules · "
+        f"seed {game.options.seed} · {len(game.actions)} moves · {', '.join(labels)}\n"
+        "Every card is named, also those drawn face down and the blind seeds.\n"
+    )
+    for event in game.state.events or ():
+        out.write(describe_event(event) + "\n")
+    out.write("\n" + game.score().table(labels) + "\n")

@@ -1,33 +1,54 @@
 """``piepmatz play --text``: the game as plain lines on stdin/stdout.
 
 For screen readers, scripts and pipes. Before each decision of a person the table is printed as
-that seat sees it, then a prompt; a line in the engine's notation (``play BL5m 2``, ``draw deck``)
-answers it. ``help`` lists the legal actions with what each would do, ``table`` prints the table
-again, ``quit`` (or the end of input) leaves. A malformed or illegal line gets an error and the
-question again; the game is unchanged.
+that seat sees it, then a prompt; a line in the engine's notation (``play BL5m 2``, ``draw deck``,
+card codes in any case) or the number of a move in the ``help`` list answers it. ``help`` lists
+the legal actions, numbered, with what each would do; ``table`` prints the table again; ``quit``
+(or the end of input) leaves. A malformed or illegal line gets an error on stderr and the
+question again; the game is unchanged, and when the input is not a terminal (a script) the exit
+status is 1 at the end, so that a script notices.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import TextIO
 
 from piepmatz.bots.base import BotMoveError
-from piepmatz.core import Action, Game, describe_event
+from piepmatz.core import BIRD_NAMES, Action, describe_event
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import PHASE_NAMES
 
 from .preview import preview
 from .render import score_sheet_text, status_text, table_text
-from .session import SaveFileError, Session, seat_label
+from .session import SaveFileError, Session
+
+#: Card codes in any case (``bl5m``) read as the engine writes them (``BL5m``).
+_CARD_CODES = {name.lower(): name for name in BIRD_NAMES}
+
+
+def normalise(line: str) -> str:
+    """A typed action in the engine's notation: words in lower case, card codes as written."""
+    return " ".join(_CARD_CODES.get(word.lower(), word.lower()) for word in line.split())
 
 
 class TextGame:
-    def __init__(self, session: Session, out: TextIO, inp: TextIO, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        session: Session,
+        out: TextIO,
+        inp: TextIO,
+        delay: float = 0.0,
+        err: TextIO | None = None,
+    ) -> None:
         self.session = session
         self.out = out
         self.inp = inp
+        self.err = sys.stderr if err is None else err
         self.delay = delay
+        #: A line was refused while a script (not a terminal) drove the game: exit status 1.
+        self.refused = False
         # The seat whose view the log follows: the person who acted last (or seat 0).
         humans = session.humans
         self.viewer = humans[0] if humans else 0
@@ -39,6 +60,12 @@ class TextGame:
 
     def labels(self) -> list[str]:
         return [self.session.label(p) for p in range(len(self.session.seats))]
+
+    def error(self, message: str) -> None:
+        self.err.write(f"error: {message}\n")
+        self.err.flush()
+        if not self.inp.isatty():
+            self.refused = True
 
     def print_new_events(self) -> None:
         view = self.session.view(self.viewer)
@@ -57,10 +84,11 @@ class TextGame:
 
     def print_help(self, player: int) -> None:
         view = self.session.view(player)
-        self.say("Legal actions (type one as shown):")
-        for action_id in self.session.game.state.legal_action_ids():
-            self.say(f"  {Action.from_id(action_id)!s:<22} {preview(view, action_id).headline}")
-        self.say("Other commands: help, table, save FILE, quit")
+        self.say("Legal actions (type one as shown, or its number):")
+        for n, action_id in enumerate(self.session.game.state.legal_action_ids(), 1):
+            action = f"{Action.from_id(action_id)!s:<20}"
+            self.say(f"{n:>3}. {action} {preview(view, action_id).headline}")
+        self.say("Other commands: help, table, save FILE, save --replace FILE, quit")
 
     def run(self) -> int:
         session = self.session
@@ -85,27 +113,32 @@ class TextGame:
             self.viewer = player
             self.print_new_events()
             self.print_table(player)
-            if not self.ask(player):
-                self.say("End of input: the game is left unfinished.")
-                return 0
+            left = self.ask(player)
+            if left is not None:
+                self.say(left)
+                return 1 if self.refused else 0
         self.print_new_events()
         self.say("")
         self.say(score_sheet_text(game.score(), self.labels()).plain)
-        return 0
+        return 1 if self.refused else 0
 
-    def save(self, path: str) -> None:
+    def save(self, args: str) -> None:
+        replace = args.startswith("--replace")
+        path = args.removeprefix("--replace").strip()
         if not path:
-            self.say("error: name the file: save mygame.json")
+            self.error("name the file: save mygame.json")
             return
         try:
-            self.session.save(path)
+            self.session.save(path, replace=replace)
         except SaveFileError as exc:
-            self.say(f"error: {exc}")
+            more = " (save --replace FILE replaces it)" if "exists already" in str(exc) else ""
+            self.error(f"{exc}{more}")
             return
         self.say(f"Saved to {path}: go on with piepmatz play --text --resume {path}")
 
-    def ask(self, player: int) -> bool:
-        """Read lines until one is a legal action for ``player``; False at end of input/quit."""
+    def ask(self, player: int) -> str | None:
+        """Read lines until one is a legal action for ``player`` (None); at the end of input or
+        ``quit``, the sentence to leave with."""
         phase = PHASE_NAMES[self.session.game.state.phase]
         while True:
             self.out.write(f"Player {player} ({phase})> ")
@@ -113,36 +146,35 @@ class TextGame:
             line = self.inp.readline()
             if not line:
                 self.say("")
-                return False
+                return "End of input: the game is left unfinished."
             text = line.strip()
             if not text:
                 continue
-            if text.lower() == "help":
+            word = text.split()[0].lower()
+            if word == "help":
                 self.print_help(player)
-            elif text.lower() == "table":
+            elif word == "table":
                 self.print_table(player)
-            elif text.lower() == "quit":
-                return False
-            elif text.split()[0].lower() == "save":
+            elif word == "quit":
+                return "You left the game unfinished (save FILE first keeps it)."
+            elif word == "save":
                 self.save(text[4:].strip())
-            else:
-                try:
-                    self.session.apply(text, player)
-                except PiepmatzError as exc:
-                    self.say(f"error: {exc}. Type 'help' for the legal actions.")
-                    continue
-                return True
+            elif self.play(text, player):
+                return None
 
-
-def replay_text(game: Game, seats: list[str] | None, out: TextIO) -> int:
-    """A saved game as text: every event (omniscient: hidden cards shown) and the score sheet."""
-    n = game.options.players
-    labels = [seat_label(seats, p) if seats else f"Player {p}" for p in range(n)]
-    out.write(
-        f"Replay (omniscient: every hidden card is shown) · {game.state.rules.name} rules · "
-        f"seed {game.options.seed} · {', '.join(labels)}\n"
-    )
-    for event in game.state.events or ():
-        out.write(describe_event(event) + "\n")
-    out.write("\n" + score_sheet_text(game.score(), labels).plain + "\n")
-    return 0
+    def play(self, text: str, player: int) -> bool:
+        """Apply a typed action or the number of a listed one; an error says what was wrong."""
+        legal = self.session.game.state.legal_action_ids()
+        if text.isdigit():
+            if not 1 <= int(text) <= len(legal):
+                self.error(f"there is no move {text}: choose 1-{len(legal)} (see 'help')")
+                return False
+            action: int | str = legal[int(text) - 1]
+        else:
+            action = normalise(text)
+        try:
+            self.session.apply(action, player)
+        except PiepmatzError as exc:
+            self.error(f"{exc}. Type 'help' for the legal actions.")
+            return False
+        return True

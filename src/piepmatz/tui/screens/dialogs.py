@@ -1,0 +1,223 @@
+"""Dialogs: a decision other than playing a bird, the hot-seat hand-off, a file name, a yes/no."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Static
+
+from piepmatz.core import PlayerView
+from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND
+
+from ..render import birds, grouped_collection, hand_text, running_sheet
+from .widgets import ChoiceList, choice_options, preview_text
+
+DIALOG_TEXT = {
+    COLLECT: (
+        "No chase — add a bird?",
+        "The row did not chase (T2.2). You may add one bird from your hand whose value is not "
+        "higher than the bird you just played to your collection, or add none.",
+    ),
+    CROW_VICTIM: (
+        "The crow — choose your loss",
+        "You took a crow (T2.1d): one bird of a species of which you hold the most leaves the "
+        "game. Choose which.",
+    ),
+    DRAW: (
+        "Draw a bird",
+        "Take a face-up display bird or the top card of the bird deck (T3.1).",
+    ),
+    LAST_HAND: (
+        "The last hand",
+        "The game is over after this round (E3): choose two birds of your hand for your "
+        "collection; the rest is discarded. Nobody sees your choice until all have chosen.",
+    ),
+}
+
+
+class ChoiceDialog(ModalScreen[int]):
+    """One decision other than playing a bird: the choices, what each does, and why asked."""
+
+    DEFAULT_CSS = """
+    ChoiceDialog { align: center bottom; background: transparent 0%; }
+    ChoiceDialog > Vertical {
+        width: 100%; height: auto; max-height: 16; border: thick $accent; background: $surface;
+        padding: 0 1;
+    }
+    ChoiceDialog #why { height: auto; color: $text-muted; }
+    ChoiceDialog #context { height: auto; }
+    ChoiceDialog Horizontal { height: auto; }
+    ChoiceDialog ChoiceList, ChoiceDialog ChoiceList:focus {
+        width: 56; height: auto; max-height: 8; border: none; background: $panel;
+    }
+    ChoiceDialog #dialog-preview { width: 1fr; height: auto; padding: 0 1; }
+    """
+
+    def __init__(self, view: PlayerView, legal: Sequence[int], label: str) -> None:
+        super().__init__()
+        self.view = view
+        self.legal = list(legal)
+        self.label = label
+
+    def compose(self) -> ComposeResult:
+        title, why = DIALOG_TEXT[self.view.phase]
+        with Vertical() as box:
+            box.border_title = f"{title} — {self.label}"
+            yield Static(why, id="why")
+            yield Static(self._context_text(), id="context")
+            yield Static(
+                Text("↑↓/click: see what it does · Enter/click again: choose", style="italic"),
+                id="how",
+            )
+            with Horizontal():
+                yield ChoiceList(*choice_options(self.view, self.legal), id="dialog-choices")
+                yield Static(id="dialog-preview")
+
+    def _context_text(self) -> Text:
+        view = self.view
+        t = Text()
+        if view.phase == CROW_VICTIM:
+            sheet = running_sheet(view)
+            majority = {c: h == view.player for c, h in sheet.majority.items()}
+            t.append("Your collection: ")
+            t.append_text(grouped_collection(view.collections[view.player], majority))
+        elif view.phase == DRAW:
+            t.append("Display: ")
+            for slot, card in enumerate(view.display):
+                t.append(f"{slot + 1}:")
+                t.append_text(birds([card]) if card >= 0 else Text("empty"))
+                t.append("  ")
+            t.append(f"bird deck {view.bird_deck_size} · draws left {view.draws_left} · hand ")
+            t.append_text(birds(view.hand))
+        else:
+            t.append_text(hand_text(view))
+            if view.phase == COLLECT:
+                t.append(f"   (you played a {view.played_value})")
+        return t
+
+    def on_mount(self) -> None:
+        choices = self.query_one(ChoiceList)
+        choices.highlighted = 0
+        choices.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is not None:
+            self.query_one("#dialog-preview", Static).update(
+                preview_text(self.view, int(event.option.id))
+            )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.dismiss(int(event.option.id))
+
+
+class HandoffScreen(ModalScreen[None]):
+    """Hot-seat: hides the table until the next person confirms they are at the keyboard."""
+
+    DEFAULT_CSS = """
+    HandoffScreen { align: center middle; background: $background; }
+    HandoffScreen > Vertical {
+        width: 60; height: auto; border: thick $accent; padding: 1 2; background: $surface;
+    }
+    HandoffScreen Static { width: 100%; content-align: center middle; }
+    HandoffScreen Button { width: 100%; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Show my hand")]
+
+    def __init__(self, label: str, name: str) -> None:
+        super().__init__()
+        self.label = label
+        self.person = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"Pass the keyboard to {self.label}.", style="bold"))
+            yield Static("The hand stays hidden until they are ready.")
+            yield Button(f"I am {self.person} — show my hand", id="ready", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+
+class PathDialog(ModalScreen[str | None]):
+    """Ask for a file name (save, resume, replay); Escape cancels."""
+
+    DEFAULT_CSS = """
+    PathDialog { align: center middle; }
+    PathDialog > Vertical {
+        width: 90%; max-width: 76; height: auto; border: thick $accent; padding: 1 2;
+        background: $surface;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, default: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text)
+            yield Input(value=self.default, id="path")
+            yield Label("Enter to confirm, Escape to cancel", classes="muted")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        value = event.value.strip()
+        self.dismiss(value or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question (leave a game in progress, replace a file); Escape and ``n`` say no."""
+
+    DEFAULT_CSS = """
+    ConfirmDialog { align: center middle; }
+    ConfirmDialog > Vertical {
+        width: 90%; max-width: 70; height: auto; border: thick $warning; padding: 1 2;
+        background: $surface;
+    }
+    ConfirmDialog #question { height: auto; }
+    ConfirmDialog Horizontal { height: 3; margin-top: 1; }
+    ConfirmDialog Button { margin-right: 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("escape,n", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.question = question
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="question")
+            with Horizontal():
+                yield Button(f"{self.yes} (y)", id="yes", variant="warning")
+                yield Button(f"{self.no} (n)", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

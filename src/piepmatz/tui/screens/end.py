@@ -1,0 +1,69 @@
+"""The end of a game: the full score sheet, and what next."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..render import score_sheet_text
+from ..session import Session
+from .messages import SaveGame
+
+
+class EndScreen(ModalScreen[str | None]):
+    """Dismissed with what the player chose: ``new``, ``replay``, ``quit`` or None (look at the
+    table); saving is asked of the app (a message) while the sheet stays open."""
+
+    DEFAULT_CSS = """
+    EndScreen { align: center middle; }
+    EndScreen > Vertical { width: 100%; max-width: 96; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1; }
+    EndScreen VerticalScroll { height: auto; max-height: 1fr; }
+    EndScreen #sheet { height: auto; width: auto; }
+    EndScreen #end-buttons { height: 3; }
+    EndScreen Button { margin-right: 1; min-width: 8; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", "New game"),
+        Binding("s", "save", "Save"),
+        Binding("p", "choose('replay')", "Replay"),
+        Binding("escape", "choose(None)", "Look at the table"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, session: Session, labels: Sequence[str]) -> None:
+        super().__init__()
+        self.session = session
+        self.labels = list(labels)
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = "The game is over — score sheet (E4, E5)"
+            with VerticalScroll(id="sheet-scroll"):
+                yield Static(score_sheet_text(self.session.game.score(), self.labels), id="sheet")
+            with Horizontal(id="end-buttons"):
+                yield Button("New game", id="new", variant="primary")
+                yield Button("Save", id="save")
+                yield Button("Replay", id="replay")
+                yield Button("Quit", id="quit")
+
+    def on_mount(self) -> None:
+        self.query_one("#new", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(event.button.id)
+
+    def action_choose(self, choice: str | None) -> None:
+        self.dismiss(choice)
+
+    def action_save(self) -> None:
+        self.post_message(SaveGame(self.session))

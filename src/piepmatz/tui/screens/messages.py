@@ -1,0 +1,50 @@
+"""What a screen asks of the app: the app owns the navigation between screens."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from piepmatz.core import Game
+
+from ..session import Session
+
+
+class StartGame(Message):
+    """Play ``session`` on the table screen (a new game or a resumed one)."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+
+class NewGame(Message):
+    """Open the new-game screen, ``rules`` preselected."""
+
+    def __init__(self, rules: str = "standard") -> None:
+        super().__init__()
+        self.rules = rules
+
+
+class OpenSave(Message):
+    """Ask for a file and resume it (``replay=False``) or step through it (``replay=True``)."""
+
+    def __init__(self, replay: bool) -> None:
+        super().__init__()
+        self.replay = replay
+
+
+class ShowReplay(Message):
+    """Step through ``game`` (finished) in the replay viewer."""
+
+    def __init__(self, game: Game, seats: list[str] | None) -> None:
+        super().__init__()
+        self.game = game
+        self.seats = seats
+
+
+class SaveGame(Message):
+    """Ask for a file and save ``session`` there."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session

@@ -1,0 +1,151 @@
+"""The first screen: who sits where, the rules, the seed; or resume the game kept last time."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from piepmatz.core.rules import PRESETS
+
+from ..session import HUMAN, SeatError, Session, available_bots, default_bot
+from .messages import OpenSave, StartGame
+
+
+class NewGameScreen(Screen[None]):
+    DEFAULT_CSS = """
+    NewGameScreen { align: center middle; }
+    NewGameScreen > Vertical { width: 100%; max-width: 72; height: auto; max-height: 100%;
+        border: thick $accent; padding: 0 2; }
+    NewGameScreen .row { height: 3; }
+    NewGameScreen .row Label { width: 14; padding-top: 1; }
+    NewGameScreen .row Select { width: 1fr; }
+    NewGameScreen .row Input { width: 1fr; }
+    NewGameScreen .hidden { display: none; }
+    NewGameScreen #kept { height: auto; color: $warning; }
+    NewGameScreen #buttons { height: 3; }
+    NewGameScreen #buttons Button { margin-right: 1; min-width: 10; }
+    NewGameScreen #error { color: $error; height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("ctrl+l", "resume_kept", "Resume the last game", show=False),
+        Binding("ctrl+o", "resume", "Resume a save"),
+        Binding("ctrl+r", "replay", "Replay a save"),
+    ]
+
+    def __init__(
+        self, rules: str = "standard", seed: int | None = None, kept: Session | None = None
+    ) -> None:
+        super().__init__()
+        self.rules = rules if rules in PRESETS else "standard"
+        self.seed = seed
+        #: The unfinished game kept automatically last time, offered first.
+        self.kept = kept
+
+    def compose(self) -> ComposeResult:
+        kinds = [("person", HUMAN)] + [(f"{b} bot", b) for b in available_bots()]
+        bot = default_bot()
+        with Vertical() as box:
+            box.border_title = "Piepmatz — new game"
+            if self.kept is not None:
+                state = self.kept.game.state
+                yield Static(
+                    f"Your last game is kept: {len(self.kept.seats)} players, "
+                    f"{state.rules.name} rules, turn {state.turn}.",
+                    id="kept",
+                )
+                with Horizontal(id="kept-buttons", classes="row"):
+                    yield Button("Resume the last game", id="resume-kept", variant="warning")
+            with Horizontal(classes="row"):
+                yield Label("Players")
+                yield Select(
+                    [(str(n), n) for n in (2, 3, 4)], value=3, allow_blank=False, id="players"
+                )
+            for seat in range(4):
+                with Horizontal(
+                    classes="row" + (" hidden" if seat == 3 else ""), id=f"seat-row-{seat}"
+                ):
+                    yield Label(f"Player {seat}")
+                    yield Select(
+                        kinds,
+                        value=HUMAN if seat == 0 else bot,
+                        allow_blank=False,
+                        id=f"seat-{seat}",
+                    )
+            with Horizontal(classes="row"):
+                yield Label("Rules")
+                yield Select(
+                    [(name, name) for name in sorted(PRESETS)],
+                    value=self.rules,
+                    allow_blank=False,
+                    id="rules",
+                )
+            with Horizontal(classes="row"):
+                yield Label("Seed")
+                yield Input(
+                    "" if self.seed is None else str(self.seed),
+                    placeholder="empty: a fresh deal",
+                    id="seed",
+                )
+            yield Static(id="error")
+            with Horizontal(id="buttons"):
+                yield Button("Start", id="start", variant="primary")
+                yield Button("Resume…", id="resume")
+                yield Button("Replay…", id="replay")
+                yield Button("Quit", id="quit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#resume-kept" if self.kept else "#start", Button).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "players" and isinstance(event.value, int):
+            for seat in range(4):
+                self.query_one(f"#seat-row-{seat}").set_class(seat >= event.value, "hidden")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {
+            "start": self.action_start,
+            "resume-kept": self.action_resume_kept,
+            "resume": self.action_resume,
+            "replay": self.action_replay,
+            "quit": self.app.exit,
+        }[str(event.button.id)]()
+
+    def _value(self, widget_id: str) -> Any:
+        return self.query_one(f"#{widget_id}", Select).value
+
+    def action_start(self) -> None:
+        players = int(self._value("players"))
+        seats = [str(self._value(f"seat-{p}")) for p in range(players)]
+        seed_text = self.query_one("#seed", Input).value.strip()
+        error = self.query_one("#error", Static)
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            error.update(f"The seed must be a whole number, not {seed_text!r}.")
+            return
+        try:
+            session = Session.new(seats, rules=str(self._value("rules")), seed=seed)
+        except SeatError as exc:
+            error.update(str(exc))
+            return
+        self.post_message(StartGame(session))
+
+    def action_resume_kept(self) -> None:
+        if self.kept is not None:
+            self.post_message(StartGame(self.kept))
+
+    def action_resume(self) -> None:
+        self.post_message(OpenSave(replay=False))
+
+    def action_replay(self) -> None:
+        self.post_message(OpenSave(replay=True))

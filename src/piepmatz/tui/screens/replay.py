@@ -1,0 +1,123 @@
+"""Step through a finished game forwards and backwards, every hand and blind seed shown."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Button, Footer, RichLog, Static
+
+from piepmatz.core import Game, view_of
+from piepmatz.core.state import State
+
+from ..render import birds, feeder, score_sheet_text, status_text, table_text
+from ..session import seat_labels
+from .widgets import event_line
+
+
+class ReplayScreen(Screen[None]):
+    """Omniscient: only for a game that is over (a replay of a game in progress would be a
+    peek at the other hands; :func:`~piepmatz.tui.session.load_record` refuses those)."""
+
+    DEFAULT_CSS = """
+    ReplayScreen #status { height: auto; background: $warning; color: $text; padding: 0 1; }
+    ReplayScreen #table { height: auto; padding: 0 1; }
+    ReplayScreen #hands { height: auto; padding: 0 1; }
+    ReplayScreen #nav { height: 1; }
+    ReplayScreen #nav Button { height: 1; min-width: 8; border: none; margin-right: 1; }
+    ReplayScreen RichLog { height: 1fr; min-height: 4; padding: 0 1; border-top: solid $warning; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l", "step(1)", "Forward"),
+        Binding("left,h", "step(-1)", "Back"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("escape,q", "close", "Close"),
+    ]
+
+    def __init__(self, game: Game, seats: list[str] | None) -> None:
+        super().__init__()
+        self.game = game
+        self.labels = seat_labels(seats, game.options.players)
+        # Every state of the game, from the deal to the end (games are short: ~70 actions).
+        options = game.options
+        state = State.new_game(
+            options.players,
+            options.rules,
+            options.seed,
+            options.first_player,
+            options.removed_species,
+        )
+        self.states = [state.copy()]
+        for action in game.actions:
+            state.apply_id(action.id)
+            self.states.append(state.copy())
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="table")
+        yield Static(id="hands")
+        with Horizontal(id="nav"):
+            yield Button("◀ back", id="back")
+            yield Button("forward ▶", id="forward")
+            yield Button("close", id="close")
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        state = self.states[self.index]
+        view = view_of(state, 0)
+        last = len(self.states) - 1
+        what = str(self.game.actions[self.index - 1]) if self.index else "the deal"
+        status = Text(
+            f"REPLAY · every hand and blind seed shown · step {self.index}/{last} · {what}\n"
+        )
+        status.append_text(status_text(view, self.labels, state.rules.name, self.game.options.seed))
+        self.query_one("#status", Static).update(status)
+        self.query_one("#table", Static).update(table_text(view, self.labels, show_hand=False))
+        hands = Text()
+        for p in range(state.num_players):
+            hands.append(f"{self.labels[p].split(' (')[0]} hand: ", style="bold")
+            hands.append_text(birds(state.hands[p]))
+            if state.seeds_blind[p]:
+                blind = " ".join(feeder(c) for c in state.seeds_blind[p])
+                hands.append(f" · blind seeds: {blind}")
+            hands.append("\n")
+        self.query_one("#hands", Static).update(hands)
+        log = self.query_one(RichLog)
+        log.clear()
+        before = len(self.states[self.index - 1].events or ()) if self.index else 0
+        for event in (state.events or ())[before:]:
+            log.write(event_line(event))
+        if self.index == last:
+            log.write(score_sheet_text(self.game.score(), self.labels))
+
+    def action_step(self, delta: int) -> None:
+        self.index = max(0, min(len(self.states) - 1, self.index + delta))
+        self.show()
+
+    def action_jump(self, where: int) -> None:
+        self.index = where % len(self.states)
+        self.show()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "back":
+            self.action_step(-1)
+        elif event.button.id == "forward":
+            self.action_step(1)
+        else:
+            self.action_close()
+
+    def action_close(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.dismiss(None)
+        else:
+            self.app.exit()

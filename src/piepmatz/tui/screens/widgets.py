@@ -1,0 +1,84 @@
+"""Widgets and text the screens share: the choice list, previews, log lines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from piepmatz.core import Action, PlayerView, describe_event
+
+from ..preview import preview
+from ..render import action_text
+
+#: Events told as steps of the chase above them, indented.
+_STEPS = frozenset(
+    {
+        "take_seed",
+        "take_blind",
+        "take_pest",
+        "collect_perch",
+        "crow",
+        "crow_nothing",
+        "squirrel",
+        "promote",
+        "feeder_empty",
+    }
+)
+_QUIET = frozenset({"refill_display", "refill_column", "pest_beside"})
+
+
+def event_line(event: tuple[Any, ...]) -> Text:
+    """A log line: turns stand out, chase steps are indented under their chase."""
+    text = describe_event(event)
+    kind = event[0]
+    if kind == "turn":
+        return Text(text, style="bold reverse")
+    if kind == "chase":
+        return Text(text, style="bold yellow")
+    if kind in _STEPS:
+        return Text("  " + text)
+    if kind in ("end_triggered", "game_over"):
+        return Text(text, style="bold red")
+    return Text(text, style="dim" if kind in _QUIET else "")
+
+
+class ChoiceList(OptionList):
+    """The legal choices. Keyboard: arrows to look, Enter to commit. Mouse: a click shows what a
+    choice would do, a second click on it commits — nothing happens on a single stray click."""
+
+    async def _on_click(self, event: events.Click) -> None:
+        # Handled here only: OptionList's own click handler would commit at once.
+        event.prevent_default()
+        clicked: int | None = event.style.meta.get("option")
+        if clicked is None:
+            return
+        if clicked == self.highlighted:
+            self.action_select()
+        else:
+            self.highlighted = clicked
+
+
+def choice_options(view: PlayerView, legal: Sequence[int]) -> list[Option]:
+    options = []
+    for action_id in legal:
+        action = Action.from_id(action_id)
+        headline = preview(view, action_id).headline
+        label = Text()
+        label.append(f"{action_text(action, short=True):<16}", style="bold")
+        label.append(" " + headline)
+        options.append(Option(label, id=str(action_id)))
+    return options
+
+
+def preview_text(view: PlayerView, action_id: int) -> Text:
+    p = preview(view, action_id)
+    t = Text()
+    t.append(str(Action.from_id(action_id)), style="bold")
+    t.append(f" — {p.headline}\n", style="bold")
+    t.append("\n".join(step for step in p.steps[:6] if step != p.headline))
+    return t
