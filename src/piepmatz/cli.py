@@ -1,4 +1,4 @@
-"""The ``piepmatz`` command: ``demo``, ``engine``, ``replay`` (and the interfaces' commands)."""
+"""The ``piepmatz`` command: ``demo`` and ``replay``, and the interfaces' commands."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from piepmatz.core import describe_event, dump_json
 from piepmatz.core.view import view_of
 
 INTERFACE_COMMANDS = (
+    "piepmatz.engine.commands",
     "piepmatz.tui.commands",
     "piepmatz.sim.commands",
     "piepmatz.envs.commands",
@@ -88,12 +89,6 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _engine(args: argparse.Namespace) -> int:
-    from piepmatz.protocol import serve
-
-    return serve(sys.stdin, sys.stdout)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piepmatz", description="Piepmatz (Little Songbirds)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -135,15 +130,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     which.add_argument("--list", action="store_true", help="list the games of a records file")
     replay.set_defaults(func=_replay)
-
-    engine = sub.add_parser(
-        "engine",
-        help="the JSON-lines engine protocol on stdin/stdout",
-        description="Answer JSON requests, one per line on stdin, with one JSON response per "
-        "line on stdout, until the end of input or a 'quit' request. No options: the requests "
-        "and responses are described in docs/engine-protocol.md.",
-    )
-    engine.set_defaults(func=_engine)
 
     # Each interface package adds its own commands from a light ``commands`` module that imports
     # its heavy dependencies only when the command runs.

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from piepmatz.core import Game, state_to_json
-from piepmatz.protocol import MAX_LINE, Engine, serve
+from piepmatz.engine.protocol import MAX_LINE, Engine, serve
 
 
 def ok(response: dict[str, Any]) -> dict[str, Any]:
@@ -73,7 +73,15 @@ def test_bad_requests_get_errors_and_change_nothing() -> None:
         ({"type": "new", "players": 9}, "2, 3 or 4 players"),
         ({"type": "new", "flags": {"draw": "all"}}, "cannot be 'all'"),
         ({"type": "new", "flags": {"players": 3}}, "'players' is not a rule flag: give it beside"),
-        ({"type": "new", "preset": ["standard"]}, "'preset' must be a preset name, not list"),
+        (
+            {"type": "new", "preset": ["standard"]},
+            r"'preset' must be a preset name, not \[\"standard",
+        ),
+        # Values are spelled as JSON writes them, not as Python does.
+        ({"type": "new", "players": True}, "'players' must be 2, 3 or 4, not true"),
+        ({"type": "new", "seed": "x"}, "'seed' must be an integer, not \"x\""),
+        ({"type": "apply", "action": "pass", "player": None, "viewer": True}, "not true"),
+        ({"type": "view", "player": None}, "must be a seat 0-1, not null"),
         ({"type": "load", "state": None}, "a state must be a JSON object"),
         ({"type": "load"}, "'load' needs a 'state'"),
         ({"type": "replay"}, "'replay' needs a 'record'"),
@@ -150,3 +158,73 @@ def test_hostile_lines_get_errors_and_the_engine_keeps_its_game(line: str, messa
     assert [r["type"] for r in replies] == ["ok", "ok", "error", "ok", "ok"]
     assert message in replies[2]["message"] and "id" not in replies[2]
     assert replies[3]["state"] == replies[1]["state"]
+
+
+def test_a_viewer_sees_events_filtered_and_no_state() -> None:
+    engine = Engine()
+    first = ok(engine.handle({"type": "new", "players": 2, "seed": 4, "first_player": 0}))
+    assert "seed" in first["options"]
+    hidden = Engine()
+    start = ok(
+        hidden.handle({"type": "new", "players": 2, "seed": 4, "first_player": 0, "viewer": 1})
+    )
+    assert "seed" not in start["options"] and start["legal"] == []  # seat 0 is to act
+    refused = {"state", "record"}
+    for kind in refused:
+        message = hidden.handle({"type": kind, "viewer": 1})["message"]
+        assert "shows the hidden cards: not for a request with a 'viewer'" in message
+    assert (
+        "its own view only" in hidden.handle({"type": "view", "player": 0, "viewer": 1})["message"]
+    )
+    assert ok(hidden.handle({"type": "view", "viewer": 1}))["view"]["player"] == 1
+    state = engine.state
+    assert state is not None
+    # Play until a deck draw; seat 1 must not learn which bird seat 0 drew.
+    drawn = None
+    for _ in range(200):
+        mover = state.current_player
+        legal = ok(engine.handle({"type": "legal"}))["actions"]
+        choice = next((a["text"] for a in legal if a["text"] == "draw deck"), legal[0]["text"])
+        full = ok(engine.handle({"type": "apply", "action": choice}))
+        seen = ok(hidden.handle({"type": "apply", "action": choice, "viewer": 1}))
+        assert [e["kind"] for e in seen["events"]] == [e["kind"] for e in full["events"]]
+        draws = [e for e in full["events"] if e["kind"] == "draw_deck" and e["player"] == 0]
+        if draws and mover == 0:
+            drawn = draws[0]["bird"]
+            mine = [e for e in seen["events"] if e["kind"] == "draw_deck"]
+            assert mine[0].get("bird") is None
+            assert drawn not in json.dumps(seen)
+            break
+    assert drawn is not None
+    # Seat 1's running score counts no seed it has not seen.
+    score = ok(hidden.handle({"type": "score", "viewer": 1}))["score"]
+    assert score["final"] is False
+
+
+def test_duplicate_keys_and_bytes_that_are_not_utf8_are_refused() -> None:
+    engine = Engine()
+    response = engine.handle_line('{"type": "info", "type": "legal"}')
+    assert response == {"type": "error", "message": 'a key given twice in one object: "type"'}
+    stdin = io.TextIOWrapper(
+        io.BytesIO(b'{"type": "\xc3("}\n\n{"type": "info"}\n'),
+        encoding="utf-8",
+        errors="surrogateescape",
+    )
+    stdout = io.StringIO()
+    assert serve(stdin, stdout) == 0
+    replies = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    # The blank line gets no response (documented); the bad bytes are not echoed back.
+    assert [r["type"] for r in replies] == ["error", "ok"]
+    assert replies[0]["message"] == "not JSON: not UTF-8 text"
+
+
+def test_the_engine_command_reads_bytes_that_are_not_utf8() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "piepmatz.cli", "engine"],
+        input=b'{"type": "\xc3("}\n{"type": "info"}\n',
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["type"] for r in replies] == ["error", "ok"]

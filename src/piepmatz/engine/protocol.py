@@ -1,8 +1,10 @@
 """The engine protocol: JSON lines on stdin/stdout (``docs/engine-protocol.md``).
 
 One request per line, one response per line. Every request is an object with a ``type``; an
-optional ``id`` is echoed back. A bad request gets an ``error`` response and the engine keeps
-running with its state unchanged — much as UCI lets any program drive a chess engine.
+optional ``id`` is echoed back, an optional ``viewer`` seat answers as that seat may know (events
+filtered by :func:`piepmatz.core.view.filter_event`, no ``state``). A bad request gets an
+``error`` response and the engine keeps running with its state unchanged — much as UCI lets any
+program drive a chess engine.
 
 >>> engine = Engine()
 >>> engine.handle({"type": "new", "players": 2, "seed": 1})["type"]
@@ -13,6 +15,7 @@ running with its state unchanged — much as UCI lets any program drive a chess 
 
 from __future__ import annotations
 
+import json
 from typing import IO, Any, Final
 
 from piepmatz import __version__
@@ -23,10 +26,12 @@ from piepmatz.core import (
     GameOptions,
     InvalidJSONError,
     PiepmatzError,
+    ScoreSheet,
     State,
     dump_json,
     event_to_json,
     parse_json,
+    score,
     state_from_json,
     state_to_json,
     view_of,
@@ -34,6 +39,7 @@ from piepmatz.core import (
 )
 from piepmatz.core.actions import Action
 from piepmatz.core.scoring import score_state
+from piepmatz.core.view import filter_event
 
 PROTOCOL_VERSION: Final = 1
 MAX_LINE: Final = 1 << 20  # a request longer than this many characters is refused undecoded
@@ -43,12 +49,30 @@ class RequestError(ValueError):
     """A request that is not well formed."""
 
 
+def spell(value: Any) -> str:
+    """A value as the request wrote it, in JSON (``true``, ``null``, ``"x"``), for messages."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _integer(request: dict[str, Any], key: str, what: str) -> int | None:
+    """An optional integer field; a JSON ``true`` is not a number."""
+    value = request.get(key)
+    if value is not None and type(value) is not int:
+        raise RequestError(f"'{key}' must be {what}, not {spell(value)}")
+    return value
+
+
 class Engine:
     """Holds one game and answers requests; never raises for bad input."""
 
     def __init__(self) -> None:
         self.game: Game | None = None
         self.state: State | None = None
+        #: The seat the request at hand is answered for (its ``viewer``), or None: everything.
+        self.viewer: int | None = None
 
     # -------------------------------------------------------------- dispatch
 
@@ -64,12 +88,13 @@ class Engine:
                 raise RequestError(
                     f"unknown request type {kind!r}: choose one of {', '.join(sorted(_HANDLERS))}"
                 )
+            self.viewer = self._viewer(request)
             response = handler(self, request)
             response = {"type": "ok", "request": kind, **response}
         except (PiepmatzError, RequestError) as exc:
             response = {"type": "error", "message": str(exc)}
-        except (ValueError, TypeError, KeyError) as exc:
-            response = {"type": "error", "message": f"bad request: {exc}"}
+        finally:
+            self.viewer = None
         if rid is not None:
             response["id"] = rid
         return response
@@ -87,13 +112,33 @@ class Engine:
             raise RequestError("no game: send a 'new', 'load' or 'replay' request first")
         return self.state
 
+    def _viewer(self, request: dict[str, Any]) -> int | None:
+        viewer = request.get("viewer")
+        if viewer is None:
+            return None
+        players = self.state.num_players if self.state is not None else 4
+        if request.get("type") in ("new", "replay", "load"):
+            players = 4  # checked against the new game once it is made
+        if type(viewer) is not int or not 0 <= viewer < players:
+            raise RequestError(f"'viewer' must be a seat 0-{players - 1}, not {spell(viewer)}")
+        return viewer
+
+    def _hidden_from_viewer(self, what: str) -> None:
+        if self.viewer is not None:
+            raise RequestError(
+                f"'{what}' shows the hidden cards: not for a request with a 'viewer' "
+                "(ask for 'view')"
+            )
+
     def _position(self) -> dict[str, Any]:
         s = self._need_state()
+        # A seat that is not to act does not see the other's options (they name hand cards).
+        mine = self.viewer is None or self.viewer == s.current_player
         return {
             "phase": s.phase_name,
             "current_player": s.current_player,
             "turn": s.turn,
-            "legal": [str(a) for a in s.legal_actions()],
+            "legal": [str(a) for a in s.legal_actions()] if mine else [],
         }
 
     # -------------------------------------------------------------- requests
@@ -116,23 +161,41 @@ class Engine:
                 raise RequestError(f"{key!r} is not a rule flag: give it beside 'flags'")
         preset = request.get("preset", "standard")
         if not isinstance(preset, str):
-            raise RequestError(f"'preset' must be a preset name, not {type(preset).__name__}")
-        options = GameOptions.make(
-            players=request.get("players", 2),
-            preset=preset,
-            seed=request.get("seed"),
-            first_player=request.get("first_player"),
-            removed_species=request.get("removed_species"),
-            **flags,
-        )
-        game = Game(options)
+            raise RequestError(f"'preset' must be a preset name, not {spell(preset)}")
+        players = _integer(request, "players", "2, 3 or 4")
+        seed = _integer(request, "seed", "an integer")
+        first = _integer(request, "first_player", "a seat")
+        removed = request.get("removed_species")
+        if removed is not None and not isinstance(removed, str):
+            raise RequestError(f"'removed_species' must be a species code, not {spell(removed)}")
+        try:
+            options = GameOptions.make(
+                players=2 if players is None else players,
+                preset=preset,
+                seed=seed,
+                first_player=first,
+                removed_species=removed,
+                **flags,
+            )
+            game = Game(options)
+        except PiepmatzError:
+            raise
+        except ValueError as exc:  # the options' own checks: bad input, said as they say it
+            raise RequestError(str(exc)) from None
+        if self.viewer is not None and self.viewer >= options.players:
+            raise RequestError(f"'viewer' must be a seat 0-{options.players - 1}")
         self.game, self.state = game, game.state
-        return {"options": options.to_json(), **self._position()}
+        shown = options.to_json()
+        if self.viewer is not None:
+            del shown["seed"]  # the seed replays every hidden card
+        return {"options": shown, **self._position()}
 
     def _load(self, request: dict[str, Any]) -> dict[str, Any]:
         if "state" not in request:
             raise RequestError("'load' needs a 'state' (a state document, as 'state' returns)")
         state = state_from_json(request["state"])
+        if self.viewer is not None and self.viewer >= state.num_players:
+            raise RequestError(f"'viewer' must be a seat 0-{state.num_players - 1}")
         self.game, self.state = None, state
         return self._position()
 
@@ -140,14 +203,17 @@ class Engine:
         if "record" not in request:
             raise RequestError("'replay' needs a 'record' (a game record, as 'record' returns)")
         game = Game.from_record(request["record"])
+        if self.viewer is not None and self.viewer >= game.options.players:
+            raise RequestError(f"'viewer' must be a seat 0-{game.options.players - 1}")
         self.game, self.state = game, game.state
         return self._position()
 
     def _legal(self, request: dict[str, Any]) -> dict[str, Any]:
         s = self._need_state()
+        mine = self.viewer is None or self.viewer == s.current_player
         return {
             "current_player": s.current_player,
-            "actions": [{"id": a.id, "text": str(a)} for a in s.legal_actions()],
+            "actions": [{"id": a.id, "text": str(a)} for a in s.legal_actions()] if mine else [],
         }
 
     def _apply(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -156,39 +222,62 @@ class Engine:
             raise RequestError("'apply' needs an 'action' (text such as 'play BL5m 2', or an id)")
         action = request["action"]
         if not isinstance(action, str | int) or isinstance(action, bool):
-            raise RequestError("'action' must be a text or an integer id")
-        player = request.get("player")
-        if player is not None and type(player) is not int:
-            raise RequestError("'player' must be an integer seat")
+            raise RequestError(f"'action' must be a text or an integer id, not {spell(action)}")
+        player = _integer(request, "player", "a seat")
         before = len(s.events) if s.events is not None else 0
         if self.game is not None:
             played: Action = self.game.apply(action, player)
         else:
             played = s.parse_action(action, player)
             s.apply_id(played.id)
-        events = [event_to_json(e) for e in (s.events or [])[before:]]
-        return {"action": str(played), "events": events, **self._position()}
+        new = (s.events or [])[before:]
+        if self.viewer is not None:
+            new = [filter_event(e, self.viewer) for e in new]
+        return {
+            "action": str(played),
+            "events": [event_to_json(e) for e in new],
+            **self._position(),
+        }
 
     def _view(self, request: dict[str, Any]) -> dict[str, Any]:
         s = self._need_state()
-        player = request.get("player")
+        player = request.get("player", self.viewer)
         if type(player) is not int or not 0 <= player < s.num_players:
-            raise RequestError(f"'player' must be a seat 0-{s.num_players - 1}")
+            raise RequestError(
+                f"'player' must be a seat 0-{s.num_players - 1}, not {spell(player)}"
+            )
+        if self.viewer is not None and player != self.viewer:
+            raise RequestError(f"seat {self.viewer} may see its own view only, not seat {player}'s")
         return {"view": view_to_json(view_of(s, player))}
 
     def _state(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {"state": state_to_json(self._need_state())}
+        s = self._need_state()
+        self._hidden_from_viewer("state")
+        return {"state": state_to_json(s)}
 
     def _score(self, request: dict[str, Any]) -> dict[str, Any]:
         s = self._need_state()
-        sheet = score_state(s)
+        if self.viewer is None or s.is_over():
+            sheet = score_state(s)
+        else:
+            sheet = _running_sheet(s, self.viewer)
         return {"score": sheet.to_json()}
 
     def _record(self, request: dict[str, Any]) -> dict[str, Any]:
-        self._need_state()
+        s = self._need_state()
+        if not s.is_over():
+            self._hidden_from_viewer("record")
         if self.game is None:
             raise RequestError("a loaded state has no record: records start from 'new' or 'replay'")
         return {"record": self.game.record()}
+
+
+def _running_sheet(state: State, viewer: int) -> ScoreSheet:
+    """The running score as ``viewer`` knows it: seeds seen by all, and its own blind seeds."""
+    view = view_of(state, viewer)
+    seeds = [list(seen) for seen in view.seeds_seen]
+    seeds[viewer] += view.own_blind
+    return score(view.rules, [list(c) for c in view.collections], seeds, final=False)
 
 
 _HANDLERS = {
@@ -205,11 +294,26 @@ _HANDLERS = {
 }
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise InvalidJSONError(f"a key given twice in one object: {', '.join(map(spell, twice))}")
+    return dict(pairs)
+
+
 def decode(line: str) -> Any:
     """One request line, decoded; :class:`InvalidJSONError` says what is wrong with it."""
     if len(line) > MAX_LINE:
         raise InvalidJSONError(f"request longer than {MAX_LINE} characters")
-    return parse_json(line)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that were not UTF-8, read with surrogateescape
+        raise InvalidJSONError("not JSON: not UTF-8 text") from None
+    request = parse_json(line)
+    # Strict JSON read, now the keys: which of two values a request meant is not guessed.
+    json.loads(line, object_pairs_hook=_no_duplicates)
+    return request
 
 
 def encode(response: dict[str, Any]) -> str:
@@ -221,7 +325,8 @@ def encode(response: dict[str, Any]) -> str:
 
 
 def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    """Answer requests line by line until end of input or a ``quit`` request."""
+    """Answer requests line by line until end of input or a ``quit`` request; a blank line
+    gets no response."""
     engine = Engine()
     for line in stdin:
         if not line.strip():
