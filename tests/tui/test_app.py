@@ -17,6 +17,7 @@ from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.state import LAST_HAND
 from piepmatz.core.view import unknown_cards
 from piepmatz.tui.app import PiepmatzApp
+from piepmatz.tui.render import feeder, tile_text
 from piepmatz.tui.screens import (
     ChoiceDialog,
     ChoiceList,
@@ -48,7 +49,13 @@ def hidden_names(session: Session, viewer: int) -> list[str]:
         for key in ("bird", "birds"):
             value = fields.get(key)
             seen.update(v for v in (value if isinstance(value, list) else [value]) if v)
-    return [BIRD_NAMES[b] for b in unknown if BIRD_NAMES[b] not in seen]
+    # Each hidden bird by its code and by its tile: the table draws tiles unless codes are asked.
+    return [
+        name
+        for b in unknown
+        if BIRD_NAMES[b] not in seen
+        for name in (BIRD_NAMES[b], tile_text(b).rstrip())
+    ]
 
 
 async def play_out(app: PiepmatzApp, tui: Any, check: Any = None) -> dict[str, Any]:
@@ -119,6 +126,7 @@ def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
     # Seed 103 is one of the shorter games (the test's time is mostly Textual drawing).
     app = PiepmatzApp(seats=["human", "human"], seed=103, bot_delay=0)
     handoffs: list[int] = []
+    looks: list[int] = []
 
     def check(app: PiepmatzApp, screen: Any) -> None:
         table = table_of(app)
@@ -132,13 +140,19 @@ def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
         if session.state_over:
             return
         to_act = session.to_act
-        assert table.viewer == to_act
         text = tui.text(app)
-        assert f"YOUR HAND (Player {to_act})" in text
-        for bird in session.view(to_act).hand:
-            assert BIRD_NAMES[bird] in text
+        if "pass the keyboard to" in text:
+            # The person who just moved looks at the result (the bird drawn) first.
+            looks.append(table.viewer)
+            assert table.viewer != to_act and not table.looked
+        else:
+            assert table.viewer == to_act
+        seat = table.viewer
+        assert f"YOUR HAND (Player {seat})" in text
+        for bird in session.view(seat).hand:
+            assert tile_text(bird) in text
         # The other person's hand and deck draws are nowhere on screen, log included.
-        leaked = [n for n in hidden_names(session, to_act) if n in text]
+        leaked = [n for n in hidden_names(session, seat) if n in text]
         assert not leaked, leaked
 
     seen = asyncio.run(play_out(app, tui, check))
@@ -148,6 +162,7 @@ def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
     # One hand-off per turn (each turn changes the person), plus the last hands.
     assert len(handoffs) >= turns
     assert all(a != b for a, b in itertools.pairwise(handoffs))
+    assert len(looks) >= turns - 1  # each turn's end shown to its person before the hand-off
     assert "birds (tiebreak)" in str(seen["text"])
 
 
@@ -270,7 +285,7 @@ def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
             assert isinstance(screen, ReplayScreen)
             last = len(game.actions)
             assert f"step 0/{last}" in tui.text(app)
-            assert "omniscient" in tui.text(app)
+            assert "every hand and blind seed shown" in tui.text(app)
             await pilot.press("right", "right", "right")
             assert screen.index == 3
             text = tui.text(app)
@@ -280,6 +295,12 @@ def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
                 assert all(BIRD_NAMES[b] in text for b in state.hands[p])
             await pilot.press("left")
             assert screen.index == 2
+            # Blind seeds are shown as the cards they are, not counted.
+            blind = next(i for i, st in enumerate(screen.states) if any(st.seeds_blind))
+            await pilot.press(*["right"] * (blind - 2))
+            state = screen.states[blind]
+            pile = next(p for p in state.seeds_blind if p)
+            assert f"blind seeds: {' '.join(feeder(c) for c in pile)}" in tui.text(app)
             await pilot.press("end")
             assert screen.index == last
             assert "wins" in tui.text(app) or "share the win" in tui.text(app)
@@ -333,39 +354,48 @@ def test_rules_screen_marks_the_rules_in_play(tui: Any) -> None:
     asyncio.run(scenario())
 
 
-# ---------------------------------------------------------------------- snapshots (100 × 30)
+# ---------------------------------------------------------------------- snapshots
+# At 80 × 24 (a common default) and 100 × 30: birds as tiles, the log behind the choices at 80.
+
+SIZES = [(80, 24), (100, 30)]
 
 
-def test_snapshot_new_game(snap_compare: Any, plain_bots: None) -> None:
-    assert snap_compare(PiepmatzApp(seed=7, bot_delay=0), terminal_size=SIZE)
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_new_game(snap_compare: Any, plain_bots: None, size: tuple[int, int]) -> None:
+    assert snap_compare(PiepmatzApp(seed=7, bot_delay=0), terminal_size=size)
 
 
-def _table_app() -> PiepmatzApp:
-    session = Session(Game.new(players=3, seed=7, first_player=0), ["human", "random", "random"])
+def _table_app(players: int = 3) -> PiepmatzApp:
+    seats = ["human"] + ["random"] * (players - 1)
+    session = Session(Game.new(players=players, seed=7, first_player=0), seats)
     return PiepmatzApp(session=session, bot_delay=0)
 
 
-def test_snapshot_table(snap_compare: Any, tui: Any) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_table(snap_compare: Any, tui: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Any) -> None:
         await tui.settle(pilot)
         await pilot.press("down")
 
-    assert snap_compare(_table_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_table_app(4), terminal_size=size, run_before=run_before)
 
 
-def test_snapshot_dialog(snap_compare: Any, tui: Any) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_dialog(snap_compare: Any, tui: Any, size: tuple[int, int]) -> None:
     async def run_before(pilot: Any) -> None:
         await tui.settle(pilot)
         await pilot.press("enter")  # the first play leads to a dialog (collect or draw)
         await tui.settle(pilot)
         assert isinstance(pilot.app.screen, ChoiceDialog)
 
-    assert snap_compare(_table_app(), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_table_app(), terminal_size=size, run_before=run_before)
 
 
-def test_snapshot_end(snap_compare: Any, tui: Any) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_end(snap_compare: Any, tui: Any, size: tuple[int, int]) -> None:
     # The moves before the end are made in-process (quick); the app plays the last ones.
-    session = Session(Game.new(players=3, seed=7, first_player=0), ["human", "random", "random"])
+    seats = ["human", "random", "random", "random"]
+    session = Session(Game.new(players=4, seed=7, first_player=0), seats)
     while session.game.state.phase != LAST_HAND:
         if session.is_human(session.to_act):
             session.apply(session.game.state.legal_action_ids()[0])
@@ -381,7 +411,103 @@ def test_snapshot_end(snap_compare: Any, tui: Any) -> None:
             await pilot.press("enter")
         raise AssertionError("no end")
 
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+# ---------------------------------------------------------------------- the table's parts
+
+
+def test_at_80_columns_the_log_is_toggled_and_a_small_terminal_is_told(tui: Any) -> None:
+    async def scenario() -> None:
+        app = _table_app(4)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.settle(pilot)
+            screen = app.screen
+            shown = tui.rendered(app)
+            assert "Turn 1: player 0." not in shown  # the log is behind the choices
+            assert "Your move" in shown and "YOUR HAND (Player 0)" in shown
+            # The status line is whole, and every perch row fits.
+            assert "standard rules · seed 7 · turn 1 · Player 0 (you)" in shown
+            await pilot.press("l")
+            await pilot.pause()
+            shown = tui.rendered(app)
+            assert "Turn 1: player 0." in shown and "Your move" not in shown
+            await pilot.press("l")
+            await pilot.pause()
+            assert "Your move" in tui.rendered(app)
+            await pilot.resize_terminal(70, 20)
+            await pilot.pause()
+            assert "The terminal is 70 × 20: Piepmatz needs at least 80 × 24" in (tui.rendered(app))
+            await pilot.resize_terminal(100, 30)
+            await pilot.pause()
+            shown = tui.rendered(app)
+            assert "Turn 1: player 0." in shown and "Your move" in shown
+            assert screen is app.screen
+
+    asyncio.run(scenario())
+
+
+def test_tiles_show_sex_and_eggs_and_codes_are_a_key_away(tui: Any) -> None:
+    async def scenario() -> None:
+        app = _table_app(3)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            session = table_of(app).session
+            hand = session.view(0).hand
+            line = next(ln for ln in tui.rendered(app).splitlines() if "YOUR HAND" in ln)
+            for bird in hand:
+                assert tile_text(bird) in line and BIRD_NAMES[bird] not in line
+            await pilot.press("c")
+            await pilot.pause()
+            line = next(ln for ln in tui.rendered(app).splitlines() if "YOUR HAND" in ln)
+            for bird in hand:
+                assert BIRD_NAMES[bird] in line and tile_text(bird) not in line
+
+    asyncio.run(scenario())
+
+
+def test_the_table_shows_running_scores_and_the_removed_species(tui: Any) -> None:
+    from piepmatz.tui.render import running_sheet
+
+    session = Session(Game.new(players=2, seed=4, first_player=0), ["human", "random"])
+    for _ in range(12):
+        if session.is_human(session.to_act):
+            session.apply(session.game.state.legal_action_ids()[0])
+        else:
+            session.bot_move()
+    while not session.is_human(session.to_act):
+        session.bot_move()
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            text = tui.text(app)
+            view = session.view(0)
+            removed = {b // 12 for b in view.removed_birds}
+            code = ["BL", "BU", "CH", "GR", "SP", "YE"][removed.pop()]
+            assert f"not in this game: {code} (S2)" in text
+            sheet = running_sheet(view)
+            assert any(p.total for p in sheet.players)
+            for p, line in enumerate(ln for ln in text.splitlines() if " · score " in ln):
+                assert f" · score {sheet.players[p].total} · " in line
+
+    asyncio.run(scenario())
+
+
+def test_a_dialog_repeats_the_turn_so_far_that_it_covers(tui: Any) -> None:
+    async def scenario() -> None:
+        app = _table_app(3)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await tui.settle(pilot)
+            await pilot.press("enter")
+            await tui.settle(pilot)
+            assert isinstance(app.screen, ChoiceDialog)
+            played = table_of(app).session.game.actions[-1]
+            shown = tui.rendered(app)
+            assert f"Player 0 plays {str(played).split()[1]} to perch" in shown
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.parametrize("rules", ["standard", "overview"])

@@ -84,3 +84,33 @@ def test_deck_draw_preview_names_no_card() -> None:
         assert not re.search(r"[A-Z]{2}\d[mf]", " ".join(p.steps))
         seen += 1
     assert seen > 10
+
+
+def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
+    from piepmatz.tui.render import running_sheet
+
+    pairs = crows = unknown = 0
+    for state in positions(20):
+        if state.phase_name not in ("collect", "crow"):
+            continue
+        me = state.current_player
+        view = view_of(state, me)
+        for action_id in state.legal_action_ids():
+            shown = preview(view, action_id)
+            if shown.score is None:  # the chase went on into cards the player cannot know
+                unknown += 1
+                continue
+            real = state.copy()
+            real.apply_id(action_id)
+            while real.phase_name == "crow" and real.current_player == me:
+                real.apply_id(real.legal_action_ids()[0])  # as the preview picks
+            after = running_sheet(view_of(real, me)).players[me].total
+            before = running_sheet(view).players[me].total
+            # These choices hide nothing: the preview's change is the real one.
+            assert shown.score == (before, after)
+            assert shown.headline.endswith(f" · score {after - before:+d}")
+            action = Action.from_id(action_id)
+            crows += action.kind == "crow"
+            if action.kind == "collect" and after - before >= 5:
+                pairs += 1  # a mated pair made: 5 points, not "your BU birds: 2 → 3"
+    assert pairs and crows and unknown < crows

@@ -17,9 +17,10 @@ the refilled seed column).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from piepmatz.core import Action, PlayerView, determinise
+from piepmatz.core import Action, PlayerView, ScoreSheet, determinise, score
 from piepmatz.core.cards import BIRD_NAMES, BIRD_SPECIES, BIRD_VALUE, SPECIES
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, Event
 
@@ -33,10 +34,13 @@ _BLIND = frozenset(
 
 @dataclass(frozen=True)
 class Preview:
-    #: One line for a choice list, e.g. ``ground 7 > perch 4: takes seed 3``.
+    #: One line for a choice list, e.g. ``ground 7 > perch 4: takes seed 3 · score +3``.
     headline: str
     #: The public steps, one sentence each.
     steps: tuple[str, ...]
+    #: The player's running score before and after (as far as it is public), or None when it
+    #: hangs on a card drawn blind.
+    score: tuple[int, int] | None = None
 
 
 def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
@@ -62,7 +66,75 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
         steps.append("Then you may add a bird from your hand to your collection.")
     elif world.current_player == me and world.phase == DRAW:
         steps.append("Then you draw.")
-    return Preview(_headline(view, action, strengths, chases, steps), tuple(steps))
+    change = None
+    if _score_is_public(events[start:]):
+        # Only the player's own cards change in its turn: the others' stay as the view shows
+        # them (the sampled world would end the game with sampled last hands).
+        collections = list(view.collections)
+        collections[me] = tuple(world.collections[me])
+        seen = list(view.seeds_seen)
+        taken = [e[2] for e in events[start:] if e[0] == "take_seed" and e[1] == me]
+        seen[me] = (*seen[me], *taken)
+        before = _sheet(view, view.collections, view.seeds_seen)
+        after = _sheet(view, collections, seen)
+        change = (before.players[me].total, after.players[me].total)
+        steps.extend(_majorities(before, after, me))
+        if change[1] != change[0]:
+            steps.append(f"Your score: {change[0]} → {change[1]}.")
+    headline = _headline(view, action, strengths, chases, steps)
+    if change is not None and (change[0] != change[1] or action.kind in _SCORED_CHOICES):
+        headline += f" · score {change[1] - change[0]:+d}"
+    return Preview(headline, tuple(steps), change)
+
+
+#: Choices made for their score: the preview says its change even when it is nothing.
+_SCORED_CHOICES = frozenset({"collect", "pass", "crow", "keep"})
+
+
+def _majorities(before: ScoreSheet, after: ScoreSheet, me: int) -> list[str]:
+    """What happens to the player's majorities (E4)."""
+    said = []
+    for code, holder in after.majority.items():
+        was = before.majority.get(code)
+        if was == me and holder != me:
+            said.append(f"You lose the {code} majority.")
+        elif holder == me and was != me:
+            said.append(f"You take the {code} majority.")
+    return said
+
+
+#: Events that bring a card the player cannot know into play (or a random pick).
+_UNKNOWN = frozenset({"take_blind", "refill_column", "refill_display", "pest_beside", "squirrel"})
+#: Events that change a score.
+_SCORING = frozenset({"take_seed", "take_pest", "crow", "squirrel", "collect_perch"})
+
+
+def _score_is_public(new: Sequence[Event]) -> bool:
+    """Whether the score after ``new`` follows from public cards only: nothing that scores
+    comes after a card the player cannot know (a refilled column, a blind draw, the squirrel)."""
+    unknown = False
+    for e in new:
+        if e[0] == "turn":
+            break
+        if unknown and e[0] in _SCORING:
+            return False
+        if e[0] in _UNKNOWN or (e[0] == "take_pest" and not e[3]):
+            unknown = True
+            if e[0] == "squirrel":
+                return False
+    return True
+
+
+def _sheet(
+    view: PlayerView,
+    collections: Sequence[Sequence[int]],
+    seen: Sequence[Sequence[int]],
+) -> ScoreSheet:
+    """The running sheet from public cards and the viewer's own blind seeds (the sampled world's
+    blind cards are not the real ones, so they never count)."""
+    seeds = [list(s) for s in seen]
+    seeds[view.player] += view.own_blind
+    return score(view.rules, [list(c) for c in collections], seeds, final=False)
 
 
 def _headline(

@@ -13,11 +13,13 @@ PERCHES  (perch bird ┃ ground birds, in order of arrival)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
 
 from piepmatz.core import Action, PlayerView, ScoreSheet, score
 from piepmatz.core.cards import (
+    BIRD_EGGS,
     BIRD_FEMALE,
     BIRD_NAMES,
     BIRD_SPECIES,
@@ -38,6 +40,16 @@ SPECIES_STYLE: dict[str, str] = {
     "SP": "bold tan",
     "YE": "bold yellow1",
 }
+#: Tiles: the species' colour behind dark or light letters (the letters carry the species).
+SPECIES_TILE: dict[str, str] = {
+    "BL": "bold white on grey27",
+    "BU": "bold white on red3",
+    "CH": "bold black on dark_orange",
+    "GR": "bold black on green3",
+    "SP": "bold black on tan",
+    "YE": "bold black on yellow1",
+}
+SEX = "♂♀"
 PHASE_TASK = {
     PLAY: "play a bird to a perch",
     COLLECT: "may add a bird to the collection",
@@ -54,7 +66,64 @@ def bird(card: int) -> Text:
 
 
 def birds(cards: Sequence[int], sep: str = " ") -> Text:
-    return Text(sep).join(bird(c) for c in cards) if cards else Text("—", style="dim")
+    return CODES.birds(cards, sep)
+
+
+def tile_text(card: int) -> str:
+    """A bird as a tile: species initials, value, sex, eggs as dots (``Bl5♀•••``), readable
+    without colour."""
+    species = SPECIES[BIRD_SPECIES[card]].capitalize()
+    eggs = "•" * BIRD_EGGS[card]
+    return f"{species}{BIRD_VALUE[card]}{SEX[BIRD_FEMALE[card]]}{eggs:<3}"
+
+
+@dataclass(frozen=True)
+class Cards:
+    """How birds are drawn: the engine's codes (``BL5m``) or tiles (``Bl5♂•••`` on the
+    species' colour)."""
+
+    codes: bool = True
+
+    def bird(self, card: int) -> Text:
+        if self.codes:
+            return bird(card)
+        return Text(tile_text(card), style=SPECIES_TILE[SPECIES[BIRD_SPECIES[card]]])
+
+    def birds(self, cards: Sequence[int], sep: str = " ") -> Text:
+        return Text(sep).join(self.bird(c) for c in cards) if cards else Text("—", style="dim")
+
+    def collection(self, collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
+        """A collection grouped by species; male and female of a value sit side by side.
+
+        ``majority_of`` marks with ★ the species whose strict majority this player holds.
+        """
+        out = Text()
+        by_species: dict[int, list[int]] = {}
+        for card in sorted(collection):
+            by_species.setdefault(BIRD_SPECIES[card], []).append(card)
+        for s, cards in sorted(by_species.items()):
+            code = SPECIES[s]
+            if out:
+                out.append(" │ ", style="dim")
+            if self.codes:
+                out.append(code, style=SPECIES_STYLE[code])
+            else:
+                out.append(code.capitalize(), style=SPECIES_TILE[code])
+            # Same value written together: "5m5f" (a mated pair in the standard rules).
+            last_value = 0
+            for card in cards:
+                value = BIRD_VALUE[card]
+                if value != last_value:
+                    out.append(" ")
+                out.append(f"{value}{('mf' if self.codes else SEX)[BIRD_FEMALE[card]]}")
+                last_value = value
+            if majority_of.get(code):
+                out.append(" ★", style="bold")
+        return out if out else Text("no birds yet", style="dim")
+
+
+CODES = Cards(codes=True)
+TILES = Cards(codes=False)
 
 
 def feeder(card: int) -> str:
@@ -75,44 +144,26 @@ def row_strength(row: Sequence[int]) -> tuple[int, int]:
 
 
 def grouped_collection(collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
-    """A collection grouped by species; male and female of a value sit side by side.
-
-    ``majority_of`` marks with ★ the species whose strict majority this player holds.
-    """
-    out = Text()
-    by_species: dict[int, list[int]] = {}
-    for card in sorted(collection):
-        by_species.setdefault(BIRD_SPECIES[card], []).append(card)
-    for s, cards in sorted(by_species.items()):
-        code = SPECIES[s]
-        if out:
-            out.append(" │ ", style="dim")
-        out.append(code, style=SPECIES_STYLE[code])
-        # Same value written together: "5m5f" (a mated pair in the standard rules).
-        last_value = 0
-        for card in cards:
-            value = BIRD_VALUE[card]
-            if value != last_value:
-                out.append(" ")
-            out.append(f"{value}{'mf'[BIRD_FEMALE[card]]}")
-            last_value = value
-        if majority_of.get(code):
-            out.append(" ★", style="bold")
-    return out if out else Text("no birds yet", style="dim")
+    return CODES.collection(collection, majority_of)
 
 
 def running_sheet(view: PlayerView) -> ScoreSheet:
-    """Majorities and pairs of the collections on the table (seeds as far as public)."""
-    return score(
-        view.rules,
-        [list(c) for c in view.collections],
-        [list(s) for s in view.seeds_seen],
-        final=False,
-    )
+    """The score sheet as this player knows it now: collections (pairs, majorities), the seeds
+    everybody saw, and the player's own blind seeds — never another player's."""
+    seeds = [list(s) for s in view.seeds_seen]
+    seeds[view.player] += view.own_blind
+    return score(view.rules, [list(c) for c in view.collections], seeds, final=False)
 
 
-def table_text(view: PlayerView, labels: Sequence[str], show_hand: bool = True) -> Text:
-    """The whole table as this player sees it: perches, seed column, display, players, hand."""
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def table_text(
+    view: PlayerView, labels: Sequence[str], show_hand: bool = True, cards: Cards = CODES
+) -> Text:
+    """The whole table as this player sees it: perches, seed column, display, players (with
+    the running score), hand."""
     t = Text()
     t.append("PERCHES", style="bold underline")
     t.append("  (perch bird ┃ ground birds, in order of arrival)\n", style="dim")
@@ -120,11 +171,11 @@ def table_text(view: PlayerView, labels: Sequence[str], show_hand: bool = True) 
         perch, ground = row_strength(row)
         t.append(f" {i + 1} ", style="bold reverse")
         t.append(" ")
-        t.append_text(bird(row[0]))
+        t.append_text(cards.bird(row[0]))
         t.append(" ┃ ")
-        line = birds(row[1:])
+        line = cards.birds(row[1:])
         t.append_text(line)
-        pad = max(1, 34 - len(line.plain))
+        pad = max(1, (34 if cards.codes else 40) - len(line.plain))
         t.append(" " * pad)
         t.append(f"ground {ground:>2} vs perch {perch}\n")
     t.append("SEED COLUMN", style="bold underline")
@@ -141,48 +192,50 @@ def table_text(view: PlayerView, labels: Sequence[str], show_hand: bool = True) 
     for slot, card in enumerate(view.display):
         t.append(f" {slot + 1}:", style="dim")
         if card >= 0:
-            t.append_text(bird(card))
+            t.append_text(cards.bird(card))
         else:
             t.append("empty", style="dim")
-    t.append(f"   bird deck {view.bird_deck_size}\n")
+    t.append(f"   bird deck {view.bird_deck_size}")
+    if view.removed_birds:
+        gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
+        t.append(f" · not in this game: {', '.join(gone)} (S2)", style="dim")
+    t.append("\n")
     sheet = running_sheet(view)
-    t.append("PLAYERS", style="bold underline")
-    t.append(
-        "  (★ = most birds of a species; pairs as the rules in play count them)\n", style="dim"
-    )
     for p in range(view.num_players):
         marker = "▶" if p == view.current_player else " "
         t.append(f"{marker} ", style="bold")
         t.append(labels[p], style="bold" if p == view.player else "")
+        t.append(f" · score {sheet.players[p].total}", style="bold")
         seeds = len(view.seeds_seen[p]) + view.blind_counts[p]
         eggs = sum(FEEDER_EGGS[c] for c in view.seeds_seen[p])
         blind = view.blind_counts[p]
-        t.append(f"  hand {view.hand_sizes[p]}")
+        t.append(f" · hand {view.hand_sizes[p]}")
         if view.shown[p] and p != view.player:
             # Birds everybody saw them draw from the display (T3.1); after the last-hand
             # choice they are among the kept and discarded (E3).
             t.append(" · kept or discarded: " if view.chosen[p] else " incl. ")
-            t.append_text(birds(view.shown[p]))
-        t.append(f" · seed pile {seeds}")
+            t.append_text(cards.birds(view.shown[p]))
+        t.append(f" · seeds {seeds}")
         if seeds:
-            t.append(f" ({eggs} eggs seen")
+            t.append(f" ({plural(eggs, 'egg')} seen")
             t.append(f", {blind} blind)" if blind else ")")
-        t.append(f" · pests {pest_codes(view.pests[p])}")
-        t.append(f" · pairs {sheet.players[p].pairs}\n")
+        if view.pests[p]:
+            t.append(f" · pests {pest_codes(view.pests[p])}")
+        t.append("\n")
         majority = {code: holder == p for code, holder in sheet.majority.items()}
         t.append("    ")
-        t.append_text(grouped_collection(view.collections[p], majority))
+        t.append_text(cards.collection(view.collections[p], majority))
         t.append("\n")
     if show_hand:
-        t.append_text(hand_text(view))
+        t.append_text(hand_text(view, cards))
     return t
 
 
-def hand_text(view: PlayerView) -> Text:
+def hand_text(view: PlayerView, cards: Cards = CODES) -> Text:
     t = Text()
     t.append(f"YOUR HAND (Player {view.player})", style="bold underline")
     t.append("  ")
-    t.append_text(birds(view.hand, sep="  "))
+    t.append_text(cards.birds(view.hand, sep="  "))
     if view.own_blind:
         t.append(f"   your blind seeds: {' '.join(feeder(c) for c in view.own_blind)}", style="dim")
     return t
@@ -190,8 +243,7 @@ def hand_text(view: PlayerView) -> Text:
 
 def status_text(view: PlayerView, labels: Sequence[str], rules_name: str, seed: int) -> Text:
     t = Text()
-    t.append("Piepmatz", style="bold")
-    t.append(f" · {rules_name} rules · seed {seed} · turn {view.turn} · ")
+    t.append(f"{rules_name} rules · seed {seed} · turn {view.turn} · ")
     if view.phase == GAME_OVER:
         t.append("game over", style="bold")
     else:
@@ -233,7 +285,7 @@ def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
         strong = line.startswith(("total", " ")) or not line[:1].strip()
         t.append(line + "\n", style="bold" if strong else "")
     if any(short_label(label) != label for label in labels):
-        t.append("  ".join(labels) + "\n", style="dim")
+        t.append(" · ".join(labels) + "\n", style="dim")
     majority = ", ".join(
         f"{code}: {'tie' if holder is None else short_label(labels[holder])}"
         for code, holder in sheet.majority.items()

@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from piepmatz.core import PlayerView
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND
 
-from ..render import birds, grouped_collection, hand_text, running_sheet
+from ..render import CODES, Cards, hand_text, running_sheet
 from .widgets import ChoiceList, choice_options, preview_text
 
 DIALOG_TEXT = {
@@ -47,28 +47,41 @@ class ChoiceDialog(ModalScreen[int]):
     DEFAULT_CSS = """
     ChoiceDialog { align: center bottom; background: transparent 0%; }
     ChoiceDialog > Vertical {
-        width: 100%; height: auto; max-height: 16; border: thick $accent; background: $surface;
+        width: 100%; height: auto; max-height: 20; border: thick $accent; background: $surface;
         padding: 0 1;
     }
     ChoiceDialog #why { height: auto; color: $text-muted; }
+    ChoiceDialog #this-turn { height: auto; border-bottom: solid $accent; }
     ChoiceDialog #context { height: auto; }
     ChoiceDialog Horizontal { height: auto; }
     ChoiceDialog ChoiceList, ChoiceDialog ChoiceList:focus {
-        width: 56; height: auto; max-height: 8; border: none; background: $panel;
+        width: 60%; max-width: 60; height: auto; max-height: 8; border: none; background: $panel;
     }
     ChoiceDialog #dialog-preview { width: 1fr; height: auto; padding: 0 1; }
     """
 
-    def __init__(self, view: PlayerView, legal: Sequence[int], label: str) -> None:
+    def __init__(
+        self,
+        view: PlayerView,
+        legal: Sequence[int],
+        label: str,
+        this_turn: Sequence[Text] = (),
+        cards: Cards = CODES,
+    ) -> None:
         super().__init__()
+        self.cards = cards
         self.view = view
         self.legal = list(legal)
         self.label = label
+        #: The log lines of the turn so far (the chase, the crow): the dialog covers the log.
+        self.this_turn = list(this_turn)
 
     def compose(self) -> ComposeResult:
         title, why = DIALOG_TEXT[self.view.phase]
         with Vertical() as box:
             box.border_title = f"{title} — {self.label}"
+            if self.this_turn:
+                yield Static(Text("\n").join(self.this_turn[-4:]), id="this-turn")
             yield Static(why, id="why")
             yield Static(self._context_text(), id="context")
             yield Static(
@@ -76,7 +89,9 @@ class ChoiceDialog(ModalScreen[int]):
                 id="how",
             )
             with Horizontal():
-                yield ChoiceList(*choice_options(self.view, self.legal), id="dialog-choices")
+                yield ChoiceList(
+                    *choice_options(self.view, self.legal, self.cards), id="dialog-choices"
+                )
                 yield Static(id="dialog-preview")
 
     def _context_text(self) -> Text:
@@ -86,17 +101,17 @@ class ChoiceDialog(ModalScreen[int]):
             sheet = running_sheet(view)
             majority = {c: h == view.player for c, h in sheet.majority.items()}
             t.append("Your collection: ")
-            t.append_text(grouped_collection(view.collections[view.player], majority))
+            t.append_text(self.cards.collection(view.collections[view.player], majority))
         elif view.phase == DRAW:
             t.append("Display: ")
             for slot, card in enumerate(view.display):
                 t.append(f"{slot + 1}:")
-                t.append_text(birds([card]) if card >= 0 else Text("empty"))
+                t.append_text(self.cards.bird(card) if card >= 0 else Text("empty"))
                 t.append("  ")
             t.append(f"bird deck {view.bird_deck_size} · draws left {view.draws_left} · hand ")
-            t.append_text(birds(view.hand))
+            t.append_text(self.cards.birds(view.hand))
         else:
-            t.append_text(hand_text(view))
+            t.append_text(hand_text(view, self.cards))
             if view.phase == COLLECT:
                 t.append(f"   (you played a {view.played_value})")
         return t

@@ -25,7 +25,7 @@ class EndScreen(ModalScreen[str | None]):
     EndScreen > Vertical { width: 100%; max-width: 96; height: auto; max-height: 100%;
         border: thick $accent; background: $surface; padding: 0 1; }
     EndScreen VerticalScroll { height: auto; max-height: 1fr; }
-    EndScreen #sheet { height: auto; width: auto; }
+    EndScreen #sheet { height: auto; width: 100%; }
     EndScreen #end-buttons { height: 3; }
     EndScreen Button { margin-right: 1; min-width: 8; }
     """

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
@@ -19,7 +19,7 @@ from .messages import OpenSave, StartGame
 class NewGameScreen(Screen[None]):
     DEFAULT_CSS = """
     NewGameScreen { align: center middle; }
-    NewGameScreen > Vertical { width: 100%; max-width: 72; height: auto; max-height: 100%;
+    NewGameScreen > VerticalScroll { width: 100%; max-width: 72; height: auto; max-height: 100%;
         border: thick $accent; padding: 0 2; }
     NewGameScreen .row { height: 3; }
     NewGameScreen .row Label { width: 14; padding-top: 1; }
@@ -50,7 +50,7 @@ class NewGameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         kinds = [("person", HUMAN)] + [(f"{b} bot", b) for b in available_bots()]
         bot = default_bot()
-        with Vertical() as box:
+        with VerticalScroll() as box:
             box.border_title = "Piepmatz — new game"
             if self.kept is not None:
                 state = self.kept.game.state

@@ -10,17 +10,20 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
 
 from piepmatz.bots.base import BotMoveError
 from piepmatz.core import PlayerView
 from piepmatz.core.state import PLAY
 
-from ..render import status_text, table_text
+from ..render import CODES, TILES, Cards, status_text, table_text
 from ..rulesdoc import rules_markdown
 from ..session import SaveFileError, Session
 from .dialogs import ChoiceDialog, ConfirmDialog, HandoffScreen
@@ -41,22 +44,39 @@ class TableScreen(Screen[None]):
     """The game: table on top, choices (with preview) and log below."""
 
     DEFAULT_CSS = """
-    TableScreen #status { height: 1; background: $accent; color: $text; padding: 0 1; }
+    TableScreen #status { height: auto; background: $accent; color: $text; padding: 0 1; }
     TableScreen #table { height: auto; padding: 0 1; }
-    TableScreen #bottom { height: 1fr; }
+    TableScreen #bottom { height: 1fr; min-height: 5; }
     TableScreen #left { width: 62; }
     TableScreen #choices-title { height: 1; padding: 0 1; background: $panel; }
-    TableScreen ChoiceList, TableScreen ChoiceList:focus { height: 1fr; border: none; }
+    TableScreen ChoiceList, TableScreen ChoiceList:focus { height: 1fr; min-height: 2;
+        border: none; }
     TableScreen #preview { height: 5; padding: 0 1; background: $panel; }
     TableScreen RichLog { width: 1fr; border-left: solid $accent; padding: 0 1; }
+    TableScreen #too-small { display: none; padding: 1 2; }
+    TableScreen.narrow #left { width: 1fr; }
+    TableScreen.narrow #preview { height: 3; }
+    TableScreen.narrow RichLog { display: none; }
+    TableScreen.narrow.show-log #left { display: none; }
+    TableScreen.narrow.show-log RichLog { display: block; border-left: none; }
+    TableScreen.too-small > * { display: none; }
+    TableScreen.too-small #too-small { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rules", "Rules"),
         Binding("s", "save", "Save"),
         Binding("o", "resume", "Resume"),
         Binding("n", "new_game", "New game"),
+        Binding("c", "codes", "Codes/tiles"),
+        Binding("l", "log", "Log"),
+        Binding("pageup", "scroll_log(-1)", "Log up", show=False),
+        Binding("pagedown", "scroll_log(1)", "Log down", show=False),
         Binding("q", "quit", "Quit"),
     ]
+    #: Below this width the log moves behind the choices (``l`` shows it).
+    WIDE = 100
+    #: The smallest terminal the table is laid out for.
+    MIN_SIZE = (80, 24)
 
     def __init__(self, session: Session, bot_delay: float = 0.6, keep: Path | None = None) -> None:
         super().__init__()
@@ -73,8 +93,13 @@ class TableScreen(Screen[None]):
         self.thinking = False
         self.waiting = False  # a dialog or the hand-off is open
         self.ended = False
+        #: Hot-seat: the person who just moved has looked at the result (the bird drawn).
+        self.looked = True
+        #: Birds as the engine's codes instead of tiles (``c`` toggles).
+        self.codes = False
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
         yield Static(id="status")
         yield Static(id="table")
         with Horizontal(id="bottom"):
@@ -85,8 +110,30 @@ class TableScreen(Screen[None]):
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Footer()
 
+    @property
+    def cards(self) -> Cards:
+        return CODES if self.codes else TILES
+
     def on_mount(self) -> None:
+        self.lay_out(self.app.size.width, self.app.size.height)
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.lay_out(event.size.width, event.size.height)
+
+    def lay_out(self, width: int, height: int) -> None:
+        """The log beside the choices when there is room, else behind them; a terminal too
+        small to play in is told so."""
+        self.set_class(width < self.WIDE, "narrow")
+        small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
+        self.set_class(small, "too-small")
+        if small:
+            self.query_one("#too-small", Static).update(
+                f"The terminal is {width} × {height}: Piepmatz needs at least "
+                f"{self.MIN_SIZE[0]} × {self.MIN_SIZE[1]}. Make it larger to play on "
+                "(the game waits), or use piepmatz play --text."
+            )
+        self.query_one(RichLog).scroll_end(animate=False)
 
     # -------------------------------------------------------------- drawing
 
@@ -109,7 +156,9 @@ class TableScreen(Screen[None]):
             status_text(view, labels, game.state.rules.name, game.options.seed)
         )
         show_hand = self.session.is_human(self.viewer)
-        self.query_one("#table", Static).update(table_text(view, labels, show_hand=show_hand))
+        self.query_one("#table", Static).update(
+            table_text(view, labels, show_hand=show_hand, cards=self.cards)
+        )
         log = self.query_one(RichLog)
         events = view.events or ()
         # After a change of seat the log is rewritten: its recent part is enough (and fast).
@@ -149,6 +198,9 @@ class TableScreen(Screen[None]):
             self.start_bot()
             return
         if player != self.confirmed:
+            if not self.looked and self.session.is_human(self.confirmed):
+                self.look_before_handing_off(player)
+                return
             # Hot-seat: hide the table until the next person is at the keyboard.
             self.set_viewer(player)
             self.clear_choices(f"Waiting for {session.label(player)}…")
@@ -160,6 +212,18 @@ class TableScreen(Screen[None]):
         self.set_viewer(player)
         self.redraw()
         self.ask(player)
+
+    def look_before_handing_off(self, player: int) -> None:
+        """Hot-seat: the person who moved sees what it brought (the bird drawn) first."""
+        self.set_viewer(self.confirmed)
+        self.redraw()
+        self.query_one("#choices-title", Static).update("Your turn is over: look at your hand.")
+        choices = self.query_one(ChoiceList)
+        label = self.session.label(player)
+        choices.set_options([Option(f"Hide my hand and pass the keyboard to {label}", "handoff")])
+        choices.highlighted = 0
+        choices.focus()
+        self.query_one("#preview", Static).update("")
 
     def _handed_off(self, _: None) -> None:
         self.waiting = False
@@ -174,13 +238,20 @@ class TableScreen(Screen[None]):
                 "Your move — ↑↓/click: preview · Enter/click again: play"
             )
             choices = self.query_one(ChoiceList)
-            choices.set_options(choice_options(view, legal))
+            choices.set_options(choice_options(view, legal, self.cards))
             choices.highlighted = 0
             choices.focus()
             return
         self.clear_choices("Choose in the dialog below.")
         self.waiting = True
-        self.app.push_screen(ChoiceDialog(view, legal, self.labels()[player]), self._chosen)
+        dialog = ChoiceDialog(view, legal, self.labels()[player], self.this_turn(view), self.cards)
+        self.app.push_screen(dialog, self._chosen)
+
+    def this_turn(self, view: PlayerView) -> list[Text]:
+        """The log lines of the turn so far, for a dialog (which covers the log)."""
+        events = list(view.events or ())
+        starts = [i for i, e in enumerate(events) if e[0] == "turn"]
+        return [event_line(e) for e in events[starts[-1] + 1 if starts else 0 :]]
 
     def _chosen(self, action_id: int | None) -> None:
         self.waiting = False
@@ -189,6 +260,8 @@ class TableScreen(Screen[None]):
 
     def play(self, action_id: int) -> None:
         """Apply a choice (a person's or a bot's): the one place that changes the game."""
+        if self.session.is_human(self.session.to_act):
+            self.looked = False
         self.session.apply(action_id, self.session.to_act)
         self.keep_game()
         self.advance()
@@ -209,13 +282,20 @@ class TableScreen(Screen[None]):
             self.app.notify(f"The game cannot be kept: {exc}", severity="warning")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_list.id == "choices" and event.option.id is not None:
-            self.query_one("#preview", Static).update(preview_text(self.view, int(event.option.id)))
+        chosen = event.option.id
+        if event.option_list.id == "choices" and chosen is not None and chosen.isdigit():
+            self.query_one("#preview", Static).update(preview_text(self.view, int(chosen)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option_list.id == "choices" and event.option.id is not None:
-            self.clear_choices("")
-            self.play(int(event.option.id))
+        chosen = event.option.id
+        if event.option_list.id != "choices" or chosen is None:
+            return
+        self.clear_choices("")
+        if chosen == "handoff":
+            self.looked = True
+            self.advance()
+        else:
+            self.play(int(chosen))
 
     # -------------------------------------------------------------- bots
 
@@ -274,6 +354,26 @@ class TableScreen(Screen[None]):
             go(True)
         else:
             self.app.push_screen(ConfirmDialog(LEAVE_QUESTION, "Leave", "Stay"), go)
+
+    def action_codes(self) -> None:
+        self.codes = not self.codes
+        self.redraw()
+        # Redraw the choices too, unless a dialog, a bot or the hand-off has the turn.
+        to_act = self.session.to_act
+        asking = not self.waiting and to_act == self.confirmed == self.viewer and self.looked
+        if asking and self.session.is_human(to_act) and self.view.phase == PLAY:
+            self.ask(to_act)
+
+    def action_log(self) -> None:
+        self.toggle_class("show-log")
+        self.query_one(RichLog).scroll_end(animate=False)
+
+    def action_scroll_log(self, pages: int) -> None:
+        log = self.query_one(RichLog)
+        if pages < 0:
+            log.scroll_page_up()
+        else:
+            log.scroll_page_down()
 
     def action_rules(self) -> None:
         rules = self.session.game.state.rules

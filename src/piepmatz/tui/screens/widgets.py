@@ -10,10 +10,10 @@ from textual import events
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from piepmatz.core import Action, PlayerView, describe_event
+from piepmatz.core import BIRD_NAMES, Action, PlayerView, describe_event
 
 from ..preview import preview
-from ..render import action_text
+from ..render import CODES, Cards, action_text
 
 #: Events told as steps of the chase above them, indented.
 _STEPS = frozenset(
@@ -63,14 +63,27 @@ class ChoiceList(OptionList):
             self.highlighted = clicked
 
 
-def choice_options(view: PlayerView, legal: Sequence[int]) -> list[Option]:
+def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES) -> list[Option]:
     options = []
     for action_id in legal:
         action = Action.from_id(action_id)
         headline = preview(view, action_id).headline
         label = Text()
-        label.append(f"{action_text(action, short=True):<16}", style="bold")
-        label.append(" " + headline)
+        words = action_text(action, short=True)
+        if not cards.codes:
+            # The birds named as on the table: tiles in place of their codes.
+            for card in action.cards:
+                words = words.replace(BIRD_NAMES[card], "\0", 1)
+            pieces = words.split("\0")
+            shown = Text(pieces[0])
+            for card, piece in zip(action.cards, pieces[1:], strict=False):
+                shown.append_text(cards.bird(card))
+                shown.append(piece)
+        else:
+            shown = Text(words)
+        shown.stylize("bold")
+        label.append_text(shown)
+        label.append(" " * max(1, 18 - len(shown.plain)) + headline)
         options.append(Option(label, id=str(action_id)))
     return options
 
