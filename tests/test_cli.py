@@ -195,3 +195,37 @@ def test_a_missing_extra_is_named_in_one_line(
     assert f"needs the '{extra}' extra ({blocked} is not installed)" in lines[0]
     assert f"pip install 'piepmatz[{extra}]'" in lines[0]
     assert "Traceback" not in captured.err + captured.out
+
+
+@pytest.mark.parametrize(
+    ("command", "described"),
+    [
+        ("demo", ["--bots BOT", "random unless --bots", "--seed SEED", "--rules RULES"]),
+        ("replay", ["--game N", "--list", "tournament's --records file"]),
+        ("engine", ["docs/engine-protocol.md", "until the end of input"]),
+    ],
+)
+def test_help_describes_each_command_and_its_options(
+    command: str, described: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in described:
+        assert words in text
+
+
+def test_one_rules_spec_for_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "g.json"
+    spec = "standard:last_hand=false"
+    assert (
+        main(["demo", "--players", "2", "--seed", "2", "--rules", spec, "--record", str(record)])
+        == 0
+    )
+    assert json.loads(record.read_text())["options"]["rules"]["last_hand"] is False
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["play", "--text", "--rules", "standard:last_hand=maybe"])
+    assert "rule flag 'last_hand' is true or false" in capsys.readouterr().err

@@ -285,6 +285,13 @@ def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
             assert isinstance(screen, ReplayScreen)
             last = len(game.actions)
             assert f"step 0/{last}" in tui.text(app)
+            # The header is whole: what is replayed, then the table's status line.
+            rendered = tui.rendered(app).splitlines()
+            assert rendered[0].startswith(" REPLAY · every hand and blind seed shown · step 0/")
+            assert (
+                "standard rules · seed 21 · turn 1 · Player 0: play a bird to a perch"
+                in (rendered[1])
+            )
             assert "every hand and blind seed shown" in tui.text(app)
             await pilot.press("right", "right", "right")
             assert screen.index == 3
@@ -347,6 +354,9 @@ def test_rules_screen_marks_the_rules_in_play(tui: Any) -> None:
             assert isinstance(app.screen, RulesScreen)
             assert "Rules in play: overview" in app.screen.markdown
             assert "nothing happens" in app.screen.markdown
+            await pilot.pause(0.3)
+            # The flag table has room: each flag's sentence on one line.
+            assert "you draw exactly one card per turn, not four." in tui.rendered(app)
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TableScreen)
