@@ -23,8 +23,8 @@ def test_demo_records_a_game_that_replay_reads_back(
     shown = capsys.readouterr().out
     game = Game.from_record(json.loads(record.read_text()))
     assert game.state.is_over()
-    assert shown.startswith("Piepmatz demo · standard rules · seed 4 · Player 0 (heuristic bot), ")
-    labels = ["Player 0 (heuristic bot)", "Player 1 (random bot)", "Player 2 (heuristic bot)"]
+    assert shown.startswith("Piepmatz demo · standard rules · seed 4 · Player 1 (heuristic bot), ")
+    labels = ["Player 1 (heuristic bot)", "Player 2 (random bot)", "Player 3 (heuristic bot)"]
     assert game.score().table(labels) in shown
     assert main(["replay", str(record)]) == 0
     replayed = capsys.readouterr().out
@@ -37,7 +37,7 @@ def test_demo_records_a_game_that_replay_reads_back(
 def test_demo_says_its_bots_are_random_unless_chosen(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--players", "2", "--seed", "3"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.endswith("Player 0 (random bot), Player 1 (random bot) (choose with --bots)")
+    assert first.endswith("Player 1 (random bot), Player 2 (random bot) (choose with --bots)")
 
 
 def test_replay_reads_saves_and_tournament_records(
@@ -60,7 +60,7 @@ def test_replay_reads_saves_and_tournament_records(
     out = capsys.readouterr().out
     seats = docs[1]["tournament"]["seats"]
     assert f"seed {docs[1]['options']['seed']}" in out.splitlines()[0]
-    assert f"Player 0 ({seats[0]} bot)" in out
+    assert f"Player 1 ({seats[0]} bot)" in out
     # A terminal-game save of a finished game replays too.
     session = Session.new(["random", "random"], seed=6)
     while not session.state_over:

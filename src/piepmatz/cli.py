@@ -12,8 +12,9 @@ from pathlib import Path
 from piepmatz.args import extra_of, install_hint, missing_extra, new_game, rules_spec, unwritable
 from piepmatz.bots import make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
-from piepmatz.core import describe_event, dump_json
+from piepmatz.core import dump_json
 from piepmatz.core.view import view_of
+from piepmatz.tui.words import seat_name, tell
 
 INTERFACE_COMMANDS = (
     "piepmatz.engine.commands",
@@ -41,7 +42,7 @@ def _demo(args: argparse.Namespace) -> int:
     rngs = bot_rngs(args.players, game.options.seed)
     shown = 0
     out = sys.stdout
-    labels = [f"Player {p} ({bot.name} bot)" for p, bot in enumerate(bots)]
+    labels = [f"{seat_name(p)} ({bot.name} bot)" for p, bot in enumerate(bots)]
     out.write(
         f"Piepmatz demo · {game.state.rules.name} rules · seed {game.options.seed} · "
         f"{', '.join(labels)}" + ("" if args.bots else " (choose with --bots)") + "\n"
@@ -49,7 +50,7 @@ def _demo(args: argparse.Namespace) -> int:
     while True:
         events = game.state.events or []
         for event in events[shown:]:
-            out.write(describe_event(event) + "\n")
+            out.write(tell(event) + "\n")
         shown = len(events)
         if game.state.is_over():
             break

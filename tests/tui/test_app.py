@@ -99,7 +99,7 @@ def test_game_against_bots_to_the_end(tui: Any) -> None:
             ]
             assert ids == session.game.state.legal_action_ids()
         text = tui.text(app)
-        assert "YOUR HAND (Player 0)" in text or isinstance(screen, EndScreen)
+        assert "YOUR HAND (Player 1)" in text or isinstance(screen, EndScreen)
         # Nothing the person cannot know is on the screen.
         if not session.state_over:
             leaked = [n for n in hidden_names(session, 0) if n in text]
@@ -133,7 +133,7 @@ def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
         session = table.session
         if isinstance(screen, HandoffScreen):
             text = tui.text(app)
-            assert f"Pass the keyboard to Player {session.to_act}" in text
+            assert f"Pass the keyboard to Player {session.to_act + 1}" in text
             assert "YOUR HAND" not in text
             handoffs.append(session.to_act)
             return
@@ -148,7 +148,7 @@ def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
         else:
             assert table.viewer == to_act
         seat = table.viewer
-        assert f"YOUR HAND (Player {seat})" in text
+        assert f"YOUR HAND (Player {seat + 1})" in text
         for bird in session.view(seat).hand:
             assert tile_text(bird) in text
         # The other person's hand and deck draws are nowhere on screen, log included.
@@ -258,7 +258,7 @@ def test_a_bot_that_fails_is_named_and_the_game_can_still_be_saved(
                     break
             messages = [n.message for n in app._notifications]
             assert any(
-                "Player 1 (broken bot) raised RuntimeError('lost its feathers')" in m
+                "Player 2 (broken bot) raised RuntimeError('lost its feathers')" in m
                 for m in messages
             ), messages
             assert session.game.actions == [] and session.to_act == 1
@@ -289,7 +289,7 @@ def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
             rendered = tui.rendered(app).splitlines()
             assert rendered[0].startswith(" REPLAY · every hand and blind seed shown · step 0/")
             assert (
-                "standard rules · seed 21 · turn 1 · Player 0: play a bird to a perch"
+                "standard rules · seed 21 · turn 1 · Player 1: play a bird to a perch"
                 in (rendered[1])
             )
             assert "every hand and blind seed shown" in tui.text(app)
@@ -434,14 +434,14 @@ def test_at_80_columns_the_log_is_toggled_and_a_small_terminal_is_told(tui: Any)
             await tui.settle(pilot)
             screen = app.screen
             shown = tui.rendered(app)
-            assert "Turn 1: player 0." not in shown  # the log is behind the choices
-            assert "Your move" in shown and "YOUR HAND (Player 0)" in shown
+            assert "Turn 1: Player 1." not in shown  # the log is behind the choices
+            assert "Your move" in shown and "YOUR HAND (Player 1)" in shown
             # The status line is whole, and every perch row fits.
-            assert "standard rules · seed 7 · turn 1 · Player 0 (you)" in shown
+            assert "standard rules · seed 7 · turn 1 · Player 1 (you)" in shown
             await pilot.press("l")
             await pilot.pause()
             shown = tui.rendered(app)
-            assert "Turn 1: player 0." in shown and "Your move" not in shown
+            assert "Turn 1: Player 1." in shown and "Your move" not in shown
             await pilot.press("l")
             await pilot.pause()
             assert "Your move" in tui.rendered(app)
@@ -451,7 +451,7 @@ def test_at_80_columns_the_log_is_toggled_and_a_small_terminal_is_told(tui: Any)
             await pilot.resize_terminal(100, 30)
             await pilot.pause()
             shown = tui.rendered(app)
-            assert "Turn 1: player 0." in shown and "Your move" in shown
+            assert "Turn 1: Player 1." in shown and "Your move" in shown
             assert screen is app.screen
 
     asyncio.run(scenario())
@@ -515,7 +515,7 @@ def test_a_dialog_repeats_the_turn_so_far_that_it_covers(tui: Any) -> None:
             assert isinstance(app.screen, ChoiceDialog)
             played = table_of(app).session.game.actions[-1]
             shown = tui.rendered(app)
-            assert f"Player 0 plays {str(played).split()[1]} to perch" in shown
+            assert f"Player 1 plays {str(played).split()[1]} to perch" in shown
 
     asyncio.run(scenario())
 
@@ -660,6 +660,6 @@ def test_the_score_sheet_fits_every_player_count(
             total = next(line for line in shown.splitlines() if " total " in line)
             for p in sheet.players:  # every column of the total row on one line
                 assert f" {p.total}" in total
-            assert f"Player {players - 1}" in shown
+            assert f"Player {players}" in shown
 
     asyncio.run(scenario())

@@ -63,7 +63,7 @@ def legal_from_help(text: str) -> list[str]:
 def test_a_whole_game_through_a_pipe() -> None:
     pipe = Pipe("--seats", "human,random", "--seed", "3")
     out, prompt = pipe.read()
-    assert "YOUR HAND (Player 0)" in out and "PERCHES" in out and "SEED COLUMN" in out
+    assert "YOUR HAND (Player 1)" in out and "PERCHES" in out and "SEED COLUMN" in out
     assert prompt is not None
     decisions = 0
     transcript = out
@@ -79,6 +79,10 @@ def test_a_whole_game_through_a_pipe() -> None:
         assert decisions < 400
     assert pipe.proc.wait(timeout=30) == 0
     assert decisions > 20  # a whole game, not an early exit
+    # Seats as people count them, seeds by their eggs, plurals right.
+    assert "Turn 1: Player " in transcript and "Player 0" not in transcript
+    assert "-egg seed" in transcript and "(seed (" not in transcript
+    assert " 1 eggs" not in transcript
     # The same choices in-process give the same final score sheet.
     session = Session.new(["human", "random"], seed=3)
     while not session.state_over:
@@ -144,7 +148,7 @@ def test_a_bot_that_breaks_the_protocol_stops_the_text_game_plainly(
     out = io.StringIO()
     assert TextGame(session, out, io.StringIO()).run() == 1
     text = out.getvalue()
-    assert "error: Player 0 (broken bot) returned 'pass', not an action id" in text
+    assert "error: Player 1 (broken bot) returned 'pass', not an action id" in text
     assert text.rstrip().endswith("the game stops here.")
     assert session.to_act == 0 and not session.state_over  # the bad answer was not played
 

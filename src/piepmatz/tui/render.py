@@ -31,6 +31,8 @@ from piepmatz.core.cards import (
 )
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
 
+from .words import seat_name
+
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
     "BL": "bold bright_white",
@@ -233,7 +235,7 @@ def table_text(
 
 def hand_text(view: PlayerView, cards: Cards = CODES) -> Text:
     t = Text()
-    t.append(f"YOUR HAND (Player {view.player})", style="bold underline")
+    t.append(f"YOUR HAND ({seat_name(view.player)})", style="bold underline")
     t.append("  ")
     t.append_text(cards.birds(view.hand, sep="  "))
     if view.own_blind:

@@ -29,7 +29,6 @@ from piepmatz.core import (
     Game,
     InvalidJSONError,
     PlayerView,
-    describe_event,
     dump_json,
     parse_json,
     view_of,
@@ -37,6 +36,8 @@ from piepmatz.core import (
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.core.state import Event
+
+from .words import seat_name, tell
 
 HUMAN: Final = "human"
 #: The levels the new-game screen offers first, in this order, when the bots package has them.
@@ -93,12 +94,12 @@ def parse_seats(text: str) -> list[str]:
 
 def seat_label(seats: Sequence[str], player: int) -> str:
     kind = seats[player]
-    return f"Player {player}" + (" (person)" if kind == HUMAN else f" ({kind} bot)")
+    return seat_name(player) + (" (person)" if kind == HUMAN else f" ({kind} bot)")
 
 
 def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:
     """Every seat's label; a bare record, which does not say who sat where, gives plain names."""
-    return [seat_label(seats, p) if seats else f"Player {p}" for p in range(players)]
+    return [seat_label(seats, p) if seats else seat_name(p) for p in range(players)]
 
 
 def data_dir() -> Path:
@@ -382,5 +383,5 @@ def replay_text(game: Game, seats: list[str] | None, out: TextIO) -> None:
         "Every card is named, also those drawn face down and the blind seeds.\n"
     )
     for event in game.state.events or ():
-        out.write(describe_event(event) + "\n")
+        out.write(tell(event) + "\n")
     out.write("\n" + game.score().table(labels) + "\n")

@@ -16,13 +16,14 @@ import time
 from typing import TextIO
 
 from piepmatz.bots.base import BotMoveError
-from piepmatz.core import BIRD_NAMES, Action, describe_event
+from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import PHASE_NAMES
 
 from .preview import preview
 from .render import score_sheet_text, status_text, table_text
 from .session import SaveFileError, Session
+from .words import seat_name, tell
 
 #: Card codes in any case (``bl5m``) read as the engine writes them (``BL5m``).
 _CARD_CODES = {name.lower(): name for name in BIRD_NAMES}
@@ -71,7 +72,7 @@ class TextGame:
         view = self.session.view(self.viewer)
         events = view.events or ()
         for event in events[self.shown :]:
-            self.say(describe_event(event))
+            self.say(tell(event))
         self.shown = len(events)
 
     def print_table(self, player: int) -> None:
@@ -141,7 +142,7 @@ class TextGame:
         ``quit``, the sentence to leave with."""
         phase = PHASE_NAMES[self.session.game.state.phase]
         while True:
-            self.out.write(f"Player {player} ({phase})> ")
+            self.out.write(f"{seat_name(player)} ({phase})> ")
             self.out.flush()
             line = self.inp.readline()
             if not line:

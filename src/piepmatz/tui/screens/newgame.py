@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from piepmatz.core.rules import PRESETS
 
 from ..session import HUMAN, SeatError, Session, available_bots, default_bot
+from ..words import seat_name
 from .messages import OpenSave, StartGame
 
 
@@ -70,7 +71,7 @@ class NewGameScreen(Screen[None]):
                 with Horizontal(
                     classes="row" + (" hidden" if seat == 3 else ""), id=f"seat-row-{seat}"
                 ):
-                    yield Label(f"Player {seat}")
+                    yield Label(seat_name(seat))
                     yield Select(
                         kinds,
                         value=HUMAN if seat == 0 else bot,

@@ -26,6 +26,7 @@ from piepmatz.core.state import PLAY
 from ..render import CODES, TILES, Cards, status_text, table_text
 from ..rulesdoc import rules_markdown
 from ..session import SaveFileError, Session
+from ..words import seat_name
 from .dialogs import ChoiceDialog, ConfirmDialog, HandoffScreen
 from .end import EndScreen
 from .messages import NewGame, OpenSave, SaveGame, ShowReplay
@@ -144,7 +145,7 @@ class TableScreen(Screen[None]):
     def labels(self) -> list[str]:
         you = self.session.humans == [self.viewer]
         return [
-            f"Player {p} (you)" if you and p == self.viewer else self.session.label(p)
+            f"{seat_name(p)} (you)" if you and p == self.viewer else self.session.label(p)
             for p in range(len(self.session.seats))
         ]
 
@@ -206,7 +207,7 @@ class TableScreen(Screen[None]):
             self.clear_choices(f"Waiting for {session.label(player)}…")
             self.waiting = True
             self.app.push_screen(
-                HandoffScreen(session.label(player), f"Player {player}"), self._handed_off
+                HandoffScreen(session.label(player), seat_name(player)), self._handed_off
             )
             return
         self.set_viewer(player)

@@ -10,10 +10,11 @@ from textual import events
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from piepmatz.core import BIRD_NAMES, Action, PlayerView, describe_event
+from piepmatz.core import BIRD_NAMES, Action, PlayerView
 
 from ..preview import preview
 from ..render import CODES, Cards, action_text
+from ..words import tell
 
 #: Events told as steps of the chase above them, indented.
 _STEPS = frozenset(
@@ -34,7 +35,7 @@ _QUIET = frozenset({"refill_display", "refill_column", "pest_beside"})
 
 def event_line(event: tuple[Any, ...]) -> Text:
     """A log line: turns stand out, chase steps are indented under their chase."""
-    text = describe_event(event)
+    text = tell(event)
     kind = event[0]
     if kind == "turn":
         return Text(text, style="bold reverse")
