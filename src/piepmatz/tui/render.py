@@ -219,7 +219,7 @@ def table_text(
             t.append_text(cards.birds(view.shown[p]))
         t.append(f" · seeds {seeds}")
         if seeds:
-            t.append(f" ({plural(eggs, 'egg')} seen")
+            t.append(f" ({plural(eggs, 'egg')}")
             t.append(f", {blind} blind)" if blind else ")")
         if view.pests[p]:
             t.append(f" · pests {pest_codes(view.pests[p])}")
