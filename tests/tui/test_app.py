@@ -663,3 +663,16 @@ def test_the_score_sheet_fits_every_player_count(
             assert f"Player {players}" in shown
 
     asyncio.run(scenario())
+
+
+def test_the_new_game_screen_keeps_a_rules_spec_with_flags(tui: Any, plain_bots: None) -> None:
+    async def scenario() -> None:
+        app = PiepmatzApp(rules="overview:last_hand=true", seed=3, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")
+            await tui.settle(pilot)
+            rules = table_of(app).session.game.state.rules
+            assert rules.draw == "one" and rules.last_hand is True  # overview, one flag changed
+
+    asyncio.run(scenario())

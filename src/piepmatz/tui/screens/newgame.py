@@ -43,7 +43,8 @@ class NewGameScreen(Screen[None]):
         self, rules: str = "standard", seed: int | None = None, kept: Session | None = None
     ) -> None:
         super().__init__()
-        self.rules = rules if rules in PRESETS else "standard"
+        #: A preset, or a ``--rules`` spec with flags (offered beside the presets).
+        self.rules = rules
         self.seed = seed
         #: The unfinished game kept automatically last time, offered first.
         self.kept = kept
@@ -81,7 +82,7 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Rules")
                 yield Select(
-                    [(name, name) for name in sorted(PRESETS)],
+                    [(name, name) for name in sorted({*PRESETS, self.rules})],
                     value=self.rules,
                     allow_blank=False,
                     id="rules",
