@@ -676,3 +676,31 @@ def test_the_new_game_screen_keeps_a_rules_spec_with_flags(tui: Any, plain_bots:
             assert rules.draw == "one" and rules.last_hand is True  # overview, one flag changed
 
     asyncio.run(scenario())
+
+
+def test_the_log_scrolls_without_focus_and_stays_at_the_bottom_after_a_resize(tui: Any) -> None:
+    from textual.widgets import RichLog
+
+    session = Session(Game.new(players=4, seed=3, first_player=1), ["human"] + ["random"] * 3)
+    while session.game.state.turn < 6 or not session.is_human(session.to_act):
+        if session.is_human(session.to_act):
+            session.apply(session.game.state.legal_action_ids()[0])
+        else:
+            session.bot_move()
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            log = app.screen.query_one(RichLog)
+            assert not log.has_focus and log.max_scroll_y > 0
+            assert log.scroll_y == log.max_scroll_y
+            await pilot.press("pageup")
+            await pilot.pause()
+            assert log.scroll_y < log.max_scroll_y
+            await pilot.resize_terminal(110, 34)
+            await pilot.pause()
+            await pilot.pause()
+            assert log.scroll_y == log.max_scroll_y
+
+    asyncio.run(scenario())

@@ -70,8 +70,8 @@ class TableScreen(Screen[None]):
         Binding("n", "new_game", "New game"),
         Binding("c", "codes", "Codes/tiles"),
         Binding("l", "log", "Log"),
-        Binding("pageup", "scroll_log(-1)", "Log up", show=False),
-        Binding("pagedown", "scroll_log(1)", "Log down", show=False),
+        Binding("pageup", "scroll_log(-1)", "Log up", show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", "Log down", show=False, priority=True),
         Binding("q", "quit", "Quit"),
     ]
     #: Below this width the log moves behind the choices (``l`` shows it).
