@@ -13,7 +13,7 @@ import pytest
 
 import piepmatz.bots
 from piepmatz.core import Game, event_to_json
-from piepmatz.core.cards import BIRD_NAMES
+from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS
 from piepmatz.core.state import LAST_HAND
 from piepmatz.core.view import unknown_cards
 from piepmatz.tui.app import PiepmatzApp
@@ -479,14 +479,19 @@ def test_tiles_show_sex_and_eggs_and_codes_are_a_key_away(tui: Any) -> None:
 def test_the_table_shows_running_scores_and_the_removed_species(tui: Any) -> None:
     from piepmatz.tui.render import running_sheet
 
-    session = Session(Game.new(players=2, seed=4, first_player=0), ["human", "random"])
-    for _ in range(12):
-        if session.is_human(session.to_act):
-            session.apply(session.game.state.legal_action_ids()[0])
-        else:
-            session.bot_move()
-    while not session.is_human(session.to_act):
-        session.bot_move()
+    def position(seed: int) -> Session | None:
+        """A game where the bot holds a blind seed and the person is to act."""
+        session = Session(Game.new(players=2, seed=seed, first_player=0), ["human", "random"])
+        while not session.state_over:
+            if session.is_human(session.to_act):
+                if session.game.state.seeds_blind[1]:
+                    return session
+                session.apply(session.game.state.legal_action_ids()[0])
+            else:
+                session.bot_move()
+        return None
+
+    session = next(s for seed in range(40) if (s := position(seed)) is not None)
 
     async def scenario() -> None:
         app = PiepmatzApp(session=session, bot_delay=0)
@@ -499,7 +504,15 @@ def test_the_table_shows_running_scores_and_the_removed_species(tui: Any) -> Non
             assert f"not in this game: {code} (S2)" in text
             sheet = running_sheet(view)
             assert any(p.total for p in sheet.players)
-            for p, line in enumerate(ln for ln in text.splitlines() if " · score " in ln):
+            # Another player's blind seeds never count in what this seat is shown.
+            full = session.game.score()
+            eggs = [sum(FEEDER_EGGS[c] for c in seen) for seen in view.seeds_seen]
+            assert sheet.players[1].seeds == eggs[1]
+            assert sheet.players[0].seeds == eggs[0] + sum(FEEDER_EGGS[c] for c in view.own_blind)
+            assert session.game.state.seeds_blind[1] and full.players[1].seeds > eggs[1]
+            lines = [ln for ln in text.splitlines() if ln[2:9] == "Player " and " · score " in ln]
+            assert len(lines) == 2
+            for p, line in enumerate(lines):
                 assert f" · score {sheet.players[p].total} · " in line
 
     asyncio.run(scenario())
