@@ -180,7 +180,8 @@ def test_mouse_click_shows_the_preview_and_a_second_click_plays(tui: Any) -> Non
             assert session.game.actions == []  # looked, not played
             assert choices.highlighted == 1
             preview = str(app.screen.query_one("#preview").content)  # type: ignore[attr-defined]
-            assert preview.startswith(str(session.game.state.legal_actions()[1]))
+            action = session.game.state.legal_actions()[1]  # its bird drawn as a tile
+            assert preview.startswith(f"play {tile_text(action.cards[0]).rstrip()} {action.index}")
             await pilot.click(ChoiceList, offset=(3, 1))
             await tui.settle(pilot)
             assert [a.id for a in session.game.actions[:1]] == [int(second.id or -1)]
@@ -528,7 +529,7 @@ def test_a_dialog_repeats_the_turn_so_far_that_it_covers(tui: Any) -> None:
             assert isinstance(app.screen, ChoiceDialog)
             played = table_of(app).session.game.actions[-1]
             shown = tui.rendered(app)
-            assert f"Player 1 plays {str(played).split()[1]} to perch" in shown
+            assert f"Player 1 plays {tile_text(played.cards[0]).rstrip()} to perch" in shown
 
     asyncio.run(scenario())
 

@@ -12,6 +12,7 @@ PERCHES  (perch bird ┃ ground birds, in order of arrival)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,6 +53,8 @@ SPECIES_TILE: dict[str, str] = {
     "YE": "bold black on yellow1",
 }
 SEX = "♂♀"
+#: A bird's code inside a sentence (``BL5m``).
+_BIRD_CODE = re.compile(r"\b(?:" + "|".join(SPECIES) + r")[1-6][mf]\b")
 PHASE_TASK = {
     PLAY: "play a bird to a perch",
     COLLECT: "may add a bird to the collection",
@@ -93,6 +96,21 @@ class Cards:
 
     def birds(self, cards: Sequence[int], sep: str = " ") -> Text:
         return Text(sep).join(self.bird(c) for c in cards) if cards else Text("—", style="dim")
+
+    def words(self, text: str, style: str = "") -> Text:
+        """A sentence that names birds by their codes, with the birds drawn this way."""
+        if self.codes:
+            return Text(text, style=style)
+        out = Text(style=style)
+        last = 0
+        for match in _BIRD_CODE.finditer(text):
+            out.append(text[last : match.start()])
+            card = BIRD_NAMES.index(match.group(0))
+            # In a sentence without the padding that lines tiles up on the table.
+            out.append(tile_text(card).rstrip(), style=SPECIES_TILE[SPECIES[BIRD_SPECIES[card]]])
+            last = match.end()
+        out.append(text[last:])
+        return out
 
     def collection(self, collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
         """A collection grouped by species; male and female of a value sit side by side.

@@ -124,7 +124,7 @@ class ChoiceDialog(ModalScreen[int]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:
             self.query_one("#dialog-preview", Static).update(
-                preview_text(self.view, int(event.option.id))
+                preview_text(self.view, int(event.option.id), self.cards)
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -165,7 +165,7 @@ class TableScreen(Screen[None]):
         # After a change of seat the log is rewritten: its recent part is enough (and fast).
         self.logged = max(self.logged, len(events) - LOG_REWRITE)
         for event in events[self.logged :]:
-            log.write(event_line(event))
+            log.write(event_line(event, self.cards))
         self.logged = len(events)
 
     def set_viewer(self, player: int) -> None:
@@ -252,7 +252,7 @@ class TableScreen(Screen[None]):
         """The log lines of the turn so far, for a dialog (which covers the log)."""
         events = list(view.events or ())
         starts = [i for i, e in enumerate(events) if e[0] == "turn"]
-        return [event_line(e) for e in events[starts[-1] + 1 if starts else 0 :]]
+        return [event_line(e, self.cards) for e in events[starts[-1] + 1 if starts else 0 :]]
 
     def _chosen(self, action_id: int | None) -> None:
         self.waiting = False
@@ -285,7 +285,9 @@ class TableScreen(Screen[None]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         chosen = event.option.id
         if event.option_list.id == "choices" and chosen is not None and chosen.isdigit():
-            self.query_one("#preview", Static).update(preview_text(self.view, int(chosen)))
+            self.query_one("#preview", Static).update(
+                preview_text(self.view, int(chosen), self.cards)
+            )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         chosen = event.option.id
@@ -358,6 +360,8 @@ class TableScreen(Screen[None]):
 
     def action_codes(self) -> None:
         self.codes = not self.codes
+        self.logged = 0  # the log is written again, its birds drawn the new way
+        self.query_one(RichLog).clear()
         self.redraw()
         # Redraw the choices too, unless a dialog, a bot or the hand-off has the turn.
         to_act = self.session.to_act

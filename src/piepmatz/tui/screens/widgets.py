@@ -10,7 +10,7 @@ from textual import events
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from piepmatz.core import BIRD_NAMES, Action, PlayerView
+from piepmatz.core import Action, PlayerView
 
 from ..preview import preview
 from ..render import CODES, Cards, action_text
@@ -33,19 +33,19 @@ _STEPS = frozenset(
 _QUIET = frozenset({"refill_display", "refill_column", "pest_beside"})
 
 
-def event_line(event: tuple[Any, ...]) -> Text:
+def event_line(event: tuple[Any, ...], cards: Cards = CODES) -> Text:
     """A log line: turns stand out, chase steps are indented under their chase."""
     text = tell(event)
     kind = event[0]
     if kind == "turn":
-        return Text(text, style="bold reverse")
+        return cards.words(text, style="bold reverse")
     if kind == "chase":
-        return Text(text, style="bold yellow")
+        return cards.words(text, style="bold yellow")
     if kind in _STEPS:
-        return Text("  " + text)
+        return cards.words("  " + text)
     if kind in ("end_triggered", "game_over"):
-        return Text(text, style="bold red")
-    return Text(text, style="dim" if kind in _QUIET else "")
+        return cards.words(text, style="bold red")
+    return cards.words(text, style="dim" if kind in _QUIET else "")
 
 
 class ChoiceList(OptionList):
@@ -70,29 +70,17 @@ def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES)
         action = Action.from_id(action_id)
         headline = preview(view, action_id).headline
         label = Text()
-        words = action_text(action, short=True)
-        if not cards.codes:
-            # The birds named as on the table: tiles in place of their codes.
-            for card in action.cards:
-                words = words.replace(BIRD_NAMES[card], "\0", 1)
-            pieces = words.split("\0")
-            shown = Text(pieces[0])
-            for card, piece in zip(action.cards, pieces[1:], strict=False):
-                shown.append_text(cards.bird(card))
-                shown.append(piece)
-        else:
-            shown = Text(words)
-        shown.stylize("bold")
+        # The birds named as on the table (tiles or codes).
+        shown = cards.words(action_text(action, short=True), style="bold")
         label.append_text(shown)
-        label.append(" " * max(1, 18 - len(shown.plain)) + headline)
+        label.append(" " * max(1, 18 - len(shown.plain)))
+        label.append_text(cards.words(headline))
         options.append(Option(label, id=str(action_id)))
     return options
 
 
-def preview_text(view: PlayerView, action_id: int) -> Text:
+def preview_text(view: PlayerView, action_id: int, cards: Cards = CODES) -> Text:
     p = preview(view, action_id)
-    t = Text()
-    t.append(str(Action.from_id(action_id)), style="bold")
-    t.append(f" — {p.headline}\n", style="bold")
-    t.append("\n".join(step for step in p.steps[:6] if step != p.headline))
+    t = cards.words(f"{Action.from_id(action_id)} — {p.headline}\n", style="bold")
+    t.append_text(cards.words("\n".join(step for step in p.steps[:6] if step != p.headline)))
     return t
