@@ -14,16 +14,18 @@ $(VENV)/.play: $(BIN)/python pyproject.toml constraints.txt
 
 $(VENV)/.test: $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
-	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs
+	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray
 
-# The extras beyond the game, for the commands that need them: `make sim`, `make envs`.
-$(VENV)/.sim $(VENV)/.envs: $(VENV)/.%: $(BIN)/python pyproject.toml constraints.txt
+# The extras beyond the game, for the commands that need them: `make sim`, `make envs`,
+# `make ray` (tournaments on a Ray cluster).
+$(VENV)/.sim $(VENV)/.envs $(VENV)/.ray: $(VENV)/.%: $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play sim envs test lint bench clean
+.PHONY: play sim envs ray test lint bench clean
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
+ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
 
 play: $(VENV)/.play  ## run the game
 	$(BIN)/piepmatz play $(ARGS)

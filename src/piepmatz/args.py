@@ -70,7 +70,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "envs": ("gymnasium", "pettingzoo", "numpy", "pyspiel"),
 }
 #: Modules only some runs need (``--backend ray``): named in the message when they go missing.
-OPTIONAL_MODULES: dict[str, str] = {"ray": "sim"}
+OPTIONAL_MODULES: dict[str, str] = {"ray": "ray"}
 
 
 def extra_of(module: str) -> str | None:
