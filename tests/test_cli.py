@@ -174,7 +174,6 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
         (["envs", "check", "--players", "2"], "gymnasium", "envs"),
         (["envs", "layout"], "numpy", "envs"),
         (["play", "--text", "--seats", "random,random"], "textual", "tui"),
-        (["tournament", "--bots", "random", "--games", "1", "--backend", "ray"], "ray", "ray"),
     ],
 )
 def test_a_missing_extra_is_named_in_one_line(
