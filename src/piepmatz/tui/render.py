@@ -218,7 +218,7 @@ def table_text(
     t.append(f"   bird deck {view.bird_deck_size}")
     if view.removed_birds:
         gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
-        t.append(f" · not in this game: {', '.join(gone)} (S2)", style="dim")
+        t.append(f" · {', '.join(gone)} set aside (S2)", style="dim")
     t.append("\n")
     sheet = running_sheet(view)
     for p in range(view.num_players):
