@@ -76,7 +76,8 @@ def _demo_error(message: str) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from piepmatz.tui.session import SaveFileError, list_games, load_record, replay_text
+    from piepmatz.tui.records import list_games, load_record, replay_text
+    from piepmatz.tui.session import SaveFileError
 
     try:
         if args.list:

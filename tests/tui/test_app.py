@@ -718,3 +718,36 @@ def test_the_log_scrolls_without_focus_and_stays_at_the_bottom_after_a_resize(tu
             assert log.scroll_y == log.max_scroll_y
 
     asyncio.run(scenario())
+
+
+def test_replay_from_the_new_game_screen_refuses_a_game_in_progress(
+    tui: Any, tmp_path: Path, plain_bots: None
+) -> None:
+    unfinished = Session(Game.new(players=2, seed=9), ["human", "random"])
+    unfinished.apply(unfinished.game.state.legal_action_ids()[0])
+    unfinished.save(tmp_path / "unfinished.json")
+    finished = Session(Game.new(players=2, seed=9), ["random", "random"])
+    while not finished.state_over:
+        finished.bot_move()
+    finished.save(tmp_path / "finished.json")
+
+    async def open_replay(pilot: Any, app: PiepmatzApp, path: Path) -> None:
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, PathDialog)
+        app.screen.query_one("Input").value = str(path)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+
+    async def scenario() -> None:
+        app = PiepmatzApp(bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await open_replay(pilot, app, tmp_path / "unfinished.json")
+            assert isinstance(app.screen, NewGameScreen)
+            assert any("its replay would show every hand" in n.message for n in app._notifications)
+            await open_replay(pilot, app, tmp_path / "finished.json")
+            assert isinstance(app.screen, ReplayScreen)
+            assert app.screen.game.actions == finished.game.actions
+
+    asyncio.run(scenario())

@@ -9,13 +9,13 @@ import pytest
 
 import piepmatz.tui.session as session_module
 from piepmatz.core import BIRD_NAMES, Game
+from piepmatz.tui.records import load_record
 from piepmatz.tui.session import (
     SaveFileError,
     SeatError,
     Session,
     available_bots,
     default_seats,
-    load_record,
     parse_seats,
 )
 

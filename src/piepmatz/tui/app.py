@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 
 from piepmatz.core import Game
 
+from .records import load_record
 from .screens import ConfirmDialog, NewGameScreen, PathDialog, ReplayScreen, TableScreen
 from .screens.messages import NewGame, OpenSave, SaveGame, ShowReplay, StartGame
 from .session import (
@@ -20,7 +21,6 @@ from .session import (
     autosave_path,
     data_dir,
     load_kept,
-    load_record,
     suggest_save_path,
 )
 

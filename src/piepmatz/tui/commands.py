@@ -76,7 +76,8 @@ def _seats(args: argparse.Namespace) -> list[str] | None:
 def run_play(args: argparse.Namespace) -> int:
     from piepmatz.bots.plugins import PluginError, load_plugins
 
-    from .session import SaveFileError, SeatError, Session, default_seats, load_record
+    from .records import load_record
+    from .session import SaveFileError, SeatError, Session, default_seats
 
     try:
         load_plugins(args.plugin)
@@ -104,7 +105,7 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
 
     if args.text:
-        from .session import replay_text
+        from .records import replay_text
         from .textmode import TextGame
 
         if args.replay:

@@ -21,7 +21,7 @@ from .widgets import event_line
 
 class ReplayScreen(Screen[None]):
     """Omniscient: only for a game that is over (a replay of a game in progress would be a
-    peek at the other hands; :func:`~piepmatz.tui.session.load_record` refuses those)."""
+    peek at the other hands; :func:`~piepmatz.tui.records.load_record` refuses those)."""
 
     DEFAULT_CSS = """
     ReplayScreen #status { height: auto; background: $warning; color: $text; padding: 0 1; }
