@@ -1,4 +1,5 @@
-# The two commands of the README: `make play` (the game) and `make test` (the whole suite).
+# The commands of the README: `make play` (the game), `make serve` (the online game server) and
+# `make test` (the whole suite).
 # Only python3 and make are assumed; everything else is installed into .venv on first use.
 PY ?= python3
 VENV := .venv
@@ -12,9 +13,13 @@ $(VENV)/.play: $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui]'
 	touch $@
 
+$(VENV)/.serve: $(BIN)/python pyproject.toml constraints.txt
+	$(BIN)/pip install -q -c constraints.txt -e '.[server]'
+	touch $@
+
 $(VENV)/.test: $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
-	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray
+	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.serve
 
 # The extras beyond the game, for the commands that need them: `make sim`, `make envs`,
 # `make ray` (tournaments on a Ray cluster).
@@ -22,7 +27,7 @@ $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray: $(VENV)/.%: $(BIN)/python pyproject.tom
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play sim envs ray test lint bench clean
+.PHONY: play serve sim envs ray test lint bench postgresql clean
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
 ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
@@ -30,12 +35,23 @@ ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
 play: $(VENV)/.play  ## run the game
 	$(BIN)/piepmatz play $(ARGS)
 
+serve: $(VENV)/.serve  ## the online game server on 127.0.0.1:8000
+	$(BIN)/piepmatz serve $(ARGS)
+
+# The server's tests run against PostgreSQL too: the one on 127.0.0.1:5432 when it answers,
+# else a throwaway one they start from Debian's postgresql package, installed here if missing.
+postgresql:
+	@pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	  || command -v initdb >/dev/null 2>&1 \
+	  || (apt-get update -q && apt-get install -y -q postgresql) \
+	  || (sudo apt-get update -q && sudo apt-get install -y -q postgresql)
+
 lint: $(VENV)/.test
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint  ## the whole test suite: ruff, mypy --strict, pytest
+test: lint postgresql  ## the whole test suite: ruff, mypy --strict, pytest
 	$(BIN)/pytest -n 2 -q
 
 bench: $(VENV)/.test

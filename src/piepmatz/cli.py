@@ -22,6 +22,7 @@ INTERFACE_COMMANDS = (
     "piepmatz.sim.commands",
     "piepmatz.envs.commands",
     "piepmatz.rl.commands",
+    "piepmatz.server.commands",
 )
 
 

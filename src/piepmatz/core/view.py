@@ -27,8 +27,11 @@ from .rules import Rules
 from .state import SECRET_EVENTS, Event, State
 
 
-def filter_event(event: Event, player: int) -> Event:
-    """The event as ``player`` saw it: another player's secret fields become ``None``."""
+def filter_event(event: Event, player: int | None) -> Event:
+    """The event as ``player`` saw it: another player's secret fields become ``None``.
+
+    ``player=None`` is someone at no seat (a spectator): every secret field is hidden.
+    """
     if event[0] in SECRET_EVENTS and event[1] != player:
         return (event[0], event[1], *([None] * (len(event) - 2)))
     return event
@@ -144,6 +147,21 @@ def view_of(state: State, player: int) -> PlayerView:
         kept_sizes=tuple(len(k or ()) for k in state.kept),
         discard_sizes=tuple(len(d) for d in state.discards),
         events=None if events is None else tuple(filter_event(e, player) for e in events),
+    )
+
+
+def public_view(state: State) -> PlayerView:
+    """What someone at no seat (a spectator) knows: a seat's view without anything of its own.
+
+    Its ``player`` is 0 only as a placeholder; nothing in it belongs to seat 0 alone.
+    """
+    events = state.events
+    return view_of(state, 0)._replace(
+        hand=(),
+        own_blind=(),
+        own_kept=(),
+        own_discards=(),
+        events=None if events is None else tuple(filter_event(e, None) for e in events),
     )
 
 

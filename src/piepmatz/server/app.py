@@ -1,0 +1,296 @@
+"""The ASGI app: HTTP for tables, a WebSocket per seat for play (``docs/protocol.md``)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+
+from piepmatz.bots import make_bot
+from piepmatz.core import PiepmatzError
+
+from . import db
+from .bots import BotPool
+from .messages import (
+    MAX_MESSAGE,
+    PROTOCOL_VERSION,
+    Act,
+    Chat,
+    Error,
+    Hello,
+    Join,
+    NewTable,
+    QuickGame,
+    Sync,
+    Welcome,
+    parse_client_message,
+)
+from .room import HUMAN, Connection, Room, RoomError, Seat, make_game, new_token, token_hash
+from .store import Store
+
+log = logging.getLogger("piepmatz.server")
+
+
+class Hub:
+    """Every table the server holds, by id."""
+
+    def __init__(self, store: Store, bots: BotPool) -> None:
+        self.store = store
+        self.bots = bots
+        self.rooms: dict[str, Room] = {}
+
+    async def resume(self) -> int:
+        """Rebuild every unfinished table from its stored record; bots carry on."""
+        for stored in await self.store.load(("waiting", "playing")):
+            room = Room.from_stored(stored, self.store, self.bots)
+            self.rooms[room.id] = room
+            room.wake_bots()
+        return len(self.rooms)
+
+    async def room(self, table_id: str) -> Room:
+        room = self.rooms.get(table_id)
+        if room is None:
+            # A finished table is not held after a restart; its record is still stored.
+            found = await self.store.load((), table_id=table_id)
+            if not found:
+                raise HTTPException(404, f"no table {table_id!r}")
+            room = self.rooms[table_id] = Room.from_stored(found[0], self.store, self.bots)
+        return room
+
+
+class WebSocketClient:
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+
+    async def send(self, text: str) -> None:
+        await self.websocket.send_text(text)
+
+
+def _check_seats(kinds: list[str]) -> list[str]:
+    out = []
+    for kind in kinds:
+        if kind != HUMAN:
+            try:
+                make_bot(kind)
+            except ValueError as exc:
+                raise HTTPException(422, f"seat {kind!r}: {exc}") from None
+        out.append(kind)
+    return out
+
+
+def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI:
+    """The app; the schema is migrated and unfinished games resumed when it starts."""
+    url = database_url or db.default_database_url()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = db.make_engine(url)
+        await db.upgrade(engine)
+        bots = BotPool(bot_workers)
+        hub = Hub(Store(engine), bots)
+        resumed = await hub.resume()
+        if resumed:
+            log.info("resumed %d unfinished tables", resumed)
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            for room in hub.rooms.values():
+                if room.bot_task is not None:
+                    room.bot_task.cancel()
+            bots.close()
+            await engine.dispose()
+
+    app = FastAPI(title="Piepmatz", lifespan=lifespan)
+
+    @app.exception_handler(PiepmatzError)
+    async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    def links(request: Request, room: Room, seat: int | None, token: str) -> str:
+        base = str(request.base_url).rstrip("/")
+        where = f"seat={seat}&" if seat is not None else ""
+        return f"{base}/play/{room.id}#{where}token={token}"
+
+    async def open_table(
+        request: Request,
+        kinds: list[str],
+        rules: str,
+        seed: int | None,
+        public: bool,
+        name: str,
+        creator: int | None,
+    ) -> dict[str, Any]:
+        hub = hub_of(request)
+        kinds = _check_seats(kinds)
+        humans = [i for i, k in enumerate(kinds) if k == HUMAN]
+        if not humans:
+            raise HTTPException(422, "a table needs at least one person's seat ('human')")
+        seat = humans[0] if creator is None else creator
+        if seat not in humans:
+            raise HTTPException(422, f"seat {seat} is not a person's seat")
+        try:
+            game = make_game(len(kinds), rules, seed)
+        except ValueError as exc:
+            raise HTTPException(422, f"rules {rules!r}: {exc}") from None
+        tokens = {i: new_token() for i in humans}
+        spectator = new_token()
+        room = Room(
+            secrets.token_urlsafe(9),
+            game,
+            [
+                Seat(k, name if i == seat else None, token_hash(tokens[i]) if i in tokens else None)
+                for i, k in enumerate(kinds)
+            ],
+            rules_spec=rules,
+            public=public,
+            spectator_hash=token_hash(spectator),
+            status="playing" if len(humans) == 1 else "waiting",
+            store=hub.store,
+            bots=hub.bots,
+        )
+        await hub.store.create(room.to_stored())
+        hub.rooms[room.id] = room
+        room.wake_bots()
+        return {
+            "table": room.id,
+            "seat": seat,
+            "token": tokens[seat],
+            "link": links(request, room, seat, tokens[seat]),
+            "invites": [
+                {"seat": i, "token": t, "link": links(request, room, i, t)}
+                for i, t in tokens.items()
+                if i != seat
+            ],
+            "spectate": links(request, room, None, spectator),
+            "spectator_token": spectator,
+        }
+
+    @app.post("/api/tables", status_code=201)
+    async def new_table(body: NewTable, request: Request) -> dict[str, Any]:
+        return await open_table(
+            request, body.seats, body.rules, body.seed, body.public, body.name, body.seat
+        )
+
+    @app.post("/api/quick", status_code=201)
+    async def quick(body: QuickGame, request: Request) -> dict[str, Any]:
+        kinds = [HUMAN] + [body.bot] * (body.players - 1)
+        return await open_table(request, kinds, body.rules, body.seed, False, body.name, 0)
+
+    @app.get("/api/tables")
+    async def open_tables(request: Request) -> list[dict[str, Any]]:
+        """Public tables waiting for people."""
+        return [
+            room.info().model_dump()
+            for room in hub_of(request).rooms.values()
+            if room.public and room.status == "waiting"
+        ]
+
+    @app.get("/api/tables/{table_id}")
+    async def table(table_id: str, request: Request) -> dict[str, Any]:
+        room = await hub_of(request).room(table_id)
+        return room.info().model_dump() | {"move": room.move}
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: Join, request: Request) -> dict[str, Any]:
+        room = await hub_of(request).room(table_id)
+        if room.status == "over":
+            raise HTTPException(409, "the game at this table is over")
+        seat: int | None = None
+        if body.token is not None:
+            seat = room.seat_for(body.token)
+            if seat is None:
+                raise HTTPException(403, "this invite is not for a seat at this table")
+        elif not room.public:
+            raise HTTPException(403, "this table is joined by invite only")
+        try:
+            seat, token = await room.take_seat(seat, body.name, body.token)
+        except RoomError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return {"table": room.id, "seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str, request: Request) -> dict[str, Any]:
+        room = await hub_of(request).room(table_id)
+        if room.status != "over":
+            raise HTTPException(
+                409, "the game is not over: its record, which names hidden cards, comes after"
+            )
+        return room.record()
+
+    @app.websocket("/ws/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        hub = hub_of(websocket)
+        client = WebSocketClient(websocket)
+        room = hub.rooms.get(table_id)
+        conn: Connection | None = None
+
+        async def refuse(code: str, message: str) -> None:
+            await websocket.send_text(Error(code=code, message=message).model_dump_json())
+
+        try:
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    message = parse_client_message(text)
+                except ValueError as exc:
+                    code = "too_long" if len(text) > MAX_MESSAGE else "malformed"
+                    await refuse(code, str(exc))
+                    continue
+                if conn is None:
+                    if not isinstance(message, Hello):
+                        await refuse("hello_first", "say hello with your seat's token first")
+                        continue
+                    if room is None:
+                        try:
+                            room = await hub.room(table_id)
+                        except HTTPException:
+                            await refuse("no_table", f"no table {table_id!r}")
+                            continue
+                    seat = room.seat_for(message.token)
+                    if seat is None and not room.is_spectator_token(message.token):
+                        await refuse("bad_token", "this token is no seat's or spectator's here")
+                        continue
+                    if seat is not None and room.seats[seat].name is None:
+                        await refuse("not_joined", "join the table (choose a name) first")
+                        continue
+                    conn = Connection(client, seat)
+                    await websocket.send_text(
+                        Welcome(table=room.id, seat=seat, protocol=PROTOCOL_VERSION).model_dump_json()
+                    )
+                    await room.connect(conn)
+                    continue
+                assert room is not None
+                if isinstance(message, Hello):
+                    await refuse("hello_again", "this connection has already said hello")
+                elif isinstance(message, Sync):
+                    await conn.send(room.state_message(conn, full=True))
+                elif conn.seat is None:
+                    await refuse("spectator", "a spectator cannot act or chat")
+                elif isinstance(message, Act):
+                    try:
+                        await room.act(conn.seat, message.move, message.action)
+                    except RoomError as exc:
+                        await conn.send(exc.message())
+                elif isinstance(message, Chat):
+                    await room.chat(conn.seat, message.text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn is not None and room is not None:
+                await room.disconnect(conn)
+
+    return app
+
+
+__all__ = ["Hub", "create_app"]

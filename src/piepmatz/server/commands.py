@@ -1,0 +1,76 @@
+"""``piepmatz serve`` and ``piepmatz db upgrade``; the web stack is imported only when they run."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = subparsers.add_parser(
+        "serve",
+        help="the online game server (tables, invite links, WebSocket play)",
+        description=(
+            "Serve online games: tables with invite links, bots, spectators and records. "
+            "Games are stored in an SQLite file in your data directory unless "
+            "--database-url names another database (postgresql+asyncpg://...)."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    _database_url(serve)
+    serve.add_argument(
+        "--bot-workers",
+        type=int,
+        default=max(1, (os.cpu_count() or 2) - 1),
+        help="processes the bots think in (default: one less than the cores)",
+    )
+    serve.set_defaults(func=run_serve)
+
+    database = subparsers.add_parser("db", help="the game server's database")
+    actions = database.add_subparsers(dest="db_command", required=True)
+    upgrade = actions.add_parser("upgrade", help="apply the schema migrations (serve does too)")
+    _database_url(upgrade)
+    upgrade.set_defaults(func=run_upgrade)
+
+
+def _database_url(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy URL (default: an SQLite file under $XDG_DATA_HOME/piepmatz)",
+    )
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .messages import MAX_MESSAGE
+
+    if args.bot_workers < 0:
+        sys.stderr.write("piepmatz serve: --bot-workers must be 0 or more\n")
+        return 2
+    app = create_app(args.database_url, bot_workers=args.bot_workers)
+    # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=16 * MAX_MESSAGE)
+    return 0
+
+
+def run_upgrade(args: argparse.Namespace) -> int:
+    from . import db
+
+    async def upgrade() -> str:
+        url = args.database_url or db.default_database_url()
+        engine = db.make_engine(url)
+        try:
+            await db.upgrade(engine)
+        finally:
+            await engine.dispose()
+        return url
+
+    url = asyncio.run(upgrade())
+    sys.stdout.write(f"database schema is up to date: {url}\n")
+    return 0

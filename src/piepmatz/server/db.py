@@ -1,0 +1,118 @@
+"""Storage: the schema, the engine, and the migrations applied on start.
+
+A table's game is stored as what rebuilds it exactly: its options (with the seed) and every
+action taken, one row per move, in order. The state itself is never stored; on start the server
+replays each unfinished game (PRODUCT.md principle 6). Tokens are stored only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    event,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+metadata = MetaData()
+
+#: A table at the online feeder: its seats, its game options and where it stands.
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("options", JSON, nullable=False),  # GameOptions.to_json(): players, rules, seed
+    Column("status", String(16), nullable=False),  # waiting, playing, over
+    Column("public", Boolean, nullable=False),
+    Column("spectator_hash", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(64), nullable=False),  # "human" or a bot spec
+    Column("name", String(64), nullable=True),  # a person's display name once taken
+    Column("token_hash", String(64), nullable=True),  # a person's seat credential
+)
+
+#: One row per accepted action; the primary key refuses a second action for the same move.
+moves = Table(
+    "moves",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(64), nullable=False),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("sent", DateTime(timezone=True), nullable=False),
+)
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (XDG), created on first use."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    folder = Path(base) / "piepmatz"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'server.db'}"
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine; SQLite gets the write-ahead log, which survives a killed process."""
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"timeout": 30}
+    engine = create_async_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            # WAL with synchronous=NORMAL: a commit is in the log file before it returns, so a
+            # killed server loses nothing acknowledged (a power cut may lose the last commits).
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+    return engine
+
+
+def _alembic_upgrade(connection: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+async def upgrade(engine: AsyncEngine) -> None:
+    """Bring the schema up to the newest migration (idempotent)."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_alembic_upgrade)

@@ -1,0 +1,174 @@
+"""Every message of the game server, as Pydantic models (``docs/protocol.md``).
+
+Client messages are a union discriminated on ``type``; anything else is refused with an
+``error`` message that says what was wrong. Server messages are built from these models too, so
+the documentation, the server and the tests name the same fields.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+#: Longest client message, in characters; longer ones are refused before they are decoded.
+MAX_MESSAGE = 4096
+#: Longest chat line and display name, in characters.
+MAX_CHAT = 500
+MAX_NAME = 32
+#: Chat lines sent to a client on joining.
+CHAT_HISTORY = 50
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# ------------------------------------------------------------------ client to server
+
+
+class Hello(_Strict):
+    """First message on a connection: the seat's (or the spectator link's) token."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=128)
+
+
+class Act(_Strict):
+    """An action in the engine's notation, answering the move number ``move``."""
+
+    type: Literal["action"]
+    move: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=64)
+
+
+class Chat(_Strict):
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class Sync(_Strict):
+    """Ask for the whole current view again (a client that lost track)."""
+
+    type: Literal["sync"]
+
+
+ClientMessage = Annotated[Hello | Act | Chat | Sync, Field(discriminator="type")]
+client_message: TypeAdapter[Hello | Act | Chat | Sync] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> Hello | Act | Chat | Sync:
+    """Decode and validate one client message; ``ValueError`` says what was wrong."""
+    if len(text) > MAX_MESSAGE:
+        raise ValueError(f"message too long: {len(text)} characters, at most {MAX_MESSAGE}")
+    try:
+        return client_message.validate_json(text)
+    except ValidationError as exc:
+        raise ValueError(_explain(exc)) from None
+
+
+def _explain(exc: ValidationError) -> str:
+    problems = []
+    for error in exc.errors(include_url=False)[:3]:
+        where = ".".join(str(part) for part in error["loc"])
+        problems.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
+    return "malformed message: " + "; ".join(problems)
+
+
+# ------------------------------------------------------------------ server to client
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str  # "human" or the bot's spec
+    name: str | None
+    connected: bool
+
+
+class TableInfo(BaseModel):
+    """Who sits where and who is connected: sent whenever that changes."""
+
+    type: Literal["table"] = "table"
+    table: str
+    status: Literal["waiting", "playing", "over"]
+    players: int
+    rules: str
+    seats: list[SeatInfo]
+    spectators: int
+
+
+class Welcome(BaseModel):
+    type: Literal["welcome"] = "welcome"
+    table: str
+    seat: int | None  # None: a spectator
+    protocol: int
+
+
+class StateMessage(BaseModel):
+    """The receiver's view after move ``move`` and the log entries it has not had yet."""
+
+    type: Literal["state"] = "state"
+    move: int
+    view: dict[str, Any]
+    #: Index of the first of ``events`` in the receiver's log (0 after hello or sync).
+    events_from: int
+    events: list[dict[str, Any]]
+    #: The receiver's legal actions when it is their decision, else empty.
+    legal: list[str]
+    #: The score sheet once the game is over.
+    result: dict[str, Any] | None = None
+
+
+class Ack(BaseModel):
+    """The sender's action is stored and played (sent before the new state)."""
+
+    type: Literal["ack"] = "ack"
+    move: int
+    action: str
+
+
+class ChatLine(BaseModel):
+    type: Literal["chat"] = "chat"
+    seat: int
+    name: str
+    text: str
+    sent: str
+
+
+class Error(BaseModel):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+PROTOCOL_VERSION = 1
+
+# ------------------------------------------------------------------ HTTP bodies
+
+
+class NewTable(_Strict):
+    """``POST /api/tables``: seats are ``human`` or a bot spec; the creator takes ``seat``."""
+
+    seats: list[str] = Field(min_length=2, max_length=4)
+    rules: str = Field(default="standard", max_length=200)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    seat: int | None = None
+    public: bool = False
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+
+class QuickGame(_Strict):
+    """``POST /api/quick``: one person against bots, started at once."""
+
+    name: str = Field(default="You", min_length=1, max_length=MAX_NAME)
+    players: int = Field(default=3, ge=2, le=4)
+    bot: str = Field(default="medium", max_length=64)
+    rules: str = Field(default="standard", max_length=200)
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+
+
+class Join(_Strict):
+    """``POST /api/tables/{id}/join``: an invite token, or none for a public table."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    token: str | None = Field(default=None, max_length=128)

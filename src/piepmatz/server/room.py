@@ -1,0 +1,400 @@
+"""The tables the server holds: one authoritative :class:`~piepmatz.core.Game` each.
+
+A :class:`Room` translates between the game and the connections at its table. It holds no rule:
+legality, turns and what a seat may see are the core's (``Game.apply``, ``view_of``,
+``filter_event``). Every accepted action is stored before anyone hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from piepmatz.bots.base import BotMoveError
+from piepmatz.core import Game, GameOptions, PiepmatzError, view_of, view_to_json
+from piepmatz.core.events import event_to_json
+from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
+from piepmatz.core.view import filter_event, public_view
+
+from .bots import BotPool
+from .messages import (
+    CHAT_HISTORY,
+    Ack,
+    ChatLine,
+    Error,
+    SeatInfo,
+    StateMessage,
+    TableInfo,
+)
+from .store import StoredChat, StoredSeat, StoredTable, Store
+
+HUMAN = "human"
+log = logging.getLogger("piepmatz.server")
+
+
+def new_token() -> str:
+    """A seat credential: 256 bits from ``secrets``, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, stored: str | None) -> bool:
+    """Compare in constant time, so that timing tells nothing about a stored hash."""
+    return stored is not None and hmac.compare_digest(token_hash(token), stored)
+
+
+class Client(Protocol):
+    """A connection at a table (a WebSocket in the app, a list in unit tests)."""
+
+    async def send(self, text: str) -> None: ...
+
+
+@dataclass(eq=False)
+class Connection:
+    client: Client
+    seat: int | None  # None: a spectator
+    #: How many log entries this connection has received.
+    events_sent: int = 0
+
+    async def send(self, text: str) -> bool:
+        try:
+            await self.client.send(text)
+        except Exception:  # a connection that went away; the room forgets it when it closes
+            return False
+        return True
+
+
+@dataclass
+class Seat:
+    kind: str
+    name: str | None = None
+    token_hash: str | None = None
+    connections: set[Connection] = field(default_factory=set)
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+
+class RoomError(ValueError):
+    """Something a client asked that cannot be done now; ``code`` names the kind."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def message(self) -> str:
+        return Error(code=self.code, message=str(self)).model_dump_json()
+
+
+class Room:
+    def __init__(
+        self,
+        table_id: str,
+        game: Game,
+        seats: list[Seat],
+        *,
+        rules_spec: str,
+        public: bool,
+        spectator_hash: str,
+        status: str,
+        store: Store,
+        bots: BotPool,
+    ) -> None:
+        self.id = table_id
+        self.game = game
+        self.seats = seats
+        self.rules_spec = rules_spec
+        self.public = public
+        self.spectator_hash = spectator_hash
+        self.status = status
+        self.store = store
+        self.bots = bots
+        self.spectators: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.bot_task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def from_stored(cls, stored: StoredTable, store: Store, bots: BotPool) -> Room:
+        """Rebuild a table by replaying its stored record (options, seed, actions)."""
+        game = Game.from_record(
+            {
+                "format": RECORD_FORMAT,
+                "version": RECORD_VERSION,
+                "options": stored.options,
+                "actions": stored.actions,
+                "result": None,
+            }
+        )
+        return cls(
+            stored.id,
+            game,
+            [Seat(s.kind, s.name, s.token_hash) for s in stored.seats],
+            rules_spec=str(stored.options.get("spec", stored.options.get("preset"))),
+            public=stored.public,
+            spectator_hash=stored.spectator_hash,
+            status=stored.status,
+            store=store,
+            bots=bots,
+        )
+
+    def to_stored(self) -> StoredTable:
+        options = self.game.options.to_json() | {"spec": self.rules_spec}
+        return StoredTable(
+            self.id,
+            options,
+            self.status,
+            self.public,
+            self.spectator_hash,
+            [StoredSeat(s.kind, s.name, s.token_hash) for s in self.seats],
+            [str(a) for a in self.game.actions],
+        )
+
+    # ------------------------------------------------------------------ seats
+
+    @property
+    def move(self) -> int:
+        """The number of actions taken: the move an action must answer."""
+        return len(self.game.actions)
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.is_human and s.name is None]
+
+    def seat_for(self, token: str) -> int | None:
+        """The seat whose credential ``token`` is; checks every seat, so timing is even."""
+        found = None
+        for i, seat in enumerate(self.seats):
+            if token_matches(token, seat.token_hash):
+                found = i
+        return found
+
+    def is_spectator_token(self, token: str) -> bool:
+        return token_matches(token, self.spectator_hash)
+
+    async def take_seat(self, seat: int | None, name: str, token: str | None) -> tuple[int, str]:
+        """A person sits down at ``seat`` (an invite's) or the first free one (a public table,
+        with a new credential); the game starts once every person's seat is taken."""
+        async with self.lock:
+            free = self.free_seats()
+            if seat is None:
+                if not free:
+                    raise RoomError("full", "every seat at this table is taken")
+                seat, token = free[0], new_token()
+            elif seat not in free:
+                raise RoomError("seat_taken", f"seat {seat} is already taken")
+            assert token is not None
+            status = "playing" if len(free) == 1 else self.status
+            await self.store.take_seat(self.id, seat, name, token_hash(token), status)
+            self.seats[seat].name = name
+            self.seats[seat].token_hash = token_hash(token)
+            self.status = status
+            await self.announce_table()
+            if status == "playing":
+                await self.broadcast_state()
+        self.wake_bots()
+        return seat, token
+
+    # ------------------------------------------------------------------ connections
+
+    async def connect(self, conn: Connection) -> None:
+        # Under the lock: the full state must reach the client before any later move's.
+        chat = await self.store.recent_chat(self.id, CHAT_HISTORY)
+        async with self.lock:
+            if conn.seat is None:
+                self.spectators.add(conn)
+            else:
+                self.seats[conn.seat].connections.add(conn)
+            await conn.send(self.state_message(conn, full=True))
+            for line in chat:
+                await conn.send(_chat_message(line))
+            await self.announce_table()
+
+    async def disconnect(self, conn: Connection) -> None:
+        async with self.lock:
+            if conn.seat is None:
+                self.spectators.discard(conn)
+            else:
+                self.seats[conn.seat].connections.discard(conn)
+            await self.announce_table()
+
+    def connections(self) -> list[Connection]:
+        out = list(self.spectators)
+        for seat in self.seats:
+            out.extend(seat.connections)
+        return out
+
+    def info(self) -> TableInfo:
+        return TableInfo(
+            table=self.id,
+            status=self.status,  # type: ignore[arg-type]
+            players=len(self.seats),
+            rules=self.rules_spec,
+            seats=[
+                SeatInfo(
+                    seat=i,
+                    kind=s.kind,
+                    name=s.name if s.is_human else s.kind,
+                    connected=bool(s.connections) if s.is_human else True,
+                )
+                for i, s in enumerate(self.seats)
+            ],
+            spectators=len(self.spectators),
+        )
+
+    async def announce_table(self) -> None:
+        text = self.info().model_dump_json()
+        for conn in self.connections():
+            await conn.send(text)
+
+    # ------------------------------------------------------------------ what a seat sees
+
+    def state_message(self, conn: Connection, full: bool = False) -> str:
+        """``conn``'s view now, with the log entries it has not had (all of them if ``full``)."""
+        state = self.game.state
+        seat = conn.seat
+        view = view_of(state, seat) if seat is not None else public_view(state)
+        doc = view_to_json(view._replace(events=None))
+        doc.pop("events", None)
+        if seat is None:
+            doc["player"] = None
+            doc["own_seeds"] = []
+        start = 0 if full else conn.events_sent
+        log_ = state.events or []
+        events = [event_to_json(filter_event(e, seat)) for e in log_[start:]]
+        conn.events_sent = len(log_)
+        over = state.is_over()
+        legal = (
+            [str(a) for a in state.legal_actions()]
+            if self.status == "playing" and seat == state.current_player and not over
+            else []
+        )
+        return StateMessage(
+            move=self.move,
+            view=doc,
+            events_from=start,
+            events=events,
+            legal=legal,
+            result=self.game.score().to_json() if over else None,
+        ).model_dump_json()
+
+    async def broadcast_state(self) -> None:
+        for conn in self.connections():
+            await conn.send(self.state_message(conn))
+
+    # ------------------------------------------------------------------ playing
+
+    async def act(self, seat: int, move: int, text: str | int) -> str:
+        """Play ``text`` for ``seat`` answering ``move``; stored before it is announced.
+
+        Raises :class:`RoomError` (and changes nothing) when it cannot be played.
+        """
+        async with self.lock:
+            if self.status != "playing":
+                raise RoomError(
+                    "not_playing",
+                    "the game is over" if self.status == "over" else "the game has not started",
+                )
+            if move != self.move:
+                raise RoomError(
+                    "stale",
+                    f"action for move {move}, but the game is at move {self.move}: "
+                    "it answers an earlier position (sent twice?) and is not played",
+                )
+            try:
+                action = self.game.apply(text, player=seat)
+            except PiepmatzError as exc:
+                raise RoomError("illegal", str(exc)) from None
+            over = self.game.state.is_over()
+            try:
+                await self.store.add_move(
+                    self.id, move, seat, str(action), "over" if over else None
+                )
+            except Exception:
+                log.exception("table %s: could not store move %d", self.id, move)
+                self.game = self._replayed(self.game.actions[:-1])
+                raise RoomError("storage", "the move could not be stored; try again") from None
+            if over:
+                self.status = "over"
+            # Announced under the lock, so that every client hears the moves in order.
+            for conn in self.seats[seat].connections:
+                await conn.send(Ack(move=move, action=str(action)).model_dump_json())
+            if over:
+                await self.announce_table()
+            await self.broadcast_state()
+        self.wake_bots()
+        return str(action)
+
+    def _replayed(self, actions: Sequence[object]) -> Game:
+        game = Game(self.game.options)
+        for action in actions:
+            game.apply(str(action))
+        return game
+
+    def bot_to_act(self) -> int | None:
+        state = self.game.state
+        if self.status != "playing" or state.is_over():
+            return None
+        p = state.current_player
+        return None if self.seats[p].is_human else p
+
+    def wake_bots(self) -> None:
+        """Start the table's bot loop if a bot is to act and none is thinking."""
+        if self.bot_to_act() is not None and (self.bot_task is None or self.bot_task.done()):
+            self.bot_task = asyncio.create_task(self._bots_play(), name=f"bots {self.id}")
+
+    async def _bots_play(self) -> None:
+        while (p := self.bot_to_act()) is not None:
+            move = self.move
+            view = view_of(self.game.state, p)
+            legal = self.game.state.legal_action_ids()
+            seed = (self.game.options.seed * 1_000_003 + move) % 2**63
+            try:
+                choice = await self.bots.choose(self.seats[p].kind, view, legal, seed)
+            except BotMoveError as exc:
+                log.error("table %s: bot %s in seat %d %s", self.id, self.seats[p].kind, p, exc)
+                return
+            try:
+                await self.act(p, move, choice)
+            except RoomError as exc:
+                log.error("table %s: bot move refused: %s", self.id, exc)
+                return
+
+    # ------------------------------------------------------------------ chat
+
+    async def chat(self, seat: int, text: str) -> None:
+        line = StoredChat(seat, self.seats[seat].name or f"seat {seat}", text, datetime.now(UTC))
+        await self.store.add_chat(self.id, line)
+        message = _chat_message(line)
+        for conn in self.connections():
+            await conn.send(message)
+
+    # ------------------------------------------------------------------ records
+
+    def record(self) -> dict[str, Any]:
+        return self.game.record()
+
+
+def _chat_message(line: StoredChat) -> str:
+    return ChatLine(
+        seat=line.seat, name=line.name, text=line.text, sent=line.sent.isoformat()
+    ).model_dump_json()
+
+
+def make_game(players: int, rules: str, seed: int | None) -> Game:
+    """A new game from a rules spec (``standard``, ``standard:last_hand=false``)."""
+    from piepmatz.sim.play import parse_rules
+
+    return Game(GameOptions(players, parse_rules(rules), secrets.randbits(63) if seed is None else seed))

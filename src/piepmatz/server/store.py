@@ -1,0 +1,139 @@
+"""What the server keeps in its database, as a few awaitable operations (SQLAlchemy Core)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .db import chat, moves, seats, tables
+
+
+@dataclass
+class StoredSeat:
+    kind: str
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class StoredTable:
+    id: str
+    options: dict[str, Any]
+    status: str
+    public: bool
+    spectator_hash: str
+    seats: list[StoredSeat]
+    actions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StoredChat:
+    seat: int
+    name: str
+    text: str
+    sent: datetime
+
+
+class Store:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def create(self, table: StoredTable) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(tables).values(
+                    id=table.id,
+                    options=table.options,
+                    status=table.status,
+                    public=table.public,
+                    spectator_hash=table.spectator_hash,
+                    created=datetime.now(UTC),
+                )
+            )
+            await conn.execute(
+                insert(seats),
+                [
+                    {
+                        "table_id": table.id,
+                        "seat": i,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                    }
+                    for i, s in enumerate(table.seats)
+                ],
+            )
+
+    async def take_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, status: str
+    ) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(name=name, token_hash=token_hash)
+            )
+            await conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+
+    async def add_move(
+        self, table_id: str, number: int, seat: int, action: str, status: str | None
+    ) -> None:
+        """Store one accepted action (and the table's new status) in one transaction."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(moves).values(table_id=table_id, number=number, seat=seat, action=action)
+            )
+            if status is not None:
+                await conn.execute(
+                    update(tables).where(tables.c.id == table_id).values(status=status)
+                )
+
+    async def add_chat(self, table_id: str, line: StoredChat) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(chat).values(
+                    table_id=table_id, seat=line.seat, name=line.name, text=line.text, sent=line.sent
+                )
+            )
+
+    async def recent_chat(self, table_id: str, limit: int) -> list[StoredChat]:
+        query = (
+            select(chat.c.seat, chat.c.name, chat.c.text, chat.c.sent)
+            .where(chat.c.table_id == table_id)
+            .order_by(chat.c.id.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [StoredChat(r.seat, r.name, r.text, r.sent) for r in reversed(rows)]
+
+    async def load(self, status: tuple[str, ...], table_id: str | None = None) -> list[StoredTable]:
+        """Tables in one of ``status`` (or the one ``table_id``), with seats and actions."""
+        query = select(tables).where(tables.c.status.in_(status))
+        if table_id is not None:
+            query = select(tables).where(tables.c.id == table_id)
+        async with self.engine.connect() as conn:
+            found = {
+                row.id: StoredTable(
+                    row.id, row.options, row.status, row.public, row.spectator_hash, []
+                )
+                for row in (await conn.execute(query)).all()
+            }
+            if not found:
+                return []
+            ids = list(found)
+            for row in await conn.execute(
+                select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.seat)
+            ):
+                found[row.table_id].seats.append(StoredSeat(row.kind, row.name, row.token_hash))
+            for row in await conn.execute(
+                select(moves.c.table_id, moves.c.action)
+                .where(moves.c.table_id.in_(ids))
+                .order_by(moves.c.number)
+            ):
+                found[row.table_id].actions.append(row.action)
+        return list(found.values())
