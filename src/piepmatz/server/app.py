@@ -266,7 +266,9 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                         continue
                     conn = Connection(client, seat)
                     await websocket.send_text(
-                        Welcome(table=room.id, seat=seat, protocol=PROTOCOL_VERSION).model_dump_json()
+                        Welcome(
+                            table=room.id, seat=seat, protocol=PROTOCOL_VERSION
+                        ).model_dump_json()
                     )
                     await room.connect(conn)
                     continue

@@ -8,7 +8,6 @@ legality, turns and what a seat may see are the core's (``Game.apply``, ``view_o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -34,7 +33,7 @@ from .messages import (
     StateMessage,
     TableInfo,
 )
-from .store import StoredChat, StoredSeat, StoredTable, Store
+from .store import Store, StoredChat, StoredSeat, StoredTable
 
 HUMAN = "human"
 log = logging.getLogger("piepmatz.server")
@@ -397,4 +396,6 @@ def make_game(players: int, rules: str, seed: int | None) -> Game:
     """A new game from a rules spec (``standard``, ``standard:last_hand=false``)."""
     from piepmatz.sim.play import parse_rules
 
-    return Game(GameOptions(players, parse_rules(rules), secrets.randbits(63) if seed is None else seed))
+    return Game(
+        GameOptions(players, parse_rules(rules), secrets.randbits(63) if seed is None else seed)
+    )

@@ -96,7 +96,11 @@ class Store:
         async with self.engine.begin() as conn:
             await conn.execute(
                 insert(chat).values(
-                    table_id=table_id, seat=line.seat, name=line.name, text=line.text, sent=line.sent
+                    table_id=table_id,
+                    seat=line.seat,
+                    name=line.name,
+                    text=line.text,
+                    sent=line.sent,
                 )
             )
 

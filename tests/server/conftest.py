@@ -1,0 +1,144 @@
+"""Fixtures of the server tests: a real uvicorn on a free loopback port, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import secrets
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from serverplay import free_port, running_server
+
+#: A throwaway server: loopback only, no fsync (its data dies with the test run).
+SERVER_OPTIONS = ("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off")
+LOCAL_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[str]:
+    with running_server(sqlite_url) as address:
+        yield address
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+
+
+async def _answers(url: str) -> bool:
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url, timeout=3)
+    except (OSError, asyncpg.PostgresError, TimeoutError):
+        return False
+    await conn.close()
+    return True
+
+
+async def _sql(url: str, statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+def _initdb() -> str | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return found[-1] if found else shutil.which("initdb")
+
+
+@contextmanager
+def throwaway_postgres() -> Iterator[str]:
+    """A PostgreSQL of our own: ``initdb`` in a temporary directory, a free port."""
+    initdb = _initdb()
+    if initdb is None:
+        pytest.fail(
+            "PostgreSQL does not answer on 127.0.0.1:5432 and no initdb was found to start one: "
+            "install Debian's postgresql package (make test does) or start a server there"
+        )
+    bindir = Path(initdb).parent
+    folder = Path(tempfile.mkdtemp(prefix="piepmatz-pg-"))
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        shutil.chown(folder, "postgres")
+        prefix = ["runuser", "-u", "postgres", "--"]
+    port = free_port()
+    data = folder / "data"
+    options = ["-k", str(folder)]
+    subprocess.run(
+        [*prefix, str(initdb), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        check=True,
+        capture_output=True,
+    )
+    process = subprocess.Popen(
+        [
+            *prefix,
+            str(bindir / "postgres"),
+            "-D",
+            str(data),
+            "-p",
+            str(port),
+            *options,
+            *SERVER_OPTIONS,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    try:
+        deadline = time.monotonic() + 30
+        while not asyncio.run(_answers(url)):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the throwaway PostgreSQL ({bindir}) did not start")
+            time.sleep(0.2)
+        yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/"
+    finally:
+        process.terminate()
+        process.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL URL without a database: the local one, or a throwaway one. Never skipped."""
+    if asyncio.run(_answers(LOCAL_POSTGRES.replace("+asyncpg", "") + "test")):
+        yield LOCAL_POSTGRES
+    else:
+        with throwaway_postgres() as url:
+            yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A database of this test's own, dropped afterwards: nothing else is touched."""
+    name = f"piepmatz_test_{secrets.token_hex(6)}"
+    admin = postgres_server.replace("+asyncpg", "") + (
+        "test" if postgres_server == LOCAL_POSTGRES else "postgres"
+    )
+    asyncio.run(_sql(admin, f'CREATE DATABASE "{name}"'))
+    try:
+        yield postgres_server + name
+    finally:
+        asyncio.run(_sql(admin, f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    return url

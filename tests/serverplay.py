@@ -1,0 +1,117 @@
+"""Shared steps of the server tests: open tables over HTTP, play seats over WebSockets."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+
+from piepmatz.core.scoring import PlayerScore, ScoreSheet
+from piepmatz.server.app import create_app
+from piepmatz.server.client import SeatClient
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(database_url: str, bot_workers: int = 0) -> Iterator[str]:
+    """The app on uvicorn in a thread of this process; yields ``host:port``."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = create_app(database_url, bot_workers=bot_workers)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+#: No test waits longer than this for one message.
+PATIENCE = 30.0
+
+
+async def post(address: str, path: str, body: dict[str, Any], status: int = 201) -> Any:
+    async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+        response = await http.post(path, json=body)
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+async def get(address: str, path: str, status: int = 200) -> Any:
+    async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+        response = await http.get(path)
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def ws_url(address: str, table: str) -> str:
+    return f"ws://{address}/ws/{table}"
+
+
+async def until(client: SeatClient, kind: str) -> dict[str, Any]:
+    return await asyncio.wait_for(client.until(kind), PATIENCE)
+
+
+async def play_randomly(
+    client: SeatClient, rng: random.Random, stop_at_move: int | None = None
+) -> dict[str, Any]:
+    """Answer every decision of this seat with a random legal action until the game ends (or
+    the game reaches ``stop_at_move``); returns the last state."""
+    while True:
+        state = await until(client, "state")
+        if state["result"] is not None or (
+            stop_at_move is not None and state["move"] >= stop_at_move
+        ):
+            return state
+        if state["legal"]:
+            await client.act(rng.choice(state["legal"]), state["move"])
+
+
+async def open_two_person_table(address: str, bot: str = "random", seed: int = 5) -> dict[str, Any]:
+    """A three-seat table (two people, one bot) with both people seated."""
+    table = await post(
+        address,
+        "/api/tables",
+        {"seats": ["human", "human", bot], "name": "Anna", "seed": seed},
+    )
+    joined = await post(
+        address,
+        f"/api/tables/{table['table']}/join",
+        {"name": "Ben", "token": table["invites"][0]["token"]},
+        status=200,
+    )
+    table["second_token"] = joined["token"]
+    return table
+
+
+def sheet_from_json(data: dict[str, Any]) -> ScoreSheet:
+    return ScoreSheet(
+        players=tuple(PlayerScore(**p) for p in data["players"]),
+        majority=dict(data["majority"]),
+        winners=tuple(data["winners"]),
+        tiebreak=data["tiebreak"],
+        final=data["final"],
+    )
