@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverplay import get, post, until, ws_url
 
 from piepmatz.server.client import SeatClient
 from piepmatz.server.messages import MAX_CHAT, MAX_MESSAGE
+from serverplay import get, post, until, ws_url
 
 
 async def _two_people(address: str, public: bool = False) -> dict[str, Any]:
@@ -51,7 +51,9 @@ def test_a_new_table_gives_each_free_seat_an_invite_and_stores_only_hashes(
     tokens = [table["token"], table["spectator_token"]] + [i["token"] for i in table["invites"]]
     assert len(set(tokens)) == len(tokens)
     assert all(len(t) >= 43 for t in tokens), "at least 256 bits, URL-safe"
-    assert all(i["link"].endswith(f"#seat={i['seat']}&token={i['token']}") for i in table["invites"])
+    assert all(
+        i["link"].endswith(f"#seat={i['seat']}&token={i['token']}") for i in table["invites"]
+    )
     database = Path(sqlite_url.split("///", 1)[1])
     with sqlite3.connect(database) as conn:
         dump = "\n".join(conn.iterdump())
