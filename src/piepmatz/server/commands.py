@@ -27,6 +27,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=max(1, (os.cpu_count() or 2) - 1),
         help="processes the bots think in (default: one less than the cores)",
     )
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=("critical", "error", "warning", "info", "debug"),
+        help="how much uvicorn logs (info: every request)",
+    )
     serve.set_defaults(func=run_serve)
 
     database = subparsers.add_parser("db", help="the game server's database")
@@ -55,7 +61,16 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     app = create_app(args.database_url, bot_workers=args.bot_workers)
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=16 * MAX_MESSAGE)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=16 * MAX_MESSAGE,
+        # Compressing every view costs more CPU than the few kilobytes it saves (measured with
+        # benchmarks/server.py: an eighth of the server's time went to deflate).
+        ws_per_message_deflate=False,
+        log_level=args.log_level,
+    )
     return 0
 
 

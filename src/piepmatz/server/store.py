@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .db import chat, moves, seats, tables
 
@@ -38,12 +41,31 @@ class StoredChat:
     sent: datetime
 
 
+@dataclass
+class _PendingMove:
+    row: dict[str, Any]
+    status: str | None
+    done: asyncio.Future[None]
+
+
 class Store:
+    """Writes go one transaction at a time (SQLite has one writer; waiting on its lock costs
+    tens of milliseconds), and the moves that arrive while one commits share the next one: a
+    group commit, so that many tables' moves cost one commit under load."""
+
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self.write_lock = asyncio.Lock()
+        self._pending: list[_PendingMove] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        async with self.write_lock, self.engine.begin() as conn:
+            yield conn
 
     async def create(self, table: StoredTable) -> None:
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await conn.execute(
                 insert(tables).values(
                     id=table.id,
@@ -71,7 +93,7 @@ class Store:
     async def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, status: str
     ) -> None:
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
@@ -82,18 +104,36 @@ class Store:
     async def add_move(
         self, table_id: str, number: int, seat: int, action: str, status: str | None
     ) -> None:
-        """Store one accepted action (and the table's new status) in one transaction."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                insert(moves).values(table_id=table_id, number=number, seat=seat, action=action)
-            )
-            if status is not None:
-                await conn.execute(
-                    update(tables).where(tables.c.id == table_id).values(status=status)
-                )
+        """Store one accepted action (and the table's new status); returns once committed."""
+        done = asyncio.get_running_loop().create_future()
+        row = {"table_id": table_id, "number": number, "seat": seat, "action": action}
+        self._pending.append(_PendingMove(row, status, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_moves())
+        await done
+
+    async def _write_moves(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._writing() as conn:
+                    await conn.execute(insert(moves), [m.row for m in batch])
+                    for m in batch:
+                        if m.status is not None:
+                            await conn.execute(
+                                update(tables)
+                                .where(tables.c.id == m.row["table_id"])
+                                .values(status=m.status)
+                            )
+            except Exception as exc:
+                for m in batch:
+                    m.done.set_exception(exc)
+            else:
+                for m in batch:
+                    m.done.set_result(None)
 
     async def add_chat(self, table_id: str, line: StoredChat) -> None:
-        async with self.engine.begin() as conn:
+        async with self._writing() as conn:
             await conn.execute(
                 insert(chat).values(
                     table_id=table_id,

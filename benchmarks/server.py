@@ -1,0 +1,162 @@
+"""The game server under load: N concurrent two-seat games over real WebSockets on loopback.
+
+    .venv/bin/python benchmarks/server.py --games 200
+    .venv/bin/python benchmarks/server.py --games 200 --think 0.5 --database-url postgresql+asyncpg://...
+
+A real ``piepmatz serve`` process (uvicorn, an SQLite file in a temporary directory unless
+``--database-url`` says otherwise) holds the games; this process plays both seats of every game
+as random bots on the client side, so the server does what it does for people: check the move
+number and the action, store the move, acknowledge it and send each seat its new view. Every
+game is opened and both seats connected before the first move, so all N are held at once. The
+latency is from an action sent to its ``ack`` (which the server sends only once the move is
+committed). ``--think`` waits that many seconds before each move, as a person would; with 0 the
+clients answer at once and the server runs flat out (latency is then mostly queueing: with N
+moves always in flight it is about N / throughput). The client shares the machine's cores with
+the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from piepmatz.server.client import SeatClient
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def open_game(http: httpx.AsyncClient, seed: int) -> tuple[str, str, str]:
+    table = (
+        await http.post(
+            "/api/tables", json={"seats": ["human", "human"], "name": "A", "seed": seed}
+        )
+    ).json()
+    joined = await http.post(
+        f"/api/tables/{table['table']}/join",
+        json={"name": "B", "token": table["invites"][0]["token"]},
+    )
+    return table["table"], table["token"], joined.json()["token"]
+
+
+async def seat(
+    client: SeatClient,
+    rng: random.Random,
+    think: float,
+    start: asyncio.Event,
+    latencies: list[float],
+) -> None:
+    await start.wait()
+    sent = 0.0
+    state: dict[str, Any] | None = client.state
+    while True:
+        if state is not None:
+            if state["result"] is not None:
+                return
+            if state["legal"]:
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                sent = time.perf_counter()
+                await client.act(rng.choice(state["legal"]), state["move"])
+        message = await client.receive()
+        while message["type"] not in ("state", "ack"):
+            message = await client.receive()
+        if message["type"] == "ack":
+            latencies.append(time.perf_counter() - sent)
+            message = await client.until("state")
+        state = message
+
+
+async def run(address: str, games: int, think: float, seed: int) -> None:
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=f"http://{address}", timeout=60) as http:
+        tables = await asyncio.gather(*(open_game(http, seed + i) for i in range(games)))
+    latencies: list[float] = []
+    start = asyncio.Event()
+    tasks = []
+    clients = []
+    async with contextlib.AsyncExitStack() as stack:
+        for table, *tokens in tables:
+            for token in tokens:
+                client = await stack.enter_async_context(
+                    SeatClient.connect(f"ws://{address}/ws/{table}", token)
+                )
+                clients.append(client)
+        for client in clients:
+            await client.until("state")
+        held = len(tables)
+        for client in clients:
+            tasks.append(
+                asyncio.create_task(
+                    seat(client, random.Random(rng.random()), think, start, latencies)
+                )
+            )
+        began = time.perf_counter()
+        start.set()
+        await asyncio.gather(*tasks)
+        elapsed = time.perf_counter() - began
+    moves = len(latencies)
+    cuts = statistics.quantiles(latencies, n=100)
+    print(f"games held at once: {held} (two WebSocket seats each, random moves, think {think} s)")
+    print(f"moves: {moves} in {elapsed:.1f} s = {moves / elapsed:,.0f} moves/s")
+    print(
+        f"move sent to ack: p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms, "
+        f"max {max(latencies) * 1000:.1f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds before a move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=None, help="default: SQLite in a temp dir")
+    parser.add_argument("--address", help="host:port of a running server to use instead")
+    args = parser.parse_args()
+    if args.address:
+        asyncio.run(run(args.address, args.games, args.think, args.seed))
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        url = args.database_url or f"sqlite+aiosqlite:///{folder}/server.db"
+        port = free_port()
+        env = os.environ | {"PYTHONPATH": str(SRC)}
+        command = [sys.executable, "-m", "piepmatz.cli", "serve", "--port", str(port)]
+        command += ["--database-url", url, "--bot-workers", "0", "--log-level", "warning"]
+        server = subprocess.Popen(command, env=env)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                    break
+                except httpx.TransportError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit("piepmatz serve did not start") from None
+                    time.sleep(0.2)
+            asyncio.run(run(f"127.0.0.1:{port}", args.games, args.think, args.seed))
+        finally:
+            server.terminate()
+            server.wait(30)
+
+
+if __name__ == "__main__":
+    main()
