@@ -116,8 +116,12 @@ def throwaway_postgres() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A PostgreSQL URL without a database: the local one, or a throwaway one. Never skipped."""
-    if asyncio.run(_answers(LOCAL_POSTGRES.replace("+asyncpg", "") + "test")):
+    """A PostgreSQL URL without a database: the local one, or a throwaway one. Never skipped.
+
+    ``PIEPMATZ_TEST_POSTGRES=throwaway`` starts the throwaway one even when the local answers.
+    """
+    local = os.environ.get("PIEPMATZ_TEST_POSTGRES") != "throwaway"
+    if local and asyncio.run(_answers(LOCAL_POSTGRES.replace("+asyncpg", "") + "test")):
         yield LOCAL_POSTGRES
     else:
         with throwaway_postgres() as url:
