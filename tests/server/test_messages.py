@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from piepmatz.bots import bot_names, register
 from piepmatz.server.client import SeatClient
 from piepmatz.server.messages import MAX_CHAT, MAX_MESSAGE
 from serverplay import get, post, until, ws_url
@@ -75,6 +76,7 @@ def test_a_new_table_gives_each_free_seat_an_invite_and_stores_only_hashes(
         ({"seats": ["human", "easy"], "name": "A", "seat": 1}, "not a person's seat"),
         ({"seats": ["human", "easy"], "name": ""}, "name"),
         ({"seats": ["human", "easy"], "name": "A" * 33}, "name"),
+        ({"seats": ["human", "easy"], "name": "Anna\nBen"}, "one line"),
         ({"seats": ["human", "easy"], "name": "A", "colour": "red"}, "colour"),
     ],
 )
@@ -247,8 +249,9 @@ def test_chat_reaches_the_table_is_stored_and_refused_when_too_long(server: str)
             assert (line["seat"], line["name"], line["text"]) == (0, "Anna", "<b>good luck</b>")
             await anna.send({"type": "chat", "text": "x" * (MAX_CHAT + 1)})
             assert "text" in (await until(anna, "error"))["message"]
-            await anna.send({"type": "chat", "text": ""})
-            assert (await until(anna, "error"))["code"] == "malformed"
+            for bad in ("", "   ", "two\nlines", "\x1b[31mred"):
+                await anna.send({"type": "chat", "text": bad})
+                assert (await until(anna, "error"))["code"] == "malformed", bad
             await watcher.send({"type": "chat", "text": "hello"})
             assert (await until(watcher, "error"))["code"] == "spectator"
             await watcher.act("pass", 0)
@@ -275,5 +278,33 @@ def test_presence_tells_every_seat_who_is_connected(server: str) -> None:
             while left["seats"][1]["connected"]:
                 left = await until(anna, "table")
             assert left["spectators"] == 0
+
+    asyncio.run(run())
+
+
+class _BrokenBot:
+    name = "servertest_broken"
+
+    def choose(self, view: object, legal: list[int], rng: object) -> int:
+        return -1  # no action at all
+
+
+def test_a_bot_that_breaks_the_protocol_is_named_and_its_answer_not_played(server: str) -> None:
+    if "servertest_broken" not in bot_names():
+        register("servertest_broken", lambda arg: _BrokenBot())
+
+    async def run() -> None:
+        table = await post(
+            server, "/api/tables", {"seats": ["human", "servertest_broken"], "name": "A"}
+        )
+        async with SeatClient.connect(ws_url(server, table["table"]), table["token"]) as anna:
+            while (message := await asyncio.wait_for(anna.receive(), 30))["type"] != "error":
+                if message["type"] == "state" and message["legal"]:
+                    await anna.act(message["legal"][0], message["move"])
+            assert message["code"] == "bot_failed" and "seat 1" in message["message"]
+            stuck = (await get(server, f"/api/tables/{table['table']}"))["move"]
+            await anna.send({"type": "sync"})
+            assert (await until(anna, "state"))["move"] == stuck
+            assert anna.state is not None and anna.state["legal"] == []
 
     asyncio.run(run())

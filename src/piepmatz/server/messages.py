@@ -7,9 +7,10 @@ the documentation, the server and the tests name the same fields.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 #: Longest client message, in characters; longer ones are refused before they are decoded.
 MAX_MESSAGE = 4096
@@ -22,6 +23,21 @@ CHAT_HISTORY = 50
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _plain_text(text: str) -> str:
+    """One line of plain text: control characters (newlines, escapes) are refused."""
+    bad = [c for c in text if unicodedata.category(c) == "Cc"]
+    if bad:
+        raise ValueError(f"plain text on one line only, not {bad[0]!r}")
+    if not text.strip():
+        raise ValueError("must not be blank")
+    return text
+
+
+#: A chat line and a display name: plain text, length-limited.
+ChatText = Annotated[str, Field(min_length=1, max_length=MAX_CHAT), AfterValidator(_plain_text)]
+DisplayName = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValidator(_plain_text)]
 
 
 # ------------------------------------------------------------------ client to server
@@ -44,7 +60,7 @@ class Act(_Strict):
 
 class Chat(_Strict):
     type: Literal["chat"]
-    text: str = Field(min_length=1, max_length=MAX_CHAT)
+    text: ChatText
 
 
 class Sync(_Strict):
@@ -151,7 +167,7 @@ class NewTable(_Strict):
 
     seats: list[str] = Field(min_length=2, max_length=4)
     rules: str = Field(default="standard", max_length=200)
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: DisplayName
     seat: int | None = None
     public: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**63)
@@ -160,7 +176,7 @@ class NewTable(_Strict):
 class QuickGame(_Strict):
     """``POST /api/quick``: one person against bots, started at once."""
 
-    name: str = Field(default="You", min_length=1, max_length=MAX_NAME)
+    name: DisplayName = "You"
     players: int = Field(default=3, ge=2, le=4)
     bot: str = Field(default="medium", max_length=64)
     rules: str = Field(default="standard", max_length=200)
@@ -170,5 +186,5 @@ class QuickGame(_Strict):
 class Join(_Strict):
     """``POST /api/tables/{id}/join``: an invite token, or none for a public table."""
 
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: DisplayName
     token: str | None = Field(default=None, max_length=128)

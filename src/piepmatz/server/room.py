@@ -13,6 +13,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -123,6 +124,8 @@ class Room:
         self.spectators: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
+        #: The ``error`` message of a bot that broke the protocol; the game waits on it.
+        self.bot_failure: str | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -219,6 +222,8 @@ class Room:
             await conn.send(self.state_message(conn, full=True))
             for line in chat:
                 await conn.send(_chat_message(line))
+            if self.bot_failure is not None:
+                await conn.send(self.bot_failure)
             await self.announce_table()
 
     async def disconnect(self, conn: Connection) -> None:
@@ -362,13 +367,15 @@ class Room:
             seed = (self.game.options.seed * 1_000_003 + move) % 2**63
             try:
                 choice = await self.bots.choose(self.seats[p].kind, view, legal, seed)
-            except BotMoveError as exc:
-                log.error("table %s: bot %s in seat %d %s", self.id, self.seats[p].kind, p, exc)
-                return
-            try:
                 await self.act(p, move, choice)
-            except RoomError as exc:
-                log.error("table %s: bot move refused: %s", self.id, exc)
+            except (BotMoveError, RoomError, BrokenProcessPool) as exc:
+                # The game waits; the table is told why rather than left guessing.
+                log.error("table %s: bot %s in seat %d: %s", self.id, self.seats[p].kind, p, exc)
+                self.bot_failure = Error(
+                    code="bot_failed", message=f"the bot in seat {p} failed: {exc}"
+                ).model_dump_json()
+                for conn in self.connections():
+                    await conn.send(self.bot_failure)
                 return
 
     # ------------------------------------------------------------------ chat
