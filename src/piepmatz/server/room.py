@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from piepmatz.bots.base import BotMoveError
+from piepmatz.bots.base import BotMoveError, derive_seed
 from piepmatz.core import Game, GameOptions, PiepmatzError, view_of, view_to_json
 from piepmatz.core.events import event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
@@ -364,7 +364,9 @@ class Room:
             move = self.move
             view = view_of(self.game.state, p)
             legal = self.game.state.legal_action_ids()
-            seed = (self.game.options.seed * 1_000_003 + move) % 2**63
+            # The project's one bot-seed scheme, keyed by the move too: a generator that need
+            # not survive between moves, so a restarted server asks the same question.
+            seed = derive_seed(self.game.options.seed, "bot", "move", move, p)
             try:
                 choice = await self.bots.choose(self.seats[p].kind, view, legal, seed)
                 await self.act(p, move, choice)
