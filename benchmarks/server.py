@@ -20,12 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,16 +29,9 @@ from typing import Any
 
 import httpx
 
-from piepmatz.server.client import SeatClient
+from piepmatz.server.client import SeatClient, free_port, serve_process
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 async def open_game(http: httpx.AsyncClient, seed: int) -> tuple[str, str, str]:
@@ -138,24 +127,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = args.database_url or f"sqlite+aiosqlite:///{folder}/server.db"
         port = free_port()
-        env = os.environ | {"PYTHONPATH": str(SRC)}
-        command = [sys.executable, "-m", "piepmatz.cli", "serve", "--port", str(port)]
-        command += ["--database-url", url, "--bot-workers", "0", "--log-level", "warning"]
-        server = subprocess.Popen(command, env=env)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-                    break
-                except httpx.TransportError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        raise SystemExit("piepmatz serve did not start") from None
-                    time.sleep(0.2)
+        options = ["--database-url", url, "--bot-workers", "0", "--log-level", "warning"]
+        with serve_process(port, *options, pythonpath=str(SRC)):
             asyncio.run(run(f"127.0.0.1:{port}", args.games, args.think, args.seed))
-        finally:
-            server.terminate()
-            server.wait(30)
 
 
 if __name__ == "__main__":

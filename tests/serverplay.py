@@ -19,13 +19,6 @@ from piepmatz.server.app import create_app
 from piepmatz.server.client import SeatClient
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
 def running_server(database_url: str, bot_workers: int = 0) -> Iterator[str]:
     """The app on uvicorn in a thread of this process; yields ``host:port``."""
@@ -90,21 +83,28 @@ async def play_randomly(
             await client.act(rng.choice(state["legal"]), state["move"])
 
 
+async def open_table(
+    address: str, seats: list[str], seed: int, public: bool = False
+) -> dict[str, Any]:
+    """A table opened by Anna in the first seat; unless it is public, Ben takes the first
+    invite (his token is ``second_token``)."""
+    table: dict[str, Any] = await post(
+        address, "/api/tables", {"seats": seats, "name": "Anna", "seed": seed, "public": public}
+    )
+    if not public:
+        joined = await post(
+            address,
+            f"/api/tables/{table['table']}/join",
+            {"name": "Ben", "token": table["invites"][0]["token"]},
+            status=200,
+        )
+        table["second_token"] = joined["token"]
+    return table
+
+
 async def open_two_person_table(address: str, bot: str = "random", seed: int = 5) -> dict[str, Any]:
     """A three-seat table (two people, one bot) with both people seated."""
-    table = await post(
-        address,
-        "/api/tables",
-        {"seats": ["human", "human", bot], "name": "Anna", "seed": seed},
-    )
-    joined = await post(
-        address,
-        f"/api/tables/{table['table']}/join",
-        {"name": "Ben", "token": table["invites"][0]["token"]},
-        status=200,
-    )
-    table["second_token"] = joined["token"]
-    return table
+    return await open_table(address, ["human", "human", bot], seed)
 
 
 def sheet_from_json(data: dict[str, Any]) -> ScoreSheet:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from serverplay import free_port, running_server
+from piepmatz.server.client import free_port
+from serverplay import running_server
 
 #: A throwaway server: loopback only, no fsync (its data dies with the test run).
 SERVER_OPTIONS = ("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off")

@@ -13,24 +13,11 @@ import pytest
 from piepmatz.bots import bot_names, register
 from piepmatz.server.client import SeatClient
 from piepmatz.server.messages import MAX_CHAT, MAX_MESSAGE
-from serverplay import get, post, until, ws_url
+from serverplay import get, open_table, post, until, ws_url
 
 
 async def _two_people(address: str, public: bool = False) -> dict[str, Any]:
-    table = await post(
-        address,
-        "/api/tables",
-        {"seats": ["human", "human"], "name": "Anna", "seed": 3, "public": public},
-    )
-    if not public:
-        joined = await post(
-            address,
-            f"/api/tables/{table['table']}/join",
-            {"name": "Ben", "token": table["invites"][0]["token"]},
-            status=200,
-        )
-        table["second_token"] = joined["token"]
-    return table
+    return await open_table(address, ["human", "human"], seed=3, public=public)
 
 
 # ---------------------------------------------------------------------- HTTP

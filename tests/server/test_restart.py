@@ -3,49 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import signal
 import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 from websockets.exceptions import ConnectionClosed
 
 from piepmatz.core import Game, GameOptions, view_of, view_to_json
-from piepmatz.server.client import SeatClient
-from serverplay import free_port, open_two_person_table, play_randomly, until, ws_url
+from piepmatz.server.client import SeatClient, free_port, serve_process
+from serverplay import open_two_person_table, play_randomly, until, ws_url
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-
-
-@contextmanager
-def serve_process(database_url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    env = os.environ | {"PYTHONPATH": str(SRC)}
-    command = [sys.executable, "-m", "piepmatz.cli", "serve", "--port", str(port)]
-    command += ["--database-url", database_url, "--bot-workers", "1"]
-    output = log.open("ab")
-    process = subprocess.Popen(command, env=env, stdout=output, stderr=output)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"piepmatz serve did not start: {log.read_text()}") from None
-                time.sleep(0.1)
-        yield process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(30)
-        output.close()
 
 
 async def _play_until_killed(
@@ -105,12 +75,19 @@ async def _resume(address: str, table: dict[str, object], acked: list[tuple[int,
 
 
 def test_a_killed_server_resumes_every_game_with_every_acknowledged_move(tmp_path: Path) -> None:
-    database_url = f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
+    options = ("--database-url", f"sqlite+aiosqlite:///{tmp_path / 'server.db'}")
+    options += ("--bot-workers", "1")  # the bot thinks in a worker process, as in production
     port = free_port()
     address = f"127.0.0.1:{port}"
-    with serve_process(database_url, port, tmp_path / "serve.log") as process:
+    with (
+        (tmp_path / "serve.log").open("ab") as log,
+        serve_process(port, *options, pythonpath=str(SRC), output=log) as process,
+    ):
         table, acked = asyncio.run(_play_until_killed(address, process))
         assert process.returncode == -signal.SIGKILL
     assert len(acked) >= 8
-    with serve_process(database_url, port, tmp_path / "serve.log"):
+    with (
+        (tmp_path / "serve.log").open("ab") as log,
+        serve_process(port, *options, pythonpath=str(SRC), output=log),
+    ):
         asyncio.run(_resume(address, table, acked))

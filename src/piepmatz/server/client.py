@@ -8,9 +8,16 @@ async with SeatClient.connect("ws://127.0.0.1:8000/ws/TABLE", token) as seat:
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import IO, Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -56,3 +63,37 @@ class SeatClient:
             message = await self.receive()
             if message["type"] == kind:
                 return message
+
+
+def free_port() -> int:
+    """A TCP port on the loopback interface that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve_process(
+    port: int, *options: str, pythonpath: str | None = None, output: IO[bytes] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``piepmatz serve --port PORT OPTIONS…`` in a subprocess, once it answers HTTP; stopped
+    (if still running) on leaving. For tests and benchmarks that need a real server process."""
+    env = os.environ | ({"PYTHONPATH": pythonpath} if pythonpath else {})
+    command = [sys.executable, "-m", "piepmatz.cli", "serve", "--port", str(port), *options]
+    process = subprocess.Popen(command, env=env, stdout=output, stderr=output)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=1).close()
+                break
+            except (urllib.error.URLError, OSError):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"piepmatz serve on port {port} did not start") from None
+                time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(30)
