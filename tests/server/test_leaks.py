@@ -70,6 +70,7 @@ async def _play(seed: int, players: int, rules: str, policy: int, database: Path
         p = room.game.state.current_player
         legal = [str(a) for a in room.game.state.legal_actions()]
         await room.act(p, room.move, rng.choice(legal))
+    await room.store.close()
     await engine.dispose()
     for client in clients:
         assert not client.leaks, client.leaks[0]

@@ -104,6 +104,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                 if room.bot_task is not None:
                     room.bot_task.cancel()
             bots.close()
+            await hub.store.close()
             await engine.dispose()
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -58,11 +59,31 @@ class Store:
         self.write_lock = asyncio.Lock()
         self._pending: list[_PendingMove] = []
         self._writer: asyncio.Task[None] | None = None
+        # The one writing connection stays open: a checkout and a reset per commit would each
+        # be another hop to the driver's thread.
+        self._connection: AsyncConnection | None = None
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
-        async with self.write_lock, self.engine.begin() as conn:
-            yield conn
+        async with self.write_lock:
+            if self._connection is None:
+                self._connection = await self.engine.connect()
+            try:
+                async with self._connection.begin():
+                    yield self._connection
+            except BaseException:
+                # A failed connection is not reused: the next write opens a fresh one.
+                connection, self._connection = self._connection, None
+                with contextlib.suppress(Exception):
+                    await connection.close()
+                raise
+
+    async def close(self) -> None:
+        """Close the writing connection (before the engine is disposed)."""
+        async with self.write_lock:
+            if self._connection is not None:
+                await self._connection.close()
+                self._connection = None
 
     async def create(self, table: StoredTable) -> None:
         async with self._writing() as conn:
