@@ -87,7 +87,7 @@ async def run(address: str, games: int, think: float, seed: int) -> None:
         for table, *tokens in tables:
             for token in tokens:
                 client = await stack.enter_async_context(
-                    SeatClient.connect(f"ws://{address}/ws/{table}", token)
+                    SeatClient.connect(f"ws://{address}/ws/{table}", token, keep=False)
                 )
                 clients.append(client)
         for client in clients:

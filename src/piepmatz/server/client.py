@@ -25,8 +25,10 @@ from websockets.asyncio.client import ClientConnection, connect
 class SeatClient:
     """One connection at a table: a seat's or a spectator's."""
 
-    def __init__(self, websocket: ClientConnection) -> None:
+    def __init__(self, websocket: ClientConnection, keep: bool = True) -> None:
         self.websocket = websocket
+        #: Keep every message and the log (tests); a load generator keeps only the last state.
+        self.keep = keep
         #: Every message received, in order.
         self.received: list[dict[str, Any]] = []
         #: The receiver's log, put together from the ``state`` messages.
@@ -35,9 +37,11 @@ class SeatClient:
 
     @classmethod
     @asynccontextmanager
-    async def connect(cls, url: str, token: str | None) -> AsyncIterator[SeatClient]:
+    async def connect(
+        cls, url: str, token: str | None, keep: bool = True
+    ) -> AsyncIterator[SeatClient]:
         async with connect(url, max_size=None) as websocket:
-            client = cls(websocket)
+            client = cls(websocket, keep)
             if token is not None:
                 await client.send({"type": "hello", "token": token})
             yield client
@@ -50,11 +54,13 @@ class SeatClient:
 
     async def receive(self) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await self.websocket.recv())
-        self.received.append(message)
         if message["type"] == "state":
-            del self.events[message["events_from"] :]
-            self.events.extend(message["events"])
             self.state = message
+        if self.keep:
+            self.received.append(message)
+            if message["type"] == "state":
+                del self.events[message["events_from"] :]
+                self.events.extend(message["events"])
         return message
 
     async def until(self, kind: str) -> dict[str, Any]:
