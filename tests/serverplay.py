@@ -7,16 +7,21 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
 import uvicorn
 
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
+from piepmatz.server import db
 from piepmatz.server.app import create_app
+from piepmatz.server.bots import BotPool
 from piepmatz.server.client import SeatClient
+from piepmatz.server.room import Room, Seat, make_game, new_token, token_hash
+from piepmatz.server.store import Store
 
 
 @contextmanager
@@ -115,3 +120,28 @@ def sheet_from_json(data: dict[str, Any]) -> ScoreSheet:
         tiebreak=data["tiebreak"],
         final=data["final"],
     )
+
+
+@asynccontextmanager
+async def playing_room(database: Path, players: int, rules: str, seed: int) -> AsyncIterator[Room]:
+    """A Room of people only, already playing, on its own SQLite file (for tests that drive
+    the room directly, without the network)."""
+    engine = db.make_engine(f"sqlite+aiosqlite:///{database}")
+    await db.upgrade(engine)
+    room = Room(
+        new_token()[:12],
+        make_game(players, rules, seed),
+        [Seat("human", f"P{p}", token_hash(new_token())) for p in range(players)],
+        rules_spec=rules,
+        public=False,
+        spectator_hash=token_hash(new_token()),
+        status="playing",
+        store=Store(engine),
+        bots=BotPool(0),
+    )
+    await room.store.create(room.to_stored())
+    try:
+        yield room
+    finally:
+        await room.store.close()
+        await engine.dispose()

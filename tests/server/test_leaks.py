@@ -12,10 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leaks import assert_names_none, hidden_names
-from piepmatz.server import db
-from piepmatz.server.bots import BotPool
-from piepmatz.server.room import Connection, Room, Seat, make_game, new_token, token_hash
-from piepmatz.server.store import Store
+from piepmatz.server.room import Connection, Room
+from serverplay import playing_room
 
 
 class CheckingClient:
@@ -35,6 +33,9 @@ class CheckingClient:
             self.leaks.append(str(exc))
         self.messages += 1
 
+    async def close(self) -> None:
+        raise AssertionError("the room closed a connection that was reading")
+
     def check(self, text: str) -> None:
         state = self.room[0].game.state
         who = "the spectator" if self.viewer is None else f"seat {self.viewer}"
@@ -45,33 +46,17 @@ class CheckingClient:
 
 
 async def _play(seed: int, players: int, rules: str, policy: int, database: Path) -> int:
-    engine = db.make_engine(f"sqlite+aiosqlite:///{database}")
-    await db.upgrade(engine)
-    bots = BotPool(0)
     holder: list[Room] = []
-    room = Room(
-        new_token()[:12],
-        make_game(players, rules, seed),
-        [Seat("human", f"P{p}", token_hash(new_token())) for p in range(players)],
-        rules_spec=rules,
-        public=False,
-        spectator_hash=token_hash(new_token()),
-        status="playing",
-        store=Store(engine),
-        bots=bots,
-    )
-    holder.append(room)
-    await room.store.create(room.to_stored())
-    clients = [CheckingClient(holder, p) for p in [*range(players), None]]
-    for client in clients:
-        await room.connect(Connection(client, client.viewer))
-    rng = random.Random(policy)
-    while not room.game.state.is_over():
-        p = room.game.state.current_player
-        legal = [str(a) for a in room.game.state.legal_actions()]
-        await room.act(p, room.move, rng.choice(legal))
-    await room.store.close()
-    await engine.dispose()
+    async with playing_room(database, players, rules, seed) as room:
+        holder.append(room)
+        clients = [CheckingClient(holder, p) for p in [*range(players), None]]
+        for client in clients:
+            await room.connect(Connection(client, client.viewer))
+        rng = random.Random(policy)
+        while not room.game.state.is_over():
+            p = room.game.state.current_player
+            legal = [str(a) for a in room.game.state.legal_actions()]
+            await room.act(p, room.move, rng.choice(legal))
     for client in clients:
         assert not client.leaks, client.leaks[0]
     return min(c.messages for c in clients)

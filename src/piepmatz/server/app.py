@@ -70,6 +70,9 @@ class WebSocketClient:
     async def send(self, text: str) -> None:
         await self.websocket.send_text(text)
 
+    async def close(self) -> None:
+        await self.websocket.close(code=1008, reason="not reading its messages")
+
 
 def _check_seats(kinds: list[str]) -> list[str]:
     out = []

@@ -8,6 +8,7 @@ legality, turns and what a seat may see are the core's (``Game.apply``, ``view_o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -54,10 +55,17 @@ def token_matches(token: str, stored: str | None) -> bool:
     return stored is not None and hmac.compare_digest(token_hash(token), stored)
 
 
+#: Seconds a message may take to leave; a client that stops reading is cut off after that, so
+#: that it cannot hold up its table (sends happen in order, under the table's lock).
+SEND_TIMEOUT = 10.0
+
+
 class Client(Protocol):
-    """A connection at a table (a WebSocket in the app, a list in unit tests)."""
+    """A connection at a table (a WebSocket in the app, a checking double in tests)."""
 
     async def send(self, text: str) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 @dataclass(eq=False)
@@ -66,13 +74,30 @@ class Connection:
     seat: int | None  # None: a spectator
     #: How many log entries this connection has received.
     events_sent: int = 0
+    #: A send failed or timed out: nothing more is sent, and the connection is being closed.
+    broken: bool = False
 
     async def send(self, text: str) -> bool:
+        if self.broken:
+            return False
         try:
-            await self.client.send(text)
-        except Exception:  # a connection that went away; the room forgets it when it closes
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.client.send(text)
+        except Exception:  # gone, or not reading: the room forgets it when it closes
+            self.broken = True
+            _closing.add(task := asyncio.create_task(self._close()))
+            task.add_done_callback(_closing.discard)
             return False
         return True
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.client.close()
+
+
+#: Closing connections, held so that their tasks are not collected half-way.
+_closing: set[asyncio.Task[None]] = set()
 
 
 @dataclass
@@ -251,7 +276,7 @@ class Room:
                     seat=i,
                     kind=s.kind,
                     name=s.name if s.is_human else s.kind,
-                    connected=bool(s.connections) if s.is_human else True,
+                    connected=any(not c.broken for c in s.connections) if s.is_human else True,
                 )
                 for i, s in enumerate(self.seats)
             ],
