@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from piepmatz.bots import bot_names, register
+import piepmatz.bots
 from piepmatz.server.client import SeatClient
 from piepmatz.server.messages import MAX_CHAT, MAX_MESSAGE
 from serverplay import get, open_table, post, until, ws_url
@@ -276,9 +276,10 @@ class _BrokenBot:
         return -1  # no action at all
 
 
-def test_a_bot_that_breaks_the_protocol_is_named_and_its_answer_not_played(server: str) -> None:
-    if "servertest_broken" not in bot_names():
-        register("servertest_broken", lambda arg: _BrokenBot())
+def test_a_bot_that_breaks_the_protocol_is_named_and_its_answer_not_played(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "servertest_broken", lambda arg: _BrokenBot())
 
     async def run() -> None:
         table = await post(
