@@ -15,12 +15,13 @@ from typing import Any
 import httpx
 import uvicorn
 
+from piepmatz.args import new_game
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
 from piepmatz.server import db
 from piepmatz.server.app import create_app
 from piepmatz.server.bots import BotPool
 from piepmatz.server.client import SeatClient
-from piepmatz.server.room import Room, Seat, make_game, new_token, token_hash
+from piepmatz.server.room import Room, Seat, new_token, token_hash
 from piepmatz.server.store import Store
 
 
@@ -130,7 +131,7 @@ async def playing_room(database: Path, players: int, rules: str, seed: int) -> A
     await db.upgrade(engine)
     room = Room(
         new_token()[:12],
-        make_game(players, rules, seed),
+        new_game(players, rules, seed),
         [Seat("human", f"P{p}", token_hash(new_token())) for p in range(players)],
         rules_spec=rules,
         public=False,

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
+from piepmatz.args import new_game
 from piepmatz.bots import make_bot
 from piepmatz.core import PiepmatzError
 
@@ -31,7 +32,7 @@ from .messages import (
     Welcome,
     parse_client_message,
 )
-from .room import HUMAN, Connection, Room, RoomError, Seat, make_game, new_token, token_hash
+from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
 from .store import Store
 
 log = logging.getLogger("piepmatz.server")
@@ -149,7 +150,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         if seat not in humans:
             raise HTTPException(422, f"seat {seat} is not a person's seat")
         try:
-            game = make_game(len(kinds), rules, seed)
+            game = new_game(len(kinds), rules, seed)
         except ValueError as exc:
             raise HTTPException(422, f"rules {rules!r}: {exc}") from None
         tokens = {i: new_token() for i in humans}

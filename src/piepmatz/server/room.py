@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
-from piepmatz.core import Game, GameOptions, PiepmatzError, view_of, view_to_json
+from piepmatz.core import Game, PiepmatzError, view_of, view_to_json
 from piepmatz.core.events import event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.view import filter_event, public_view
@@ -424,12 +424,3 @@ def _chat_message(line: StoredChat) -> str:
     return ChatLine(
         seat=line.seat, name=line.name, text=line.text, sent=line.sent.isoformat()
     ).model_dump_json()
-
-
-def make_game(players: int, rules: str, seed: int | None) -> Game:
-    """A new game from a rules spec (``standard``, ``standard:last_hand=false``)."""
-    from piepmatz.sim.play import parse_rules
-
-    return Game(
-        GameOptions(players, parse_rules(rules), secrets.randbits(63) if seed is None else seed)
-    )
