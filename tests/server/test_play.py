@@ -11,6 +11,7 @@ from pathlib import Path
 
 from piepmatz.cli import main
 from piepmatz.server.client import SeatClient
+from piepmatz.tui.session import seat_labels
 from serverplay import (
     get,
     open_two_person_table,
@@ -55,10 +56,11 @@ async def _whole_game(address: str, tmp_path: Path) -> None:
     with redirect_stdout(out):
         assert main(["replay", str(path)]) == 0
     sheet = sheet_from_json(ends[0]["result"])
-    assert out.getvalue().endswith("\n" + sheet.table() + "\n")
+    labels = seat_labels(None, 3)  # a bare record names no seats
+    assert out.getvalue().endswith("\n" + sheet.table(labels) + "\n")
     # The log each seat put together from the state messages is the one replay prints,
-    # hidden cards aside: the same number of entries of the same kinds.
-    replay_lines = out.getvalue().split("\n\n")[0].splitlines()
+    # hidden cards aside: the same number of entries (after replay's two header lines).
+    replay_lines = out.getvalue().split("\n\n")[0].splitlines()[2:]
     assert [e["kind"] for e in anna.events] == [e["kind"] for e in watcher.events]
     assert len(anna.events) == len(replay_lines)
 
