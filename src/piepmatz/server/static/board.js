@@ -1,0 +1,262 @@
+// The table drawn from a model: a player's view (the table page) or the whole state (a replay).
+// Nothing here decides a rule: strengths are sums of the values shown, the majority holder comes
+// from the server, and what may be clicked comes from the legal actions the server sent.
+import { h } from "./dom.js";
+import { bird, feeder, parseBird, SPECIES, SPECIES_CODES } from "./cards.js";
+
+const PHASE_WORDS = {
+  play: "plays a bird",
+  collect: "may add a bird to the collection",
+  crow: "chooses the crow's victim",
+  draw: "draws",
+  "last hand": "chooses the last hand",
+  "game over": "",
+};
+
+/** A model from a seat's (or a spectator's) view as the server sends it. */
+export function fromView(view, seats) {
+  const me = view.player;
+  const n = view.players;
+  const ownBlind = me === null ? [] : view.own_seeds.filter((s) => !view.seeds_seen[me].includes(s));
+  return {
+    ...common(view, seats),
+    me,
+    hands: range(n).map((p) => (p === me ? { cards: view.hand, size: view.hand.length }
+      : { cards: null, size: view.hand_sizes[p], shown: view.shown[p] })),
+    blind: range(n).map((p) => (p === me ? { count: ownBlind.length, values: ownBlind }
+      : { count: view.blind_counts[p], values: null })),
+    chosen: view.chosen,
+    bird_deck_size: view.bird_deck_size,
+    feeder_deck_size: view.feeder_deck_size,
+  };
+}
+
+/** A model from a whole state (the replay page): every hand and blind seed shown. */
+export function fromState(state, seats, majority) {
+  const n = state.players;
+  return {
+    ...common(state, seats),
+    majority,
+    me: null,
+    hands: range(n).map((p) => ({ cards: state.hands[p], size: state.hands[p].length,
+      kept: state.kept[p] })),
+    blind: range(n).map((p) => ({ count: state.seeds_blind[p].length, values: state.seeds_blind[p] })),
+    chosen: state.kept.map((k) => k !== null),
+    bird_deck_size: state.bird_deck.length,
+    feeder_deck_size: state.feeder_deck.length,
+  };
+}
+
+function common(doc, seats) {
+  return {
+    players: doc.players,
+    rules: doc.rules,
+    seats,
+    phase: doc.phase,
+    turn: doc.turn,
+    turn_player: doc.turn_player,
+    current_player: doc.current_player,
+    first_player: doc.first_player,
+    end_triggered: doc.end_triggered,
+    rows: doc.rows,
+    column: doc.column,
+    display: doc.display,
+    collections: doc.collections,
+    pests: doc.pests,
+    seeds_seen: doc.seeds_seen,
+    majority: doc.majority || {},
+  };
+}
+
+export function range(n) {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+export function seatName(model, p) {
+  const seat = model.seats?.[p];
+  const name = seat && seat.kind !== "human" ? `Bot ${p}` : seat?.name || `Player ${p}`;
+  return p === model.me ? `${name} (you)` : name;
+}
+
+/** A log sentence with each "Player N" replaced by the seat's display name. */
+export function logNames(sentence, seats) {
+  return sentence.replace(/\b[Pp]layer (\d)\b/g, (_, p) => seatName({ seats }, Number(p)));
+}
+
+function value(code) {
+  return parseBird(code).value;
+}
+
+/**
+ * The board. ``pick(where, key)`` says whether a thing may be clicked now: it returns
+ * ``{label, onclick, preview}`` or null. ``where`` is "hand", "perch", "display", "deck",
+ * "collection".
+ */
+export function drawBoard(model, pick = () => null) {
+  return h(
+    "div",
+    { class: "board" },
+    h("section", { class: "feeder-area", "aria-label": "the feeder" },
+      drawPerches(model, pick), drawColumn(model), drawSupply(model, pick)),
+    h("section", { class: "players", "aria-label": "the players" },
+      model.seats.map((_, p) => drawPlayer(model, p, pick))),
+  );
+}
+
+function clickable(content, choice, extraClass = "") {
+  if (!choice) return content;
+  return h("button", { class: `pick ${extraClass}`, type: "button", "aria-label": choice.label,
+    title: choice.preview || choice.label, onclick: choice.onclick, dataset: choice.data || {} }, content);
+}
+
+function drawPerches(model, pick) {
+  return h("div", { class: "perches" }, model.rows.map((row, i) => {
+    const perch = i + 1;
+    const perchValue = value(row[0]);
+    const ground = row.slice(1).reduce((sum, c) => sum + value(c), 0);
+    const beats = ground > perchValue;
+    const choice = pick("perch", perch);
+    const label = `Perch ${perch}: perch ${perchValue}, ground ${ground}`;
+    return h("div", { class: `row${choice ? " target" : ""}`, dataset: { perch: String(perch) }, role: "group", "aria-label": label },
+      h("div", { class: "row-head" },
+        h("span", { class: "row-name" }, `Perch ${perch}`),
+        h("span", { class: `strength${beats ? " beats" : ""}` },
+          h("abbr", { title: "ground total" }, "ground "), h("b", {}, String(ground)),
+          beats ? " > " : " ≤ ", h("abbr", { title: "perch strength" }, "perch "), h("b", {}, String(perchValue)))),
+      h("div", { class: "row-cards" },
+        h("span", { class: "at-perch" }, bird(row[0])),
+        h("span", { class: "ground" }, row.slice(1).map((c) => bird(c)))),
+      choice ? h("div", { class: "row-choice" }, clickable(h("span", {}, choice.text || `Play here`), choice, "perch-pick"),
+        choice.preview ? h("span", { class: "preview-line" }, choice.preview) : null) : null,
+    );
+  }));
+}
+
+function drawColumn(model) {
+  const slots = range(4).map((i) => {
+    const spot = model.column[i];
+    return h("li", { class: "slot", "aria-label": spot ? `position ${i + 1}: ${describeSpot(spot)}` : `position ${i + 1}: empty`, dataset: { position: String(i + 1) } },
+      h("span", { class: "pos", "aria-hidden": "true" }, String(i + 1)),
+      spot ? feeder(spot.seed) : h("span", { class: "chip empty", "aria-hidden": "true" }, "–"),
+      spot && spot.pest ? feeder(spot.pest) : null);
+  });
+  return h("div", { class: "column" },
+    h("h3", {}, "Seed column"),
+    h("ol", { class: "slots", "aria-label": "seed column, position 1 next to the feeder" }, slots));
+}
+
+function describeSpot(spot) {
+  const seedWords = `seed with ${spot.seed[1]} egg${spot.seed[1] === "1" ? "" : "s"}`;
+  if (!spot.pest) return seedWords;
+  return `${seedWords}, ${spot.pest.startsWith("CR") ? "crow" : "squirrel"} beside it`;
+}
+
+function drawSupply(model, pick) {
+  const display = model.display.map((code, i) => {
+    const choice = code ? pick("display", i + 1) : null;
+    return h("span", { class: "display-slot" }, code ? clickable(bird(code), choice) : h("span", { class: "card empty" }, "empty"));
+  });
+  const deckChoice = pick("deck", 0);
+  return h("div", { class: "supply" },
+    h("div", { class: "display" }, h("h3", {}, "Display"), h("div", { class: "cards" }, display)),
+    h("div", { class: "decks" },
+      h("div", { class: "deck", "aria-label": `bird deck: ${model.bird_deck_size} cards` },
+        clickable(h("span", { class: "card back deck-card" }, String(model.bird_deck_size)), deckChoice),
+        h("span", { class: "deck-name" }, "bird deck")),
+      h("div", { class: "deck", "aria-label": `feeder deck: ${model.feeder_deck_size} cards` },
+        h("span", { class: "chip back deck-card" }, String(model.feeder_deck_size)),
+        h("span", { class: "deck-name" }, "feeder deck"))),
+  );
+}
+
+function drawPlayer(model, p, pick) {
+  const seat = model.seats[p] || {};
+  const active = model.current_player === p && model.phase !== "game over";
+  const status = [];
+  if (seat.kind && seat.kind !== "human") status.push(h("span", { class: "tag bot" }, `bot: ${seat.kind}`));
+  if (seat.kind === "human") {
+    status.push(h("span", { class: `tag ${seat.connected ? "online" : "offline"}` }, seat.connected ? "● connected" : "○ away"));
+  }
+  if (model.first_player === p) status.push(h("span", { class: "tag", title: "first player (C6)" }, "1st"));
+  if (model.phase === "last hand" && model.chosen?.[p]) status.push(h("span", { class: "tag" }, "has chosen"));
+  const hand = model.hands[p];
+  return h("article", { class: `player${active ? " active" : ""}${p === model.me ? " me" : ""}`, dataset: { seat: String(p) },
+    "aria-label": `${seatName(model, p)}${active ? ", to play" : ""}` },
+    h("header", {},
+      h("span", { class: "turn-mark", "aria-hidden": "true" }, active ? "▶" : ""),
+      h("span", { class: "name" }, seatName(model, p)),
+      active ? h("span", { class: "tag turn" }, PHASE_WORDS[model.phase] || "to play") : null,
+      status),
+    h("div", { class: "line" }, h("span", { class: "what" }, "Hand"),
+      hand.cards && p !== model.me ? h("span", { class: "cards small" }, hand.cards.map((c) => bird(c))) : null,
+      !hand.cards ? h("span", { class: "cards small" }, (hand.shown || []).map((c) => bird(c, { title: `${c}: everybody saw it drawn` })),
+        range(Math.max(0, hand.size - (hand.shown || []).length)).map(() => bird(null))) : null,
+      p === model.me ? h("span", {}, `${hand.size} cards (below)`) : null,
+      hand.kept && hand.kept.length ? h("span", { class: "kept" }, "keeps ", hand.kept.map((c) => bird(c))) : null),
+    drawSeeds(model, p),
+    model.pests[p].length ? h("div", { class: "line" }, h("span", { class: "what" }, "Pests"), model.pests[p].map((c) => feeder(c))) : null,
+    drawCollection(model, p, pick),
+  );
+}
+
+function drawSeeds(model, p) {
+  const seen = model.seeds_seen[p];
+  const blind = model.blind[p];
+  const count = seen.length + blind.count;
+  const eggsSeen = seen.reduce((sum, s) => sum + Number(s[1]), 0);
+  return h("div", { class: "line seeds", "aria-label": `seed pile: ${count} cards` },
+    h("span", { class: "what" }, "Seeds"),
+    h("span", { class: "count" }, `${count}`),
+    seen.length ? h("span", { class: "seen", title: "taken from the column: everybody saw them" }, seen.map((s) => feeder(s)), ` ${eggsSeen} egg${eggsSeen === 1 ? "" : "s"} seen`) : null,
+    blind.count ? h("span", { class: "blind" },
+      blind.values ? [" + blind: ", blind.values.map((s) => feeder(s, { class: "chip seed mine" }))]
+        : [` + ${blind.count} blind `, range(blind.count).map(() => feeder(null))]) : null);
+}
+
+/** A collection grouped by species; a male and a female of one value sit together as a pair. */
+function drawCollection(model, p, pick) {
+  const bySpecies = {};
+  for (const code of model.collections[p]) (bySpecies[code.slice(0, 2)] ||= []).push(code);
+  const groups = SPECIES_CODES.filter((sp) => bySpecies[sp]).map((sp) => {
+    const cards = bySpecies[sp].sort((a, b) => value(a) - value(b) || (a[3] === "m" ? -1 : 1));
+    const holder = model.majority[sp] === p;
+    const items = [];
+    for (let i = 0; i < cards.length; i++) {
+      const a = cards[i];
+      const b = cards[i + 1];
+      const mated = model.rules?.pairs !== "species" && b && value(a) === value(b) && a[3] !== b[3];
+      const draw = (c) => clickable(bird(c), pick("collection", c));
+      if (mated) {
+        items.push(h("span", { class: "pair", title: "a mated pair", "aria-label": "pair" }, draw(a), draw(b)));
+        i++;
+      } else items.push(draw(a));
+    }
+    return h("span", { class: `group${holder ? " majority" : ""}`,
+      "aria-label": `${SPECIES[sp].name}: ${cards.length}${holder ? ", majority" : ""}` },
+      holder ? h("span", { class: "star", title: "holds the majority of this species" }, "★") : null, items);
+  });
+  return h("div", { class: "line collection" }, h("span", { class: "what" }, "Birds"),
+    groups.length ? groups : h("span", { class: "none" }, "none yet"));
+}
+
+/** The score sheet (E4, E5): every part separately, the winners and the tiebreak. */
+export function drawScores(model, result) {
+  const players = result.players;
+  const cell = (text, cls = "") => h("td", { class: cls }, String(text));
+  const speciesRows = SPECIES_CODES.filter((sp) => players.some((r) => r.singles[sp] !== undefined) || sp in result.majority)
+    .map((sp) => h("tr", {}, h("th", { scope: "row" }, `${SPECIES[sp].name} singles${result.majority[sp] === null || result.majority[sp] === undefined ? "" : ""}`),
+      players.map((r) => cell(r.singles[sp] ?? (result.majority[sp] === r.player ? 0 : "–"), result.majority[sp] === r.player ? "majority" : ""))));
+  const winners = result.winners.map((w) => seatName(model, w));
+  return h("section", { class: "scores", "aria-label": "score sheet" },
+    h("h2", {}, winners.length > 1 ? `Shared win: ${winners.join(", ")}` : `${winners[0]} wins`),
+    result.tiebreak ? h("p", {}, "The totals tied: the most birds in the collection decided (E5).") : null,
+    h("table", { class: "sheet" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), players.map((r) => h("th", { scope: "col", class: result.winners.includes(r.player) ? "winner" : "" }, seatName(model, r.player))))),
+      h("tbody", {},
+        h("tr", {}, h("th", { scope: "row" }, "Seeds (eggs)"), players.map((r) => cell(r.seeds))),
+        h("tr", {}, h("th", { scope: "row" }, "Pairs"), players.map((r) => cell(`${r.pairs} × 5 = ${r.pair_points}`))),
+        speciesRows,
+        h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), players.map((r) => cell(r.total, result.winners.includes(r.player) ? "winner" : ""))),
+        h("tr", {}, h("th", { scope: "row" }, "Birds (tiebreak)"), players.map((r) => cell(r.birds))))),
+  );
+}

@@ -1,0 +1,83 @@
+// Building the page: every text goes in as a text node, never as HTML, so that display names
+// and chat lines (user data) can never become markup.
+
+/** h("div", {class: "x", onclick: f}, "text", child) */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function main() {
+  return document.getElementById("main");
+}
+
+let toastTimer = null;
+/** A message for the person (a refused click, a server error), read out by screen readers. */
+export function toast(text, kind = "error") {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.className = kind;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
+}
+
+export async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = typeof data.detail === "string" ? data.detail
+      : Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : response.statusText;
+    throw new Error(detail);
+  }
+  return data;
+}
+
+export function savedName() {
+  return localStorage.getItem("piepmatz:name") || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("piepmatz:name", name);
+}
+
+/** Copy to the clipboard, falling back to a prompt where the clipboard is not allowed. */
+export async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(`${what} copied`, "info");
+  } catch {
+    window.prompt(`Copy ${what}:`, text);
+  }
+}
+
+export function setRulesLink(spec) {
+  const link = document.getElementById("rules-link");
+  link.href = `/rules?rules=${encodeURIComponent(spec)}`;
+}

@@ -1,0 +1,143 @@
+// The lobby: play against bots at once, open a table with invite links, join an open table.
+import { api, clear, h, main, savedName, saveName, toast } from "./dom.js";
+import { inviteButtons, rememberTable } from "./table.js";
+
+const LEVELS = [
+  ["easy", "easy bot"],
+  ["medium", "medium bot"],
+  ["hard", "hard bot (thinks up to a second)"],
+  ["random", "random bot (plays any legal move)"],
+];
+const PRESETS = [["standard", "standard (the published game)"], ["overview", "overview (the English overview)"]];
+
+function select(id, options, value) {
+  return h("select", { id, name: id }, options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
+}
+
+function go(made) {
+  rememberTable(made);
+  location.assign(new URL(made.link).pathname + location.search + new URL(made.link).hash);
+}
+
+export async function showLobby() {
+  document.title = "Piepmatz — lobby";
+  const name = h("input", { id: "name", maxlength: 32, required: true, value: savedName() || "", placeholder: "e.g. Anna", autocomplete: "nickname" });
+  const myName = () => {
+    const value = name.value.trim();
+    if (!value) {
+      toast("Choose a display name first.");
+      name.focus();
+      return null;
+    }
+    saveName(value);
+    return value;
+  };
+
+  // One click: you against bots.
+  const quickPlayers = select("quick-players", [["3", "3 players"], ["2", "2 players"], ["4", "4 players"]], "3");
+  const quickBot = select("quick-bot", LEVELS, "medium");
+  const quick = h("section", { class: "panel", "aria-labelledby": "quick-title" },
+    h("h2", { id: "quick-title" }, "Play against bots now"),
+    h("div", { class: "fields" },
+      h("label", { for: "quick-players" }, "Players"), quickPlayers,
+      h("label", { for: "quick-bot" }, "Bots"), quickBot),
+    h("button", { type: "button", class: "primary", id: "quick-start", onclick: async () => {
+      const who = myName();
+      if (!who) return;
+      try {
+        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value }));
+      } catch (error) {
+        toast(`Could not start: ${error.message}`);
+      }
+    } }, "Play against bots now"));
+
+  // A table with friends.
+  const seatsBox = h("div", { class: "seats" });
+  const count = select("seat-count", [["2", "2"], ["3", "3"], ["4", "4"]], "3");
+  const seatKinds = [];
+  const drawSeats = () => {
+    const n = Number(count.value);
+    clear(seatsBox);
+    for (let i = 0; i < n; i++) {
+      const kind = seatKinds[i] || (i === 0 ? "you" : i === 1 ? "human" : "easy");
+      const choice = select(`seat-${i}`, [["you", "you"], ["human", "a friend (invite link)"], ...LEVELS], kind);
+      choice.addEventListener("change", () => { seatKinds[i] = choice.value; });
+      seatsBox.append(h("label", { for: `seat-${i}` }, `Seat ${i}`), choice);
+    }
+  };
+  count.addEventListener("change", drawSeats);
+  drawSeats();
+  const preset = select("preset", PRESETS, "standard");
+  const isPublic = h("input", { type: "checkbox", id: "public" });
+  const created = h("div", { id: "created" });
+  const create = h("form", { class: "panel", "aria-labelledby": "create-title", onsubmit: async (event) => {
+    event.preventDefault();
+    const who = myName();
+    if (!who) return;
+    const n = Number(count.value);
+    const kinds = [];
+    let mine = null;
+    for (let i = 0; i < n; i++) {
+      const value = document.getElementById(`seat-${i}`).value;
+      if (value === "you") {
+        if (mine !== null) return toast("Choose 'you' for one seat only.");
+        mine = i;
+        kinds.push("human");
+      } else kinds.push(value);
+    }
+    if (mine === null) return toast("Choose the seat you take ('you').");
+    try {
+      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked });
+      rememberTable(made);
+      const link = new URL(made.link);
+      clear(created).append(h("div", { class: "made" },
+        h("h3", {}, `Table ${made.table} is open`),
+        made.invites.length ? inviteButtons(made) : null,
+        h("a", { class: "button primary", id: "go-table", href: link.pathname + location.search + link.hash }, "Go to the table")));
+    } catch (error) {
+      toast(`Could not open the table: ${error.message}`);
+    }
+  } },
+  h("h2", { id: "create-title" }, "Open a table"),
+  h("div", { class: "fields" },
+    h("label", { for: "seat-count" }, "Seats"), count,
+    seatsBox,
+    h("label", { for: "preset" }, "Rules"), preset,
+    h("label", { for: "public" }, "Listed for anyone to join"), isPublic),
+  h("button", { type: "submit", class: "primary", id: "create" }, "Open the table"),
+  created);
+
+  // Open tables anyone may join.
+  const list = h("ul", { id: "open-tables", class: "open-tables" });
+  const refresh = async () => {
+    let tables = [];
+    try {
+      tables = await api("GET", "/api/tables");
+    } catch {
+      return;
+    }
+    clear(list).append(...(tables.length ? tables.map((t) => h("li", {},
+      h("span", {}, `Table ${t.table}: ${t.players} players, ${t.rules}; `,
+        t.seats.map((s) => (s.kind === "human" ? s.name || "free seat" : `bot ${s.kind}`)).join(", ")),
+      h("button", { type: "button", onclick: async () => {
+        const who = myName();
+        if (!who) return;
+        try {
+          const joined = await api("POST", `/api/tables/${t.table}/join`, { name: who });
+          localStorage.setItem(`piepmatz:seat:${t.table}`, JSON.stringify(joined));
+          location.assign(`/play/${t.table}${location.search}#seat=${joined.seat}&token=${joined.token}`);
+        } catch (error) {
+          toast(`Could not join: ${error.message}`);
+        }
+      } }, "Join"))) : [h("li", { class: "muted" }, "No open table right now.")]));
+  };
+  await refresh();
+  setInterval(refresh, 5000);
+
+  clear(main()).append(h("div", { class: "lobby" },
+    h("h1", {}, "Piepmatz"),
+    h("p", { class: "muted" }, "Songbirds at a feeder: play birds to the perches, chase the perch bird away, collect seeds and birds."),
+    h("div", { class: "panel" }, h("label", { for: "name" }, "Your display name"), name),
+    quick, create,
+    h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, "Open tables"), list)));
+}

@@ -1,0 +1,445 @@
+// The table page: one WebSocket per seat (docs/protocol.md). The server decides everything;
+// this page shows the seat's view, offers exactly the legal actions it was sent, with the
+// server's preview of each, and tells the events step by step.
+import { api, clear, copyText, h, main, savedName, saveName, setRulesLink, toast } from "./dom.js";
+import { actionLabel, bird, birdLabel } from "./cards.js";
+import { drawBoard, drawScores, fromView, logNames, seatName } from "./board.js";
+
+/** Milliseconds per step of an animation; ``?pace=0`` (tests) shows everything at once. */
+const PACE = Number(new URLSearchParams(location.search).get("pace") ?? localStorage.getItem("piepmatz:pace") ?? 700);
+/** Events worth a pause of their own; the rest are told in the log without one. */
+const STEPS = new Set(["play", "chase", "take_seed", "take_blind", "take_pest", "collect_perch", "crow",
+  "crow_nothing", "squirrel", "promote", "collect", "draw_display", "draw_deck", "end_triggered", "reveal"]);
+
+const PROMPTS = {
+  play: "Play a bird: choose a card of your hand, then a perch.",
+  collect: "No chase: you may add a bird from your hand to your collection (T2.2).",
+  crow: "The crow: choose a bird of your most numerous species to lose (T2.1d).",
+  draw: "Draw: take a display card or the top of the bird deck (T3.1).",
+  "last hand": "Last hand: choose the two birds that join your collection (E3).",
+};
+
+export async function showTable(tableId) {
+  const page = new TablePage(tableId);
+  await page.start();
+}
+
+class TablePage {
+  constructor(id) {
+    this.id = id;
+    this.info = null;
+    this.state = null; // the last state message shown
+    this.previews = new Map();
+    this.selected = null;
+    this.pending = false;
+    this.queue = [];
+    this.busy = false;
+    this.seat = null;
+    this.token = null;
+    this.logLines = [];
+    this.closing = false;
+  }
+
+  async start() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    const stored = JSON.parse(localStorage.getItem(`piepmatz:seat:${this.id}`) || "null");
+    this.token = hash.get("token") || stored?.token || null;
+    this.seat = hash.has("seat") ? Number(hash.get("seat")) : hash.get("token") ? null : stored?.seat ?? null;
+    this.info = await api("GET", `/api/tables/${this.id}`);
+    setRulesLink(this.info.rules);
+    if (!this.token) return this.showJoin(null);
+    if (this.seat !== null && !this.info.seats[this.seat]?.name) return this.showJoin(this.token);
+    this.remember();
+    this.layout();
+    this.connect();
+  }
+
+  remember() {
+    if (this.seat !== null) localStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.seat, token: this.token }));
+  }
+
+  /** Choose a display name and take the invited seat (or a free seat of a public table). */
+  showJoin(token) {
+    const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
+    const form = h("form", { class: "panel join", "aria-label": "join the table", onsubmit: async (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) return toast("Choose a display name first.");
+      try {
+        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token });
+        saveName(name);
+        this.seat = joined.seat;
+        this.token = joined.token;
+        this.remember();
+        history.replaceState(null, "", `/play/${this.id}${location.search}#seat=${joined.seat}&token=${joined.token}`);
+        this.info = await api("GET", `/api/tables/${this.id}`);
+        this.layout();
+        this.connect();
+      } catch (error) {
+        toast(`Could not join: ${error.message}`);
+      }
+    } },
+    h("h1", {}, token ? `You are invited to seat ${this.seat} at table ${this.id}` : `Table ${this.id}`),
+    h("p", {}, `Rules: ${this.info.rules}. Seats: `, this.info.seats.map((s) => `${s.seat}: ${s.name || "free"}`).join(", ")),
+    h("label", { for: "join-name" }, "Your display name"), input,
+    h("button", { type: "submit", class: "primary" }, token ? "Take my seat" : "Join"));
+    clear(main()).append(form);
+    input.focus();
+  }
+
+  layout() {
+    this.boardEl = h("div", { id: "board", class: "board-wrap" });
+    this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": "your hand" });
+    this.decisionEl = h("section", { id: "decision", class: "decision", "aria-live": "polite", "aria-label": "your move" });
+    this.bannerEl = h("p", { id: "banner", class: "banner", "aria-live": "polite" }, "");
+    this.headEl = h("div", { class: "table-head" });
+    this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": "game log" });
+    this.chatEl = h("ol", { id: "chat", class: "chat", role: "log", "aria-label": "table chat" });
+    const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: "Say something to the table", "aria-label": "chat message", autocomplete: "off" });
+    const chatForm = this.seat === null ? h("p", { class: "muted" }, "Spectators read the chat.")
+      : h("form", { class: "chat-form", onsubmit: (event) => {
+        event.preventDefault();
+        const text = chatInput.value.trim();
+        if (text) this.send({ type: "chat", text });
+        chatInput.value = "";
+      } }, chatInput, h("button", { type: "submit" }, "Send"));
+    clear(main()).append(h("div", { class: "table-page" },
+      h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.decisionEl, this.handEl, this.boardEl),
+      h("aside", { class: "side-col" },
+        h("section", { class: "panel" }, h("h2", {}, "Game log"), this.logEl),
+        h("section", { class: "panel" }, h("h2", {}, "Chat"), this.chatEl, chatForm))));
+    document.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}`);
+    this.ws = ws;
+    window.piepmatz = { send: (message) => this.send(message), page: this };
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
+    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onclose = () => {
+      if (this.closing) return;
+      this.banner("Connection lost: reconnecting…");
+      setTimeout(() => this.connect(), 1000);
+    };
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      toast("Not connected: wait a moment.");
+      return false;
+    }
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "welcome":
+        this.seat = message.seat;
+        break;
+      case "table":
+        this.info = message;
+        if (this.state) this.renderAll();
+        else this.renderHead();
+        break;
+      case "state":
+        this.queue.push(message);
+        this.drain();
+        break;
+      case "preview":
+        if (this.state && message.move === this.state.move) {
+          this.previews = new Map(message.previews.map((p) => [p.action, p]));
+          this.renderAll();
+        }
+        break;
+      case "chat":
+        this.chatEl.append(h("li", {}, h("b", {}, `${message.name}: `), message.text));
+        this.chatEl.scrollTop = this.chatEl.scrollHeight;
+        break;
+      case "error":
+        this.pending = false;
+        toast(`Refused: ${message.message}`);
+        if (message.code === "stale") this.send({ type: "sync" });
+        if (this.state) this.renderAll();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Show the state messages in order, each one's events step by step. */
+  async drain() {
+    if (this.busy) return;
+    this.busy = true;
+    while (this.queue.length) {
+      const message = this.queue.shift();
+      const full = message.events_from === 0;
+      if (full) {
+        clear(this.logEl);
+        this.logLines = [];
+      }
+      const animate = !full && PACE > 0 && this.state !== null;
+      for (let i = 0; i < message.log.length; i++) {
+        const event = message.events[i];
+        const line = this.names(message.log[i]);
+        this.addLog(line, event.kind);
+        if (animate && STEPS.has(event.kind)) {
+          this.banner(line);
+          this.highlight(event);
+          await sleep(PACE);
+        }
+      }
+      if (message.log.length) this.banner(this.names(message.log[message.log.length - 1]));
+      this.state = message;
+      this.previews = new Map();
+      this.selected = null;
+      this.showAll = false;
+      this.pending = false;
+      this.renderAll();
+      if (message.legal.length) this.send({ type: "preview", move: message.move });
+    }
+    this.busy = false;
+  }
+
+  names(sentence) {
+    return logNames(sentence, this.info?.seats || []);
+  }
+
+  addLog(line, kind) {
+    this.logEl.append(h("li", { class: `ev-${kind}` }, line));
+    while (this.logEl.children.length > 400) this.logEl.firstChild.remove();
+    this.logEl.scrollTop = this.logEl.scrollHeight;
+  }
+
+  banner(text) {
+    this.bannerEl.textContent = text;
+  }
+
+  /** Mark what an event touches on the board that is still showing. */
+  highlight(event) {
+    for (const el of document.querySelectorAll(".flash")) el.classList.remove("flash");
+    const marks = [];
+    if (event.perch) marks.push(`.row[data-perch="${event.perch}"]`);
+    if (event.position) marks.push(`.slot[data-position="${event.position}"]`);
+    if (event.player !== undefined && event.player !== null) marks.push(`.player[data-seat="${event.player}"]`);
+    if (event.slot) marks.push(`.display-slot:nth-child(${event.slot})`);
+    for (const el of document.querySelectorAll(marks.join(","))) el.classList.add("flash");
+  }
+
+  model() {
+    return fromView(this.state.view, this.info.seats);
+  }
+
+  renderHead() {
+    const info = this.info;
+    const me = this.seat === null ? "spectating" : `seat ${this.seat}`;
+    clear(this.headEl).append(
+      h("h1", {}, `Table ${this.id}`),
+      h("span", { class: "muted" }, ` ${info.players} players · rules ${info.rules} · ${me}`,
+        this.state ? ` · move ${this.state.move}` : "", info.spectators ? ` · ${info.spectators} watching` : ""),
+      h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, "Rules of this game"),
+    );
+  }
+
+  renderAll() {
+    this.renderHead();
+    if (!this.state) return;
+    const model = this.model();
+    const pick = (where, key) => this.pick(where, key);
+    clear(this.boardEl).append(drawBoard(model, pick));
+    this.renderHand(model);
+    this.renderDecision(model);
+  }
+
+  legal() {
+    return this.pending ? [] : this.state.legal;
+  }
+
+  choice(action, extra = {}) {
+    const preview = this.previews.get(action);
+    return {
+      label: `${actionLabel(action)}${preview ? `: ${preview.headline}` : ""}`,
+      preview: preview?.headline,
+      onclick: () => this.act(action),
+      data: { action },
+      ...extra,
+    };
+  }
+
+  pick(where, key) {
+    const legal = this.legal();
+    if (where === "perch" && this.selected && legal.includes(`play ${this.selected} ${key}`)) {
+      return this.choice(`play ${this.selected} ${key}`, { text: `Play ${this.selected} here` });
+    }
+    if (where === "display" && legal.includes(`draw display ${key}`)) return this.choice(`draw display ${key}`);
+    if (where === "deck" && legal.includes("draw deck")) return this.choice("draw deck");
+    if (where === "collection" && this.state.view.player === null) return null;
+    if (where === "collection" && legal.includes(`crow ${key}`)) return this.choice(`crow ${key}`);
+    return null;
+  }
+
+  renderHand(model) {
+    clear(this.handEl);
+    if (this.seat === null) return;
+    const hand = this.state.view.hand;
+    const legal = this.legal();
+    this.handEl.append(h("h2", {}, "Your hand"), h("div", { class: "cards hand" }, hand.map((code) => {
+      const usable = legal.some((a) => a.split(" ").slice(1).includes(code) && !a.startsWith("keep"));
+      return h("button", {
+        type: "button",
+        class: `hand-card${this.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
+        "aria-pressed": this.selected === code ? "true" : "false",
+        "aria-label": `${birdLabel(code)}${usable ? "" : " (not playable now)"}`,
+        dataset: { card: code },
+        onclick: () => this.clickHand(code),
+      }, bird(code, { "aria-hidden": "true", role: null }));
+    })));
+  }
+
+  /** A click on a hand card: select it to play, collect it, or say why it cannot be used now. */
+  clickHand(code) {
+    const legal = this.legal();
+    const phase = this.state.view.phase;
+    if (this.pending) return toast("Your move is on its way.");
+    if (!legal.length) {
+      const p = this.state.view.current_player;
+      return toast(this.state.result ? "The game is over." : `It is not your turn: waiting for ${seatName(this.model(), p)}.`);
+    }
+    if (phase === "play") {
+      if (!legal.some((a) => a.startsWith(`play ${code} `))) return toast(`${birdLabel(code)} cannot be played now.`);
+      this.selected = this.selected === code ? null : code;
+      this.renderAll();
+      const target = document.querySelector(".perch-pick");
+      if (target && this.selected) target.focus();
+      return;
+    }
+    if (legal.includes(`collect ${code}`)) return this.act(`collect ${code}`);
+    return toast(`${birdLabel(code)} cannot be used now: ${PROMPTS[phase] || "wait"}`);
+  }
+
+  act(action) {
+    if (this.pending || !this.state.legal.includes(action)) return toast("That move is not possible now.");
+    if (this.send({ type: "action", move: this.state.move, action })) {
+      this.pending = true;
+      this.banner(`You: ${actionLabel(action)}…`);
+      this.renderAll();
+    }
+  }
+
+  renderDecision(model) {
+    const state = this.state;
+    const box = clear(this.decisionEl);
+    if (state.result) {
+      box.append(drawScores(model, state.result), h("div", { class: "buttons" }, 
+        this.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, "Play again") : null,
+        h("a", { class: "button", href: `/replay/${this.id}` }, "Replay this game"),
+        h("a", { class: "button", href: "/" }, "Lobby")));
+      return;
+    }
+    if (this.info.status === "waiting") {
+      const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => `seat ${s.seat}`);
+      const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${this.id}`) || "null");
+      box.append(h("h2", {}, `Waiting for ${waiting.join(", ")} to join`),
+        invites ? inviteButtons(invites) : h("p", {}, "The game starts when every person's seat is taken."));
+      return;
+    }
+    const legal = this.legal();
+    if (!legal.length) {
+      const p = state.view.current_player;
+      box.append(h("p", { class: "waiting" }, this.pending ? "Sending your move…"
+        : `${seatName(model, p)} ${phaseWords(state.view.phase)}.`));
+      return;
+    }
+    let options = legal;
+    const choosing = state.view.phase === "play" && !this.selected && !this.showAll;
+    if (state.view.phase === "play" && this.selected) options = legal.filter((a) => a.startsWith(`play ${this.selected} `));
+    if (choosing) options = [];
+    const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
+      this.previews.size ? "Point at a move to see what it would do." : "Working out what each move would do…");
+    const show = (action) => {
+      const p = this.previews.get(action);
+      clear(previewBox).append(h("b", {}, actionLabel(action)),
+        p ? h("ul", {}, h("li", {}, p.headline), p.steps.map((s) => h("li", {}, s))) : null);
+    };
+    box.append(...[
+      h("h2", {}, "Your move"),
+      h("p", { class: "prompt" }, PROMPTS[state.view.phase] || ""),
+      h("ol", { class: "options", "aria-label": "your legal moves" }, options.map((action, i) => {
+        const p = this.previews.get(action);
+        return h("li", {}, h("button", {
+          type: "button", class: "option", dataset: { action },
+          "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
+          onclick: () => this.act(action), onfocus: () => show(action), onmouseenter: () => show(action),
+        }, h("span", { class: "key", "aria-hidden": "true" }, i < 9 ? String(i + 1) : ""),
+        h("span", { class: "what" }, actionLabel(action)),
+        p ? h("span", { class: "headline" }, p.headline) : null));
+      })),
+      state.view.phase === "play" && (this.selected || !this.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
+        onclick: () => { this.selected = null; this.showAll = true; this.renderAll(); } }, "List every move") : null,
+      choosing ? null : previewBox,
+    ].filter(Boolean));
+  }
+
+  /** Keys: 1–9 choose a listed move; Escape clears the selected card. */
+  key(event) {
+    if (event.target.closest?.("input, textarea")) return;
+    if (event.key === "Escape" && this.selected) {
+      this.selected = null;
+      this.renderAll();
+      return;
+    }
+    if (/^[1-9]$/.test(event.key)) {
+      const buttons = this.decisionEl.querySelectorAll("button.option");
+      const button = buttons[Number(event.key) - 1];
+      if (button) button.click();
+    }
+  }
+
+  async playAgain() {
+    const seats = this.info.seats;
+    const name = seats[this.seat]?.name || savedName() || "You";
+    try {
+      const humans = seats.filter((s) => s.kind === "human");
+      const made = humans.length === 1
+        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules })
+        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat });
+      rememberTable(made);
+      this.closing = true;
+      this.ws.close();
+      location.assign(made.link.replace(/^https?:\/\/[^/]+/, "") + "");
+    } catch (error) {
+      toast(`Could not open a new table: ${error.message}`);
+    }
+  }
+}
+
+function phaseWords(phase) {
+  return {
+    play: "is choosing a bird to play",
+    collect: "may add a bird to the collection",
+    crow: "is choosing the crow's victim",
+    draw: "is drawing",
+    "last hand": "is choosing the last hand",
+  }[phase] || "is to play";
+}
+
+/** Keep the invite links of a table this browser opened, for its waiting screen. */
+export function rememberTable(made) {
+  localStorage.setItem(`piepmatz:seat:${made.table}`, JSON.stringify({ seat: made.seat, token: made.token }));
+  localStorage.setItem(`piepmatz:invites:${made.table}`, JSON.stringify({ invites: made.invites, spectate: made.spectate }));
+}
+
+export function inviteButtons(made) {
+  return h("div", { class: "invites" },
+    h("p", {}, "Send each friend the link of their seat; whoever has a seat's link plays that seat."),
+    h("ul", {}, made.invites.map((invite) => h("li", {},
+      h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, `seat ${invite.seat}'s invite link`) },
+        `Copy invite link for seat ${invite.seat}`))),
+    h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, "the spectator link") }, "Copy spectator link"))));
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
