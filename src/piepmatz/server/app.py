@@ -7,10 +7,12 @@ import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator
+from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 
 from piepmatz.args import new_game
 from piepmatz.bots import make_bot
@@ -27,6 +29,7 @@ from .messages import (
     Hello,
     Join,
     NewTable,
+    PreviewRequest,
     QuickGame,
     Sync,
     Welcome,
@@ -86,6 +89,23 @@ def _check_seats(kinds: list[str]) -> list[str]:
                 raise HTTPException(422, f"seat {kind!r}: {exc}") from None
         out.append(kind)
     return out
+
+
+def rules_html(spec: str) -> str:
+    """The rules text for players (the terminal game's rules screen) rendered to HTML."""
+    from markdown_it import MarkdownIt
+
+    from piepmatz.sim.play import parse_rules
+    from piepmatz.tui.rulesdoc import rules_markdown
+
+    try:
+        rules = parse_rules(spec)
+    except ValueError as exc:
+        raise HTTPException(422, f"rules {spec!r}: {exc}") from None
+    html: str = (
+        MarkdownIt("commonmark", {"html": False}).enable("table").render(rules_markdown(rules))
+    )
+    return html
 
 
 def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI:
@@ -238,6 +258,38 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
             )
         return room.record()
 
+    @app.get("/api/tables/{table_id}/replay")
+    async def replay(table_id: str, request: Request) -> dict[str, Any]:
+        """A finished game step by step for the replay page: every state (hands shown) and the
+        sentences of what each action did."""
+        room = await hub_of(request).room(table_id)
+        if room.status != "over":
+            raise HTTPException(
+                409, "the game is not over: its replay, which shows every hand, comes after"
+            )
+        return room.replay() | {"seats": room.info().model_dump()["seats"]}
+
+    @app.get("/api/rules")
+    async def rules(spec: str = "standard") -> dict[str, str]:
+        """The rules of ``spec`` (a preset, flags allowed) as HTML, from the shipped RULES.md."""
+        return {"rules": spec, "html": rules_html(spec)}
+
+    # The browser client: one page whose script shows the lobby, a table, a replay or the rules
+    # by the address (``docs/protocol.md``, "The browser client").
+    static = resources.files("piepmatz.server").joinpath("static")
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    page = str(static.joinpath("index.html"))
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/rules", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(page)
+
+    @app.get("/play/{table_id}", include_in_schema=False)
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(page)
+
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
@@ -288,6 +340,14 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                     await refuse("hello_again", "this connection has already said hello")
                 elif isinstance(message, Sync):
                     await conn.send(room.state_message(conn, full=True))
+                elif isinstance(message, PreviewRequest):
+                    if conn.seat is None:
+                        await refuse("spectator", "a spectator has no moves to preview")
+                        continue
+                    try:
+                        await conn.send(room.previews(conn.seat, message.move))
+                    except RoomError as exc:
+                        await conn.send(exc.message())
                 elif conn.seat is None:
                     await refuse("spectator", "a spectator cannot act or chat")
                 elif isinstance(message, Act):

@@ -69,11 +69,20 @@ class Sync(_Strict):
     type: Literal["sync"]
 
 
-ClientMessage = Annotated[Hello | Act | Chat | Sync, Field(discriminator="type")]
-client_message: TypeAdapter[Hello | Act | Chat | Sync] = TypeAdapter(ClientMessage)
+class PreviewRequest(_Strict):
+    """Ask what each legal action at move ``move`` would do (the browser shows it before a
+    click); answered by a ``preview`` message computed from the seat's view only."""
+
+    type: Literal["preview"]
+    move: int = Field(ge=0)
 
 
-def parse_client_message(text: str) -> Hello | Act | Chat | Sync:
+AnyClientMessage = Hello | Act | Chat | Sync | PreviewRequest
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str) -> AnyClientMessage:
     """Decode and validate one client message; ``ValueError`` says what was wrong."""
     if len(text) > MAX_MESSAGE:
         raise ValueError(f"message too long: {len(text)} characters, at most {MAX_MESSAGE}")
@@ -131,8 +140,26 @@ class StateMessage(BaseModel):
     events: list[dict[str, Any]]
     #: The receiver's legal actions when it is their decision, else empty.
     legal: list[str]
+    #: One sentence per entry of ``events`` (``piepmatz.core.events.describe_event``).
+    log: list[str] = []
     #: The score sheet once the game is over.
     result: dict[str, Any] | None = None
+
+
+class ActionPreview(BaseModel):
+    action: str
+    #: One line, e.g. ``ground 7 > perch 4: takes seed 3 (S2)``.
+    headline: str
+    #: The public steps, one sentence each.
+    steps: list[str]
+
+
+class Previews(BaseModel):
+    """What each of the receiver's legal actions at ``move`` would do, from their view only."""
+
+    type: Literal["preview"] = "preview"
+    move: int
+    previews: list[ActionPreview]
 
 
 class Ack(BaseModel):

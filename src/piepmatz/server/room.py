@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
-from piepmatz.core import Game, PiepmatzError, view_of, view_to_json
-from piepmatz.core.events import event_to_json
+from piepmatz.core import Game, GameOptions, PiepmatzError, state_to_json, view_of, view_to_json
+from piepmatz.core.events import describe_event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.view import filter_event, public_view
 
@@ -29,8 +29,10 @@ from .bots import BotPool
 from .messages import (
     CHAT_HISTORY,
     Ack,
+    ActionPreview,
     ChatLine,
     Error,
+    Previews,
     SeatInfo,
     StateMessage,
     TableInfo,
@@ -302,7 +304,8 @@ class Room:
             doc["own_seeds"] = []
         start = 0 if full else conn.events_sent
         log_ = state.events or []
-        events = [event_to_json(filter_event(e, seat)) for e in log_[start:]]
+        seen = [filter_event(e, seat) for e in log_[start:]]
+        events = [event_to_json(e) for e in seen]
         conn.events_sent = len(log_)
         over = state.is_over()
         legal = (
@@ -316,8 +319,30 @@ class Room:
             events_from=start,
             events=events,
             legal=legal,
+            log=[describe_event(e) for e in seen],
             result=self.game.score().to_json() if over else None,
         ).model_dump_json()
+
+    def previews(self, seat: int, move: int) -> str:
+        """What each of ``seat``'s legal actions at ``move`` would do, computed from the seat's
+        view alone by the terminal game's preview (a sampled world, so nothing hidden leaks)."""
+        from piepmatz.tui.preview import preview
+
+        if move != self.move:
+            raise RoomError(
+                "stale", f"preview for move {move}, but the game is at move {self.move}"
+            )
+        state = self.game.state
+        if self.status != "playing" or state.is_over() or state.current_player != seat:
+            raise RoomError("not_your_turn", "it is not your decision: nothing to preview")
+        view = view_of(state, seat)
+        out = []
+        for action in state.legal_actions():
+            shown = preview(view, action.id, seed=move)
+            out.append(
+                ActionPreview(action=str(action), headline=shown.headline, steps=list(shown.steps))
+            )
+        return Previews(move=move, previews=out).model_dump_json()
 
     async def broadcast_state(self) -> None:
         for conn in self.connections():
@@ -418,6 +443,27 @@ class Room:
 
     def record(self) -> dict[str, Any]:
         return self.game.record()
+
+    def replay(self) -> dict[str, Any]:
+        """The record and, for each position, the whole state (every hand), the majority holders
+        and what the action that led there did, in sentences."""
+        game = Game(self.game.options)
+        frames = [self._frame(game, None, 0)]
+        for action in self.game.actions:
+            before = len(game.state.events or [])
+            game.apply(str(action))
+            frames.append(self._frame(game, str(action), before))
+        return {"record": self.game.record(), "rules": self.rules_spec, "frames": frames}
+
+    @staticmethod
+    def _frame(game: Game, action: str | None, since: int) -> dict[str, Any]:
+        state = game.state
+        return {
+            "action": action,
+            "state": state_to_json(state) | {"events": []},
+            "majority": view_to_json(view_of(state, 0)._replace(events=None))["majority"],
+            "log": [describe_event(e) for e in (state.events or [])[since:]],
+        }
 
 
 def _chat_message(line: StoredChat) -> str:

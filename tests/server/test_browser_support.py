@@ -1,0 +1,131 @@
+"""What the server adds for the browser client: previews, log sentences, the replay, the rules
+and the pages themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import httpx
+
+from piepmatz.core import Game, view_of
+from piepmatz.core.cards import BIRD_NAMES
+from piepmatz.core.events import describe_event, event_from_json
+from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
+from piepmatz.server.client import SeatClient
+from piepmatz.tui.preview import preview
+from serverplay import get, play_randomly, post, until, ws_url
+
+
+def _game_at(record: dict[str, Any], moves: int) -> Game:
+    return Game.from_record(
+        {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "options": record["options"],
+            "actions": record["actions"][:moves],
+            "result": None,
+        }
+    )
+
+
+def test_a_preview_answers_each_legal_action_as_the_terminal_game_would(server: str) -> None:
+    async def run() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]], str]:
+        table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 11})
+        async with SeatClient.connect(ws_url(server, table["table"]), table["token"]) as seat:
+            state = await until(seat, "state")
+            while not state["legal"]:
+                state = await until(seat, "state")
+            await seat.send({"type": "preview", "move": state["move"]})
+            answer = await until(seat, "preview")
+            errors = []
+            await seat.send({"type": "preview", "move": state["move"] + 5})
+            errors.append(await until(seat, "error"))
+            async with SeatClient.connect(
+                ws_url(server, table["table"]), table["spectator_token"]
+            ) as spectator:
+                await until(spectator, "state")
+                await spectator.send({"type": "preview", "move": state["move"]})
+                errors.append(await until(spectator, "error"))
+            await seat.act(state["legal"][0], state["move"])
+            await until(seat, "ack")
+            await play_randomly(seat, random.Random(2))
+        return state, answer, errors, table["table"]
+
+    state, answer, errors, table_id = asyncio.run(run())
+    assert [e["code"] for e in errors] == ["stale", "spectator"]
+    assert answer["move"] == state["move"]
+    assert [p["action"] for p in answer["previews"]] == state["legal"]
+    record = asyncio.run(get(server, f"/api/tables/{table_id}/record"))
+    game = _game_at(record, state["move"])
+    view = view_of(game.state, 0)
+    for shown in answer["previews"]:
+        expected = preview(view, game.state.parse_action(shown["action"]).id, seed=state["move"])
+        assert (shown["headline"], shown["steps"]) == (expected.headline, list(expected.steps))
+
+
+def test_state_messages_tell_each_event_in_a_sentence(server: str) -> None:
+    async def run() -> dict[str, Any]:
+        table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 4})
+        async with SeatClient.connect(ws_url(server, table["table"]), table["token"]) as seat:
+            await until(seat, "state")
+            await seat.send({"type": "sync"})
+            while (state := await until(seat, "state"))["events_from"] != 0:
+                pass
+            return state
+
+    full = asyncio.run(run())
+    assert full["events_from"] == 0 and len(full["log"]) == len(full["events"]) > 0
+    for event, line in zip(full["events"], full["log"], strict=True):
+        assert line == describe_event(event_from_json(event))
+
+
+def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(server: str) -> None:
+    async def run() -> tuple[int, dict[str, Any]]:
+        table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 9})
+        tid = table["table"]
+        refused = await get(server, f"/api/tables/{tid}/replay", status=409)
+        async with SeatClient.connect(ws_url(server, tid), table["token"]) as seat:
+            await play_randomly(seat, random.Random(3))
+        return len(refused["detail"]), await get(server, f"/api/tables/{tid}/replay")
+
+    refusal, replay = asyncio.run(run())
+    assert refusal > 0
+    record = replay["record"]
+    assert len(replay["frames"]) == len(record["actions"]) + 1
+    assert [f["action"] for f in replay["frames"][1:]] == record["actions"]
+    assert replay["seats"][0]["name"] == "Anna" and replay["rules"] == "standard"
+    for moves in (0, len(record["actions"]) // 2, len(record["actions"])):
+        state = _game_at(record, moves).state
+        frame = replay["frames"][moves]
+        assert frame["state"]["hands"] == [[BIRD_NAMES[c] for c in hand] for hand in state.hands]
+        assert frame["majority"] == view_of(state, 0).to_json()["majority"]
+    assert replay["frames"][1]["log"][0].startswith("Player")
+
+
+def test_the_rules_of_a_preset_and_the_pages_are_served(server: str) -> None:
+    async def run() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            paths = [
+                "/api/rules?spec=overview",
+                "/api/rules?spec=standard:draw=one",
+                "/api/rules?spec=nonsense",
+                "/",
+                "/play/abc",
+                "/replay/abc",
+                "/rules",
+                "/static/app.js",
+                "/static/../app.py",
+            ]
+            return [await http.get(p) for p in paths]
+
+    overview, one, nonsense, *pages, escape = asyncio.run(run())
+    assert "Rules in play: overview" in overview.json()["html"]
+    assert "draw exactly one card" in one.json()["html"]
+    assert nonsense.status_code == 422 and "nonsense" in nonsense.json()["detail"]
+    assert all(p.status_code == 200 for p in pages)
+    assert pages[0].text == pages[1].text == pages[2].text == pages[3].text
+    assert 'src="/static/app.js"' in pages[0].text
+    assert "showLobby" in pages[4].text
+    assert escape.status_code == 404
