@@ -1,0 +1,482 @@
+"""The browser client end to end: real headless Chromium pages against a real server.
+
+Every game is played through the page as a person would: clicks on hand cards, perches and the
+listed moves. Bots are ``random`` and the page's step pace is 0 (``?pace=0``) so that whole
+games stay quick; the step-by-step telling is the same code with a pause.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from piepmatz.core import Game, view_of
+from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES, NUM_BIRDS, NUM_FEEDER
+from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
+from piepmatz.core.view import public_view, unknown_cards
+
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 360, "height": 740}
+#: No wait for one step of a game takes longer than this (milliseconds).
+PATIENCE = 30_000
+
+# What the page is doing, read from its script (``window.piepmatz.page``).
+_STATUS = """() => {
+  const t = window.piepmatz && window.piepmatz.page;
+  if (!t || !t.state) return null;
+  return {move: t.state.move, legal: t.state.legal, phase: t.state.view.phase,
+          over: t.state.result !== null, idle: !t.pending && !t.busy && t.queue.length === 0};
+}"""
+
+
+def status(page: Any) -> dict[str, Any] | None:
+    result: dict[str, Any] | None = page.evaluate(_STATUS)
+    return result
+
+
+def my_turn_or_over(page: Any) -> str:
+    """Wait until the page offers this seat a decision or shows the end; say which."""
+    page.wait_for_function(
+        f"() => {{ const s = ({_STATUS})(); return s && s.idle && (s.over || s.legal.length > 0); }}",
+        timeout=PATIENCE,
+    )
+    s = status(page)
+    assert s is not None
+    return "over" if s["over"] else "turn"
+
+
+def take_turn(page: Any, rng: random.Random) -> None:
+    """Make one move by clicking, as a person would: a play is a hand card then a perch."""
+    s = status(page)
+    assert s is not None and s["legal"]
+    if s["phase"] == "play":
+        cards = page.locator(".hand-card.usable")
+        cards.nth(rng.randrange(cards.count())).click()
+        perches = page.locator(".perch-pick")
+        perches.nth(rng.randrange(perches.count())).click()
+    else:
+        options = page.locator("button.option")
+        options.nth(rng.randrange(options.count())).click()
+    page.wait_for_function(
+        f"() => {{ const s = ({_STATUS})(); return s && s.move !== {s['move']}; }}",
+        timeout=PATIENCE,
+    )
+
+
+def play_to_end(pages: list[Any], rng: random.Random, every_turn: Any = None) -> int:
+    """Play every page's seat until the game is over; returns the number of moves clicked."""
+    clicks = 0
+    while True:
+        waiting = [p for p in pages if (s := status(p)) is None or not s["over"]]
+        if not waiting:
+            return clicks
+        for page in waiting:
+            s = status(page)
+            if s and s["idle"] and s["legal"]:
+                take_turn(page, rng)
+                clicks += 1
+                if every_turn is not None:
+                    every_turn(page, clicks)
+        if all((s := status(p)) is None or not (s["idle"] and s["legal"]) for p in waiting):
+            pages[0].wait_for_timeout(15)
+
+
+def game_at(record: dict[str, Any], moves: int) -> Game:
+    return Game.from_record(
+        {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "options": record["options"],
+            "actions": record["actions"][:moves],
+            "result": None,
+        }
+    )
+
+
+def record_of(site: str, table: str) -> dict[str, Any]:
+    response = httpx.get(f"{site}/api/tables/{table}/record")
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def table_id(page: Any) -> str:
+    match = re.search(r"/play/([\w-]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    viewport = page.viewport_size["width"]
+    assert width <= viewport, f"{page.url}: {width} px wide in a {viewport} px window"
+
+
+def sheet_totals(page: Any) -> list[int]:
+    cells = page.locator(".sheet tr.total td").all_inner_texts()
+    return [int(c) for c in cells]
+
+
+# --------------------------------------------------------------------------- one person
+
+
+@dataclass
+class SoloGame:
+    table: str
+    record: dict[str, Any]
+    totals: list[int]
+    sheet_text: str
+    clicks: int
+    previews_seen: bool
+
+
+@pytest.fixture(scope="module")
+def solo_game(browser: Any, site: str, artefacts: Path) -> Iterator[SoloGame]:
+    """One person opens the lobby, clicks "play against bots now" and plays to the end."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{site}/?pace=0")
+    page.fill("#name", "Anna")
+    page.select_option("#quick-players", "3")
+    page.select_option("#quick-bot", "random")
+    page.screenshot(path=str(artefacts / "lobby-desktop.png"), full_page=True)
+    page.click("#quick-start")
+    page.wait_for_url(re.compile(r"/play/"))
+
+    def midgame(page: Any, clicks: int) -> None:
+        if clicks < 12 or shot:
+            return
+        if my_turn_or_over(page) == "turn" and status(page)["phase"] == "play":  # type: ignore[index]
+            # A card chosen: each perch it may go to says what the play would do.
+            page.locator(".hand-card.usable").first.click()
+            page.wait_for_selector(".row-choice .preview-line", timeout=PATIENCE)
+            page.wait_for_timeout(1300)  # the last event's highlight fades
+            page.screenshot(path=str(artefacts / "table-desktop.png"), full_page=True)
+            page.keyboard.press("Escape")
+            shot.append(clicks)
+
+    shot: list[int] = []
+    clicks = play_to_end([page], random.Random(1), midgame)
+    page.wait_for_selector(".scores")
+    page.screenshot(path=str(artefacts / "end-desktop.png"), full_page=True)
+    table = table_id(page)
+    yield SoloGame(
+        table,
+        record_of(site, table),
+        sheet_totals(page),
+        page.inner_text(".scores"),
+        clicks,
+        bool(shot),
+    )
+    assert problems == []
+    context.close()
+
+
+def test_one_person_plays_a_whole_game_against_two_bots(solo_game: SoloGame) -> None:
+    record = solo_game.record
+    assert record["options"]["players"] == 3
+    # The score sheet on the page is the record's, which replays to the same result.
+    assert solo_game.totals == [p["total"] for p in record["result"]["players"]]
+    assert Game.from_record(record).score().to_json()["players"] == record["result"]["players"]
+    winners = record["result"]["winners"]
+    assert ("Anna wins" in solo_game.sheet_text) == (winners == [0])
+    assert solo_game.clicks >= 10
+    assert solo_game.previews_seen
+
+
+def test_the_replay_steps_both_ways_and_shows_every_hand(
+    browser: Any, site: str, solo_game: SoloGame
+) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{site}/replay/{solo_game.table}")
+    page.wait_for_selector("#where")
+    record = solo_game.record
+    last = len(record["actions"])
+    assert page.inner_text("#where").startswith(f"Move {last} of {last}")
+    page.click("#first")
+    for moves in (0, 1, 2):
+        if moves:
+            page.click("#forward")
+        assert page.inner_text("#where").startswith(f"Move {moves} of {last}")
+        state = game_at(record, moves).state
+        for seat, hand in enumerate(state.hands):
+            shown = page.locator(f'.player[data-seat="{seat}"] .line').first
+            cards = shown.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+            assert cards == [BIRD_NAMES[c] for c in hand]
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#where").startswith(f"Move 1 of {last}")
+    page.keyboard.press("End")
+    assert page.locator(".scores").count() == 1
+    page.close()
+
+
+# --------------------------------------------------------------------------- two people
+
+
+@dataclass
+class TwoPeopleGame:
+    table: str
+    record: dict[str, Any]
+    sheets: list[str]
+    reloaded_at: int
+    chat_seen: str
+    spectator_frames: list[str] = field(default_factory=list)
+    spectator_pages: list[tuple[int, str]] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGame]:
+    """Anna opens a table (her, a friend, a random bot), Ben joins by the invite link, a
+    spectator watches; Anna reloads mid-game; both play to the end."""
+    anna_context = browser.new_context(viewport=DESKTOP)
+    ben_context = browser.new_context(viewport=PHONE)
+    watch_context = browser.new_context(viewport=DESKTOP)
+    anna = anna_context.new_page()
+    anna.goto(f"{site}/?pace=0")
+    anna.fill("#name", "Anna")
+    anna.select_option("#seat-count", "3")
+    anna.select_option("#seat-0", "you")
+    anna.select_option("#seat-1", "human")
+    anna.select_option("#seat-2", "random")
+    anna.click("#create")
+    anna.wait_for_selector("#go-table")
+    invite = anna.get_attribute("button.copy[data-link*='seat=1']", "data-link")
+    spectate = anna.locator("button.copy", has_text="spectator").get_attribute("data-link")
+    assert invite and spectate
+    anna.click("#go-table")
+    anna.wait_for_selector("text=Waiting for seat 1 to join")
+
+    watcher = watch_context.new_page()
+    frames: list[str] = []
+
+    def keep(payload: str | bytes) -> None:
+        frames.append(payload if isinstance(payload, str) else payload.decode())
+
+    watcher.on("websocket", lambda ws: ws.on("framereceived", keep))
+    watcher.goto(spectate.replace("/play/", "/play/", 1).replace("#", "?pace=0#", 1))
+
+    ben = ben_context.new_page()
+    ben.goto(invite.replace("#", "?pace=0#", 1))
+    ben.fill("#join-name", "Ben")
+    ben.click("text=Take my seat")
+    ben.wait_for_selector("#board")
+    ben.fill("#chat-input", "hello <b>Anna</b>")
+    ben.press("#chat-input", "Enter")
+    anna.wait_for_selector("#chat li")
+    chat_seen = anna.inner_text("#chat li")
+
+    snapshots: list[tuple[int, str]] = []
+    reloaded = {"at": -1}
+    pages = [anna, ben]
+
+    def each_turn(page: Any, clicks: int) -> None:
+        s = status(watcher)
+        if s is not None:
+            snapshots.append(
+                watcher.evaluate(
+                    "() => [window.piepmatz.page.state.move, document.documentElement.outerHTML]"
+                )
+            )
+        if clicks == 20 and reloaded["at"] < 0:
+            reloaded["at"] = status(anna)["move"]  # type: ignore[index]
+            anna.reload()
+            anna.wait_for_selector("#board")
+            anna.wait_for_function(f"() => ({_STATUS})() !== null", timeout=PATIENCE)
+
+    play_to_end(pages, random.Random(2), each_turn)
+    for page in pages:
+        page.wait_for_selector(".scores")
+    watcher.wait_for_selector(".scores")
+    snapshots.append(
+        watcher.evaluate(
+            "() => [window.piepmatz.page.state.move, document.documentElement.outerHTML]"
+        )
+    )
+    table = table_id(anna)
+    yield TwoPeopleGame(
+        table,
+        record_of(site, table),
+        [anna.inner_text(".scores"), ben.inner_text(".scores")],
+        reloaded["at"],
+        chat_seen,
+        frames,
+        snapshots,
+    )
+    for context in (anna_context, ben_context, watch_context):
+        context.close()
+
+
+def test_two_people_and_a_bot_play_a_whole_game_one_reloading(two_people: TwoPeopleGame) -> None:
+    assert two_people.reloaded_at > 0  # Anna reloaded mid-game and carried on
+    # The same sheet, but for who is "you".
+    anna, ben = (sheet.replace(" (you)", "") for sheet in two_people.sheets)
+    assert anna == ben
+    assert "Anna (you)" in two_people.sheets[0] and "Ben (you)" in two_people.sheets[1]
+    totals = [p["total"] for p in two_people.record["result"]["players"]]
+    for total in totals:
+        assert str(total) in anna
+    assert "Anna" in anna and "Ben" in anna and "Bot 2" in anna
+    # A chat line is shown as text, never as markup.
+    assert two_people.chat_seen == "Ben: hello <b>Anna</b>"
+
+
+def _spellings(hidden_birds: set[int], hidden_feeder: set[int]) -> re.Pattern[str]:
+    """Every way the page writes a card: its notation and its spoken label."""
+    names = [BIRD_NAMES[c] for c in hidden_birds] + [FEEDER_NAMES[c] for c in hidden_feeder]
+    species = {
+        "BL": "Blackbird",
+        "BU": "Bullfinch",
+        "CH": "Chaffinch",
+        "GR": "Greenfinch",
+        "SP": "House sparrow",
+        "YE": "Yellowhammer",
+    }
+    labels = [
+        f"{species[n[:2]]} {n[2]} {'male' if n[3] == 'm' else 'female'}"
+        for n in (BIRD_NAMES[c] for c in hidden_birds)
+    ]
+    words = "|".join(re.escape(w) for w in names + labels)
+    return re.compile(rf"(?<![\w-])(?:{words})(?![\w-])")
+
+
+def test_a_spectator_sees_no_hidden_card_in_the_page_or_the_frames(
+    two_people: TwoPeopleGame,
+) -> None:
+    record = two_people.record
+    last = len(record["actions"])
+    # Cards the spectator was never entitled to see by each move: hidden then and at every move
+    # before (a card once seen, like a display bird drawn to a hand, stays known).
+    never_seen: list[tuple[set[int], set[int]]] = []
+    birds, feeder = set(range(NUM_BIRDS)), set(range(NUM_FEEDER))
+    for moves in range(last + 1):
+        state = game_at(record, moves).state
+        unknown_birds, unknown_feeder = unknown_cards(public_view(state))
+        birds &= set(unknown_birds)
+        feeder &= set(unknown_feeder)
+        never_seen.append((set(birds), set(feeder)))
+    assert any(b for b, _ in never_seen)
+    checked = 0
+    for text in two_people.spectator_frames:
+        message = json.loads(text)
+        if message["type"] == "state":
+            assert message["view"]["hand"] == [] and message["legal"] == []
+            pattern = _spellings(*never_seen[message["move"]])
+            checked += 1
+        else:
+            pattern = _spellings(set(range(NUM_BIRDS)), set(range(NUM_FEEDER)))
+        found = pattern.search(text)
+        assert found is None, f"the spectator received {found.group(0)!r}: {text[:200]}"
+    assert checked >= 10
+    assert len(two_people.spectator_pages) >= 10
+    for move, html in two_people.spectator_pages:
+        found = _spellings(*never_seen[move]).search(html)
+        assert found is None, f"move {move}: the spectator's page shows {found.group(0)!r}"
+    # The seat players do see their own hand in the same notation (the check can fail).
+    state = game_at(record, 0).state
+    assert view_of(state, 0).hand
+
+
+# --------------------------------------------------------------------------- refusals, phone
+
+
+def _quick_game(browser: Any, site: str, viewport: dict[str, int], players: int) -> Any:
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"{site}/?pace=0")
+    page.fill("#name", "Cleo")
+    page.select_option("#quick-players", str(players))
+    page.select_option("#quick-bot", "random")
+    page.click("#quick-start")
+    page.wait_for_url(re.compile(r"/play/"))
+    return page
+
+
+def test_an_illegal_click_is_refused_with_a_message_and_changes_nothing(
+    browser: Any, site: str
+) -> None:
+    page = _quick_game(browser, site, DESKTOP, 3)
+    rng = random.Random(3)
+    # Reach a draw: a hand card cannot be used then.
+    while my_turn_or_over(page) == "turn" and status(page)["phase"] != "draw":  # type: ignore[index]
+        take_turn(page, rng)
+    before = status(page)
+    hand = page.locator(".hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
+    page.locator(".hand-card").first.click()
+    toast = page.locator("#toast")
+    assert "cannot be used now" in toast.inner_text()
+    assert status(page) == before
+    # A move the server refuses (sent as a tampered page would): a message, nothing changes.
+    page.evaluate(
+        "move => window.piepmatz.send({type: 'action', move, action: 'draw display 9'})",
+        before["move"],  # type: ignore[index]
+    )
+    page.wait_for_function(
+        "() => document.querySelector('#toast').textContent.startsWith('Refused')"
+    )
+    assert "Refused" in toast.inner_text()
+    page.evaluate(
+        "move => window.piepmatz.send({type: 'action', move: move + 3, action: 'draw deck'})",
+        before["move"],  # type: ignore[index]
+    )
+    page.wait_for_function(
+        "() => /move \\d+, but/.test(document.querySelector('#toast').textContent)"
+    )
+    my_turn_or_over(page)
+    assert status(page) == before
+    assert page.locator(".hand-card").evaluate_all("els => els.map(e => e.dataset.card)") == hand
+    page.close()
+
+
+def test_the_phone_size_is_usable(browser: Any, site: str, artefacts: Path) -> None:
+    page = browser.new_page(viewport=PHONE)
+    for path in ("/", "/rules?rules=overview"):
+        page.goto(f"{site}{path}")
+        page.wait_for_selector("main h1, main .rules")
+        no_horizontal_scroll(page)
+    page.close()
+    page = _quick_game(browser, site, PHONE, 2)
+    page.screenshot(path=str(artefacts / "lobby-phone.png"))
+    rng = random.Random(4)
+    turns = 0
+    while my_turn_or_over(page) == "turn":
+        no_horizontal_scroll(page)
+        if turns == 8:
+            page.screenshot(path=str(artefacts / "table-phone.png"), full_page=True)
+        # Every card's value stays legible on a phone.
+        sizes = page.locator(".card .value").evaluate_all(
+            "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert sizes and min(sizes) >= 14
+        take_turn(page, rng)
+        turns += 1
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(artefacts / "end-phone.png"), full_page=True)
+    assert page.locator(".scores").count() == 1
+    page.close()
+
+
+def test_keyboard_alone_plays_a_move(browser: Any, site: str) -> None:
+    page = _quick_game(browser, site, DESKTOP, 2)
+    while my_turn_or_over(page) == "turn" and status(page)["phase"] != "play":  # type: ignore[index]
+        take_turn(page, random.Random(5))
+    before = status(page)
+    page.locator(".hand-card.usable").first.focus()
+    page.keyboard.press("Enter")
+    # Choosing a card moves the focus to the first perch it may go to; Enter plays it.
+    assert page.evaluate("() => document.activeElement.classList.contains('perch-pick')")
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert label.startswith("Play ")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => {{ const s = ({_STATUS})(); return s && s.move !== {before['move']}; }}"  # type: ignore[index]
+    )
+    page.close()
