@@ -44,9 +44,9 @@ def status(page: Any) -> dict[str, Any] | None:
 
 def my_turn_or_over(page: Any) -> str:
     """Wait until the page offers this seat a decision or shows the end; say which."""
+    ready = "s && s.idle && (s.over || s.legal.length > 0)"
     page.wait_for_function(
-        f"() => {{ const s = ({_STATUS})(); return s && s.idle && (s.over || s.legal.length > 0); }}",
-        timeout=PATIENCE,
+        f"() => {{ const s = ({_STATUS})(); return {ready}; }}", timeout=PATIENCE
     )
     s = status(page)
     assert s is not None
@@ -442,9 +442,10 @@ def test_the_phone_size_is_usable(browser: Any, site: str, artefacts: Path) -> N
         page.goto(f"{site}{path}")
         page.wait_for_selector("main h1, main .rules")
         no_horizontal_scroll(page)
+        if path == "/":
+            page.screenshot(path=str(artefacts / "lobby-phone.png"), full_page=True)
     page.close()
     page = _quick_game(browser, site, PHONE, 2)
-    page.screenshot(path=str(artefacts / "lobby-phone.png"))
     rng = random.Random(4)
     turns = 0
     while my_turn_or_over(page) == "turn":

@@ -74,7 +74,7 @@ export function range(n) {
 
 export function seatName(model, p) {
   const seat = model.seats?.[p];
-  const name = seat && seat.kind !== "human" ? `Bot ${p}` : seat?.name || `Player ${p}`;
+  const name = seat && seat.kind !== "human" ? `Bot ${p}` : seat?.name || `Seat ${p} (free)`;
   return p === model.me ? `${name} (you)` : name;
 }
 
@@ -174,7 +174,7 @@ function drawPlayer(model, p, pick) {
   const active = model.current_player === p && model.phase !== "game over";
   const status = [];
   if (seat.kind && seat.kind !== "human") status.push(h("span", { class: "tag bot" }, `bot: ${seat.kind}`));
-  if (seat.kind === "human") {
+  if (seat.kind === "human" && seat.connected !== null && seat.connected !== undefined) {
     status.push(h("span", { class: `tag ${seat.connected ? "online" : "offline"}` }, seat.connected ? "● connected" : "○ away"));
   }
   if (model.first_player === p) status.push(h("span", { class: "tag", title: "first player (C6)" }, "1st"));

@@ -7,7 +7,8 @@ export async function showReplay(tableId) {
   document.title = `Piepmatz — replay of table ${tableId}`;
   const data = await api("GET", `/api/tables/${tableId}/replay`);
   const frames = data.frames;
-  const seats = data.seats;
+  // Who was connected is no part of a replay.
+  const seats = data.seats.map((s) => ({ ...s, connected: null }));
   setRulesLink(data.rules);
   let at = frames.length - 1;
   const names = (text) => logNames(text, seats);
@@ -18,7 +19,8 @@ export async function showReplay(tableId) {
     const frame = frames[at];
     const model = fromState(frame.state, seats, frame.majority);
     where.textContent = `Move ${at} of ${frames.length - 1}${frame.action ? `: ${actionLabel(frame.action)}` : ": the deal"}`;
-    clear(boardEl).append(drawBoard(model), at === frames.length - 1 ? drawScores(model, data.record.result) : null);
+    clear(boardEl).append(drawBoard(model));
+    if (at === frames.length - 1) boardEl.append(drawScores(model, data.record.result));
     clear(logEl).append(...frame.log.map((line) => h("li", {}, names(line))));
   };
   const step = (to) => {
@@ -26,10 +28,10 @@ export async function showReplay(tableId) {
     show();
   };
   const controls = h("div", { class: "buttons replay-controls", role: "toolbar", "aria-label": "replay controls" },
-    h("button", { type: "button", id: "first", onclick: () => step(0), "aria-label": "the deal" }, "⏮ Start"),
+    h("button", { type: "button", id: "first", onclick: () => step(0), "aria-label": "the deal" }, "|◀ Start"),
     h("button", { type: "button", id: "back", onclick: () => step(at - 1), "aria-label": "one move back", "aria-keyshortcuts": "ArrowLeft" }, "◀ Back"),
     h("button", { type: "button", id: "forward", onclick: () => step(at + 1), "aria-label": "one move forward", "aria-keyshortcuts": "ArrowRight" }, "Forward ▶"),
-    h("button", { type: "button", id: "last", onclick: () => step(frames.length - 1), "aria-label": "the end" }, "End ⏭"));
+    h("button", { type: "button", id: "last", onclick: () => step(frames.length - 1), "aria-label": "the end" }, "End ▶|"));
   document.addEventListener("keydown", (event) => {
     if (event.key === "ArrowLeft") step(at - 1);
     else if (event.key === "ArrowRight") step(at + 1);

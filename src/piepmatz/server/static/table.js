@@ -271,7 +271,7 @@ class TablePage {
   pick(where, key) {
     const legal = this.legal();
     if (where === "perch" && this.selected && legal.includes(`play ${this.selected} ${key}`)) {
-      return this.choice(`play ${this.selected} ${key}`, { text: `Play ${this.selected} here` });
+      return this.choice(`play ${this.selected} ${key}`, { text: "Play here" });
     }
     if (where === "display" && legal.includes(`draw display ${key}`)) return this.choice(`draw display ${key}`);
     if (where === "deck" && legal.includes("draw deck")) return this.choice("draw deck");
@@ -282,8 +282,8 @@ class TablePage {
 
   renderHand(model) {
     clear(this.handEl);
-    if (this.seat === null) return;
     const hand = this.state.view.hand;
+    if (this.seat === null || (this.state.result && !hand.length)) return;
     const legal = this.legal();
     this.handEl.append(h("h2", {}, "Your hand"), h("div", { class: "cards hand" }, hand.map((code) => {
       const usable = legal.some((a) => a.split(" ").slice(1).includes(code) && !a.startsWith("keep"));
