@@ -27,7 +27,7 @@ $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray: $(VENV)/.%: $(BIN)/python pyproject.tom
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play serve sim envs ray test lint bench postgresql clean
+.PHONY: play serve sim envs ray test lint bench postgresql chromium clean
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
 ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
@@ -46,16 +46,25 @@ postgresql:
 	  || (apt-get update -q && apt-get install -y -q postgresql) \
 	  || (sudo apt-get update -q && sudo apt-get install -y -q postgresql)
 
+# The browser tests drive Debian's chromium (Playwright's own browser download is not used);
+# installed here when missing, and a clear failure where it cannot be.
+chromium:
+	@test -x /usr/bin/chromium || command -v chromium >/dev/null 2>&1 \
+	  || (apt-get update -q && apt-get install -y -q chromium) \
+	  || (sudo -n apt-get update -q && sudo -n apt-get install -y -q chromium) \
+	  || { echo "make test: the browser tests need Chromium; install Debian's chromium package" \
+	       "(apt-get install -y chromium, as root) and run make test again" >&2; exit 1; }
+
 lint: $(VENV)/.test
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint postgresql  ## the whole test suite: ruff, mypy --strict, pytest
+test: lint postgresql chromium  ## the whole test suite: ruff, mypy --strict, pytest
 	$(BIN)/pytest -n 2 -q
 
 bench: $(VENV)/.test
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis artefacts

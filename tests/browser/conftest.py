@@ -8,6 +8,7 @@ Playwright's own browser download is not used: the tests launch Debian's ``chrom
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,9 @@ import pytest
 from serverplay import running_server
 
 #: The system's Chromium; ``PIEPMATZ_CHROMIUM`` names another.
-CHROMIUM = Path(os.environ.get("PIEPMATZ_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM = Path(
+    os.environ.get("PIEPMATZ_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+)
 #: Screenshots for people to look at (git-ignored).
 ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "browser"
 
