@@ -481,3 +481,41 @@ def test_keyboard_alone_plays_a_move(browser: Any, site: str) -> None:
         f"() => {{ const s = ({_STATUS})(); return s && s.move !== {before['move']}; }}"  # type: ignore[index]
     )
     page.close()
+
+
+def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, site: str) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    # Every text the banner shows, with the move the board showed meanwhile.
+    page.add_init_script(
+        """
+        window.told = [];
+        new MutationObserver(() => {
+          const banner = document.querySelector('#banner');
+          const t = window.piepmatz && window.piepmatz.page;
+          if (banner && t && t.state) window.told.push([banner.textContent, t.state.move]);
+        }).observe(document, {subtree: true, childList: true, characterData: true});
+        """
+    )
+    page.goto(f"{site}/?pace=60")
+    page.fill("#name", "Dora")
+    page.select_option("#quick-players", "2")
+    page.select_option("#quick-bot", "random")
+    page.click("#quick-start")
+    page.wait_for_url(re.compile(r"/play/"))
+    rng = random.Random(6)
+    for _ in range(3):
+        my_turn_or_over(page)
+        take_turn(page, rng)
+    my_turn_or_over(page)
+    told: list[list[Any]] = page.evaluate("() => window.told")
+    bot_lines = [(text, move) for text, move in told if text.startswith("Bot 1 ")]
+    kinds = {text.split()[2] for text, _ in bot_lines}
+    # The bot's play and its draw, each told on its own while the board still showed the move
+    # before (the board moves on once the steps are told).
+    assert "plays" in kinds and kinds & {"draws", "takes"}
+    final = status(page)["move"]  # type: ignore[index]
+    assert all(move < final for _, move in bot_lines)
+    # Each step told is a sentence of the game log.
+    log = page.locator("#log li").all_inner_texts()
+    assert all(text in log for text, _ in bot_lines)
+    page.close()

@@ -246,6 +246,8 @@ class TablePage {
   renderAll() {
     this.renderHead();
     if (!this.state) return;
+    // A tab in the background still says when it is this seat's move.
+    document.title = this.state.legal.length ? "▶ Your move — Piepmatz" : `Piepmatz — table ${this.id}`;
     const model = this.model();
     const pick = (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
