@@ -16,6 +16,7 @@ import httpx
 import uvicorn
 
 from piepmatz.args import new_game
+from piepmatz.core import Game, GameOptions
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
 from piepmatz.server import db
 from piepmatz.server.app import create_app
@@ -146,3 +147,11 @@ async def playing_room(database: Path, players: int, rules: str, seed: int) -> A
     finally:
         await room.store.close()
         await engine.dispose()
+
+
+def game_at(record: dict[str, Any], moves: int) -> Game:
+    """The game of ``record`` after its first ``moves`` actions."""
+    game = Game(GameOptions.from_json(record["options"]))
+    for action in record["actions"][:moves]:
+        game.apply(action)
+    return game

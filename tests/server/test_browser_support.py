@@ -9,25 +9,12 @@ from typing import Any
 
 import httpx
 
-from piepmatz.core import Game, view_of
+from piepmatz.core import view_of
 from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import describe_event, event_from_json
-from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.server.client import SeatClient
 from piepmatz.tui.preview import preview
-from serverplay import get, play_randomly, post, until, ws_url
-
-
-def _game_at(record: dict[str, Any], moves: int) -> Game:
-    return Game.from_record(
-        {
-            "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
-            "options": record["options"],
-            "actions": record["actions"][:moves],
-            "result": None,
-        }
-    )
+from serverplay import game_at, get, play_randomly, post, until, ws_url
 
 
 def test_a_preview_answers_each_legal_action_as_the_terminal_game_would(server: str) -> None:
@@ -58,7 +45,7 @@ def test_a_preview_answers_each_legal_action_as_the_terminal_game_would(server: 
     assert answer["move"] == state["move"]
     assert [p["action"] for p in answer["previews"]] == state["legal"]
     record = asyncio.run(get(server, f"/api/tables/{table_id}/record"))
-    game = _game_at(record, state["move"])
+    game = game_at(record, state["move"])
     view = view_of(game.state, 0)
     for shown in answer["previews"]:
         expected = preview(view, game.state.parse_action(shown["action"]).id, seed=state["move"])
@@ -97,7 +84,7 @@ def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(serv
     assert [f["action"] for f in replay["frames"][1:]] == record["actions"]
     assert replay["seats"][0]["name"] == "Anna" and replay["rules"] == "standard"
     for moves in (0, len(record["actions"]) // 2, len(record["actions"])):
-        state = _game_at(record, moves).state
+        state = game_at(record, moves).state
         frame = replay["frames"][moves]
         assert frame["state"]["hands"] == [[BIRD_NAMES[c] for c in hand] for hand in state.hands]
         assert frame["majority"] == view_of(state, 0).to_json()["majority"]
