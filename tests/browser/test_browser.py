@@ -516,3 +516,25 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
     log = page.locator("#log li").all_inner_texts()
     assert all(text in log for text, _ in bot_lines)
     page.close()
+
+
+def test_an_open_table_is_listed_in_the_lobby_and_joined_there(browser: Any, site: str) -> None:
+    made = httpx.post(
+        f"{site}/api/tables",
+        json={"seats": ["human", "human", "easy"], "name": "Finn", "public": True, "seed": 8},
+    )
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    page = browser.new_page(viewport=PHONE)
+    page.goto(f"{site}/?pace=0")
+    page.fill("#name", "Eve")
+    entry = page.locator("#open-tables li", has_text=f"Table {table}")
+    assert "Finn" in entry.inner_text()
+    entry.locator("button", has_text="Join").click()
+    page.wait_for_url(re.compile(rf"/play/{table}"))
+    page.wait_for_selector("#board")
+    seats = httpx.get(f"{site}/api/tables/{table}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Finn", "Eve", "easy"]
+    assert page.locator(".player", has_text="Eve (you)").count() == 1
+    no_horizontal_scroll(page)
+    page.close()

@@ -191,7 +191,7 @@ function drawPlayer(model, p, pick) {
       hand.cards && p !== model.me ? h("span", { class: "cards small" }, hand.cards.map((c) => bird(c))) : null,
       !hand.cards ? h("span", { class: "cards small" }, (hand.shown || []).map((c) => bird(c, { title: `${c}: everybody saw it drawn` })),
         range(Math.max(0, hand.size - (hand.shown || []).length)).map(() => bird(null))) : null,
-      p === model.me ? h("span", {}, `${hand.size} cards (below)`) : null,
+      p === model.me ? h("span", {}, hand.size ? `${hand.size} cards (below)` : "no cards") : null,
       hand.kept && hand.kept.length ? h("span", { class: "kept" }, "keeps ", hand.kept.map((c) => bird(c))) : null),
     drawSeeds(model, p),
     model.pests[p].length ? h("div", { class: "line" }, h("span", { class: "what" }, "Pests"), model.pests[p].map((c) => feeder(c))) : null,
