@@ -483,7 +483,10 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
         new MutationObserver(() => {
           const banner = document.querySelector('#banner');
           const t = window.piepmatz && window.piepmatz.page;
-          if (banner && t && t.state) window.told.push([banner.textContent, t.state.move]);
+          const landed = document.querySelector('.arriving');
+          if (banner && t && t.state) {
+            window.told.push([banner.textContent, t.state.move, landed && landed.dataset.card]);
+          }
         }).observe(document, {subtree: true, childList: true, characterData: true});
         """
     )
@@ -505,7 +508,10 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
             break
         take_turn(page, rng)
     told: list[list[Any]] = page.evaluate("() => window.told")
-    bot_lines = [(text, move) for text, move in told if text.startswith("Bot 1 ")]
+    # While a play is told, the played bird is seen landing in its row.
+    plays = [(text, landed) for text, _, landed in told if text.startswith("Bot 1 plays")]
+    assert plays and all(text.split()[3] == landed for text, landed in plays)
+    bot_lines = [(text, move) for text, move, _ in told if text.startswith("Bot 1 ")]
     kinds = {text.split()[2] for text, _ in bot_lines}
     # The bot's play and its draw, each told on its own while the board still showed the move
     # before (the board moves on once the steps are told).
