@@ -150,6 +150,7 @@ def solo_game(browser: Any, site: str, artefacts: Path) -> Iterator[SoloGame]:
             page.wait_for_selector(".row-choice .preview-line", timeout=PATIENCE)
             page.wait_for_timeout(1300)  # the last event's highlight fades
             page.screenshot(path=str(artefacts / "table-desktop.png"), full_page=True)
+            no_horizontal_scroll(page)
             page.keyboard.press("Escape")
             shot.append(clicks)
 
@@ -157,6 +158,7 @@ def solo_game(browser: Any, site: str, artefacts: Path) -> Iterator[SoloGame]:
     clicks = play_to_end([page], random.Random(1), midgame)
     page.wait_for_selector(".scores")
     page.screenshot(path=str(artefacts / "end-desktop.png"), full_page=True)
+    no_horizontal_scroll(page)
     table = table_id(page)
     yield SoloGame(
         table,
