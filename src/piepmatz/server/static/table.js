@@ -80,7 +80,7 @@ class TablePage {
       }
     } },
     h("h1", {}, token ? `You are invited to seat ${this.seat} at table ${this.id}` : `Table ${this.id}`),
-    h("p", {}, `Rules: ${this.info.rules}. Seats: `, this.info.seats.map((s) => `${s.seat}: ${s.name || "free"}`).join(", ")),
+    h("p", {}, `Rules: ${this.info.rules}. Seats: `, this.info.seats.map((s) => `${s.seat}: ${s.kind === "human" ? s.name || "free" : `bot (${s.kind})`}`).join(", ")),
     h("label", { for: "join-name" }, "Your display name"), input,
     h("button", { type: "submit", class: "primary" }, token ? "Take my seat" : "Join"));
     clear(main()).append(form);
