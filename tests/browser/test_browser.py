@@ -103,9 +103,12 @@ def table_id(page: Any) -> str:
 
 
 def no_horizontal_scroll(page: Any) -> None:
+    """The page fits its window's width, and no script value leaked into its text."""
     width = page.evaluate("() => document.documentElement.scrollWidth")
     viewport = page.viewport_size["width"]
     assert width <= viewport, f"{page.url}: {width} px wide in a {viewport} px window"
+    text = page.inner_text("main")
+    assert not re.search(r"\b(null|undefined|NaN|\[object Object\])\b", text), text[:300]
 
 
 def sheet_totals(page: Any) -> list[int]:

@@ -278,12 +278,15 @@ class TablePage {
   renderHead() {
     const info = this.info;
     const me = this.seat === null ? "spectating" : `seat ${this.seat}`;
-    clear(this.headEl).append(
+    clear(this.headEl).append(...[
       h("h1", {}, `Table ${this.id}`),
       h("span", { class: "muted" }, ` ${info.players} players · rules ${info.rules} · ${me}`,
         this.state ? ` · move ${this.state.move}` : "", info.spectators ? ` · ${info.spectators} watching` : ""),
+      this.state?.view.end_triggered && !this.state.result
+        ? h("span", { class: "tag last-round", title: "the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)" }, "Last round")
+        : null,
       h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, "Rules of this game"),
-    );
+    ].filter(Boolean));
   }
 
   renderAll() {
@@ -395,6 +398,8 @@ class TablePage {
       const p = state.view.current_player;
       box.append(h("p", { class: "waiting" }, this.pending ? "Sending your move…"
         : `${seatName(model, p)} ${phaseWords(state.view.phase)}.`));
+      // The last hand (E3): your choice stays yours until everybody has chosen.
+      if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, "You keep: ", state.view.own_kept.map((c) => bird(c))));
       return;
     }
     let options = legal;
@@ -402,7 +407,7 @@ class TablePage {
     if (state.view.phase === "play" && this.selected) options = legal.filter((a) => a.startsWith(`play ${this.selected} `));
     if (choosing) options = [];
     const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
-      this.previews.size ? "Point at a move to see what it would do." : "Working out what each move would do…");
+      this.previews.size ? "" : "Working out what each move would do…");
     const show = (action) => {
       const p = this.previews.get(action);
       clear(previewBox).append(h("b", {}, actionLabel(action)),
@@ -425,6 +430,8 @@ class TablePage {
         onclick: () => { this.selected = null; this.showAll = true; this.renderAll(); } }, "List every move") : null,
       choosing ? null : previewBox,
     ].filter(Boolean));
+    // The first move's steps until another is pointed at.
+    if (options.length && this.previews.size) show(options[0]);
   }
 
   /** Keys: 1–9 choose a listed move; Escape clears the selected card. */
