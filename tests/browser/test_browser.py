@@ -210,6 +210,9 @@ def test_the_replay_steps_both_ways_and_shows_every_hand(
     assert page.inner_text("#where").startswith(f"Move 1 of {last}")
     page.keyboard.press("End")
     assert page.locator(".scores").count() == 1
+    no_horizontal_scroll(page)
+    page.set_viewport_size(PHONE)
+    no_horizontal_scroll(page)
     page.close()
 
 
