@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
-from piepmatz.core import Game, GameOptions, PiepmatzError, state_to_json, view_of, view_to_json
+from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, view_to_json
 from piepmatz.core.events import describe_event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.view import filter_event, public_view
