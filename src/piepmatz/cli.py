@@ -23,6 +23,7 @@ INTERFACE_COMMANDS = (
     "piepmatz.envs.commands",
     "piepmatz.rl.commands",
     "piepmatz.server.commands",
+    "piepmatz.review.commands",
 )
 
 

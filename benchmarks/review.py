@@ -1,0 +1,82 @@
+"""Game review speed and stability (``piepmatz review``).
+
+Speed: the time to review one player's decisions of a whole two-player game (a fixed game:
+``ismcts:iterations=300`` against the heuristic, deal ``--seed``) at a budget, on a process pool
+as the command runs it:
+
+    python benchmarks/review.py [--iterations 1000] [--processes 2] [--player 0]
+
+Stability: the same decisions reviewed with two review seeds at each budget; how often the two
+name the same best option and give the move played the same grade, and how far the points lost
+differ:
+
+    python benchmarks/review.py --stability 250 500 1000 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+
+from piepmatz.bots import make_bot
+from piepmatz.bots.base import decide
+from piepmatz.bots.review import DEFAULT_ITERATIONS, decisions, review_game
+from piepmatz.core import Game
+
+
+def fixed_game(seed: int) -> Game:
+    """A whole two-player game between the search and the heuristic, the same for a seed."""
+    game = Game.new(players=2, seed=seed)
+    bots = [make_bot("ismcts:iterations=300"), make_bot("heuristic")]
+    rng = random.Random(seed)
+    while not game.state.is_over():
+        p = game.state.current_player
+        game.apply(decide(bots[p], game.view(p), game.state.legal_action_ids(), rng))
+    return game
+
+
+def speed(game: Game, player: int, iterations: int, processes: int) -> None:
+    found = list(decisions(game, player))
+    options = sum(d.options for d in found)
+    start = time.perf_counter()
+    review_game(game, player, iterations, seed=1, processes=processes)
+    elapsed = time.perf_counter() - start
+    print(
+        f"review of player {player}: {len(found)} decisions, {options} options, "
+        f"{iterations:,} iterations each, {processes} processes: {elapsed:.1f} s "
+        f"({options * iterations / elapsed:,.0f} iterations/s)"
+    )
+
+
+def stability(game: Game, player: int, budgets: list[int], processes: int) -> None:
+    print(f"{'iterations':>10}  {'same best':>9}  {'same grade':>10}  {'mean |Δloss|':>12}")
+    for budget in budgets:
+        a = review_game(game, player, budget, seed=1, processes=processes)
+        b = review_game(game, player, budget, seed=2, processes=processes)
+        n = len(a)
+        best = sum(x.best.action == y.best.action for x, y in zip(a, b, strict=True)) / n
+        grade = sum(x.grade == y.grade for x, y in zip(a, b, strict=True)) / n
+        loss = sum(abs(x.loss - y.loss) for x, y in zip(a, b, strict=True)) / n
+        print(f"{budget:>10,}  {best:>9.0%}  {grade:>10.0%}  {loss:>12.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=2026, help="the fixed game's deal")
+    parser.add_argument("--player", type=int, default=0)
+    parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--stability", type=int, nargs="+", metavar="ITERATIONS")
+    args = parser.parse_args()
+    game = fixed_game(args.seed)
+    print(f"fixed game: seed {args.seed}, {len(game.actions)} actions")
+    if args.stability:
+        stability(game, args.player, args.stability, args.processes)
+    else:
+        speed(game, args.player, args.iterations, args.processes)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""The work of ``piepmatz review``: read the record, search every decision (a process pool, a
+progress bar), and write the report as text or JSON, and the plot."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from piepmatz.bots.review import (
+    CATEGORIES,
+    GRADE_NAMES,
+    GRADES,
+    DecisionReview,
+    Summary,
+    decisions,
+    iter_reviews,
+    summarise,
+)
+from piepmatz.core import Game, InvalidJSONError, dump_json, parse_json
+from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.game import RECORD_FORMAT
+
+
+class ReviewInputError(ValueError):
+    """A file that holds no game to review, or not the one asked for."""
+
+
+def _record_of(doc: Any, where: str) -> Any:
+    """The game record in a document: a record itself, or a save that wraps one."""
+    if isinstance(doc, dict):
+        if doc.get("format") == RECORD_FORMAT:
+            return doc
+        inner = doc.get("record")
+        if isinstance(inner, dict) and inner.get("format") == RECORD_FORMAT:
+            return inner
+    raise ReviewInputError(f"{where} is not a game record (format {RECORD_FORMAT!r}) or a save")
+
+
+def load_game(path: str, index: int | None = None) -> tuple[Game, str]:
+    """The game to review and a label naming it; :class:`ReviewInputError` says what is wrong.
+
+    A JSON-lines file (a tournament's ``--records``) holds one record per line; ``index`` picks
+    the one whose tournament index is ``index`` (a line without one counts by its place).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ReviewInputError(f"cannot read {path}: {reason}") from None
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    docs: list[tuple[str, Any]] = []
+    try:
+        docs.append((path, parse_json(text)))
+    except InvalidJSONError as whole:
+        if len(lines) < 2:
+            raise ReviewInputError(f"{path} is {whole}") from None
+        for n, line in lines:
+            try:
+                docs.append((f"{path} line {n}", parse_json(line)))
+            except InvalidJSONError as exc:
+                raise ReviewInputError(f"{path} line {n} is {exc}") from None
+    if len(docs) > 1 or index is not None:
+        docs = [_pick(path, docs, index)]
+    where, doc = docs[0]
+    record = _record_of(doc, where)
+    try:
+        game = Game.from_record(record)
+    except PiepmatzError as exc:
+        raise ReviewInputError(f"{where}: {exc}") from None
+    return game, where
+
+
+def _pick(path: str, docs: list[tuple[str, Any]], index: int | None) -> tuple[str, Any]:
+    def game_index(place: int, doc: Any) -> Any:
+        info = doc.get("tournament") if isinstance(doc, dict) else None
+        return info.get("index", place) if isinstance(info, dict) else place
+
+    indexes = [game_index(place, doc) for place, (_, doc) in enumerate(docs)]
+    if index is None:
+        raise ReviewInputError(
+            f"{path} holds {len(docs)} games: choose one with --game K "
+            f"(K from {min(indexes)} to {max(indexes)})"
+        )
+    for i, entry in zip(indexes, docs, strict=True):
+        if i == index:
+            return entry
+    raise ReviewInputError(f"{path} holds no game {index} (games {min(indexes)}-{max(indexes)})")
+
+
+def run(args: argparse.Namespace, game: Game, label: str) -> int:
+    from tqdm import tqdm
+
+    total = sum(1 for _ in decisions(game, args.player))
+    reviews: list[DecisionReview] = []
+    with tqdm(
+        total=total,
+        desc="review",
+        unit="decision",
+        file=sys.stderr,
+        disable=args.quiet or not sys.stderr.isatty(),
+    ) as bar:
+        for r in iter_reviews(game, args.player, args.iterations, args.seed, args.processes):
+            reviews.append(r)
+            bar.update(1)
+    summary = summarise(reviews)
+    if args.json:
+        doc = report_json(game, label, args.player, args.iterations, args.seed, reviews, summary)
+        sys.stdout.write(dump_json(doc, indent=1) + "\n")
+    else:
+        sys.stdout.write(report_text(game, label, args.player, args.iterations, reviews, summary))
+    if args.plot:
+        try:
+            plot_win_chances(game, args.player, reviews, args.plot)
+        except OSError as exc:
+            sys.stderr.write(f"piepmatz review: error: cannot write {args.plot}: {exc}\n")
+            return 1
+    return 0
+
+
+def _describe(game: Game, label: str) -> str:
+    o = game.options
+    state = "finished" if game.state.is_over() else f"unfinished, {len(game.actions)} actions"
+    return f"{label}: {o.players} players, {o.rules.name} rules, seed {o.seed} ({state})"
+
+
+def report_json(
+    game: Game,
+    label: str,
+    player: int,
+    iterations: int,
+    seed: int,
+    reviews: Sequence[DecisionReview],
+    summary: Summary,
+) -> dict[str, Any]:
+    return {
+        "game": _describe(game, label),
+        "player": player,
+        "iterations": iterations,
+        "seed": seed,
+        "grades": {name: bound for name, bound in GRADES},
+        "summary": summary.to_json(),
+        "decisions": [r.to_json() for r in reviews],
+    }
+
+
+def report_text(
+    game: Game,
+    label: str,
+    player: int,
+    iterations: int,
+    reviews: Sequence[DecisionReview],
+    summary: Summary,
+) -> str:
+    out = [
+        f"Review of player {player}. {_describe(game, label)}",
+        f"{iterations:,} search iterations per option, from player {player}'s view only. "
+        "lead: expected final lead over the best other player, points (± spread over the "
+        "sampled worlds); win: win chance; lost: lead given away against the best option.",
+        "",
+        f"{'turn':>4}  {'kind':<9}  {'played':<16}  {'best':<16}  {'lead of best':>13}  "
+        f"{'win':>4}  {'lost':>5}  {'win Δ':>6}  grade",
+    ]
+    for r in reviews:
+        b = r.best
+        same = r.played == b.action
+        out.append(
+            f"{r.turn:>4}  {r.phase:<9}  {r.played_estimate.text:<16}  "
+            f"{'(same)' if same else b.text:<16}  {b.lead:>+6.1f} ± {b.lead_spread:<4.1f}  "
+            f"{b.win:>4.0%}  {r.loss:>5.1f}  {100 * r.win_change:>+5.0f}%  {r.grade}"
+        )
+    out += ["", summary_text(summary)]
+    return "\n".join(out) + "\n"
+
+
+def summary_text(summary: Summary) -> str:
+    s = summary
+    good = s.grades["best"] + s.grades["good"]
+    lines = [
+        f"Accuracy {s.accuracy:.0%} ({good} of {s.decisions} decisions best or good), "
+        f"{s.loss:.1f} points of lead lost in all.",
+        f"{'kind':<9}  {'decisions':>9}  {'lost':>5}  " + "  ".join(GRADE_NAMES),
+    ]
+    widths = [len(g) for g in GRADE_NAMES]
+    for name in CATEGORIES:
+        c = s.categories[name]
+        if not c.decisions:
+            continue
+        counts = "  ".join(f"{c.grades[g]:>{w}}" for g, w in zip(GRADE_NAMES, widths, strict=True))
+        lines.append(f"{name:<9}  {c.decisions:>9}  {c.loss:>5.1f}  {counts}")
+    return "\n".join(lines)
+
+
+def plot_win_chances(game: Game, player: int, reviews: Sequence[DecisionReview], path: str) -> None:
+    """Every player's win chance as estimated at each reviewed decision (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4))
+    xs = [r.index + 1 for r in reviews]
+    for p in range(game.options.players):
+        ys = [r.best.wins[p] for r in reviews]
+        ax.plot(xs, ys, marker="." if p == player else None, label=f"player {p}")
+    bad = [r for r in reviews if r.grade in ("mistake", "blunder")]
+    if bad:
+        ax.scatter(
+            [r.index + 1 for r in bad],
+            [r.best.wins[player] for r in bad],
+            color="red",
+            zorder=3,
+            label=f"player {player}'s mistakes and blunders",
+        )
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("action in the game record")
+    ax.set_ylabel("estimated win chance")
+    ax.set_title(f"Win chances from player {player}'s view at each of their decisions")
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, format="png")
+    finally:
+        plt.close(fig)
