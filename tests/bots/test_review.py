@@ -15,6 +15,7 @@ from piepmatz.bots.review import (
     decisions,
     evaluate_options,
     grade,
+    hint,
     review_decision,
     review_game,
     summarise,
@@ -171,3 +172,20 @@ def test_no_decision_no_review() -> None:
         evaluate_options(view_of(state, waiting), 10)
     with pytest.raises(ValueError, match="not a legal option"):
         review_decision(view_of(state, state.current_player), _id("crow BL1m"), 10)
+
+
+def test_a_hint_is_the_bots_move_with_its_estimate_and_ignores_hidden_cards() -> None:
+    state = _midgame()
+    me = state.current_player
+    swapped = state.copy()
+    other = 1 - me
+    i = next(i for i, b in enumerate(swapped.hands[other]) if b not in swapped.shown[other])
+    swapped.hands[other][i], swapped.bird_deck[0] = swapped.bird_deck[0], swapped.hands[other][i]
+    swapped.hands[other].sort()
+    bot = "ismcts:iterations=200"
+    hints = [hint(view_of(s, me), seed=4, bot=bot, iterations=50) for s in (state, swapped)]
+    assert hints[0] == hints[1]
+    assert hints[0].action in state.legal_action_ids()
+    # The bot's own move, as it would choose it with the same generator.
+    own = make_bot(bot).choose(view_of(state, me), state.legal_action_ids(), random.Random(4))
+    assert hints[0].action == own and hints[0].estimate.worlds == 50

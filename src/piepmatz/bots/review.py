@@ -45,6 +45,8 @@ from piepmatz.core.scoring import score
 from piepmatz.core.state import GAME_OVER, PHASE_NAMES, State
 from piepmatz.core.view import PlayerView, determinise, view_of
 
+from . import make_bot
+from .base import decide
 from .evaluate import final_values, margins, sigmoid
 from .ismcts import ISMCTSBot
 
@@ -207,42 +209,74 @@ def legal_ids(view: PlayerView) -> list[int]:
     return determinise(view, random.Random(0), events=False).legal_action_ids()
 
 
+def estimate_option(view: PlayerView, option: int, iterations: int, seed: int) -> Estimate:
+    """One option of the viewer's decision valued by ``iterations`` of the search."""
+    me = view.player
+    search = _OptionSearch(option, iterations)
+    # The search never reads the log; without it a view is also cheap to send to a process.
+    search.search(view._replace(events=None), random.Random(seed))
+    samples = search.samples
+    lead, lead_spread = _mean_spread([s[1][me] for s in samples])
+    win, win_spread = _mean_spread([s[2][me] for s in samples])
+    return Estimate(
+        option,
+        lead,
+        lead_spread,
+        win,
+        win_spread,
+        math.fsum(s[0][me] for s in samples) / len(samples),
+        tuple(math.fsum(s[2][p] for s in samples) / len(samples) for p in range(view.num_players)),
+        len(samples),
+    )
+
+
 def evaluate_options(
     view: PlayerView, iterations: int = DEFAULT_ITERATIONS, seed: int = 0
 ) -> list[Estimate]:
-    """Every legal option of the viewer's decision, valued by the search; best (lead) first."""
+    """Every legal option of the viewer's decision, valued by the search; best (lead) first.
+
+    Every option searches from the same seed, so their sampled worlds begin alike.
+    """
     if iterations < 1:
         raise ValueError(f"iterations must be at least 1, not {iterations}")
     legal = legal_ids(view)
     if not legal:
         raise ValueError(f"player {view.player} has no decision to take now")
-    me = view.player
-    view = view._replace(events=None)  # the search never reads the log; keeps pickles small
-    out = []
-    for option in legal:
-        search = _OptionSearch(option, iterations)
-        search.search(view, random.Random(seed))
-        values = [s[0][me] for s in search.samples]
-        lead, lead_spread = _mean_spread([s[1][me] for s in search.samples])
-        win, win_spread = _mean_spread([s[2][me] for s in search.samples])
-        wins = tuple(
-            math.fsum(s[2][p] for s in search.samples) / len(search.samples)
-            for p in range(view.num_players)
-        )
-        out.append(
-            Estimate(
-                option,
-                lead,
-                lead_spread,
-                win,
-                win_spread,
-                math.fsum(values) / len(values),
-                wins,
-                len(search.samples),
-            )
-        )
+    out = [estimate_option(view, option, iterations, seed) for option in legal]
     out.sort(key=lambda e: (-e.lead, -e.win, e.action))
     return out
+
+
+#: The bot whose suggestion a hint shows: the strongest level offered to people.
+HINT_BOT = "hard"
+#: Iterations of the estimate shown with a hint (one option: a small share of the bot's time).
+HINT_ITERATIONS = 2000
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A bot's suggestion for the viewer's decision, with the search's estimate of it."""
+
+    bot: str
+    estimate: Estimate
+
+    @property
+    def action(self) -> int:
+        return self.estimate.action
+
+
+def hint(
+    view: PlayerView,
+    seed: int,
+    bot: str = HINT_BOT,
+    iterations: int = HINT_ITERATIONS,
+) -> Hint:
+    """What ``bot`` would play in the viewer's place, and its estimate; from the view only."""
+    legal = legal_ids(view)
+    if not legal:
+        raise ValueError(f"player {view.player} has no decision to take now")
+    choice = decide(make_bot(bot), view, legal, random.Random(seed))
+    return Hint(bot, estimate_option(view, choice, iterations, seed))
 
 
 def review_decision(
@@ -384,8 +418,12 @@ def iter_reviews(
     if processes == 1 or len(tasks) < 2:
         yield from map(_review, tasks)
         return
-    with ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context()) as pool:
+    pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context())
+    try:
         yield from pool.map(_review, tasks)
+    finally:
+        # A caller that stops early (a closed review screen) leaves no search running.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def review_game(
@@ -404,14 +442,19 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "GRADES",
     "GRADE_NAMES",
+    "HINT_BOT",
+    "HINT_ITERATIONS",
     "Decision",
     "DecisionReview",
     "Estimate",
+    "Hint",
     "Summary",
     "decision_seed",
     "decisions",
+    "estimate_option",
     "evaluate_options",
     "grade",
+    "hint",
     "iter_reviews",
     "legal_ids",
     "review_decision",

@@ -1,0 +1,91 @@
+"""Hints at the table: the hard bot's suggestion for a person's decision, with its estimate.
+
+A hint is computed from the person's view only (:func:`piepmatz.bots.review.hint`), on a worker
+thread, so the table never waits for it; a hint that arrives after the decision was taken is
+dropped. A table may have hints turned off (hot-seat players may want that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import App
+
+from piepmatz.bots.review import HINT_BOT, HINT_ITERATIONS, Hint, hint
+from piepmatz.core import Action, PlayerView
+
+from .render import action_text
+
+
+def hint_text(h: Hint) -> str:
+    e = h.estimate
+    return (
+        f"{action_text(Action.from_id(e.action))} — expected lead {e.lead:+.1f} "
+        f"± {e.lead_spread:.1f} points, "
+        f"win chance {e.win:.0%} (from your view, {e.worlds:,} sampled worlds)"
+    )
+
+
+class HintGiver:
+    """Asks for hints on a worker thread and shows each as a notification."""
+
+    def __init__(
+        self, enabled: bool = True, bot: str = HINT_BOT, iterations: int = HINT_ITERATIONS
+    ) -> None:
+        self.enabled = enabled
+        self.bot = bot
+        self.iterations = iterations
+        #: The last hint shown, with the view it answers.
+        self.last: tuple[PlayerView, Hint] | None = None
+        self.busy = False
+
+    def request(
+        self,
+        app: App[object],
+        view: PlayerView | None,
+        seed: int,
+        current: Callable[[], PlayerView | None],
+    ) -> None:
+        """Start a hint for ``view`` (a person's decision, or None: there is none to hint).
+
+        ``current`` gives the decision's view when the hint is ready: a hint for a decision
+        already taken is not shown.
+        """
+        if not self.enabled:
+            app.notify("Hints are turned off at this table.", title="Hint")
+            return
+        if view is None or not view.is_my_turn:
+            app.notify("There is no decision of yours to hint now.", title="Hint")
+            return
+        if self.busy:
+            return
+        self.busy = True
+        app.notify(f"The {self.bot} bot is thinking about your move…", title="Hint", timeout=2)
+        bot, iterations = self.bot, self.iterations
+
+        def work() -> None:
+            try:
+                found = hint(view, seed, bot, iterations)
+            except Exception as exc:  # a plugin bot may fail; the game goes on without a hint
+                app.call_from_thread(self._failed, app, str(exc))
+                return
+            app.call_from_thread(self._show, app, view, found, current)
+
+        app.run_worker(work, thread=True, group="hint", exclusive=True)
+
+    def _failed(self, app: App[object], message: str) -> None:
+        self.busy = False
+        app.notify(f"No hint: {message}", title="Hint", severity="error")
+
+    def _show(
+        self,
+        app: App[object],
+        view: PlayerView,
+        found: Hint,
+        current: Callable[[], PlayerView | None],
+    ) -> None:
+        self.busy = False
+        if current() != view:
+            return  # the decision was taken meanwhile
+        self.last = view, found
+        app.notify(hint_text(found), title=f"Hint ({found.bot} bot)", timeout=20)

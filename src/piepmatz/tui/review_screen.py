@@ -1,0 +1,177 @@
+""" "Review this game": one player's decisions graded by the search, browsable move by move.
+
+The board of each decision is shown as that player saw it (their view at the time), beside the
+options the search valued from that view (:mod:`piepmatz.bots.review`). The search runs on a
+worker thread (a process pool over the cores); decisions fill in as they are reviewed, and the
+screen can be browsed meanwhile.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from piepmatz.bots.review import (
+    DEFAULT_ITERATIONS,
+    Decision,
+    DecisionReview,
+    decisions,
+    iter_reviews,
+    summarise,
+)
+from piepmatz.core import Action, Game
+
+from .render import action_text, table_text
+
+#: How a grade is shown.
+GRADE_STYLES = {
+    "best": "bold green",
+    "good": "green",
+    "inaccuracy": "yellow",
+    "mistake": "bold dark_orange",
+    "blunder": "bold red",
+}
+
+
+class ReviewScreen(Screen[None]):
+    """The review of ``player``'s decisions in ``game``."""
+
+    DEFAULT_CSS = """
+    ReviewScreen #review-status { height: 1; background: $accent; color: $text; padding: 0 1; }
+    ReviewScreen #review-table { height: auto; padding: 0 1; }
+    ReviewScreen #review-detail { height: 1fr; padding: 0 1; border-top: solid $accent; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l", "step(1)", "Next decision"),
+        Binding("left,h", "step(-1)", "Previous"),
+        Binding("home", "jump(0)", "First"),
+        Binding("end", "jump(-1)", "Last"),
+        Binding("escape,q", "close", "Close"),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        player: int,
+        labels: Sequence[str],
+        iterations: int = DEFAULT_ITERATIONS,
+        processes: int | None = None,
+        seed: int = 1,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.player = player
+        self.labels = list(labels)
+        self.iterations = iterations
+        self.processes = processes or os.cpu_count() or 1
+        self.seed = seed
+        self.decisions: list[Decision] = list(decisions(game, player))
+        self.reviews: list[DecisionReview] = []
+        self.index = 0
+        self.closed = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="review-status")
+        yield Static(id="review-table")
+        with VerticalScroll(id="review-detail"):
+            yield Static(id="review-options")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+        if not self.decisions:
+            return
+        game, player, iterations = self.game, self.player, self.iterations
+        seed, processes = self.seed, self.processes
+
+        def work() -> None:
+            for review in iter_reviews(game, player, iterations, seed, processes):
+                if self.closed:
+                    break  # stops the searches still queued
+                self.app.call_from_thread(self._reviewed, review)
+
+        self.run_worker(work, thread=True, group="review", exclusive=True)
+
+    def _reviewed(self, review: DecisionReview) -> None:
+        self.reviews.append(review)
+        if not self.is_attached:
+            return
+        self.show()
+
+    @property
+    def done(self) -> bool:
+        return len(self.reviews) == len(self.decisions)
+
+    def show(self) -> None:
+        status = self.query_one("#review-status", Static)
+        options = self.query_one("#review-options", Static)
+        total = len(self.decisions)
+        who = self.labels[self.player]
+        if not total:
+            status.update(f"REVIEW of {who}: no decision to review")
+            options.update("This player took no decision with more than one option.")
+            return
+        progress = "" if self.done else f" · searching: {len(self.reviews)} of {total} done"
+        d = self.decisions[self.index]
+        status.update(
+            f"REVIEW of {who} · decision {self.index + 1}/{total} (turn {d.view.turn}){progress}"
+        )
+        self.query_one("#review-table", Static).update(table_text(d.view, self.labels))
+        options.update(self.detail(d))
+
+    def detail(self, d: Decision) -> Text:
+        """The decision's grade, its options valued by the search, and the game's summary."""
+        t = Text()
+        played = action_text(Action.from_id(d.played))
+        if self.index >= len(self.reviews):
+            t.append(f"Played: {played}. The search has not reached this decision yet.\n")
+        else:
+            r = self.reviews[self.index]
+            t.append(f"Played: {played} — ")
+            t.append(r.grade, style=GRADE_STYLES[r.grade])
+            if r.grade != "best":
+                t.append(
+                    f" ({r.loss:.1f} points of lead lost, win chance {100 * r.win_change:+.0f} %"
+                    f"); best: {action_text(Action.from_id(r.best.action))}"
+                )
+            t.append("\n")
+            for e in r.options:
+                mark = "▶ " if e.action == r.played else "  "
+                t.append(
+                    f"{mark}{action_text(Action.from_id(e.action)):<34} lead {e.lead:+5.1f} "
+                    f"± {e.lead_spread:3.1f}   win {e.win:4.0%}\n",
+                    style="bold" if e.action == r.played else "",
+                )
+        if self.done:
+            s = summarise(self.reviews)
+            lost = ", ".join(
+                f"{name} {c.loss:.1f}" for name, c in s.categories.items() if c.decisions
+            )
+            t.append(
+                f"\nAccuracy {s.accuracy:.0%} ({s.decisions} decisions); points of lead lost: "
+                f"{s.loss:.1f} ({lost}). {self.iterations:,} search iterations per option, "
+                "from this player's view only."
+            )
+        return t
+
+    def action_step(self, delta: int) -> None:
+        if self.decisions:
+            self.index = max(0, min(len(self.decisions) - 1, self.index + delta))
+            self.show()
+
+    def action_jump(self, where: int) -> None:
+        if self.decisions:
+            self.index = where % len(self.decisions)
+            self.show()
+
+    def action_close(self) -> None:
+        self.closed = True
+        self.dismiss(None)
