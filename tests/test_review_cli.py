@@ -1,0 +1,161 @@
+"""``piepmatz review`` on real records: text, JSON, the plot, and clear errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from piepmatz.bots.review import GRADE_NAMES, decisions
+from piepmatz.cli import main
+from piepmatz.core import Game, read_json
+from piepmatz.tui.session import Session
+
+FAST = ["--iterations", "12", "--processes", "1", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("review") / "game.json"
+    argv = ["demo", "--players", "2", "--seed", "7", "--bots", "heuristic", "--record", str(path)]
+    assert main(argv) == 0
+    return path
+
+
+def _game(path: Path) -> Game:
+    return Game.from_record(read_json(path))
+
+
+def test_json_review_of_a_record(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["review", str(record), "--player", "1", "--json", *FAST]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    game = _game(record)
+    expected = list(decisions(game, 1))
+    assert doc["player"] == 1 and doc["iterations"] == 12
+    assert [d["index"] for d in doc["decisions"]] == [d.index for d in expected]
+    for d in doc["decisions"]:
+        assert d["played"] == str(game.actions[d["index"]])
+        assert d["grade"] in GRADE_NAMES
+        leads = [o["lead"] for o in d["options"]]
+        assert leads == sorted(leads, reverse=True)
+        assert d["best"] == d["options"][0]["action"]
+        assert d["played"] in [o["action"] for o in d["options"]]
+        assert (d["grade"] == "best") == (d["played"] == d["best"])
+        assert all(o["worlds"] == 12 and o["lead_spread"] >= 0 for o in d["options"])
+    summary = doc["summary"]
+    assert summary["decisions"] == len(expected)
+    assert sum(summary["grades"].values()) == len(expected)
+    plays = sum(d["phase"] == "play" for d in doc["decisions"])
+    assert summary["categories"]["play"]["decisions"] == plays > 0
+
+
+def test_text_review_and_plot(
+    record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plot = tmp_path / "wins.png"
+    capsys.readouterr()
+    assert main(["review", str(record), "--player", "0", "--plot", str(plot), *FAST]) == 0
+    out = capsys.readouterr().out
+    found = list(decisions(_game(record), 0))
+    assert out.startswith("Review of player 0.")
+    assert "2 players, standard rules, seed 7 (finished)" in out
+    rows = [line for line in out.splitlines() if re.match(r" *\d+  ", line)]
+    assert all(line.endswith(GRADE_NAMES) for line in rows)
+    assert len(rows) == len(found)
+    assert f"of {len(found)} decisions best or good" in out
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_tournament_records_file_needs_and_takes_a_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = tmp_path / "games.jsonl"
+    argv = ["tournament", "--players", "2", "--bots", "random", "--games", "2", "--seed", "3"]
+    assert main([*argv, "--backend", "inline", "--quiet", "--records", str(records)]) == 0
+    capsys.readouterr()
+    assert main(["review", str(records), "--player", "0", *FAST]) == 2
+    assert "holds 2 games: choose one with --game K (K from 0 to 1)" in capsys.readouterr().err
+    assert main(["review", str(records), "--player", "0", "--game", "1", "--json", *FAST]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    second = Game.from_record(json.loads(records.read_text().splitlines()[1]))
+    assert doc["game"].startswith(f"{records} line 2:")
+    assert [d["index"] for d in doc["decisions"]] == [d.index for d in decisions(second, 0)]
+    assert main(["review", str(records), "--player", "0", "--game", "5", *FAST]) == 2
+    assert "holds no game 5 (games 0-1)" in capsys.readouterr().err
+
+
+def test_an_unfinished_saved_game_is_reviewed_up_to_where_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = Session.new(["human", "random"], seed=4)
+    while len(session.game.actions) < 9:
+        if session.is_human(session.to_act):
+            session.apply(session.game.state.legal_action_ids()[0])
+        else:
+            session.bot_move()
+    save = tmp_path / "save.json"
+    session.save(save)
+    capsys.readouterr()
+    assert main(["review", str(save), "--player", "0", "--json", *FAST]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert "(unfinished, 9 actions)" in doc["game"]
+    assert doc["decisions"] and all(d["index"] < 9 for d in doc["decisions"])
+
+
+@pytest.mark.parametrize(
+    ("content", "argv", "message"),
+    [
+        ('{"format": "piepmatz-record"', [], "bad.json is not JSON: Expecting"),
+        ('{"hello": 1}', [], "is not a game record"),
+        (None, ["--player", "2"], "no player 2 in this 2-player game (players are 0-1)"),
+        (None, ["--player", "0", "--plot", "/nonexistent/dir/x.png"], "argument --plot"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(
+    record: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    content: str | None,
+    argv: list[str],
+    message: str,
+) -> None:
+    path = record
+    if content is not None:
+        path = tmp_path / "bad.json"
+        path.write_text(content)
+    capsys.readouterr()
+    assert main(["review", str(path), *(argv or ["--player", "0"]), *FAST]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert captured.err.startswith("piepmatz review: error:") and "Traceback" not in captured.err
+    assert captured.out == ""
+
+
+def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(tmp_path / "nope.json"), "--player", "0", *FAST]) == 2
+    assert f"cannot read {tmp_path / 'nope.json'}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("blocked", "argv"), [("tqdm", []), ("matplotlib", ["--plot", "x.png"])])
+def test_a_missing_extra_is_named_in_one_line(
+    record: Path,
+    blocked: str,
+    argv: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # ``None`` in sys.modules makes the import fail as if the package were not installed.
+    for name in [m for m in sys.modules if m == blocked or m.startswith(blocked + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, blocked, None)
+    capsys.readouterr()
+    assert main(["review", str(record), "--player", "0", *argv, *FAST]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert f"{blocked} not installed" in err and "pip install 'piepmatz[review]'" in err
