@@ -41,9 +41,12 @@ class PiepmatzApp(App[None]):
         seed: int | None = None,
         bot_delay: float = 0.6,
         keep: Path | None = None,
+        hints: bool = True,
     ) -> None:
         super().__init__()
         self.session = session
+        #: Whether a new table allows hints (``--no-hints`` turns them off).
+        self.hints = hints
         self.seats = list(seats) if seats else None
         self.rules = rules
         self.seed = seed
@@ -64,7 +67,7 @@ class PiepmatzApp(App[None]):
         elif self.session is not None:
             self.push_screen(self._table(self.session))
         elif self.seats is not None:
-            session = Session.new(self.seats, rules=self.rules, seed=self.seed)
+            session = Session.new(self.seats, self.rules, self.seed, hints=self.hints)
             self.push_screen(self._table(session))
         else:
             self.push_screen(NewGameScreen(self.rules, self.seed, load_kept(self.keep)))

@@ -36,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("--seed", type=int, default=None, help="deal with this seed")
     play.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
     play.add_argument(
+        "--no-hints", action="store_true", help="no hints from the bot at this table (key h)"
+    )
+    play.add_argument(
         "--delay",
         type=seconds(zero=True),
         default=None,
@@ -104,6 +107,8 @@ def run_play(args: argparse.Namespace) -> int:
         sys.stderr.write(f"piepmatz play: {exc}\n")
         return 2
 
+    if session is not None and args.no_hints:
+        session.hints = False
     if args.text:
         from .records import replay_text
         from .textmode import TextGame
@@ -112,7 +117,8 @@ def run_play(args: argparse.Namespace) -> int:
             replay_text(replay_game, replay_seats, sys.stdout)
             return 0
         if session is None:
-            session = Session.new(seats or default_seats(), rules=rules, seed=args.seed)
+            seats = seats or default_seats()
+            session = Session.new(seats, rules, args.seed, hints=not args.no_hints)
         delay = 0.0 if args.delay is None else args.delay
         return TextGame(session, sys.stdout, sys.stdin, delay).run()
 
@@ -129,7 +135,12 @@ def run_play(args: argparse.Namespace) -> int:
         app = PiepmatzApp.for_replay(replay_game, replay_seats)
     else:
         app = PiepmatzApp(
-            session=session, seats=seats, rules=rules, seed=args.seed, bot_delay=delay
+            session=session,
+            seats=seats,
+            rules=rules,
+            seed=args.seed,
+            bot_delay=delay,
+            hints=not args.no_hints,
         )
     app.run()
     return 0

@@ -12,9 +12,14 @@ from collections.abc import Callable
 from textual.app import App
 
 from piepmatz.bots.review import HINT_BOT, HINT_ITERATIONS, Hint, hint
-from piepmatz.core import Action, PlayerView
+from piepmatz.core import Action, Game, PlayerView
 
 from .render import action_text
+
+
+def hint_seed(game: Game) -> int:
+    """The hint's seed: the same decision of the same game gets the same hint."""
+    return game.options.seed * 1009 + len(game.actions)
 
 
 def hint_text(h: Hint) -> str:

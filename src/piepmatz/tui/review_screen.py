@@ -31,6 +31,9 @@ from piepmatz.core import Action, Game
 
 from .render import action_text, table_text
 
+#: The search's budget per option, and the processes it runs on (None: every core).
+ITERATIONS = DEFAULT_ITERATIONS
+PROCESSES: int | None = None
 #: How a grade is shown.
 GRADE_STYLES = {
     "best": "bold green",
@@ -62,7 +65,7 @@ class ReviewScreen(Screen[None]):
         game: Game,
         player: int,
         labels: Sequence[str],
-        iterations: int = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         processes: int | None = None,
         seed: int = 1,
     ) -> None:
@@ -70,8 +73,8 @@ class ReviewScreen(Screen[None]):
         self.game = game
         self.player = player
         self.labels = list(labels)
-        self.iterations = iterations
-        self.processes = processes or os.cpu_count() or 1
+        self.iterations = iterations or ITERATIONS
+        self.processes = processes or PROCESSES or os.cpu_count() or 1
         self.seed = seed
         self.decisions: list[Decision] = list(decisions(game, player))
         self.reviews: list[DecisionReview] = []

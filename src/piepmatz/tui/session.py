@@ -142,11 +142,19 @@ def suggest_save_path(session: Session) -> Path:
 class Session:
     """A game and its seats; the bots choose from their own seat's view only."""
 
-    def __init__(self, game: Game, seats: Sequence[str], bot_seed: int | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str],
+        bot_seed: int | None = None,
+        hints: bool = True,
+    ) -> None:
         if len(seats) != game.options.players:
             raise SeatError(f"{len(seats)} seats for a {game.options.players}-player game")
         self.game = game
         self.seats = [check_seat(s) for s in seats]
+        #: Whether the people at this table may ask the bot for hints.
+        self.hints = hints
         base = game.options.seed if bot_seed is None else bot_seed
         self.bots: dict[int, Bot] = {p: make_bot(s) for p, s in enumerate(self.seats) if s != HUMAN}
         # One generator per bot seat, derived from the game's seed: a seeded game against bots
@@ -155,9 +163,15 @@ class Session:
         self.rngs = {p: rngs[p] for p in self.bots}
 
     @classmethod
-    def new(cls, seats: Sequence[str], rules: str = "standard", seed: int | None = None) -> Session:
+    def new(
+        cls,
+        seats: Sequence[str],
+        rules: str = "standard",
+        seed: int | None = None,
+        hints: bool = True,
+    ) -> Session:
         """A new game; ``rules`` a preset, optionally with flags (``standard:last_hand=false``)."""
-        return cls(new_game(len(seats), rules, seed), seats)
+        return cls(new_game(len(seats), rules, seed), seats, hints=hints)
 
     # ------------------------------------------------------------------ who acts
 
@@ -225,6 +239,7 @@ class Session:
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "seats": list(self.seats),
+            "hints": self.hints,
             "record": self.game.record(),
         }
 
@@ -240,9 +255,12 @@ class Session:
         seats = doc.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise SaveFileError("the save's seats must be a list of seat names")
+        hints = doc.get("hints", True)
+        if type(hints) is not bool:
+            raise SaveFileError(f"the save's hints must be true or false, not {hints!r}")
         try:
             game = Game.from_record(doc.get("record"))
-            return cls(game, seats)
+            return cls(game, seats, hints=hints)
         except (PiepmatzError, SeatError) as exc:
             raise SaveFileError(str(exc)) from None
 

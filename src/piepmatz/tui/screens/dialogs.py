@@ -59,6 +59,7 @@ class ChoiceDialog(ModalScreen[int]):
     }
     ChoiceDialog #dialog-preview { width: 1fr; height: auto; padding: 0 1; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "hint", "Hint")]
 
     def __init__(
         self,
@@ -130,6 +131,11 @@ class ChoiceDialog(ModalScreen[int]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
             self.dismiss(int(event.option.id))
+
+    def action_hint(self) -> None:
+        from .table import TableScreen  # the table opens this dialog: imported when asked
+
+        next(s for s in self.app.screen_stack if isinstance(s, TableScreen)).action_hint()
 
 
 class HandoffScreen(ModalScreen[None]):

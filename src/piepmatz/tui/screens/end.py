@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..render import score_sheet_text
+from ..review_screen import ReviewScreen
 from ..session import Session
 from .messages import SaveGame
 
@@ -33,6 +34,7 @@ class EndScreen(ModalScreen[str | None]):
         Binding("n", "choose('new')", "New game"),
         Binding("s", "save", "Save"),
         Binding("p", "choose('replay')", "Replay"),
+        Binding("v", "review", "Review"),
         Binding("escape", "choose(None)", "Look at the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]
@@ -51,6 +53,7 @@ class EndScreen(ModalScreen[str | None]):
                 yield Button("New game", id="new", variant="primary")
                 yield Button("Save", id="save")
                 yield Button("Replay", id="replay")
+                yield Button("Review", id="review")
                 yield Button("Quit", id="quit")
 
     def on_mount(self) -> None:
@@ -59,11 +62,19 @@ class EndScreen(ModalScreen[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":
             self.action_save()
+        elif event.button.id == "review":
+            self.action_review()
         else:
             self.dismiss(event.button.id)
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
+
+    def action_review(self) -> None:
+        """The game reviewed for the person at the table (the first, at a hot-seat table)."""
+        humans = self.session.humans
+        player = humans[0] if humans else 0
+        self.app.push_screen(ReviewScreen(self.session.game, player, self.labels))
 
     def action_save(self) -> None:
         self.post_message(SaveGame(self.session))

@@ -26,6 +26,8 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row Label { width: 14; padding-top: 1; }
     NewGameScreen .row Select { width: 1fr; }
     NewGameScreen .row Input { width: 1fr; }
+    NewGameScreen .row #hints-label { width: 11; padding-left: 1; }
+    NewGameScreen .row #hints { width: 12; }
     NewGameScreen .hidden { display: none; }
     NewGameScreen #kept { height: auto; color: $warning; }
     NewGameScreen #buttons { height: 3; }
@@ -94,6 +96,13 @@ class NewGameScreen(Screen[None]):
                     placeholder="empty: a fresh deal",
                     id="seed",
                 )
+                yield Label("Hints (h)", id="hints-label")
+                yield Select(
+                    [("on", True), ("off", False)],
+                    value=getattr(self.app, "hints", True),
+                    allow_blank=False,
+                    id="hints",
+                )
             yield Static(id="error")
             with Horizontal(id="buttons"):
                 yield Button("Start", id="start", variant="primary")
@@ -136,7 +145,8 @@ class NewGameScreen(Screen[None]):
             error.update(f"The seed must be a whole number, not {seed_text!r}.")
             return
         try:
-            session = Session.new(seats, rules=str(self._value("rules")), seed=seed)
+            rules = str(self._value("rules"))
+            session = Session.new(seats, rules, seed, hints=bool(self._value("hints")))
         except SeatError as exc:
             error.update(str(exc))
             return

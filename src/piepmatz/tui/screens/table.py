@@ -23,6 +23,7 @@ from piepmatz.bots.base import BotMoveError
 from piepmatz.core import PlayerView
 from piepmatz.core.state import PLAY
 
+from ..hints import HintGiver, hint_seed
 from ..render import CODES, TILES, Cards, status_text, table_text
 from ..rulesdoc import rules_markdown
 from ..session import SaveFileError, Session
@@ -64,6 +65,7 @@ class TableScreen(Screen[None]):
     TableScreen.too-small #too-small { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", "Hint"),
         Binding("r", "rules", "Rules"),
         Binding("s", "save", "Save"),
         Binding("o", "resume", "Resume"),
@@ -98,6 +100,7 @@ class TableScreen(Screen[None]):
         self.looked = True
         #: Birds as the engine's codes instead of tiles (``c`` toggles).
         self.codes = False
+        self.hints = HintGiver(session.hints)
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
@@ -333,6 +336,18 @@ class TableScreen(Screen[None]):
             self.play(action_id)
 
     # -------------------------------------------------------------- commands
+
+    def decision_view(self) -> PlayerView | None:
+        """The view of the person at the keyboard when it is their decision, else None."""
+        session = self.session
+        if session.state_over or (self.waiting and not isinstance(self.app.screen, ChoiceDialog)):
+            return None
+        p = session.to_act
+        return self.view if p == self.viewer == self.confirmed and session.is_human(p) else None
+
+    def action_hint(self) -> None:
+        game = self.session.game
+        self.hints.request(self.app, self.decision_view(), hint_seed(game), self.decision_view)
 
     def _ended(self, choice: str | None) -> None:
         if choice == "new":

@@ -1,0 +1,150 @@
+"""Hints and the review screen in the real app, driven by Textual's pilot."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from textual.widgets import Select, Static
+
+import piepmatz.tui.review_screen as review_module
+from piepmatz.bots.review import decisions
+from piepmatz.core import Game
+from piepmatz.core.state import LAST_HAND, PLAY
+from piepmatz.tui.app import PiepmatzApp
+from piepmatz.tui.screens import EndScreen, TableScreen
+from piepmatz.tui.render import table_text
+from piepmatz.tui.review_screen import ReviewScreen
+from piepmatz.tui.session import SaveFileError, Session
+
+SIZE = (100, 30)
+#: A seeded search instead of the hard bot's one second, so that a hint is reproducible.
+HINT_BOT = "ismcts:iterations=300"
+
+
+def table_of(app: PiepmatzApp) -> TableScreen:
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+def _session(swap_hidden: bool, hints: bool = True) -> Session:
+    game = Game.new(players=2, seed=5, first_player=0)
+    state = game.state
+    if swap_hidden:
+        # A bird of the opponent's hand trades places with one deep in the bird deck: hidden
+        # from player 0 either way.
+        state.hands[1][0], state.bird_deck[0] = state.bird_deck[0], state.hands[1][0]
+        state.hands[1].sort()
+    return Session(game, ["human", "random"], hints=hints)
+
+
+async def _hint(session: Session, tui: Any) -> tuple[Any, Any, str]:
+    app = PiepmatzApp(session=session, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await tui.settle(pilot)
+        table = table_of(app)
+        assert session.game.state.phase == PLAY and session.to_act == 0
+        table.hints.bot = HINT_BOT
+        await pilot.press("h")
+        await tui.settle(pilot)
+        await pilot.pause()
+        assert table.hints.last is not None
+        view, found = table.hints.last
+        notes = [n.message for n in app._notifications]
+        return view, found, notes[-1]
+
+
+def test_a_hint_is_a_legal_move_computed_from_the_view_only(tui: Any) -> None:
+    plain, swapped = _session(False), _session(True)
+    assert plain.game.state.hands[1] != swapped.game.state.hands[1]
+    assert plain.view(0) == swapped.view(0)
+    first = asyncio.run(_hint(plain, tui))
+    second = asyncio.run(_hint(swapped, tui))
+    view, found, note = first
+    assert view == plain.view(0)
+    assert found.action in plain.game.state.legal_action_ids()
+    assert "expected lead" in note and "from your view" in note
+    # Other hidden cards, the same view: the same hint, estimate and all.
+    assert second[1] == found and second[2] == note
+
+
+def test_hints_can_be_turned_off_for_a_table(tui: Any) -> None:
+    async def scenario() -> None:
+        app = PiepmatzApp(session=_session(False, hints=False), bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            await pilot.press("h")
+            await tui.settle(pilot)
+            assert table_of(app).hints.last is None
+            assert "Hints are turned off" in [n.message for n in app._notifications][-1]
+
+    asyncio.run(scenario())
+
+
+def test_the_new_game_screen_turns_hints_off(tui: Any) -> None:
+    async def scenario() -> None:
+        app = PiepmatzApp(seed=3, bot_delay=0, hints=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            assert app.screen.query_one("#hints", Select).value is False  # from --no-hints
+            await pilot.press("ctrl+s")
+            await tui.settle(pilot)
+            assert table_of(app).session.hints is False
+
+    asyncio.run(scenario())
+
+
+def test_a_save_keeps_the_tables_hint_setting() -> None:
+    doc = _session(False, hints=False).save_doc()
+    assert Session.from_doc(doc).hints is False
+    with pytest.raises(SaveFileError, match="hints must be true or false, not 'no'"):
+        Session.from_doc({**doc, "hints": "no"})
+
+
+def test_the_end_screen_reviews_the_game_move_by_move(
+    tui: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(review_module, "ITERATIONS", 6)
+    monkeypatch.setattr(review_module, "PROCESSES", 1)
+    session = Session(Game.new(players=2, seed=9, first_player=0), ["human", "random"])
+    while session.game.state.phase != LAST_HAND:
+        if session.is_human(session.to_act):
+            session.apply(session.game.state.legal_action_ids()[0])
+        else:
+            session.bot_move()
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(50):
+                await tui.settle(pilot)
+                if isinstance(app.screen, EndScreen):
+                    break
+                await pilot.press("enter")
+            assert isinstance(app.screen, EndScreen)
+            expected = list(decisions(session.game, 0))  # the last hand included
+            await pilot.press("v")
+            await tui.settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen) and screen.done
+            assert [r.index for r in screen.reviews] == [d.index for d in expected]
+            labels = screen.labels
+            board = screen.query_one("#review-table", Static)
+            options = screen.query_one("#review-options", Static)
+            for step in range(2):
+                d = expected[step]
+                # The board as player 0 saw it at that decision.
+                assert str(board.content) == str(table_text(d.view, labels))
+                text = str(options.content)
+                assert "Played: " in text and screen.reviews[step].grade in text
+                assert "Accuracy" in text
+                await pilot.press("right")
+                await pilot.pause()
+            await pilot.press("end")
+            await pilot.pause()
+            assert screen.index == len(expected) - 1
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+
+    asyncio.run(scenario())
