@@ -13,7 +13,7 @@ from piepmatz.bots.review import decisions
 from piepmatz.core import Game
 from piepmatz.core.state import LAST_HAND, PLAY
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.screens import EndScreen, TableScreen
+from piepmatz.tui.screens import ChoiceDialog, EndScreen, TableScreen
 from piepmatz.tui.render import table_text
 from piepmatz.tui.review_screen import ReviewScreen
 from piepmatz.tui.session import SaveFileError, Session
@@ -146,5 +146,26 @@ def test_the_end_screen_reviews_the_game_move_by_move(
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, EndScreen)
+
+    asyncio.run(scenario())
+
+
+def test_a_hint_in_a_decision_dialog_answers_that_decision(tui: Any) -> None:
+    async def scenario() -> None:
+        session = _session(False)
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            table = table_of(app)
+            table.hints.bot = HINT_BOT
+            await pilot.press("enter")  # the first play leads to a dialog (collect or draw)
+            await tui.settle(pilot)
+            assert isinstance(app.screen, ChoiceDialog)
+            await pilot.press("h")
+            await tui.settle(pilot)
+            assert table.hints.last is not None
+            view, found = table.hints.last
+            assert view == session.view(0) and view.phase != PLAY
+            assert found.action in session.game.state.legal_action_ids()
 
     asyncio.run(scenario())
