@@ -10,7 +10,8 @@ option's estimate is the mean over its iterations of
   (:func:`~piepmatz.bots.evaluate.standings`, exact once the game is over), in points;
 - the **win chance**: 1 (or 1/k on a shared win) or 0 where the rollout reached the end of the
   game, else the search's own reward, a sigmoid of the estimated lead
-  (:func:`~piepmatz.bots.evaluate.sigmoid`);
+  (:func:`~piepmatz.bots.evaluate.sigmoid`), divided by the sum of every player's so that the
+  players' chances add up to one;
 
 with its spread (standard deviation) over the sampled worlds. Every option searches the same
 sequence of worlds (the same seed), so differences between options are not blurred by luck.
@@ -170,8 +171,14 @@ class _OptionSearch(ISMCTSBot):
         values = final_values(world)
         leads = margins(values)
         rewards = [sigmoid(m) for m in leads]
-        over = world.phase == GAME_OVER
-        self.samples.append((values, leads, _win_shares(world) if over else rewards))
+        if world.phase == GAME_OVER:
+            wins = _win_shares(world)
+        else:
+            # Each player's sigmoid of their own lead, shared out so that the chances add up
+            # to one (with two players they already do).
+            total = math.fsum(rewards)
+            wins = [r / total for r in rewards]
+        self.samples.append((values, leads, wins))
         return rewards
 
 
