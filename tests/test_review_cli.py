@@ -61,7 +61,7 @@ def test_text_review_and_plot(
     assert main(["review", str(record), "--player", "0", "--plot", str(plot), *FAST]) == 0
     out = capsys.readouterr().out
     found = list(decisions(_game(record), 0))
-    assert out.startswith("Review of player 0.")
+    assert out.startswith("Review of player 0 — ")
     assert "2 players, standard rules, seed 7 (finished)" in out
     rows = [line for line in out.splitlines() if re.match(r" *\d+  ", line)]
     assert all(line.endswith(GRADE_NAMES) for line in rows)

@@ -33,10 +33,8 @@ Nothing here sees a hidden card: the functions take a :class:`PlayerView`, and
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -399,6 +397,8 @@ def _review(task: tuple[Decision, int, int]) -> DecisionReview:
 
 
 def _pool_context() -> Any:
+    import multiprocessing
+
     # Not fork: the caller may hold threads (a terminal UI, a progress bar) that a forked child
     # would inherit half-locked.
     methods = multiprocessing.get_all_start_methods()
@@ -425,6 +425,8 @@ def iter_reviews(
     if processes == 1 or len(tasks) < 2:
         yield from map(_review, tasks)
         return
+    from concurrent.futures import ProcessPoolExecutor  # only when a pool is asked for
+
     pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context())
     try:
         yield from pool.map(_review, tasks)

@@ -155,10 +155,11 @@ def report_text(
     summary: Summary,
 ) -> str:
     out = [
-        f"Review of player {player}. {_describe(game, label)}",
-        f"{iterations:,} search iterations per option, from player {player}'s view only. "
-        "lead: expected final lead over the best other player, points (± spread over the "
-        "sampled worlds); win: win chance; lost: lead given away against the best option.",
+        f"Review of player {player} — {_describe(game, label)}",
+        f"The search: {iterations:,} iterations per option, from player {player}'s view only.",
+        "lead: the expected final lead over the best other player, in points, ± its spread over",
+        "the sampled worlds; win: the win chance; lost: points of lead given away against the",
+        "best option; win Δ: the win chance given away.",
         "",
         f"{'turn':>4}  {'kind':<9}  {'played':<16}  {'best':<16}  {'lead of best':>13}  "
         f"{'win':>4}  {'lost':>5}  {'win Δ':>6}  grade",
