@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from typing import Any
 
 import pytest
 from textual.widgets import Select, Static
 
 import piepmatz.tui.review_screen as review_module
-from piepmatz.bots.review import decisions
-from piepmatz.core import Game
+from piepmatz.bots.review import decisions, hint
+from piepmatz.core import Action, Game
 from piepmatz.core.state import LAST_HAND, PLAY
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.screens import ChoiceDialog, EndScreen, TableScreen
+from piepmatz.tui.hints import hint_seed
 from piepmatz.tui.render import table_text
 from piepmatz.tui.review_screen import ReviewScreen
+from piepmatz.tui.screens import ChoiceDialog, EndScreen, TableScreen
 from piepmatz.tui.session import SaveFileError, Session
+from piepmatz.tui.textmode import TextGame
 
 SIZE = (100, 30)
 #: A seeded search instead of the hard bot's one second, so that a hint is reproducible.
@@ -169,3 +172,23 @@ def test_a_hint_in_a_decision_dialog_answers_that_decision(tui: Any) -> None:
             assert found.action in session.game.state.legal_action_ids()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("hints", [True, False])
+def test_text_mode_hint(hints: bool) -> None:
+    session = Session(Game.new(players=2, seed=5, first_player=0), ["human", "random"], hints=hints)
+    out = io.StringIO()
+    game = TextGame(session, out, io.StringIO("hint\nquit\n"))
+    game.hint_bot = HINT_BOT
+    assert game.run() == 0
+    text = out.getvalue()
+    if not hints:
+        assert "Hints are turned off at this table." in text
+        return
+    line = next(line for line in text.splitlines() if "Hint (" in line)
+    typed = line.split("): ", 1)[1].split(" — ")[0]
+    # The action as the person would type it: legal here, and the bot's own choice.
+    legal = [str(a) for a in session.game.state.legal_actions()]
+    assert typed in legal
+    expected = hint(session.view(0), hint_seed(session.game), HINT_BOT)
+    assert typed == str(Action.from_id(expected.action))

@@ -8,13 +8,15 @@ dropped. A table may have hints turned off (hot-seat players may want that).
 from __future__ import annotations
 
 from collections.abc import Callable
-
-from textual.app import App
+from typing import TYPE_CHECKING
 
 from piepmatz.bots.review import HINT_BOT, HINT_ITERATIONS, Hint, hint
 from piepmatz.core import Action, Game, PlayerView
 
 from .render import action_text
+
+if TYPE_CHECKING:  # the text mode shows hints without Textual
+    from textual.app import App
 
 
 def hint_seed(game: Game) -> int:
@@ -22,10 +24,12 @@ def hint_seed(game: Game) -> int:
     return game.options.seed * 1009 + len(game.actions)
 
 
-def hint_text(h: Hint) -> str:
+def hint_text(h: Hint, notation: bool = False) -> str:
+    """The hint in words (or, with ``notation``, as the action to type) and its estimate."""
     e = h.estimate
+    action = Action.from_id(e.action)
     return (
-        f"{action_text(Action.from_id(e.action))} — expected lead {e.lead:+.1f} "
+        f"{action if notation else action_text(action)} — expected lead {e.lead:+.1f} "
         f"± {e.lead_spread:.1f} points, "
         f"win chance {e.win:.0%} (from your view, {e.worlds:,} sampled worlds)"
     )

@@ -3,10 +3,11 @@
 For screen readers, scripts and pipes. Before each decision of a person the table is printed as
 that seat sees it, then a prompt; a line in the engine's notation (``play BL5m 2``, ``draw deck``,
 card codes in any case) or the number of a move in the ``help`` list answers it. ``help`` lists
-the legal actions, numbered, with what each would do; ``table`` prints the table again; ``quit``
-(or the end of input) leaves. A malformed or illegal line gets an error on stderr and the
-question again; the game is unchanged, and when the input is not a terminal (a script) the exit
-status is 1 at the end, so that a script notices.
+the legal actions, numbered, with what each would do; ``table`` prints the table again; ``hint``
+asks the hard bot (unless the table has hints off); ``quit`` (or the end of input) leaves. A
+malformed or illegal line gets an error on stderr and the question again; the game is unchanged,
+and when the input is not a terminal (a script) the exit status is 1 at the end, so that a script
+notices.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ import time
 from typing import TextIO
 
 from piepmatz.bots.base import BotMoveError
+from piepmatz.bots.review import HINT_BOT, hint
 from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import PHASE_NAMES
 
+from .hints import hint_seed, hint_text
 from .preview import preview
 from .render import score_sheet_text, status_text, table_text
 from .session import SaveFileError, Session
@@ -54,6 +57,7 @@ class TextGame:
         humans = session.humans
         self.viewer = humans[0] if humans else 0
         self.shown = 0
+        self.hint_bot = HINT_BOT
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -89,7 +93,14 @@ class TextGame:
         for n, action_id in enumerate(self.session.game.state.legal_action_ids(), 1):
             action = f"{Action.from_id(action_id)!s:<20}"
             self.say(f"{n:>3}. {action} {preview(view, action_id).headline}")
-        self.say("Other commands: help, table, save FILE, save --replace FILE, quit")
+        self.say("Other commands: help, table, hint, save FILE, save --replace FILE, quit")
+
+    def print_hint(self, player: int) -> None:
+        if not self.session.hints:
+            self.say("Hints are turned off at this table.")
+            return
+        found = hint(self.session.view(player), hint_seed(self.session.game), self.hint_bot)
+        self.say(f"Hint ({found.bot} bot): {hint_text(found, notation=True)}")
 
     def run(self) -> int:
         session = self.session
@@ -156,6 +167,8 @@ class TextGame:
                 self.print_help(player)
             elif word == "table":
                 self.print_table(player)
+            elif word == "hint":
+                self.print_hint(player)
             elif word == "quit":
                 return "You left the game unfinished (save FILE first keeps it)."
             elif word == "save":
