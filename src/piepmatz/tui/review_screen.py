@@ -103,6 +103,9 @@ class ReviewScreen(Screen[None]):
 
         self.run_worker(work, thread=True, group="review", exclusive=True)
 
+    def on_unmount(self) -> None:
+        self.closed = True  # the app may be leaving without closing this screen first
+
     def _reviewed(self, review: DecisionReview) -> None:
         self.reviews.append(review)
         if not self.is_attached:
