@@ -4,13 +4,13 @@ Speed: the time to review one player's decisions of a whole two-player game (a f
 ``ismcts:iterations=300`` against the heuristic, deal ``--seed``) at a budget, on a process pool
 as the command runs it:
 
-    python benchmarks/review.py [--iterations 1000] [--processes 2] [--player 0]
+    python benchmarks/review.py [--iterations 1000] [--processes 2] [--player 0 1]
 
 Stability: the same decisions reviewed with two review seeds at each budget; how often the two
 name the same best option and give the move played the same grade (also with best and good
 taken as one), and how far the points lost differ:
 
-    python benchmarks/review.py --stability 250 500 1000 2000
+    python benchmarks/review.py --stability 250 500 1000 2000 [--player 0 1]
 """
 
 from __future__ import annotations
@@ -37,27 +37,28 @@ def fixed_game(seed: int) -> Game:
     return game
 
 
-def speed(game: Game, player: int, iterations: int, processes: int) -> None:
-    found = list(decisions(game, player))
-    options = sum(d.options for d in found)
-    start = time.perf_counter()
-    review_game(game, player, iterations, seed=1, processes=processes)
-    elapsed = time.perf_counter() - start
-    print(
-        f"review of player {player}: {len(found)} decisions, {options} options, "
-        f"{iterations:,} iterations each, {processes} processes: {elapsed:.1f} s "
-        f"({options * iterations / elapsed:,.0f} iterations/s)"
-    )
+def speed(game: Game, players: list[int], iterations: int, processes: int) -> None:
+    for player in players:
+        found = list(decisions(game, player))
+        options = sum(d.options for d in found)
+        start = time.perf_counter()
+        review_game(game, player, iterations, seed=1, processes=processes)
+        elapsed = time.perf_counter() - start
+        print(
+            f"review of player {player}: {len(found)} decisions, {options} options, "
+            f"{iterations:,} iterations each, {processes} processes: {elapsed:.1f} s "
+            f"({options * iterations / elapsed:,.0f} iterations/s)"
+        )
 
 
-def stability(game: Game, player: int, budgets: list[int], processes: int) -> None:
+def stability(game: Game, players: list[int], budgets: list[int], processes: int) -> None:
     print(
         f"{'iterations':>10}  {'same best':>9}  {'same grade':>10}  "
         f"{'same, best = good':>17}  {'mean |Δloss|':>12}"
     )
     for budget in budgets:
-        a = review_game(game, player, budget, seed=1, processes=processes)
-        b = review_game(game, player, budget, seed=2, processes=processes)
+        a = [r for p in players for r in review_game(game, p, budget, 1, processes)]
+        b = [r for p in players for r in review_game(game, p, budget, 2, processes)]
         n = len(a)
         best = sum(x.best.action == y.best.action for x, y in zip(a, b, strict=True)) / n
         grade = sum(x.grade == y.grade for x, y in zip(a, b, strict=True)) / n
@@ -74,7 +75,7 @@ def _verdict(review: DecisionReview) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026, help="the fixed game's deal")
-    parser.add_argument("--player", type=int, default=0)
+    parser.add_argument("--player", type=int, nargs="+", default=[0], help="seats to review")
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--stability", type=int, nargs="+", metavar="ITERATIONS")
