@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -102,9 +103,16 @@ def run(args: argparse.Namespace, game: Game, label: str) -> int:
         file=sys.stderr,
         disable=args.quiet or not sys.stderr.isatty(),
     ) as bar:
-        for r in iter_reviews(game, args.player, args.iterations, args.seed, args.processes):
-            reviews.append(r)
-            bar.update(1)
+        try:
+            for r in iter_reviews(game, args.player, args.iterations, args.seed, args.processes):
+                reviews.append(r)
+                bar.update(1)
+        except BrokenProcessPool:
+            sys.stderr.write(
+                "piepmatz review: error: a worker process died (killed, or out of memory); "
+                "try again with --processes 1\n"
+            )
+            return 1
     summary = summarise(reviews)
     if args.json:
         doc = report_json(game, label, args.player, args.iterations, args.seed, reviews, summary)
