@@ -108,7 +108,7 @@ def test_the_end_screen_reviews_the_game_move_by_move(
     tui: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(review_module, "ITERATIONS", 6)
-    monkeypatch.setattr(review_module, "PROCESSES", 1)
+    monkeypatch.setattr(review_module, "PROCESSES", 2)  # a pool, started under Textual
     session = Session(Game.new(players=2, seed=9, first_player=0), ["human", "random"])
     while session.game.state.phase != LAST_HAND:
         if session.is_human(session.to_act):

@@ -9,6 +9,7 @@ screen can be browsed meanwhile.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -42,6 +43,27 @@ GRADE_STYLES = {
     "mistake": "bold dark_orange",
     "blunder": "bold red",
 }
+
+
+def start_process_helpers() -> None:
+    """Start multiprocessing's helper processes with the real stderr.
+
+    Textual captures ``sys.stderr`` with a file whose ``fileno()`` is -1, which the resource
+    tracker hands to the process it starts, and that fails ("bad value(s) in fds_to_keep").
+    Once started, the helpers serve every later pool.
+    """
+    import multiprocessing.forkserver
+    import multiprocessing.resource_tracker
+
+    if sys.__stderr__ is None:
+        return
+    captured, sys.stderr = sys.stderr, sys.__stderr__
+    try:
+        multiprocessing.resource_tracker.ensure_running()
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            multiprocessing.forkserver.ensure_running()
+    finally:
+        sys.stderr = captured
 
 
 class ReviewScreen(Screen[None]):
@@ -96,6 +118,8 @@ class ReviewScreen(Screen[None]):
         seed, processes = self.seed, self.processes
 
         def work() -> None:
+            if processes > 1:
+                start_process_helpers()
             for review in iter_reviews(game, player, iterations, seed, processes):
                 if self.closed:
                     break  # stops the searches still queued
