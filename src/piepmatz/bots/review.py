@@ -40,7 +40,7 @@ from typing import Any
 
 from piepmatz.core.actions import Action
 from piepmatz.core.game import Game
-from piepmatz.core.scoring import score
+from piepmatz.core.scoring import score_state
 from piepmatz.core.state import GAME_OVER, PHASE_NAMES, State
 from piepmatz.core.view import PlayerView, determinise, view_of
 
@@ -195,10 +195,8 @@ class _AfterOption:
 
 def _win_shares(world: State) -> list[float]:
     """At the end of the game: 1/k for each of k winners (E5), 0 for the others."""
-    n = world.num_players
-    piles = [world.seeds_seen[p] + world.seeds_blind[p] for p in range(n)]
-    winners = score(world.rules, world.collections, piles).winners
-    return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+    winners = score_state(world).winners
+    return [1.0 / len(winners) if p in winners else 0.0 for p in range(world.num_players)]
 
 
 def _mean_spread(xs: Sequence[float]) -> tuple[float, float]:
