@@ -19,18 +19,19 @@ $(VENV)/.serve: $(BIN)/python pyproject.toml constraints.txt
 
 $(VENV)/.test: $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
-	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.serve
+	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.serve $(VENV)/.review
 
 # The extras beyond the game, for the commands that need them: `make sim`, `make envs`,
-# `make ray` (tournaments on a Ray cluster).
-$(VENV)/.sim $(VENV)/.envs $(VENV)/.ray: $(VENV)/.%: $(BIN)/python pyproject.toml constraints.txt
+# `make ray` (tournaments on a Ray cluster), `make review` (game review).
+$(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.review: $(VENV)/.%: $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play serve sim envs ray test lint bench postgresql chromium clean
+.PHONY: play serve sim envs ray review test lint bench postgresql chromium clean
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
 ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
+review: $(VENV)/.review  ## install the game review's extra (review)
 
 play: $(VENV)/.play  ## run the game
 	$(BIN)/piepmatz play $(ARGS)

@@ -158,4 +158,5 @@ def test_a_missing_extra_is_named_in_one_line(
     assert main(["review", str(record), "--player", "0", *argv, *FAST]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
-    assert f"{blocked} not installed" in err and "pip install 'piepmatz[review]'" in err
+    assert f"needs the 'review' extra ({blocked} is not installed)" in err
+    assert "pip install 'piepmatz[review]'" in err and "make review" in err

@@ -68,6 +68,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "tui": ("textual",),
     "sim": ("openskill", "matplotlib", "tqdm"),
     "envs": ("gymnasium", "pettingzoo", "numpy", "pyspiel"),
+    "review": ("matplotlib", "tqdm"),
 }
 #: Modules only some runs need (``--backend ray``): named in the message when they go missing.
 OPTIONAL_MODULES: dict[str, str] = {"ray": "ray"}

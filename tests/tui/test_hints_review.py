@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 from textual.widgets import Select, Static
 
-import piepmatz.tui.review_screen as review_module
+import piepmatz.tui.screens.review as review_module
 from piepmatz.bots.review import decisions, hint
 from piepmatz.core import Action, Game
 from piepmatz.core.state import LAST_HAND, PLAY
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.hints import hint_seed
 from piepmatz.tui.render import table_text
-from piepmatz.tui.review_screen import ReviewScreen
 from piepmatz.tui.screens import ChoiceDialog, EndScreen, TableScreen
+from piepmatz.tui.screens.review import ReviewScreen
 from piepmatz.tui.session import SaveFileError, Session
 from piepmatz.tui.textmode import TextGame
 

@@ -4,15 +4,11 @@ when the command runs."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from typing import Any
 
 from piepmatz.args import positive, unwritable
-
-#: The extra that brings what the command needs beyond the engine and the bots.
-EXTRA = "review"
 
 NOTES = """\
 Every decision of the player is valued from that player's view at the time: for each legal
@@ -64,7 +60,7 @@ def register(subparsers: Any) -> None:
     r.add_argument("--json", action="store_true", help="print the review as JSON instead")
     r.add_argument("--plot", metavar="FILE.png", help="draw the win chances over the game")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
-    r.set_defaults(func=run_review)
+    r.set_defaults(func=run_review, extra="review")
 
 
 def _fail(message: str) -> int:
@@ -72,22 +68,7 @@ def _fail(message: str) -> int:
     return 2
 
 
-def missing_extra(plot: bool) -> str | None:
-    """The message for a missing package of the extra, or None."""
-    needed = ["tqdm"] + (["matplotlib"] if plot else [])
-    missing = [name for name in needed if importlib.util.find_spec(name) is None]
-    if not missing:
-        return None
-    return (
-        f"{' and '.join(missing)} not installed: install the '{EXTRA}' extra "
-        f"(pip install 'piepmatz[{EXTRA}]')"
-    )
-
-
 def run_review(args: argparse.Namespace) -> int:
-    problem = missing_extra(bool(args.plot))
-    if problem:
-        return _fail(problem)
     if args.plot:
         problem = unwritable(args.plot)
         if problem:

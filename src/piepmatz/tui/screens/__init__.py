@@ -10,6 +10,7 @@ from .dialogs import ChoiceDialog, ConfirmDialog, HandoffScreen, PathDialog
 from .end import EndScreen
 from .newgame import NewGameScreen
 from .replay import ReplayScreen
+from .review import ReviewScreen
 from .rules import RulesScreen
 from .table import TableScreen
 from .widgets import ChoiceList
@@ -23,6 +24,7 @@ __all__ = [
     "NewGameScreen",
     "PathDialog",
     "ReplayScreen",
+    "ReviewScreen",
     "RulesScreen",
     "TableScreen",
 ]

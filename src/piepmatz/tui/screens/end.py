@@ -12,9 +12,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..render import score_sheet_text
-from ..review_screen import ReviewScreen
 from ..session import Session
 from .messages import SaveGame
+from .review import ReviewScreen
 
 
 class EndScreen(ModalScreen[str | None]):

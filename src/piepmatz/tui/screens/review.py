@@ -30,7 +30,7 @@ from piepmatz.bots.review import (
 )
 from piepmatz.core import Action, Game
 
-from .render import action_text, table_text
+from ..render import action_text, table_text
 
 #: The search's budget per option, and the processes it runs on (None: every core).
 ITERATIONS = DEFAULT_ITERATIONS
