@@ -321,6 +321,22 @@ def test_T2_1d_crow_victim_from_the_most_numerous_species_with_ties() -> None:
     ]
 
 
+def test_T2_1d_crow_phase_row_holds_only_ground_birds_until_the_promotion() -> None:
+    """docs/state-format.md: during the crow decision the paused row is between T2.1c and T2.1e:
+    the perch bird is collected, the ground birds wait in arrival order, the promotion follows."""
+    state = chase_state(
+        rows=[["BL4m", "CH1f"], ["SP6m"]],
+        column=["S1a", ("S2a", "CRa"), "S3a", "S1b"],
+        hands=[["CH5m", "GR1m"], ["CH6f"]],
+        collections=[["BU1m", "BU2m", "SP1m"], []],
+    )
+    state.apply("play CH5m 1")  # G = 6 > P = 4, d = 2: S2a with the crow; BL4m collected
+    assert state.phase == CROW_VICTIM and state.chase_perch == 0
+    assert names(state.rows[0]) == ["CH1f", "CH5m"]
+    state.apply("crow BU1m")
+    assert names(state.rows[0]) == ["CH5m", "CH1f"]
+
+
 def test_T2_1d_crow_with_a_single_candidate_takes_it_and_the_new_bird_counts() -> None:
     state = chase_state(
         rows=[["BL3m"], ["SP6m"]],

@@ -40,6 +40,7 @@ from .cards import (
     BIRD_SPECIES,
     BIRD_VALUE,
     CROW,
+    FEEDER_EGGS,
     FEEDER_KIND,
     FEEDER_NAMES,
     NUM_BIRDS,
@@ -119,7 +120,9 @@ class State:
     rules: Rules
     num_players: int
     num_perches: int
-    #: Each perch's row: index 0 is the bird at the perch, the rest are on the ground (T1.2).
+    #: Each perch's row: index 0 is the bird at the perch, the rest are on the ground (T1.2);
+    #: in the crow phase the row at ``chase_perch`` holds only ground birds (T2.1c done, T2.1e
+    #: not yet).
     rows: list[list[int]]
     #: Seed column from position 1 (next to the feeder base) upward.
     column: list[int]
@@ -629,9 +632,18 @@ class State:
             pile = seen + blind
             if not pile:
                 break
-            seed = self.squirrel_pick(player, pile)
-            (seen if seed in seen else blind).remove(seed)
+            # T2.1d: seeds of one value are alike, so the pick decides only the value that
+            # leaves. The copy struck is the first seen one of that value, else the first blind
+            # one: which copy it was would otherwise tell the others what they never saw (a
+            # seen 2 left behind names the value of a blind seed that left).
+            eggs = FEEDER_EGGS[self.squirrel_pick(player, pile)]
+            for pile_ in (seen, blind):
+                seed = next((f for f in pile_ if FEEDER_EGGS[f] == eggs), NO_CARD)
+                if seed >= 0:
+                    pile_.remove(seed)
+                    break
             lost.append(seed)
+        lost.sort()  # both leave at once: the order of the picks is nothing anybody sees
         self.gone_feeder.extend(lost)
         if self.events is not None:
             self.events.append(("squirrel", player, *lost))
