@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from piepmatz.bots.evaluate import Resampler, rewards, running_scores, standings
+from piepmatz.bots.evaluate import rewards, running_scores, standings
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import score
 from piepmatz.core.state import State
-from piepmatz.core.view import view_of
+from piepmatz.core.view import Sampler, view_of
 
 
 def _random_states(players: int, rules: str, count: int) -> list[State]:
@@ -66,7 +66,7 @@ def test_resampled_worlds_keep_the_view_and_vary_the_hidden_cards(players: int) 
             continue
         p = state.current_player
         view = view_of(state, p)
-        sampler = Resampler(view, random.Random(0))
+        sampler = Sampler(view)
         rng = random.Random(1)
         seen_hands = set()
         for _ in range(20):

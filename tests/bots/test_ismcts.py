@@ -85,10 +85,14 @@ def test_early_stop_with_a_time_budget_estimates_what_is_left(
 ) -> None:
     """A clock of 1 ms per reading (one per 8 iterations): the iterations left are estimated from
     that rate, and a clear leader ends the search before the deadline."""
-    clock = iter(x * 0.001 for x in range(10_000_000))
     fake_time = type(time)("fake_time")
-    fake_time.perf_counter = lambda: next(clock)  # type: ignore[attr-defined]
     monkeypatch.setattr(ismcts_module, "time", fake_time)
+
+    def restart_clock() -> None:
+        # Each search starts at t=0, so that the deadline is the same reading every time.
+        clock = iter(x * 0.001 for x in range(10_000_000))
+        fake_time.perf_counter = lambda: next(clock)  # type: ignore[attr-defined]
+
     stopped = []
     for seed in range(6):
         state = _at_phase(2, PLAY, seed=30 + seed)
@@ -96,9 +100,11 @@ def test_early_stop_with_a_time_budget_estimates_what_is_left(
         # Without the early stop: readings at the start (t=0) and before iterations 0, 8, 16, …;
         # the 200th of those, t=0.2, comes before iteration 1,592 and ends the search.
         full = ISMCTSBot(time_limit=0.2, stop="full")
+        restart_clock()
         full.choose(view, legal, random.Random(seed))
         assert full.last_iterations == 1592
         early = ISMCTSBot(time_limit=0.2)
+        restart_clock()
         early.choose(view, legal, random.Random(seed))
         assert early.last_iterations <= 1592
         stopped.append(early.last_iterations < 1592)

@@ -5,15 +5,25 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import defaultdict
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from piepmatz.core import State, state_from_json, view_of, view_to_json
-from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS, FEEDER_NAMES
-from piepmatz.core.view import filter_event
+from piepmatz.core import (
+    Game,
+    State,
+    determinise,
+    state_from_json,
+    state_to_json,
+    view_of,
+    view_to_json,
+)
+from piepmatz.core.cards import BIRD_NAMES, BIRD_VALUE, FEEDER_EGGS, FEEDER_NAMES
+from piepmatz.core.hands import allows
+from piepmatz.core.view import Sampler, filter_event
 
 ISSUE_STATE: dict[str, Any] = {
     "format": "piepmatz-state",
@@ -62,6 +72,25 @@ def seen_by(state: State, player: int) -> tuple[Any, str, list[Any]]:
     return view, json.dumps(view_to_json(view)), events
 
 
+def alike(state: State, player: int) -> Any:
+    """The JSON view of ``player`` with seeds by value only, and piles of seeds as sorted
+    values: the copies of a seed seen taken are all known to the player, so which of them left
+    is no secret."""
+
+    def by_value(value: Any) -> Any:
+        if isinstance(value, str) and re.fullmatch(r"S[123][a-j]", value):
+            return value[:2]
+        if isinstance(value, dict):
+            return {k: by_value(v) for k, v in value.items()}
+        if isinstance(value, list):
+            items = [by_value(v) for v in value]
+            seeds = all(isinstance(v, str) and re.fullmatch(r"S[123]", v) for v in items)
+            return sorted(items) if items and seeds else items
+        return value
+
+    return by_value(json.loads(seen_by(state, player)[1]))
+
+
 def test_T2_1d_squirrel_tells_the_others_values_never_copies() -> None:
     """Issue 23 A: player 0 (seen S2a; blind S2b, S1e) loses a 2 and a 1 to the squirrel. Which
     2 it was is not player 1's to know: their view is the same whichever copy was picked."""
@@ -90,13 +119,14 @@ games = st.tuples(
 )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(games)
 def test_T2_1d_outcomes_a_player_cannot_tell_apart_give_the_same_view(
     game: tuple[int, int, str, int],
 ) -> None:
     """The class of issue 23 A: chance outcomes that look alike to a player (the squirrel taking
-    one copy or another of alike seeds) leave that player's view, JSON view and events equal."""
+    one copy or another of alike seeds) leave that player's view, JSON view and events equal,
+    up to which copy of a seed they saw taken left."""
     seed, players, preset, policy = game
     state = State.new_game(players=players, rules=preset, seed=seed)
     rng = random.Random(policy)
@@ -116,8 +146,8 @@ def test_T2_1d_outcomes_a_player_cannot_tell_apart_give_the_same_view(
         for worlds in looks.values():
             for q in range(players):
                 if q != actor:
-                    first = seen_by(worlds[0], q)
-                    assert all(seen_by(w, q) == first for w in worlds[1:])
+                    first = alike(worlds[0], q)
+                    assert all(alike(w, q) == first for w in worlds[1:])
         state.apply_id(choice)
 
 
@@ -143,4 +173,122 @@ def test_T2_1d_which_copy_lies_face_down_where_is_nobody_elses_knowledge(
                             if q != p:
                                 assert seen_by(twin, q) == seen_by(state, q)
                         break
+        state.apply_id(rng.choice(state.legal_action_ids()))
+
+
+def test_T2_2_worlds_sampled_in_the_collect_phase_let_the_player_collect() -> None:
+    """Issue 23 B: player 0 is asked to collect after a calm play, so every world sampled for
+    player 1 gives player 0 a bird worth at most the one played (and is a valid state)."""
+    doc = json.loads(json.dumps(state_to_json(issue_state(0))))
+    doc["hands"][0] = ["BL1f", "CH1m", "CH4m", "CH5m"]
+    doc["rows"] = [["BL6m"], ["CH6f"]]
+    doc["bird_deck"] = [b for b in doc["bird_deck"] if b not in ("BL1f", "CH4m", "CH5m")]
+    doc["bird_deck"] += ["BL1m", "CH2m", "CH3m"]
+    state = state_from_json(doc)
+    state.apply("play BL1f 1")
+    assert state.phase_name == "collect"
+    assert [str(a) for a in state.legal_actions()] == ["collect CH1m", "pass"]
+    for k in range(100):
+        world = determinise(view_of(state, 1), random.Random(k))
+        again = state_from_json(state_to_json(world))
+        assert [str(a) for a in again.legal_actions()][-1] == "pass"
+        assert len(again.legal_action_ids()) >= 2
+
+
+def test_T2_2_worlds_sampled_in_the_issues_game_are_valid() -> None:
+    game = Game.new(players=2, preset="standard", seed=0)
+    for text in ("play BU4f 1", "collect BU1f", "draw display 2", "draw display 3"):
+        game.apply(text)
+    for text in ("play SP4f 1", "draw display 1", "play SP3f 2"):
+        game.apply(text)
+    assert game.state.phase_name == "collect"
+    sampler = Sampler(game.view(1))
+    for k in range(100):
+        world = sampler.sample(random.Random(k), events=True)
+        state_from_json(state_to_json(world))  # raises for a world with nothing to collect
+        assert view_of(world, 1) == game.view(1)
+
+
+def calm_play_state(hand: list[str]) -> State:
+    """Issue 23's position with another hand for player 0, BL6m at perch 1 (a calm play for
+    any bird) and an empty display, so that every draw is a blind one."""
+    doc = json.loads(json.dumps(state_to_json(issue_state(0))))
+    doc["hands"][0] = hand
+    doc["rows"] = [["BL6m"], ["CH6f"]]
+    doc["display"] = [None, None, None]
+    doc["bird_deck"] = [b for b in BIRD_NAMES if b[:2] != "YE" and b not in hand]
+    doc["bird_deck"] = [b for b in doc["bird_deck"] if b not in ("BL6m", "CH6f")]
+    doc["bird_deck"] = [b for b in doc["bird_deck"] if b not in doc["hands"][1]]
+    return state_from_json(doc)
+
+
+def test_T2_2_being_asked_bounds_the_hand_in_every_world() -> None:
+    """A player asked to collect holds a bird worth at most the one played; after a pass the
+    others still know it, and every world sampled for them agrees until it leaves the hand."""
+    state = calm_play_state(["BL1f", "CH4m", "CH5m", "BU6m"])
+    state.apply("play CH4m 1")  # BL1f is worth less: player 0 is asked
+    state.apply("pass")  # draws one blind bird; player 1's turn
+    assert state.current_player == 1 and state.hand_facts[0] is not None
+    view = view_of(state, 1)
+    worlds = [determinise(view, random.Random(k)) for k in range(400)]
+    assert all(any(BIRD_VALUE[b] <= 4 for b in w.hands[0]) for w in worlds)
+    # Without that knowledge some worlds give player 0 no such bird.
+    blank = view._replace(hand_facts=(None, None))
+    loose = [determinise(blank, random.Random(k)) for k in range(400)]
+    assert any(all(BIRD_VALUE[b] > 4 for b in w.hands[0]) for w in loose)
+
+
+def test_T2_2_moving_on_unasked_bounds_the_hand_in_every_world() -> None:
+    """A player who moves on unasked holds no bird worth at most the one played: in every world
+    sampled for the others the birds that player held then are worth more."""
+    state = calm_play_state(["BL2f", "CH5m", "CH6m", "BU6m"])
+    state.apply("play BL2f 1")  # nothing worth 2 or less: player 0 moves on at once
+    assert state.current_player == 1
+    view = view_of(state, 1)
+    worlds = [determinise(view, random.Random(k)) for k in range(200)]
+    # Three of the four birds date from before the draw: at least three are worth more than 2.
+    assert all(sum(BIRD_VALUE[b] > 2 for b in w.hands[0]) >= 3 for w in worlds)
+    blank = view._replace(hand_facts=(None, None))
+    loose = [determinise(blank, random.Random(k)) for k in range(200)]
+    assert any(sum(BIRD_VALUE[b] > 2 for b in w.hands[0]) < 3 for w in loose)
+    # Once player 0 plays a bird worth more than 2, one of the bound birds may be gone.
+    state.apply_id(state.legal_action_ids()[0])  # player 1 plays
+    while state.current_player == 1:
+        state.apply_id(state.legal_action_ids()[0])
+    high = next(b for b in state.hands[0] if BIRD_VALUE[b] > 2)
+    state.apply(f"play {BIRD_NAMES[high]} 2")
+    facts = state.hand_facts[0]
+    assert facts is not None and facts[2] == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(games)
+def test_T2_2_every_sampled_world_is_a_valid_state_with_the_same_view(
+    game: tuple[int, int, str, int],
+) -> None:
+    """Issue 23 B's property, through the one sampler the bots use: every world passes the
+    state validator (a JSON round trip), gives the same view back, and the same legal actions
+    when the viewer is the player to move; the real hands always agree with what the others
+    know of them."""
+    seed, players, preset, policy = game
+    state = State.new_game(players=players, rules=preset, seed=seed)
+    rng = random.Random(policy)
+    while not state.is_over():
+        for q, facts in enumerate(state.hand_facts):
+            assert facts is None or allows(facts, [BIRD_VALUE[b] for b in state.hands[q]])
+        if rng.random() < 0.2:
+            for p in range(players):
+                view = view_of(state, p)
+                sampler = Sampler(view)
+                for events in (True, False):
+                    world = sampler.sample(random.Random(rng.random()), events)
+                    doc = json.loads(json.dumps(state_to_json(world)))
+                    assert state_to_json(state_from_json(doc)) == doc
+                    assert view_of(world, p) == (view if events else view._replace(events=None))
+                    for q, facts in enumerate(world.hand_facts):
+                        assert facts is None or allows(
+                            facts, [BIRD_VALUE[b] for b in world.hands[q]]
+                        )
+                    if state.current_player == p:
+                        assert world.legal_action_ids() == state.legal_action_ids()
         state.apply_id(rng.choice(state.legal_action_ids()))

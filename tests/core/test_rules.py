@@ -7,7 +7,6 @@ from collections import Counter
 
 import pytest
 
-from piepmatz.bots.evaluate import Resampler
 from piepmatz.core import Game, IllegalActionError, Rules, State, view_of
 from piepmatz.core.cards import (
     BIRD_EGGS,
@@ -21,7 +20,7 @@ from piepmatz.core.cards import (
 )
 from piepmatz.core.scoring import score
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
-from piepmatz.core.view import determinise
+from piepmatz.core.view import Sampler, determinise
 from scenarios import kinds, names, scenario
 
 B = parse_bird
@@ -734,7 +733,7 @@ def test_E3_a_bird_seen_drawn_stays_known_among_kept_and_discarded() -> None:
     assert view.chosen[0] and view.shown[0] == (B("BU4m"),)
     places = Counter()
     rng = random.Random(5)
-    sampler = Resampler(view, rng)
+    sampler = Sampler(view)
     for i in range(200):
         world = determinise(view, rng) if i % 2 else sampler.sample(rng)
         assert len(world.kept[0] or ()) == 2 and len(world.discards[0]) == 2

@@ -1,4 +1,4 @@
-"""Position evaluation and fast resampling of hidden cards, shared by the heuristic and ISMCTS.
+"""Position evaluation, shared by the heuristic and ISMCTS.
 
 Everything here works on *sampled* worlds (states built by
 :func:`piepmatz.core.view.determinise` from a player's view) or on the view itself — never on the
@@ -8,16 +8,11 @@ real state of a game.
 E4 (computed by the engine's :func:`~piepmatz.core.scoring.score` for rule sets other than the
 published one; a fast equivalent for ``pairs="mated"``, checked against the engine by the tests),
 plus a small allowance for hand birds that would complete a mated pair at the last hand (E3).
-
-:class:`Resampler` deals the hidden cards of a view again and again, cheaply: it determinises
-once, then each :meth:`Resampler.sample` reshuffles the hidden places of a copy. The deal is
-uniform over the hidden places, as in ``determinise``.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 
 from piepmatz.core.cards import (
@@ -32,7 +27,6 @@ from piepmatz.core.cards import (
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import PAIR_POINTS, score
 from piepmatz.core.state import GAME_OVER, State
-from piepmatz.core.view import PlayerView, determinise
 
 #: Value of a hand bird whose mate is already in its owner's collection: it can join the
 #: collection at the last hand (E3) or by collecting after a calm play (T2.2).
@@ -186,82 +180,3 @@ def sigmoid(margin: float) -> float:
 def rewards(world: State) -> list[float]:
     """Rewards in [0, 1] for every player: a sigmoid of the estimated final score margin."""
     return [sigmoid(m) for m in margins(final_values(world))]
-
-
-def shuffled(items: list[int], rng: random.Random) -> list[int]:
-    """A uniformly shuffled copy (sorting by random keys: faster than ``rng.shuffle`` here)."""
-    r = rng.random
-    return [x for _, x in sorted([(r(), x) for x in items])]
-
-
-class Resampler:
-    """Cheap repeated determinisation of one view (same distribution as ``determinise``)."""
-
-    __slots__ = ("_bird_places", "_blind_places", "_template", "player")
-
-    def __init__(self, view: PlayerView, rng: random.Random) -> None:
-        self.player = view.player
-        self._template = determinise(view, rng, events=False)
-        t = self._template
-        others = [q for q in range(t.num_players) if q != view.player]
-        # Sizes of the hidden bird places: others' hands (less the birds everybody saw them
-        # draw from the display, which stay), kept and discarded birds, the deck. After the
-        # last-hand choice (E3) the birds shown are among the kept and discarded ones instead.
-        self._bird_places = [
-            (
-                q,
-                len(t.hands[q]) - (0 if t.kept[q] is not None else len(t.shown[q])),
-                len(t.kept[q] or ()),
-                len(t.discards[q]),
-            )
-            for q in others
-        ]
-        self._blind_places = [(q, len(t.seeds_blind[q])) for q in others if t.seeds_blind[q]]
-
-    def sample(self, rng: random.Random) -> State:
-        """A fresh world: the template with every hidden card dealt again at random."""
-        t = self._template
-        s = t.copy(events=False)
-        hands, kept, discards, shown = s.hands, s.kept, s.discards, s.shown
-        birds = list(s.bird_deck)
-        for q, _, _, _ in self._bird_places:
-            seen = shown[q]
-            hidden = hands[q] + (kept[q] or []) + discards[q]
-            birds += [b for b in hidden if b not in seen] if seen else hidden
-        birds = shuffled(birds, rng)
-        pos = 0
-        for q, h, k, d in self._bird_places:
-            seen = shown[q]
-            if kept[q] is not None:
-                # E3 chosen: the birds shown are among the kept and discarded, which is hidden.
-                pile = birds[pos : pos + k + d - len(seen)]
-                pos += k + d - len(seen)
-                if seen:
-                    pile = shuffled(seen + pile, rng)
-                kept[q] = pile[:k]
-                discards[q] = pile[k:]
-                hands[q] = birds[pos : pos + h]
-                pos += h
-                continue
-            hand = seen + birds[pos : pos + h]
-            hand.sort()
-            hands[q] = hand
-            pos += h
-            discards[q] = birds[pos : pos + d]
-            pos += d
-        s.bird_deck = birds[pos:]
-        if self._blind_places or t.feeder_deck:
-            # Others' blind seeds and the feeder deck share the unknown feeder cards; a blind
-            # seed is never a pest.
-            seeds = [f for f in s.feeder_deck if f < 30]
-            pests = [f for f in s.feeder_deck if f >= 30]
-            for q, _ in self._blind_places:
-                seeds += s.seeds_blind[q]
-            seeds = shuffled(seeds, rng)
-            pos = 0
-            for q, b in self._blind_places:
-                s.seeds_blind[q] = seeds[pos : pos + b]
-                pos += b
-            s.feeder_deck = shuffled(seeds[pos:] + pests, rng)
-        s.rng = rng.getrandbits(64)
-        return s

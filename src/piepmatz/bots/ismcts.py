@@ -4,9 +4,8 @@ This is **single-observer ISMCTS** (SO-ISMCTS, the paper's Algorithm 2) with one
 decision, seen from the searching player's information set:
 
 - every iteration deals the hidden cards anew from the searching player's view
-  (:class:`~piepmatz.bots.evaluate.Resampler`, the same distribution as
-  :func:`~piepmatz.core.view.determinise`), so the tree only ever branches on what that player
-  can observe;
+  (:class:`~piepmatz.core.view.Sampler`, the engine's one determinisation), so the tree only
+  ever branches on what that player can observe;
 - a node's children are actions; the actions legal in the current world are the "available"
   ones, and UCB1 uses each child's availability count instead of the parent's visits (the
   subset-armed bandit of the paper);
@@ -47,9 +46,9 @@ import time
 from collections.abc import Sequence
 
 from piepmatz.core.state import GAME_OVER, LAST_HAND, PLAY, State
-from piepmatz.core.view import PlayerView
+from piepmatz.core.view import PlayerView, Sampler
 
-from .evaluate import Resampler, rewards
+from .evaluate import rewards
 from .heuristic import HeuristicBot
 
 
@@ -152,9 +151,9 @@ class ISMCTSBot:
             return self.c
         return DEFAULT_C if players <= SEARCH_ALL_UP_TO else DEFAULT_C_MANY
 
-    def sampler(self, view: PlayerView, rng: random.Random) -> Resampler:
+    def sampler(self, view: PlayerView, rng: random.Random) -> Sampler:
         """Deals the worlds of one decision: every hidden card at random, as the view allows."""
-        return Resampler(view, rng)
+        return Sampler(view)
 
     def searches(self, view: PlayerView) -> bool:
         """Whether this decision is searched (or left to the heuristic), by ``search``."""

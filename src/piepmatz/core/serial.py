@@ -268,6 +268,8 @@ def state_from_json(data: Any) -> State:
     # Older files have no "shown": nobody is then known to hold a particular bird. After the
     # last-hand choice (E3) the birds shown are among that player's kept and discarded cards.
     s.shown = r.per_player("shown", n, True) if "shown" in data else [[] for _ in range(n)]
+    # What the others learnt of each hand from T2.2 moves is not part of the document.
+    s.hand_facts = [None] * n
     events = r.get("events", [])
     if events is None:
         s.events = None

@@ -50,6 +50,7 @@ from .cards import (
     THREE_PLUS,
 )
 from .errors import GameOverError, IllegalActionError, InvalidActionError
+from .hands import NO_FACTS, Facts, asked, left_hand, moved_on
 from .rules import Rules
 
 # Phases: what kind of decision the current player faces.
@@ -98,6 +99,7 @@ class State:
         "first_player",
         "gone_birds",
         "gone_feeder",
+        "hand_facts",
         "hands",
         "kept",
         "num_perches",
@@ -152,6 +154,9 @@ class State:
     #: Hand birds each player drew face up from the display (T3.1) and still holds: everybody
     #: saw them taken, so they are public knowledge (a subset of ``hands``).
     shown: list[list[int]]
+    #: What everybody knows of each hand from how its holder moved (T2.2, :mod:`.hands`);
+    #: ``None`` when nothing is known.
+    hand_facts: list[Facts | None]
     phase: int
     current_player: int
     turn_player: int
@@ -246,6 +251,7 @@ class State:
         s.kept = [None] * players
         s.discards = [[] for _ in range(players)]
         s.shown = [[] for _ in range(players)]
+        s.hand_facts = [None] * players
         s.turn = 1
         s.end_triggered = None
         s.chase_perch = -1
@@ -283,6 +289,7 @@ class State:
         s.kept = [None if k is None else k[:] for k in self.kept]
         s.discards = [d[:] for d in self.discards]
         s.shown = [x[:] for x in self.shown]
+        s.hand_facts = self.hand_facts[:]
         s.phase = self.phase
         s.current_player = self.current_player
         s.turn_player = self.turn_player
@@ -510,6 +517,10 @@ class State:
         shown = self.shown[player]
         if shown and bird in shown:
             shown.remove(bird)
+        facts = self.hand_facts[player]
+        if facts is not None:
+            facts = left_hand(facts, BIRD_VALUE[bird])
+            self.hand_facts[player] = facts if any(facts) else None
 
     def _play(self, bird: int, perch: int) -> None:
         p = self.turn_player
@@ -527,11 +538,17 @@ class State:
             self._chase(perch)
             return
         # T2.2: no chase — the player may collect a hand bird not higher than the one played.
+        # Everybody sees whether the player is asked, and so learns a bound on the hand.
         if self.rules.no_chase_collect:
-            for card in self.hands[p]:
+            hand = self.hands[p]
+            facts = self.hand_facts[p] or NO_FACTS
+            for card in hand:
                 if BIRD_VALUE[card] <= value:
                     self.phase = COLLECT
+                    self.hand_facts[p] = asked(facts, value)
                     return
+            if hand:
+                self.hand_facts[p] = moved_on(facts, len(hand), value)
         self._start_draw()
 
     def _chase(self, perch: int) -> None:
@@ -632,16 +649,22 @@ class State:
             pile = seen + blind
             if not pile:
                 break
-            # T2.1d: seeds of one value are alike, so the pick decides only the value that
-            # leaves. The copy struck is the first seen one of that value, else the first blind
-            # one: which copy it was would otherwise tell the others what they never saw (a
-            # seen 2 left behind names the value of a blind seed that left).
-            eggs = FEEDER_EGGS[self.squirrel_pick(player, pile)]
-            for pile_ in (seen, blind):
-                seed = next((f for f in pile_ if FEEDER_EGGS[f] == eggs), NO_CARD)
-                if seed >= 0:
-                    pile_.remove(seed)
-                    break
+            seed = self.squirrel_pick(player, pile)
+            if seed in seen:
+                seen.remove(seed)
+            else:
+                blind.remove(seed)
+                # T2.1d: seeds of one value are alike. The others saw a seed of this value
+                # leave; a seen copy of it left on the public record would tell them that the
+                # blind one went, and so the value of the blind ones that stay. The seen copy
+                # is struck instead, and the blind one stays where it was.
+                eggs = FEEDER_EGGS[seed]
+                for i, twin in enumerate(seen):
+                    if FEEDER_EGGS[twin] == eggs:
+                        del seen[i]
+                        blind.append(seed)
+                        seed = twin
+                        break
             lost.append(seed)
         lost.sort()  # both leave at once: the order of the picks is nothing anybody sees
         self.gone_feeder.extend(lost)
@@ -814,6 +837,7 @@ class State:
         self.kept[player] = birds
         self.discards[player].extend(hand)
         hand.clear()
+        self.hand_facts[player] = None
         # ``shown`` stays: everybody still knows those birds are among the kept and discarded.
         if self.events is not None:
             self.events.append(("keep", player, *birds))

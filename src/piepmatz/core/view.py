@@ -18,13 +18,15 @@ True
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .actions import Action
-from .cards import NUM_BIRDS, NUM_FEEDER
+from .cards import BIRD_VALUE, NUM_BIRDS, NUM_FEEDER
 from .rules import Rules
-from .state import SECRET_EVENTS, Event, State
+from .hands import NO_FACTS, Facts, allows, asked
+from .state import COLLECT, SECRET_EVENTS, Event, State
 
 
 def filter_event(event: Event, player: int | None) -> Event:
@@ -88,6 +90,8 @@ class PlayerView(NamedTuple):
     discard_sizes: tuple[int, ...]
     #: The event log as this player saw it (``None`` when the state keeps no log).
     events: tuple[Event, ...] | None
+    #: What everybody knows of each hand from how its holder moved (T2.2, :mod:`.hands`).
+    hand_facts: tuple[Facts | None, ...] = ()
 
     @property
     def is_my_turn(self) -> bool:
@@ -147,6 +151,7 @@ def view_of(state: State, player: int) -> PlayerView:
         kept_sizes=tuple(len(k or ()) for k in state.kept),
         discard_sizes=tuple(len(d) for d in state.discards),
         events=None if events is None else tuple(filter_event(e, player) for e in events),
+        hand_facts=tuple(state.hand_facts),
     )
 
 
@@ -202,102 +207,224 @@ def unknown_cards(view: PlayerView) -> tuple[list[int], list[int]]:
     return birds, feeder
 
 
+class Sampler:
+    """Deals the hidden cards of one view again and again: the one determinisation of the engine.
+
+    Building it does the work that depends on the view only (the public table, the unknown
+    cards, the sizes of the hidden places, what the view shows of each hand); each
+    :meth:`sample` deals a fresh world from it. The deal is uniform over the hidden places,
+    except that a hand the view bounds (:mod:`.hands`: the collect phase, T2.2 moves) is drawn
+    uniformly among the hands that agree with the bounds, bounded hands first.
+    """
+
+    __slots__ = ("_birds", "_bound", "_deck_size", "_feeder", "_places", "_template", "player")
+
+    def __init__(self, view: PlayerView) -> None:
+        birds, feeder = unknown_cards(view)
+        p = view.player
+        self.player = p
+        n = view.num_players
+        s = State.__new__(State)
+        s.rules = view.rules
+        s.num_players = n
+        s.num_perches = len(view.rows)
+        s.rows = [list(r) for r in view.rows]
+        s.column = list(view.column)
+        s.column_pests = list(view.column_pests)
+        s.display = list(view.display)
+        s.collections = [list(c) for c in view.collections]
+        s.pests = [list(x) for x in view.pests]
+        s.seeds_seen = [list(x) for x in view.seeds_seen]
+        s.seeds_blind = [list(view.own_blind) if q == p else [] for q in range(n)]
+        s.gone_birds = list(view.gone_birds)
+        s.gone_feeder = list(view.gone_feeder)
+        s.removed_birds = list(view.removed_birds)
+        s.removed_feeder = list(view.removed_feeder)
+        # Birds everybody saw a player draw face up are in that hand for sure (until the E3
+        # choice, after which they are among the kept and discarded ones).
+        s.hands = [
+            list(view.hand) if q == p else [] if view.chosen[q] else list(view.shown[q])
+            for q in range(n)
+        ]
+        s.kept = [
+            (list(view.own_kept) if q == p else []) if view.chosen[q] else None for q in range(n)
+        ]
+        s.discards = [list(view.own_discards) if q == p else [] for q in range(n)]
+        s.bird_deck = []
+        s.feeder_deck = []
+        s.phase = view.phase
+        s.current_player = view.current_player
+        s.turn_player = view.turn_player
+        s.first_player = view.first_player
+        s.turn = view.turn
+        s.end_triggered = view.end_triggered
+        s.chase_perch = view.chase_perch
+        s.chased = view.chased
+        s.played_value = view.played_value
+        s.draws_left = view.draws_left
+        s.shown = [list(x) for x in view.shown]
+        s.hand_facts = list(view.hand_facts) if view.hand_facts else [None] * n
+        s.rng = 0
+        s.events = list(view.events) if view.events is not None else None
+        self._template = s
+        # Hidden bird places of the others: (seat, hidden hand birds, kept, discarded).
+        places = []
+        bound: dict[int, Facts] = {}
+        for q in range(n):
+            if q == p:
+                continue
+            if view.chosen[q]:
+                # E3: the birds shown are among the kept and discarded ones, which is hidden.
+                places.append((q, view.hand_sizes[q], view.kept_sizes[q], view.discard_sizes[q]))
+                continue
+            places.append((q, view.hand_sizes[q] - len(view.shown[q]), -1, 0))
+            facts = s.hand_facts[q]
+            if view.phase == COLLECT and q == view.current_player:
+                facts = asked(facts or NO_FACTS, view.played_value)  # T2.2: being asked
+            if facts is not None:
+                bound[q] = facts
+        hidden = sum(h + d + (k - len(view.shown[q]) if k >= 0 else 0) for q, h, k, d in places)
+        if hidden + view.bird_deck_size != len(birds):
+            raise ValueError(
+                f"inconsistent view: {len(birds)} unknown birds for "
+                f"{hidden + view.bird_deck_size} hidden places"
+            )
+        blind = sum(view.blind_counts[q] for q in range(n) if q != p)
+        if len(feeder) - blind != view.feeder_deck_size:
+            raise ValueError(
+                f"inconsistent view: {len(feeder) - blind} unknown feeder cards for a deck of "
+                f"{view.feeder_deck_size}"
+            )
+        self._birds = birds
+        self._feeder = (
+            [f for f in feeder if f < 30],
+            [f for f in feeder if f >= 30],
+            [(q, view.blind_counts[q]) for q in range(n) if q != p and view.blind_counts[q]],
+        )
+        # Bounded hands are dealt first, while every unknown bird is still to be had.
+        self._places = sorted(places, key=lambda place: place[0] not in bound)
+        self._bound = bound
+        self._deck_size = view.bird_deck_size
+
+    def sample(self, rng: random.Random, events: bool = False) -> State:
+        """A fresh world; ``rng`` supplies all the randomness (the world's own generator too)."""
+        s = self._template.copy(events)
+        pool = _shuffled(self._birds, rng)
+        hands, kept, discards, shown = s.hands, s.kept, s.discards, s.shown
+        bound = self._bound
+        for q, h, k, d in self._places:
+            if k >= 0:
+                pile = pool[-(k + d - len(shown[q])) :] if k + d > len(shown[q]) else []
+                del pool[len(pool) - len(pile) :]
+                pile = _shuffled(shown[q] + pile, rng) if shown[q] else pile
+                kept[q] = pile[:k]
+                discards[q] = pile[k:]
+                hand = _take(pool, h)
+            elif q in bound:
+                hand = _bounded_hand(pool, h, shown[q], bound[q], rng)
+            else:
+                hand = _take(pool, h)
+            hands[q] = sorted(hands[q] + hand) if hands[q] else sorted(hand)
+            if k < 0 and d:
+                discards[q] = _take(pool, d)
+        s.bird_deck = pool
+        seeds, pests, blind = self._feeder
+        if blind:
+            # Others' blind seeds and the feeder deck share the unknown feeder cards; a blind
+            # seed is never a pest.
+            seeds = _shuffled(seeds, rng)
+            for q, count in blind:
+                s.seeds_blind[q] = _take(seeds, count)
+            s.feeder_deck = _shuffled(seeds + pests, rng)
+        else:
+            s.feeder_deck = _shuffled(seeds + pests, rng)
+        s.rng = rng.getrandbits(64)
+        return s
+
+
+def _shuffled(items: list[int], rng: random.Random) -> list[int]:
+    """A uniformly shuffled copy (sorting by random keys: faster than ``rng.shuffle`` here)."""
+    r = rng.random
+    return [x for _, x in sorted([(r(), x) for x in items])]
+
+
+def _take(pool: list[int], count: int) -> list[int]:
+    """The last ``count`` cards of a shuffled pool, removed from it."""
+    if count <= 0:
+        return []
+    cards = pool[-count:]
+    del pool[-count:]
+    return cards
+
+
+#: Random draws tried before a bounded hand is drawn by counting the hands that agree.
+_TRIES: Final = 12
+
+
+def _bounded_hand(
+    pool: list[int], count: int, shown: list[int], facts: Facts, rng: random.Random
+) -> list[int]:
+    """``count`` birds from the shuffled ``pool`` (removed from it) that, with the birds
+    ``shown``, agree with ``facts``: uniform over the hands that do."""
+    known = [BIRD_VALUE[b] for b in shown]
+    for _ in range(_TRIES):
+        picks = rng.sample(range(len(pool)), count)
+        if allows(facts, known + [BIRD_VALUE[pool[i]] for i in picks]):
+            break
+    else:
+        picks = _count_hands(pool, count, known, facts, rng)
+    hand = [pool[i] for i in picks]
+    for i in sorted(picks, reverse=True):
+        del pool[i]
+    return hand
+
+
+def _count_hands(
+    pool: list[int], count: int, known: list[int], facts: Facts, rng: random.Random
+) -> list[int]:
+    """Indices into ``pool`` of a hand drawn uniformly among those that agree with ``facts``:
+    choose how many birds of each value by the number of hands with those counts, then which."""
+    by_value: list[list[int]] = [[] for _ in range(7)]
+    for i, bird in enumerate(pool):
+        by_value[BIRD_VALUE[bird]].append(i)
+    choices: list[tuple[int, tuple[int, ...]]] = []
+    for counts in _splits(count, 6):
+        values = known + [v for v, c in enumerate(counts, 1) for _ in range(c)]
+        if allows(facts, values):
+            ways = 1
+            for v, c in enumerate(counts, 1):
+                ways *= math.comb(len(by_value[v]), c)
+            if ways:
+                choices.append((ways, counts))
+    if not choices:
+        raise ValueError("inconsistent view: no hand agrees with what the player's moves showed")
+    total = sum(w for w, _ in choices)
+    x = rng.randrange(total)
+    for ways, counts in choices:
+        x -= ways
+        if x < 0:
+            break
+    picks: list[int] = []
+    for v, c in enumerate(counts, 1):
+        picks += rng.sample(by_value[v], c)
+    return picks
+
+
+def _splits(total: int, parts: int) -> list[tuple[int, ...]]:
+    """Every way to write ``total`` as an ordered sum of ``parts`` counts (zeros allowed)."""
+    if parts == 1:
+        return [(total,)]
+    return [(c, *rest) for c in range(total + 1) for rest in _splits(total - c, parts - 1)]
+
+
 def determinise(view: PlayerView, rng: random.Random, events: bool = True) -> State:
     """Sample a full state consistent with ``view``; ``rng`` supplies all the randomness.
 
-    Unknown birds are dealt uniformly among the other players' hands (beside the birds they were
-    seen drawing from the display), kept and discarded cards and the bird deck; unknown feeder
-    cards among the other players' blind seeds (seeds only — a pest is never drawn blind into a
-    seed pile) and the feeder deck. The generator state of the sampled game (future squirrel
-    picks) is fresh from ``rng``.
+    Unknown birds are dealt among the other players' hands (beside the birds they were seen
+    drawing from the display, and agreeing with what their moves showed, T2.2), kept and
+    discarded cards and the bird deck; unknown feeder cards among the other players' blind seeds
+    (seeds only — a pest is never drawn blind into a seed pile) and the feeder deck. The
+    generator state of the sampled game (future squirrel picks) is fresh from ``rng``. For many
+    worlds of one view, build a :class:`Sampler` once.
     """
-    birds, feeder = unknown_cards(view)
-    rng.shuffle(birds)
-    p = view.player
-    n = view.num_players
-    s = State.__new__(State)
-    s.rules = view.rules
-    s.num_players = n
-    s.num_perches = len(view.rows)
-    s.rows = [list(r) for r in view.rows]
-    s.column = list(view.column)
-    s.column_pests = list(view.column_pests)
-    s.display = list(view.display)
-    s.collections = [list(c) for c in view.collections]
-    s.pests = [list(x) for x in view.pests]
-    s.seeds_seen = [list(x) for x in view.seeds_seen]
-    s.gone_birds = list(view.gone_birds)
-    s.gone_feeder = list(view.gone_feeder)
-    s.removed_birds = list(view.removed_birds)
-    s.removed_feeder = list(view.removed_feeder)
-    # Birds: deal the hidden places in a fixed order from the shuffled pool.
-    pos = 0
-
-    def deal(count: int) -> list[int]:
-        nonlocal pos
-        cards = birds[pos : pos + count]
-        pos += count
-        return cards
-
-    s.hands = []
-    s.kept = []
-    s.discards = []
-    for q in range(n):
-        if q == p:
-            s.hands.append(list(view.hand))
-            s.kept.append(list(view.own_kept) if view.chosen[q] else None)
-            s.discards.append(list(view.own_discards))
-        elif view.chosen[q]:
-            # E3: birds everybody saw this player draw face up are kept or discarded, which not.
-            shown = list(view.shown[q])
-            k = view.kept_sizes[q]
-            pile = shown + deal(k + view.discard_sizes[q] - len(shown))
-            if shown:
-                rng.shuffle(pile)
-            s.hands.append(sorted(deal(view.hand_sizes[q])))
-            s.kept.append(pile[:k])
-            s.discards.append(pile[k:])
-        else:
-            # Birds everybody saw this player draw face up are in their hand for sure.
-            shown = list(view.shown[q])
-            s.hands.append(sorted(shown + deal(view.hand_sizes[q] - len(shown))))
-            s.kept.append(None)
-            s.discards.append(deal(view.discard_sizes[q]))
-    s.bird_deck = deal(view.bird_deck_size)
-    if pos != len(birds):
-        raise ValueError(f"inconsistent view: {len(birds)} unknown birds for {pos} hidden places")
-    # Feeder: other players' blind seeds come from the unknown seeds; the rest is the deck.
-    seeds = [f for f in feeder if f < 30]
-    rng.shuffle(seeds)
-    s.seeds_blind = []
-    taken: set[int] = set()
-    for q in range(n):
-        if q == p:
-            s.seeds_blind.append(list(view.own_blind))
-        else:
-            blind = seeds[: view.blind_counts[q]]
-            seeds = seeds[view.blind_counts[q] :]
-            taken.update(blind)
-            s.seeds_blind.append(blind)
-    deck = [f for f in feeder if f not in taken]
-    rng.shuffle(deck)
-    if len(deck) != view.feeder_deck_size:
-        raise ValueError(
-            f"inconsistent view: {len(deck)} unknown feeder cards for a deck of "
-            f"{view.feeder_deck_size}"
-        )
-    s.feeder_deck = deck
-    s.phase = view.phase
-    s.current_player = view.current_player
-    s.turn_player = view.turn_player
-    s.first_player = view.first_player
-    s.turn = view.turn
-    s.end_triggered = view.end_triggered
-    s.chase_perch = view.chase_perch
-    s.chased = view.chased
-    s.played_value = view.played_value
-    s.draws_left = view.draws_left
-    s.shown = [list(x) for x in view.shown]
-    s.rng = rng.getrandbits(64)
-    s.events = list(view.events) if events and view.events is not None else None
-    return s
+    return Sampler(view).sample(rng, events)
