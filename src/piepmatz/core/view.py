@@ -24,8 +24,8 @@ from typing import Any, Final, NamedTuple
 
 from .actions import Action
 from .cards import BIRD_VALUE, NUM_BIRDS, NUM_FEEDER
-from .rules import Rules
 from .hands import NO_FACTS, Facts, allows, asked
+from .rules import Rules
 from .state import COLLECT, SECRET_EVENTS, Event, State
 
 
@@ -398,14 +398,9 @@ def _count_hands(
                 choices.append((ways, counts))
     if not choices:
         raise ValueError("inconsistent view: no hand agrees with what the player's moves showed")
-    total = sum(w for w, _ in choices)
-    x = rng.randrange(total)
-    for ways, counts in choices:
-        x -= ways
-        if x < 0:
-            break
+    chosen = rng.choices([c for _, c in choices], weights=[w for w, _ in choices])[0]
     picks: list[int] = []
-    for v, c in enumerate(counts, 1):
+    for v, c in enumerate(chosen, 1):
         picks += rng.sample(by_value[v], c)
     return picks
 
