@@ -74,6 +74,19 @@ def test_the_same_seed_replays_the_same_episode() -> None:
     assert _episode(a, 21) == _episode(b, 21)
 
 
+def test_render_after_an_episode_ended_on_an_illegal_action_draws_its_last_position() -> None:
+    env = piepmatz_gym.PiepmatzEnv(players=2, render_mode="ansi")
+    obs, _ = env.reset(seed=3)
+    before = env.render()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env.step(illegal)
+    text = env.render()
+    assert isinstance(before, str) and isinstance(text, str)
+    assert text == before + "\n(the episode ended on an illegal action)"
+    with pytest.raises(RuntimeError, match="ended on an illegal action: call reset"):
+        env.step(0)
+
+
 def test_an_illegal_action_loses_or_raises() -> None:
     env = piepmatz_gym.PiepmatzEnv(players=2)
     obs, _ = env.reset(seed=1)

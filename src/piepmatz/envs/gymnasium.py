@@ -103,6 +103,8 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         self._state: State | None = None
         #: Why there is no game to step: not started yet, or ended on an illegal action.
         self._ended = "call reset() before using the environment"
+        #: Set when the episode ended on an illegal action: the position stays to be rendered.
+        self._abandoned = False
         self._seat = 0
         self._bot_rng = random.Random()
         self._bots: dict[int, Bot] = {}
@@ -123,6 +125,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         others = [p for p in range(self.players) if p != self._seat]
         self._bots = dict(zip(others, self.opponents, strict=True))
         self._state = State.new_game(self.players, self.rules, game_seed, events=False)
+        self._abandoned = False
         self._play_bots()
         return self._observation(), self._info()
 
@@ -143,7 +146,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
             info["illegal_action"] = True
             # The game is abandoned: the observation shows the position the move was refused in.
             obs = self._observation()
-            self._state = None
+            self._abandoned = True
             self._ended = "the episode ended on an illegal action: call reset()"
             return obs, -1.0, True, False, info
         state.apply_id(action_id)
@@ -160,7 +163,12 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; nothing to draw")
             return None
-        text = draw_table(view_of(self._require_state(), self._seat))
+        if self._state is None:
+            raise RuntimeError(self._ended)
+        # After an illegal action the episode is over, but its last position can still be drawn.
+        text = draw_table(view_of(self._state, self._seat))
+        if self._abandoned:
+            text += "\n(the episode ended on an illegal action)"
         if self.render_mode == "human":
             print(text)
             return None
@@ -191,7 +199,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         return {"seat": self._seat}
 
     def _require_state(self) -> State:
-        if self._state is None:
+        if self._state is None or self._abandoned:
             raise RuntimeError(self._ended)
         return self._state
 
