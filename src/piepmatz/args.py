@@ -103,17 +103,20 @@ def install_hint(command: str, extra: str, module: str) -> str:
 
 
 def parse_rules(spec: str) -> Rules:
-    """Rules from ``preset`` or ``preset:flag=value,…``: the one ``--rules`` of every command."""
-    from piepmatz.sim.play import parse_rules as parse
+    """Rules from ``preset`` or ``preset:flag=value,…``: the one ``--rules`` of every command
+    (:meth:`Rules.parse`, the core's reader)."""
+    from piepmatz.core.rules import Rules
 
-    return parse(spec)
+    return Rules.parse(spec)
 
 
 def rules_spec(text: str) -> str:
     """An argparse type for ``--rules``: a preset, optionally with flags; kept as text."""
+    from piepmatz.core.errors import PiepmatzError
+
     try:
         parse_rules(text)
-    except ValueError as exc:
+    except PiepmatzError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from piepmatz.core import Game, IllegalActionError, Rules, State, view_of
+from piepmatz.core import Game, IllegalActionError, InvalidOptionsError, Rules, State, view_of
 from piepmatz.core.cards import (
     BIRD_EGGS,
     BIRD_VALUE,
@@ -902,3 +902,36 @@ def test_V_flags_can_be_overridden_singly() -> None:
             Rules.preset(name)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="unknown rules preset"):
             State.new_game(2, name, 1)  # type: ignore[arg-type]
+
+
+def test_V_a_rule_set_reads_from_one_text_form() -> None:
+    assert Rules.parse("standard") == Rules()
+    assert Rules.parse("overview:draw=refill, pairs=mated") == Rules.preset(
+        "overview", draw="refill", pairs="mated"
+    )
+    assert Rules.parse("standard:last_hand=no").last_hand is False
+    for bad, message in [
+        ("nosuch", "unknown rules preset"),
+        ("standard:last_hand", "needs a value"),
+        ("standard:last_hand=maybe", "true or false"),
+        ("standard:draw=two", "cannot be 'two'"),
+        ("standard:colour=red", "unknown rule flag 'colour'"),
+    ]:
+        with pytest.raises(InvalidOptionsError, match=message):
+            Rules.parse(bad)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"players": 5}, r"2, 3 or 4 players, not 5 \(S1\)"),
+        ({"players": 2, "seed": "x"}, "the seed must be an integer"),
+        ({"players": 3, "first_player": 3}, "first player must be a seat 0-2"),
+        ({"players": 3, "removed_species": "BL"}, r"only in two-player games \(S2\)"),
+        ({"players": 2, "removed_species": "XX"}, "unknown species 'XX'"),
+        ({"players": 2, "rules": "nosuch"}, "unknown rules preset"),
+    ],
+)
+def test_S1_bad_options_raise_a_typed_error(options: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidOptionsError, match=message):
+        State.new_game(**options)  # type: ignore[arg-type]

@@ -19,7 +19,6 @@ from piepmatz.bots.base import derive_seed
 from piepmatz.core import Game, PlayerView, Rules
 from piepmatz.sim import BotFailure, MatchConfig, play_batch, play_game
 from piepmatz.sim.backends import run_games
-from piepmatz.sim.play import parse_rules
 from piepmatz.sim.schedule import deal_seed
 
 
@@ -42,7 +41,7 @@ def test_lineups_of_one_deal_share_the_cards() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_records_replay_to_the_reported_scores(players: int) -> None:
-    config = MatchConfig(players, ("random",), 4, seed=11, rules=parse_rules("overview"))
+    config = MatchConfig(players, ("random",), 4, seed=11, rules=Rules.preset("overview"))
     for result in play_batch(config, 0, 4):
         record = result.record(config)
         game = Game.from_record(record)  # raises if the result differs from the replay
@@ -169,22 +168,6 @@ def test_a_config_checks_its_bots_when_they_are_loaded_not_when_it_is_built(
         assert len(run_games(config, backend="inline")) == 2  # run_games loads the plugin
     finally:
         piepmatz.bots._FACTORIES.pop("late", None)
-
-
-def test_parse_rules() -> None:
-    assert parse_rules("standard") == Rules()
-    assert parse_rules("overview:draw=refill, pairs=mated") == Rules.preset(
-        "overview", draw="refill", pairs="mated"
-    )
-    assert parse_rules("standard:last_hand=no").last_hand is False
-    for bad, message in [
-        ("nosuch", "unknown rules preset"),
-        ("standard:last_hand", "needs a value"),
-        ("standard:last_hand=maybe", "true or false"),
-        ("standard:draw=two", "cannot be 'two'"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            parse_rules(bad)
 
 
 class SlowBot:

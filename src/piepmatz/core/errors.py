@@ -7,6 +7,11 @@ class PiepmatzError(ValueError):
     """Base class of every error the engine raises for bad input."""
 
 
+class InvalidOptionsError(PiepmatzError):
+    """Options that describe no game: a player count, seat, seed, species, preset or rule flag
+    the game does not have."""
+
+
 class InvalidActionError(PiepmatzError):
     """The text or id is not an action at all (syntax)."""
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .actions import Action
-from .errors import InvalidRecordError, PiepmatzError
+from .errors import InvalidOptionsError, InvalidRecordError, PiepmatzError
 from .rules import Rules
 from .scoring import ScoreSheet, score_state
 from .state import State
@@ -64,7 +64,7 @@ class GameOptions:
     @staticmethod
     def from_json(data: Any) -> GameOptions:
         if not isinstance(data, dict):
-            raise ValueError("options must be an object")
+            raise InvalidOptionsError("options must be an object")
         rules = (
             Rules.from_json(data["rules"])
             if "rules" in data
@@ -72,7 +72,7 @@ class GameOptions:
         )
         seed = data.get("seed", 0)
         if type(seed) is not int:
-            raise ValueError(f"seed must be an integer, not {seed!r}")
+            raise InvalidOptionsError(f"seed must be an integer, not {seed!r}")
         return GameOptions(
             data.get("players", 2),
             rules,
@@ -141,7 +141,7 @@ class Game:
             )
         try:
             game = cls(GameOptions.from_json(data.get("options")))
-        except (ValueError, TypeError) as exc:
+        except InvalidOptionsError as exc:
             raise InvalidRecordError(f"record options: {exc}") from None
         actions = data.get("actions")
         if not isinstance(actions, list):

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
+from .errors import InvalidOptionsError
+
 Draw = Literal["refill", "one"]
 EndTrigger = Literal["feeder", "feeder_or_birds"]
 Pairs = Literal["mated", "species"]
@@ -51,7 +53,7 @@ class Rules:
         """The preset called ``name`` (or one of its aliases), with single flags overridden."""
         key = name.strip().lower() if isinstance(name, str) else None
         if key not in _ALIASES:
-            raise ValueError(
+            raise InvalidOptionsError(
                 f"unknown rules preset {name!r}: choose one of {', '.join(sorted(PRESETS))}"
             )
         return PRESETS[_ALIASES[key]].with_flags(**overrides)
@@ -60,11 +62,42 @@ class Rules:
         """A copy with some flags changed; every name and value is checked."""
         for key, value in overrides.items():
             if key not in _CHOICES:
-                raise ValueError(f"unknown rule flag {key!r}: flags are {', '.join(_CHOICES)}")
+                raise InvalidOptionsError(
+                    f"unknown rule flag {key!r}: flags are {', '.join(_CHOICES)}"
+                )
             if value not in _CHOICES[key] or type(value) is not type(_CHOICES[key][0]):
                 choices = ", ".join(repr(c) for c in _CHOICES[key])
-                raise ValueError(f"rule flag {key!r} cannot be {value!r}: choose {choices}")
+                raise InvalidOptionsError(
+                    f"rule flag {key!r} cannot be {value!r}: choose {choices}"
+                )
         return replace(self, **overrides)
+
+    @staticmethod
+    def parse(spec: str) -> Rules:
+        """Rules from ``preset`` or ``preset:flag=value,flag=value`` (``true``/``false`` or
+        ``yes``/``no`` for yes/no flags): the one reader of a rule set given as text.
+
+        >>> Rules.parse("standard:last_hand=false,draw=one").last_hand
+        False
+        """
+        if not isinstance(spec, str):
+            raise InvalidOptionsError(f"a rule set is text such as 'standard', not {spec!r}")
+        name, _, rest = spec.partition(":")
+        flags: dict[str, Any] = {}
+        for item in filter(None, (part.strip() for part in rest.split(","))):
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if not eq:
+                raise InvalidOptionsError(f"rule flag {item!r} needs a value: write {item}=...")
+            choices = _CHOICES.get(key)
+            if choices is not None and isinstance(choices[0], bool):
+                low = value.strip().lower()
+                if low not in ("true", "false", "yes", "no", "1", "0"):
+                    raise InvalidOptionsError(f"rule flag {key!r} is true or false, not {value!r}")
+                flags[key] = low in ("true", "yes", "1")
+            else:
+                flags[key] = value.strip()
+        return Rules.preset(name, **flags)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -72,10 +105,12 @@ class Rules:
     @classmethod
     def from_json(cls, data: Any) -> Rules:
         if not isinstance(data, dict):
-            raise ValueError(f"rules must be an object of flags, not {type(data).__name__}")
+            raise InvalidOptionsError(
+                f"rules must be an object of flags, not {type(data).__name__}"
+            )
         missing = [f.name for f in fields(cls) if f.name not in data]
         if missing:
-            raise ValueError(f"rules lack the flags {', '.join(missing)}")
+            raise InvalidOptionsError(f"rules lack the flags {', '.join(missing)}")
         return cls().with_flags(**data)
 
     @property
@@ -105,4 +140,15 @@ _ALIASES: Final = {
     "english": "overview",
 }
 FLAGS: Final = tuple(_CHOICES)
+#: S1: the game is for two, three or four players.
+PLAYER_COUNTS: Final = (2, 3, 4)
+
+
+def check_players(players: object) -> int:
+    """``players`` if it is a player count the game has (S1), else :class:`InvalidOptionsError`."""
+    if type(players) is not int or players not in PLAYER_COUNTS:
+        raise InvalidOptionsError(f"Piepmatz is for 2, 3 or 4 players, not {players!r} (S1)")
+    return players
+
+
 FLAG_CHOICES: Final = _CHOICES

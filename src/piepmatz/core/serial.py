@@ -23,7 +23,7 @@ from .cards import (
     parse_bird,
     parse_feeder,
 )
-from .errors import InvalidStateError
+from .errors import InvalidOptionsError, InvalidStateError
 from .events import EVENT_FIELDS, event_from_json, event_to_json
 from .rng import MASK
 from .rules import Rules
@@ -171,7 +171,7 @@ def state_from_json(data: Any) -> State:
     n = r.int_("players", 2, 4)
     try:
         rules = Rules.from_json(r.get("rules"))
-    except ValueError as exc:
+    except InvalidOptionsError as exc:
         raise r.fail("rules", str(exc)) from None
     s = State.__new__(State)
     s.rules = rules

@@ -49,9 +49,9 @@ from .cards import (
     SQUIRREL,
     THREE_PLUS,
 )
-from .errors import GameOverError, IllegalActionError, InvalidActionError
+from .errors import GameOverError, IllegalActionError, InvalidActionError, InvalidOptionsError
 from .hands import NO_FACTS, Facts, asked, left_hand, moved_on
-from .rules import Rules
+from .rules import Rules, check_players
 
 # Phases: what kind of decision the current player faces.
 PLAY: Final = 0  # T1.1
@@ -185,18 +185,19 @@ class State:
         """Set up a game (S1–S5). Same arguments → the same deal, card for card."""
         if not isinstance(rules, Rules):
             rules = Rules.preset(rules)  # a name; anything else is refused there
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {players!r} (S1)")
+        check_players(players)
         if type(seed) is not int:
-            raise ValueError(f"the seed must be an integer, not {seed!r}")
+            raise InvalidOptionsError(f"the seed must be an integer, not {seed!r}")
         if first_player is not None and (
             type(first_player) is not int or not 0 <= first_player < players
         ):
-            raise ValueError(f"first player must be a seat 0-{players - 1}, not {first_player!r}")
+            raise InvalidOptionsError(
+                f"first player must be a seat 0-{players - 1}, not {first_player!r}"
+            )
         if removed_species is not None and players != 2:
-            raise ValueError("a species is removed only in two-player games (S2)")
+            raise InvalidOptionsError("a species is removed only in two-player games (S2)")
         if removed_species is not None and removed_species not in SPECIES:
-            raise ValueError(
+            raise InvalidOptionsError(
                 f"unknown species {removed_species!r}: choose one of {', '.join(SPECIES)}"
             )
         s = cls.__new__(cls)

@@ -24,6 +24,7 @@ from typing import Any, Final, NamedTuple
 
 from .actions import Action
 from .cards import BIRD_VALUE, NUM_BIRDS, NUM_FEEDER
+from .errors import InvalidOptionsError
 from .hands import NO_FACTS, Facts, allows, asked
 from .rules import Rules
 from .state import COLLECT, SECRET_EVENTS, Event, State
@@ -110,7 +111,7 @@ class PlayerView(NamedTuple):
 def view_of(state: State, player: int) -> PlayerView:
     """Build ``player``'s view of ``state``."""
     if type(player) is not int or not 0 <= player < state.num_players:
-        raise ValueError(f"no player {player!r} in a {state.num_players}-player game")
+        raise InvalidOptionsError(f"no player {player!r} in a {state.num_players}-player game")
     n = state.num_players
     events = state.events
     return PlayerView(

@@ -30,7 +30,7 @@ import numpy.typing as npt
 from piepmatz.core.actions import MAX_PERCHES, NUM_ACTIONS, as_id
 from piepmatz.core.cards import BIRD_SPECIES, BIRD_VALUE, FEEDER_EGGS, FEEDER_KIND, NUM_BIRDS
 from piepmatz.core.errors import InvalidActionError
-from piepmatz.core.rules import Rules
+from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.state import COLUMN_SIZE, DISPLAY_SIZE, HAND_SIZE, PHASE_NAMES
 from piepmatz.core.view import PlayerView
 
@@ -175,8 +175,7 @@ class Encoder:
     """
 
     def __init__(self, num_players: int, rules: Rules) -> None:
-        if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
-            raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {num_players!r}")
+        check_players(num_players)
         self.num_players = num_players
         self.rules = rules
         template = bytearray(OBSERVATION_SIZE)

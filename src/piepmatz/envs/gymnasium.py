@@ -31,7 +31,7 @@ from gymnasium import spaces
 from piepmatz.bots import Bot, make_bot
 from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.core.actions import NUM_ACTIONS, Action
-from piepmatz.core.rules import Rules
+from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
@@ -65,8 +65,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         illegal_action: str = "lose",
     ) -> None:
         super().__init__()
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {players!r}")
+        check_players(players)
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat must be None or a seat 0-{players - 1}, not {seat!r}")
         if isinstance(opponents, str):
@@ -84,7 +83,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.players = players
-        self.rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
+        self.rules = preset if isinstance(preset, Rules) else Rules.parse(preset)
         self.fixed_seat = seat
         self.opponent_specs = specs
         self.opponents: list[Bot] = [make_bot(spec) for spec in specs]  # unknown names raise

@@ -68,7 +68,7 @@ from piepmatz.core.cards import (
     SPECIES,
 )
 from piepmatz.core.events import describe_event
-from piepmatz.core.rules import Rules
+from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score
 from piepmatz.core.state import (
     COLUMN_SIZE,
@@ -142,7 +142,8 @@ def game_info(players: int) -> pyspiel.GameInfo:
 
 
 class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
-    """The game; parameters ``players`` (2–4) and ``preset`` (``standard``/``overview``)."""
+    """The game; parameters ``players`` (2–4) and ``preset`` (a rule set: ``standard``,
+    ``overview``, or either with flags, ``standard:last_hand=false``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
@@ -150,13 +151,11 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
         if unknown:
             raise ValueError(f"unknown parameters {unknown}: python_piepmatz takes players, preset")
         players = given.get("players", _DEFAULT_PARAMS["players"])
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+        check_players(players)
         preset = given.get("preset", _DEFAULT_PARAMS["preset"])
-        self.rules = Rules.preset(str(preset))  # raises ValueError naming the presets
+        self.rules = Rules.parse(preset)  # a preset, with flags if any
         super().__init__(_GAME_TYPE, game_info(players), given)
         self.players = players
-        self.rules_preset = self.rules.name
 
     def new_initial_state(self) -> PiepmatzState:
         return PiepmatzState(self)
@@ -298,8 +297,8 @@ class _Position:
         "n",
         "need",
         "pending",
-        "preset",
         "rows",
+        "rules",
         "species",
         "step",
         "unseen_birds",
@@ -307,7 +306,7 @@ class _Position:
     )
 
     n: int
-    preset: str
+    rules: Rules
     step: int
     species: int
     first: int
@@ -330,10 +329,10 @@ class _Position:
     cache: dict[Any, Any]
 
     @staticmethod
-    def initial(players: int, preset: str) -> _Position:
+    def initial(players: int, rules: Rules) -> _Position:
         s = _Position.__new__(_Position)
         s.n = players
-        s.preset = preset
+        s.rules = rules
         s.step = 0
         s.species = -1
         s.first = -1
@@ -353,7 +352,7 @@ class _Position:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         s = _Position.__new__(_Position)
         s.n = self.n
-        s.preset = self.preset
+        s.rules = self.rules
         s.step = self.step
         s.species = self.species
         s.first = self.first
@@ -416,7 +415,7 @@ class _Position:
 
     def start_play(self) -> None:
         species = SPECIES[self.species] if self.species >= 0 else None
-        base = State.new_game(self.n, self.preset, 0, self.first, species, events=True)
+        base = State.new_game(self.n, self.rules, 0, self.first, species, events=True)
         # Replace the engine's seeded deal with the one chance made.
         base.rows = [[bird] for bird in self.rows]
         base.hands = [sorted(hand) for hand in self.hands]
@@ -577,7 +576,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: PiepmatzGame) -> None:
         super().__init__(game)
-        self._p = _Position.initial(game.players, game.rules_preset)
+        self._p = _Position.initial(game.players, game.rules)
 
     @property
     def position(self) -> _Position:

@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from piepmatz.core.actions import NUM_ACTIONS, Action
-from piepmatz.core.rules import Rules
+from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
@@ -91,9 +91,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if type(players) is not int or not 2 <= players <= 4:
-            raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {players!r}")
-        self.rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
+        check_players(players)
+        self.rules = preset if isinstance(preset, Rules) else Rules.parse(preset)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"

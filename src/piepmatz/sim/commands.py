@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from piepmatz.args import positive, rules_spec, seconds, unwritable
-from piepmatz.core import dump_json
+from piepmatz.core import Rules, dump_json
 
 TOURNAMENT_NOTES = """\
 Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
@@ -269,7 +269,7 @@ def _table(args: argparse.Namespace, report: Any) -> None:
 
 def run_tournament_command(args: argparse.Namespace) -> int:
     from .backends import BackendError
-    from .play import BotFailure, MatchConfig, parse_rules
+    from .play import BotFailure, MatchConfig
     from .tournament import json_safe, summarise
 
     problem = _check_bots(args) or _check_outputs(args)
@@ -285,7 +285,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         tuple(args.bots),
         args.games,
         seed,
-        parse_rules(args.rules),
+        Rules.parse(args.rules),
         args.seating,
         tuple(args.plugin),
         args.move_limit,
@@ -374,7 +374,7 @@ def run_compare_command(args: argparse.Namespace) -> int:
 
     from .backends import BackendError
     from .compare import ComparisonReport, summarise_rules
-    from .play import BotFailure, MatchConfig, parse_rules
+    from .play import BotFailure, MatchConfig
     from .tournament import json_safe
 
     problem = _check_bots(args) or _check_outputs(args)
@@ -390,7 +390,7 @@ def run_compare_command(args: argparse.Namespace) -> int:
             bots,
             args.games,
             seed,
-            parse_rules(spec),
+            Rules.parse(spec),
             args.seating,
             plugins,
             args.move_limit,

@@ -20,7 +20,7 @@ from piepmatz.bots import PluginError, load_plugins, make_bot
 from piepmatz.bots.base import BotMoveError, MoveTimeExceeded, bot_rngs, decide
 from piepmatz.bots.plugins import canonical
 from piepmatz.core.game import Game, GameOptions
-from piepmatz.core.rules import FLAG_CHOICES, Rules
+from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import ScoreSheet, score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
@@ -45,28 +45,8 @@ class BotFailure(RuntimeError):
         return (type(self), (str(self), self.index, self.seed))
 
 
-def parse_rules(spec: str) -> Rules:
-    """Rules from ``preset`` or ``preset:flag=value,flag=value`` (``true``/``false`` for yes/no).
-
-    >>> parse_rules("standard:last_hand=false,draw=one").last_hand
-    False
-    """
-    name, _, rest = spec.partition(":")
-    flags: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq:
-            raise ValueError(f"rule flag {item!r} needs a value: write {item}=...")
-        choices = FLAG_CHOICES.get(key)
-        if choices is not None and isinstance(choices[0], bool):
-            low = value.strip().lower()
-            if low not in ("true", "false", "yes", "no", "1", "0"):
-                raise ValueError(f"rule flag {key!r} is true or false, not {value!r}")
-            flags[key] = low in ("true", "yes", "1")
-        else:
-            flags[key] = value.strip()
-    return Rules.preset(name, **flags)
+#: The old name of :meth:`Rules.parse`, for piepmatz.rl.curve until it calls that.
+parse_rules = Rules.parse
 
 
 @dataclass(frozen=True)
@@ -92,8 +72,7 @@ class MatchConfig:
     def __post_init__(self) -> None:
         # Canonical references (absolute paths), so workers elsewhere load the same files.
         object.__setattr__(self, "plugins", tuple(canonical(ref) for ref in self.plugins))
-        if type(self.players) is not int or not 2 <= self.players <= 4:
-            raise ValueError(f"Piepmatz is for 2, 3 or 4 players, not {self.players!r}")
+        check_players(self.players)
         if not self.bots:
             raise ValueError("a tournament needs at least one bot")
         if type(self.games) is not int or self.games < 1:
