@@ -49,6 +49,7 @@ from .cards import (
     SQUIRREL,
     THREE_PLUS,
 )
+from .chance import DECKS, Chance
 from .errors import GameOverError, IllegalActionError, InvalidActionError, InvalidOptionsError
 from .hands import NO_FACTS, Facts, asked, left_hand, moved_on
 from .rules import Rules, check_players
@@ -81,6 +82,10 @@ def perches_for(players: int) -> int:
 
 class State:
     """A complete game state, hidden cards included. Build one with :meth:`new_game`."""
+
+    #: Where the random events after the deal come from (:mod:`.chance`); a subclass may
+    #: supply its own.
+    chance: Chance = DECKS
 
     __slots__ = (
         "bird_deck",
@@ -582,7 +587,7 @@ class State:
                     if events is not None:
                         events.append(("take_pest", p, pest, d))
             elif self.feeder_deck:
-                card = self.feeder_deck.pop()
+                card = self.chance.feeder(self)
                 if card >= 30:
                     pest = card
                     self.pests[p].append(pest)
@@ -650,7 +655,7 @@ class State:
             pile = seen + blind
             if not pile:
                 break
-            seed = self.squirrel_pick(player, pile)
+            seed = self.chance.squirrel(self, player, pile)
             if seed in seen:
                 seen.remove(seed)
             else:
@@ -671,16 +676,6 @@ class State:
         self.gone_feeder.extend(lost)
         if self.events is not None:
             self.events.append(("squirrel", player, *lost))
-
-    def squirrel_pick(self, player: int, pile: list[int]) -> int:
-        """T2.1d: the seed a squirrel takes from ``pile`` (seen seeds, then blind ones).
-
-        The engine draws it uniformly from the game's generator. This is the one random event
-        after the deal; a subclass may take it from elsewhere (the OpenSpiel binding makes it an
-        explicit chance node).
-        """
-        self.rng, i = _rng.below(self.rng, len(pile))
-        return pile[i]
 
     def _after_chase(self) -> None:
         self.chase_perch = -1
@@ -720,13 +715,13 @@ class State:
         p = self.turn_player
         events = self.events
         if action_id == DRAW_DECK_ID:
-            bird = self.bird_deck.pop()
+            bird = self.chance.bird(self)
             if events is not None:
                 events.append(("draw_deck", p, bird))
         else:
             slot = action_id - DRAW_DISPLAY_BASE
             bird = self.display[slot]
-            refill = self.bird_deck.pop() if self.bird_deck else NO_CARD
+            refill = self.chance.bird(self) if self.bird_deck else NO_CARD
             self.display[slot] = refill
             self.shown[p].append(bird)
             if events is not None:
@@ -750,7 +745,7 @@ class State:
             if not deck:
                 self._trigger_end("feeder", self.turn_player)
                 break
-            card = deck.pop()
+            card = self.chance.feeder(self)
             if card >= 30:
                 aside.append(card)
             else:

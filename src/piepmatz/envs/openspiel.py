@@ -24,13 +24,12 @@ chance node with uniform outcomes instead:
   a chase (T2.1a) or revealed to refill the column (T3.2);
 - each seed a squirrel takes (T2.1d), uniform over the player's seed pile.
 
-The binding keeps the cards nobody has seen as an unordered set. A player's action is first
-tried on a copy of the engine state whose decks hold only the cards chance has already fixed
-(:class:`_Deck`); when the engine needs one more card (or squirrel pick), the state becomes a
-chance node over the unseen cards, one card at a time, and the action is tried again once the
-outcome is fixed. When the action needs nothing unfixed it is applied for real. The squirrel's
-pick is taken from the fixed outcomes by overriding ``State._squirrel`` in a subclass — a
-private hook of the engine (see the report's proposal for a public one).
+The engine's decks hold the cards nobody has seen, in no order. The engine asks its chance
+interface (:mod:`piepmatz.core.chance`) for every card it draws and every squirrel's pick; the
+binding answers from the outcomes chance has fixed (:class:`_Fixed`). A player's action is tried
+on a copy of the engine state (the log shared); when the engine needs an outcome not yet fixed,
+the state becomes a chance node over the possible ones, and the action is tried again once it is
+fixed.
 
 **Utility.** Zero-sum, from the winners (E5): a sole winner gets 1, the others share -1
 (:func:`~piepmatz.envs.encoding.win_rewards`); terminal rewards only.
@@ -67,6 +66,7 @@ from piepmatz.core.cards import (
     SEED,
     SPECIES,
 )
+from piepmatz.core.chance import Chance
 from piepmatz.core.events import describe_event
 from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score
@@ -176,7 +176,7 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _NeedChance(Exception):
-    """Raised inside a trial application when the engine needs a card chance has not fixed."""
+    """Raised inside a trial application when the engine needs an outcome chance has not fixed."""
 
     def __init__(self, kind: str, outcomes: list[int]) -> None:
         super().__init__(kind)
@@ -184,57 +184,60 @@ class _NeedChance(Exception):
         self.outcomes = outcomes
 
 
-class _Deck(list[int]):
-    """The fixed top of a deck (last element first) over ``hidden`` cards not dealt yet.
+class _Fixed(Chance):
+    """The engine's chance interface (:mod:`piepmatz.core.chance`) answered from the outcomes
+    OpenSpiel's chance player fixed, first fixed first; without one, a chance node is due."""
 
-    ``len()`` and truth count the hidden cards too, so the engine sees the true deck size;
-    popping past the fixed cards asks chance for the next card.
-    """
+    __slots__ = ("birds", "feeders", "picks")
 
-    __slots__ = ("hidden", "kind", "unseen")
+    def __init__(self, birds: list[int], feeder: list[int], picks: list[int]) -> None:
+        self.birds = birds
+        self.feeders = feeder
+        self.picks = picks
 
-    def __init__(self, fixed: list[int], unseen: list[int], kind: str) -> None:
-        super().__init__(fixed)
-        self.hidden = len(unseen)
-        self.unseen = unseen
-        self.kind = kind
+    def bird(self, state: State) -> int:
+        if not self.birds:
+            raise _NeedChance("bird", state.bird_deck)
+        card = self.birds.pop(0)
+        state.bird_deck.remove(card)
+        return card
 
-    def __len__(self) -> int:
-        return list.__len__(self) + self.hidden
+    def feeder(self, state: State) -> int:
+        if not self.feeders:
+            raise _NeedChance("feeder", state.feeder_deck)
+        card = self.feeders.pop(0)
+        state.feeder_deck.remove(card)
+        return card
 
-    def pop(self, index: Any = -1) -> int:
-        if not list.__len__(self):
-            raise _NeedChance(self.kind, self.unseen)
-        return list.pop(self, index)
+    def squirrel(self, state: State, player: int, pile: list[int]) -> int:
+        if not self.picks:
+            raise _NeedChance("squirrel", pile)
+        return self.picks.pop(0)
+
+
+_NOTHING_FIXED: Final = _Fixed([], [], [])
 
 
 class _ChanceState(State):
-    """The engine state with the squirrel's picks (T2.1d) taken from chance outcomes."""
+    """The engine state whose decks hold the unseen cards in no order: chance picks each draw."""
 
-    __slots__ = ("picks",)
+    __slots__ = ("chance",)
 
-    picks: list[int]
+    chance: Chance
 
     def copy(self, events: bool = True) -> _ChanceState:
         s = State.copy(self, events)  # builds a _ChanceState
         assert isinstance(s, _ChanceState)
-        s.picks = self.picks[:]
+        s.chance = _NOTHING_FIXED
         return s
 
     @staticmethod
-    def adopt(state: State, picks: list[int]) -> _ChanceState:
+    def adopt(state: State) -> _ChanceState:
         s = _ChanceState.__new__(_ChanceState)
         for name in _STATE_SLOTS:
             setattr(s, name, getattr(state, name))
-        s.picks = picks
+        s.chance = _NOTHING_FIXED
         return s
-
-    def squirrel_pick(self, player: int, pile: list[int]) -> int:
-        # The engine's hook for the squirrel (T2.1d): the next fixed chance outcome instead of
-        # the engine's generator; without one, this state becomes a chance node.
-        if not self.picks:
-            raise _NeedChance("squirrel", pile)
-        return self.picks.pop(0)
 
 
 _STATE_SLOTS: Final = State.__slots__
@@ -424,7 +427,7 @@ class _Position:
         base.column_pests = [NO_CARD] * COLUMN_SIZE
         base.bird_deck = self.unseen_birds[:]
         base.feeder_deck = self.unseen_feeder[:]
-        self.engine = _ChanceState.adopt(base, [])
+        self.engine = _ChanceState.adopt(base)
 
     # -------------------------------------------------------------- play and chance
 
@@ -433,25 +436,31 @@ class _Position:
         self.try_pending()
 
     def try_pending(self) -> None:
-        """Apply the pending action if the cards it needs are fixed; else ask chance."""
+        """Apply the pending action if the outcomes it needs are fixed; else ask chance.
+
+        The action is tried on a copy (the log shared, and cut back if chance is due): the
+        engine asks :class:`_Fixed` for every card it draws and every squirrel's pick.
+        """
         engine = self.engine
         assert engine is not None
-        trial = engine.copy()
-        trial.bird_deck = _Deck(self.fixed_birds, self.unseen_birds, "bird")
-        trial.feeder_deck = _Deck(self.fixed_feeder, self.unseen_feeder, "feeder")
-        trial.picks = self.fixed_picks[:]
+        trial = engine.copy(events=False)
+        events = engine.events
+        assert events is not None
+        mark = len(events)
+        trial.events = events
+        fixed = _Fixed(self.fixed_birds[:], self.fixed_feeder[:], self.fixed_picks[:])
+        trial.chance = fixed
         try:
             trial.apply_id(self.pending)
         except _NeedChance as need:
+            del events[mark:]
             self.need = (need.kind, tuple(sorted(need.outcomes)))
             return
-        # Cards fixed but not used stay on top of their deck (plain lists again).
-        self.fixed_birds = trial.bird_deck[:]
-        self.fixed_feeder = trial.feeder_deck[:]
-        self.fixed_picks = trial.picks
-        trial.bird_deck = self.unseen_birds + self.fixed_birds
-        trial.feeder_deck = self.unseen_feeder + self.fixed_feeder
-        trial.picks = []
+        # Outcomes fixed but not used stay: those cards are the next ones drawn.
+        self.fixed_birds = fixed.birds
+        self.fixed_feeder = fixed.feeders
+        self.fixed_picks = fixed.picks
+        trial.chance = _NOTHING_FIXED
         self.engine = trial
         self.cache = {}
         self.pending = -1
@@ -470,12 +479,9 @@ class _Position:
         assert self.need is not None
         kind = self.need[0]
         if kind == "bird":
-            self.unseen_birds.remove(outcome)
-            self.fixed_birds.insert(0, outcome)
+            self.fixed_birds.append(outcome)
         elif kind == "feeder":
-            card = outcome - FEEDER_OUTCOME
-            self.unseen_feeder.remove(card)
-            self.fixed_feeder.insert(0, card)
+            self.fixed_feeder.append(outcome - FEEDER_OUTCOME)
         else:
             self.fixed_picks.append(outcome - FEEDER_OUTCOME)
         self.try_pending()
@@ -663,11 +669,10 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         q.column, q.rows, q.display = p.column[:], p.rows[:], p.display[:]
         # The dealt hands of the others are not the player's to know: only their own is kept.
         q.hands = [h[:] if i == player_id else [] for i, h in enumerate(p.hands)]
-        q.unseen_birds = sorted(world.bird_deck)
-        q.unseen_feeder = sorted(world.feeder_deck)
-        world.bird_deck = q.unseen_birds[:]
-        world.feeder_deck = q.unseen_feeder[:]
-        q.engine = _ChanceState.adopt(world, [])
+        # The decks' order is chance's to fix again, card by card.
+        world.bird_deck.sort()
+        world.feeder_deck.sort()
+        q.engine = _ChanceState.adopt(world)
         return clone
 
     def __str__(self) -> str:
