@@ -7,6 +7,7 @@ loop is also timed in CPU seconds of this process (``time.process_time``): that 
 the code costs. ``--parts`` breaks one turn down (view, encoding, mask, engine).
 
     python benchmarks/envs.py [--seconds 5] [--players 2 3 4] [--skip-official] [--parts]
+                              [--games 30] [--openspiel-only]
 """
 
 from __future__ import annotations
@@ -117,27 +118,39 @@ def gymnasium_steps(players: int, seconds: float) -> tuple[float, float]:
     return steps / (time.perf_counter() - wall0), steps / (time.process_time() - cpu0)
 
 
-def openspiel_games(players: int, seconds: float) -> tuple[float, float]:
-    """Random games through python_piepmatz (chance nodes included): games/s and nodes/s (CPU)."""
+def openspiel_against_engine(players: int, games: int) -> tuple[float, float, float]:
+    """Player decisions per CPU second over ``games`` random games: through python_piepmatz
+    (its chance nodes played too, their cost counted) and in the bare engine (fast path, event
+    log kept as the binding keeps it). Returns (binding, engine, chance nodes per decision)."""
     import pyspiel
 
     import piepmatz.envs.openspiel  # noqa: F401 — registers the game
+    from piepmatz.core.state import State
 
     game = pyspiel.load_game("python_piepmatz", {"players": players})
     rng = random.Random(0)
-    games = nodes = 0
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - wall0 < seconds:
+    decisions = chance = 0
+    cpu0 = time.process_time()
+    for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(rng.choice(state.chance_outcomes())[0])
+                chance += 1
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-            nodes += 1
-        games += 1
-    cpu = time.process_time() - cpu0
-    return games / cpu, nodes / cpu
+                decisions += 1
+    binding = decisions / (time.process_time() - cpu0)
+    engine_decisions = 0
+    cpu0 = time.process_time()
+    for seed in range(games):
+        s = State.new_game(players, seed=seed)
+        while not s.is_over():
+            ids = s.legal_action_ids()
+            s.apply_id(ids[rng.randrange(len(ids))])
+            engine_decisions += 1
+    engine = engine_decisions / (time.process_time() - cpu0)
+    return binding, engine, chance / decisions
 
 
 def parts(players: int) -> None:
@@ -186,10 +199,17 @@ def main() -> None:
         help="do not run PettingZoo's performance_benchmark itself",
     )
     parser.add_argument("--parts", action="store_true", help="time the parts of a turn")
+    parser.add_argument(
+        "--games", type=int, default=30, help="games per player count for the OpenSpiel figure"
+    )
+    parser.add_argument("--openspiel-only", action="store_true", help="only the OpenSpiel figure")
     args = parser.parse_args()
 
     from piepmatz.envs import piepmatz_v0
 
+    if args.openspiel_only:
+        openspiel(args)
+        return
     print("PettingZoo piepmatz_v0 — turns per second (target: 20,000)")
     print(f"{'players':>7} {'env':>9} {'official':>9} {'wall':>9} {'CPU':>9}")
     for n in args.players:
@@ -205,14 +225,22 @@ def main() -> None:
     for n in args.players:
         wall, cpu = gymnasium_steps(n, args.seconds)
         print(f"{n:>7} players: {wall:8.0f} wall, {cpu:8.0f} CPU")
-    print("\nOpenSpiel python_piepmatz — random games (CPU time)")
-    for n in args.players:
-        games, nodes = openspiel_games(n, args.seconds)
-        print(f"{n:>7} players: {games:6.1f} games/s, {nodes:8.0f} nodes/s (chance included)")
+    openspiel(args)
     if args.parts:
         print()
         for n in args.players:
             parts(n)
+
+
+def openspiel(args: argparse.Namespace) -> None:
+    print(f"\nOpenSpiel python_piepmatz against the engine — {args.games} random games each,")
+    print("player decisions per CPU second (target: the binding within 2x of the engine)")
+    for n in args.players:
+        binding, engine, chance = openspiel_against_engine(n, args.games)
+        print(
+            f"{n:>7} players: binding {binding:8.0f}, engine {engine:8.0f}, "
+            f"ratio {engine / binding:4.1f}x ({chance:.2f} chance nodes per decision)"
+        )
 
 
 if __name__ == "__main__":

@@ -13,13 +13,15 @@ agree with what the table showed:
 >>> facts = moved_on(NO_FACTS, held=3, played=2)  # three birds, none worth 1 or 2
 >>> allows(facts, [3, 5, 6]), allows(facts, [2, 5, 6])
 (True, False)
->>> allows(left_hand(facts, 5), [1, 6])  # one of the three left: two remain above 2
-False
+>>> after = left_hand(facts, 5)  # one of the three left: two remain above 2
+>>> after is not None and allows(after, [1, 6]), allows(after, [1, 5, 6])
+(False, True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 #: ``facts[v]``: at least that many hand birds are worth more than ``v`` (v = 0-6);
@@ -29,24 +31,30 @@ NO_FACTS: Final[Facts] = (0,) * 14
 _VALUES: Final = range(7)
 
 
+# The engine updates facts on every play, so the three updates are cached: a game meets few
+# distinct facts.
+@lru_cache(maxsize=4096)
 def moved_on(facts: Facts, held: int, played: int) -> Facts:
     """T2.2: the player holding ``held`` birds was not asked, so all are worth more than
     ``played``."""
     return tuple(max(f, held) if i <= played else f for i, f in enumerate(facts[:7])) + facts[7:]
 
 
+@lru_cache(maxsize=4096)
 def asked(facts: Facts, played: int) -> Facts:
     """T2.2: the player was asked, so at least one hand bird is worth at most ``played``."""
     return facts[:7] + tuple(max(f, 1) if v >= played else f for v, f in enumerate(facts[7:]))
 
 
-def left_hand(facts: Facts, value: int) -> Facts:
+@lru_cache(maxsize=4096)
+def left_hand(facts: Facts, value: int) -> Facts | None:
     """A bird worth ``value`` left the hand (played, collected): each bound it may have met is
-    one less."""
-    return tuple(
+    one less. ``None`` once nothing is known any more."""
+    after = tuple(
         (f - 1 if f and value > i else f) if i < 7 else (f - 1 if f and value <= i - 7 else f)
         for i, f in enumerate(facts)
     )
+    return after if any(after) else None
 
 
 def allows(facts: Facts, values: Sequence[int]) -> bool:

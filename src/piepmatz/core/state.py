@@ -525,8 +525,7 @@ class State:
             shown.remove(bird)
         facts = self.hand_facts[player]
         if facts is not None:
-            facts = left_hand(facts, BIRD_VALUE[bird])
-            self.hand_facts[player] = facts if any(facts) else None
+            self.hand_facts[player] = left_hand(facts, BIRD_VALUE[bird])
 
     def _play(self, bird: int, perch: int) -> None:
         p = self.turn_player
