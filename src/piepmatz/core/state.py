@@ -19,7 +19,7 @@ records it in the event log.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from . import rng as _rng
 from .actions import (
@@ -80,6 +80,85 @@ def perches_for(players: int) -> int:
     return 3 if players == 4 else 2
 
 
+class Field(NamedTuple):
+    """One field of :class:`State`: how a copy copies it and what a view shows of it."""
+
+    name: str
+    #: ``shared``: an immutable value (the copy shares it); ``list``: a list of ints (or of
+    #: immutable values); ``lists``: a list of lists of ints, one per player or perch;
+    #: ``maybe_lists``: like ``lists`` with ``None`` entries; ``events``: the log.
+    copy: str
+    #: ``public``: every view shows it as it is (a field of the same name); ``private``: a
+    #: view shows the viewer's own entry and the others' sizes, or only a size (decks);
+    #: ``derived``: follows from other fields.
+    view: str
+
+
+#: Every field of a state, once: ``__slots__``, :meth:`State.copy`, the sampler's template
+#: (:class:`~piepmatz.core.view.Sampler`) and the tests derive from this table.
+FIELDS: Final = (
+    Field("rules", "shared", "public"),
+    Field("num_players", "shared", "public"),
+    Field("num_perches", "shared", "derived"),
+    Field("rows", "lists", "public"),
+    Field("column", "list", "public"),
+    Field("column_pests", "list", "public"),
+    Field("feeder_deck", "list", "private"),
+    Field("bird_deck", "list", "private"),
+    Field("display", "list", "public"),
+    Field("hands", "lists", "private"),
+    Field("collections", "lists", "public"),
+    Field("seeds_seen", "lists", "public"),
+    Field("seeds_blind", "lists", "private"),
+    Field("pests", "lists", "public"),
+    Field("gone_birds", "list", "public"),
+    Field("gone_feeder", "list", "public"),
+    Field("removed_birds", "list", "public"),
+    Field("removed_feeder", "list", "public"),
+    Field("kept", "maybe_lists", "private"),
+    Field("discards", "lists", "private"),
+    Field("shown", "lists", "public"),
+    Field("hand_facts", "list", "public"),
+    Field("phase", "shared", "public"),
+    Field("current_player", "shared", "public"),
+    Field("turn_player", "shared", "public"),
+    Field("first_player", "shared", "public"),
+    Field("turn", "shared", "public"),
+    Field("end_triggered", "shared", "public"),
+    Field("chase_perch", "shared", "public"),
+    Field("chased", "shared", "public"),
+    Field("played_value", "shared", "public"),
+    Field("draws_left", "shared", "public"),
+    Field("rng", "shared", "private"),
+    Field("events", "events", "private"),
+)
+#: Per-player lists that start empty (S1-S5 deal nothing into them).
+EMPTY_PER_PLAYER: Final = (
+    "collections",
+    "seeds_seen",
+    "seeds_blind",
+    "pests",
+    "discards",
+    "shown",
+)
+
+
+def _copy_source() -> str:
+    """The source of :meth:`State.copy`, one line per field: as fast as written by hand, and no
+    field can be forgotten."""
+    how = {
+        "shared": "s.{0} = self.{0}",
+        "list": "s.{0} = self.{0}[:]",
+        "lists": "s.{0} = [x[:] for x in self.{0}]",
+        "maybe_lists": "s.{0} = [None if x is None else x[:] for x in self.{0}]",
+        "events": "s.{0} = self.{0}[:] if events and self.{0} is not None else None",
+    }
+    lines = ["def copy(self, events=True):", "    s = _new(type(self))"]
+    lines += ["    " + how[f.copy].format(f.name) for f in FIELDS]
+    lines.append("    return s")
+    return "\n".join(lines)
+
+
 class State:
     """A complete game state, hidden cards included. Build one with :meth:`new_game`."""
 
@@ -87,42 +166,7 @@ class State:
     #: supply its own.
     chance: Chance = DECKS
 
-    __slots__ = (
-        "bird_deck",
-        "chase_perch",
-        "chased",
-        "collections",
-        "column",
-        "column_pests",
-        "current_player",
-        "discards",
-        "display",
-        "draws_left",
-        "end_triggered",
-        "events",
-        "feeder_deck",
-        "first_player",
-        "gone_birds",
-        "gone_feeder",
-        "hand_facts",
-        "hands",
-        "kept",
-        "num_perches",
-        "num_players",
-        "pests",
-        "phase",
-        "played_value",
-        "removed_birds",
-        "removed_feeder",
-        "rng",
-        "rows",
-        "rules",
-        "seeds_blind",
-        "seeds_seen",
-        "shown",
-        "turn",
-        "turn_player",
-    )
+    __slots__ = tuple(f.name for f in FIELDS)
 
     rules: Rules
     num_players: int
@@ -248,15 +292,11 @@ class State:
         s.display = [birds.pop() for _ in range(DISPLAY_SIZE)]
         s.bird_deck = birds
         s.rng = r
-        s.collections = [[] for _ in range(players)]
-        s.seeds_seen = [[] for _ in range(players)]
-        s.seeds_blind = [[] for _ in range(players)]
-        s.pests = [[] for _ in range(players)]
+        for name in EMPTY_PER_PLAYER:
+            setattr(s, name, [[] for _ in range(players)])
         s.gone_birds = []
         s.gone_feeder = []
         s.kept = [None] * players
-        s.discards = [[] for _ in range(players)]
-        s.shown = [[] for _ in range(players)]
         s.hand_facts = [None] * players
         s.turn = 1
         s.end_triggered = None
@@ -272,43 +312,8 @@ class State:
 
     def copy(self, events: bool = True) -> State:
         """A cheap independent copy; ``events=False`` drops the event log (for search)."""
-        cls = type(self)  # a subclass's copy then only adds its own slots
-        s = cls.__new__(cls)
-        s.rules = self.rules
-        s.num_players = self.num_players
-        s.num_perches = self.num_perches
-        s.rows = [row[:] for row in self.rows]
-        s.column = self.column[:]
-        s.column_pests = self.column_pests[:]
-        s.feeder_deck = self.feeder_deck[:]
-        s.bird_deck = self.bird_deck[:]
-        s.display = self.display[:]
-        s.hands = [h[:] for h in self.hands]
-        s.collections = [c[:] for c in self.collections]
-        s.seeds_seen = [x[:] for x in self.seeds_seen]
-        s.seeds_blind = [x[:] for x in self.seeds_blind]
-        s.pests = [x[:] for x in self.pests]
-        s.gone_birds = self.gone_birds[:]
-        s.gone_feeder = self.gone_feeder[:]
-        s.removed_birds = self.removed_birds
-        s.removed_feeder = self.removed_feeder
-        s.kept = [None if k is None else k[:] for k in self.kept]
-        s.discards = [d[:] for d in self.discards]
-        s.shown = [x[:] for x in self.shown]
-        s.hand_facts = self.hand_facts[:]
-        s.phase = self.phase
-        s.current_player = self.current_player
-        s.turn_player = self.turn_player
-        s.first_player = self.first_player
-        s.turn = self.turn
-        s.end_triggered = self.end_triggered
-        s.chase_perch = self.chase_perch
-        s.chased = self.chased
-        s.played_value = self.played_value
-        s.draws_left = self.draws_left
-        s.rng = self.rng
-        s.events = self.events[:] if events and self.events is not None else None
-        return s
+        copy: State = _copy(self, events)  # generated from FIELDS, below the class
+        return copy
 
     # ------------------------------------------------------------------ queries
 
@@ -883,3 +888,8 @@ class State:
 
     def __repr__(self) -> str:
         return f"<State {self.num_players} players, {self.rules.name}: {self.describe_position()}>"
+
+
+_namespace: dict[str, Any] = {"_new": object.__new__}
+exec(_copy_source(), _namespace)  # generated from FIELDS, as dataclasses generate __init__
+_copy = _namespace["copy"]

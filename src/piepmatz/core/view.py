@@ -27,7 +27,7 @@ from .cards import BIRD_VALUE, NUM_BIRDS, NUM_FEEDER
 from .errors import InvalidOptionsError
 from .hands import NO_FACTS, Facts, allows, asked
 from .rules import Rules
-from .state import COLLECT, SECRET_EVENTS, Event, State
+from .state import COLLECT, FIELDS, SECRET_EVENTS, Event, State
 
 
 def filter_event(event: Event, player: int | None) -> Event:
@@ -226,21 +226,11 @@ class Sampler:
         self.player = p
         n = view.num_players
         s = State.__new__(State)
-        s.rules = view.rules
-        s.num_players = n
+        for field in FIELDS:
+            if field.view == "public":
+                setattr(s, field.name, _state_value(field.copy, getattr(view, field.name)))
         s.num_perches = len(view.rows)
-        s.rows = [list(r) for r in view.rows]
-        s.column = list(view.column)
-        s.column_pests = list(view.column_pests)
-        s.display = list(view.display)
-        s.collections = [list(c) for c in view.collections]
-        s.pests = [list(x) for x in view.pests]
-        s.seeds_seen = [list(x) for x in view.seeds_seen]
         s.seeds_blind = [list(view.own_blind) if q == p else [] for q in range(n)]
-        s.gone_birds = list(view.gone_birds)
-        s.gone_feeder = list(view.gone_feeder)
-        s.removed_birds = list(view.removed_birds)
-        s.removed_feeder = list(view.removed_feeder)
         # Birds everybody saw a player draw face up are in that hand for sure (until the E3
         # choice, after which they are among the kept and discarded ones).
         s.hands = [
@@ -253,18 +243,8 @@ class Sampler:
         s.discards = [list(view.own_discards) if q == p else [] for q in range(n)]
         s.bird_deck = []
         s.feeder_deck = []
-        s.phase = view.phase
-        s.current_player = view.current_player
-        s.turn_player = view.turn_player
-        s.first_player = view.first_player
-        s.turn = view.turn
-        s.end_triggered = view.end_triggered
-        s.chase_perch = view.chase_perch
-        s.chased = view.chased
-        s.played_value = view.played_value
-        s.draws_left = view.draws_left
-        s.shown = [list(x) for x in view.shown]
-        s.hand_facts = list(view.hand_facts) if view.hand_facts else [None] * n
+        if not view.hand_facts:  # a view built by hand, without them
+            s.hand_facts = [None] * n
         s.rng = 0
         s.events = list(view.events) if view.events is not None else None
         self._template = s
@@ -341,6 +321,15 @@ class Sampler:
             s.feeder_deck = _shuffled(seeds + pests, rng)
         s.rng = rng.getrandbits(64)
         return s
+
+
+def _state_value(kind: str, value: Any) -> Any:
+    """A view's field (tuples) as the state keeps it (lists), by the field's copy kind."""
+    if kind == "list":
+        return list(value)
+    if kind == "lists":
+        return [list(x) for x in value]
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _shuffled(items: list[int], rng: random.Random) -> list[int]:
