@@ -14,6 +14,7 @@ import random
 import time
 
 from piepmatz.core import State
+from piepmatz.core.state import GAME_OVER
 
 
 def run(
@@ -27,7 +28,7 @@ def run(
     while time.perf_counter() < deadline:
         state = State.new_game(players=players, rules=rules, seed=seed, events=events)
         seed += 1
-        while state.phase != 5:  # GAME_OVER
+        while state.phase != GAME_OVER:
             ids = state.legal_action_ids()
             choice = ids[rng.randrange(len(ids))]
             if checked:

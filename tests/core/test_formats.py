@@ -422,3 +422,34 @@ def test_a_last_hand_keeps_two_birds_and_only_it_discards() -> None:
     early["discards"][0].append(early["bird_deck"].pop())
     with pytest.raises(InvalidStateError, match=r"discards\[0\]: only the last-hand choice"):
         state_from_json(early)
+
+
+@pytest.mark.parametrize(
+    ("kind", "cards", "index", "message"),
+    [
+        ("bogus", (), 0, "'bogus' is no kind of action"),
+        ("play", (), 1, "takes 1 bird id"),
+        ("play", (72,), 1, "takes 1 bird id"),
+        ("play", (5,), 4, "takes a number 1-3"),
+        ("pass", (), 2, "takes no number"),
+        ("keep", (9, 3), 0, "in ascending order"),
+        ("draw display", (), 0, "takes a number 1-3"),
+    ],
+)
+def test_an_action_value_is_checked_when_built(
+    kind: str, cards: tuple[int, ...], index: int, message: str
+) -> None:
+    with pytest.raises(InvalidActionError, match=message):
+        Action(kind, cards, index).id  # type: ignore[arg-type]  # noqa: B018
+
+
+def test_action_kinds_phases_and_events_are_named_once() -> None:
+    from piepmatz.core.actions import ActionKind
+    from piepmatz.core.events import EVENT_FIELDS, EventKind
+    from piepmatz.core.state import PHASE_NAMES, Phase
+
+    assert Action.parse("draw display 2").kind is ActionKind.DRAW_DISPLAY
+    assert set(EVENT_FIELDS) == set(EventKind)
+    assert len(PHASE_NAMES) == len(Phase)
+    state = Game.new(players=2, seed=1).state
+    assert state.phase is Phase.PLAY

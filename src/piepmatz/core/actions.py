@@ -28,20 +28,39 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from .cards import BIRD_NAMES, NUM_BIRDS, parse_bird
 from .errors import InvalidActionError
 
-PLAY: Final = "play"
-COLLECT: Final = "collect"
-PASS: Final = "pass"
-DRAW_DISPLAY: Final = "draw display"
-DRAW_DECK: Final = "draw deck"
-CROW: Final = "crow"
-KEEP: Final = "keep"
+
+class ActionKind(StrEnum):
+    """The kinds of decision (the verb of an action's text)."""
+
+    PLAY = "play"
+    COLLECT = "collect"
+    PASS = "pass"
+    DRAW_DISPLAY = "draw display"
+    DRAW_DECK = "draw deck"
+    CROW = "crow"
+    KEEP = "keep"
+
+
+PLAY, COLLECT, PASS, DRAW_DISPLAY, DRAW_DECK, CROW, KEEP = ActionKind
+#: How many bird cards and whether a perch or slot number each kind takes.
+_SHAPE: Final = {
+    PLAY: (1, True),
+    COLLECT: (1, False),
+    PASS: (0, False),
+    DRAW_DISPLAY: (0, True),
+    DRAW_DECK: (0, False),
+    CROW: (1, False),
+    KEEP: (2, False),
+}
 
 MAX_PERCHES: Final = 3
+#: S4: three display slots.
 DISPLAY_SIZE: Final = 3
 
 PLAY_BASE: Final = 0
@@ -81,9 +100,35 @@ def keep_id(a: int, b: int) -> int:
 class Action:
     """One decision. ``cards`` are bird ids; ``index`` is a perch (1–3) or display slot (1–3)."""
 
-    kind: str
+    kind: ActionKind
     cards: tuple[int, ...] = ()
     index: int = 0
+
+    def __post_init__(self) -> None:
+        # Values built in code are checked as text is: no action can hold a bogus kind or card.
+        try:
+            kind = ActionKind(self.kind)
+        except ValueError:
+            kinds = ", ".join(repr(k.value) for k in ActionKind)
+            raise InvalidActionError(f"{self.kind!r} is no kind of action: {kinds}") from None
+        object.__setattr__(self, "kind", kind)
+        count, numbered = _SHAPE[kind]
+        cards = self.cards
+        if (
+            not isinstance(cards, tuple)
+            or len(cards) != count
+            or any(type(c) is not int or not 0 <= c < NUM_BIRDS for c in cards)
+            or (kind == KEEP and cards[0] >= cards[1])
+        ):
+            raise InvalidActionError(
+                f"a {kind.value!r} action takes {count} bird id(s) 0-{NUM_BIRDS - 1}"
+                f"{' in ascending order' if kind == KEEP else ''}, not {cards!r}"
+            )
+        top = MAX_PERCHES if kind == PLAY else DISPLAY_SIZE
+        if numbered and (type(self.index) is not int or not 1 <= self.index <= top):
+            raise InvalidActionError(f"a {kind.value!r} action takes a number 1-{top}")
+        if not numbered and self.index != 0:
+            raise InvalidActionError(f"a {kind.value!r} action takes no number")
 
     @property
     def id(self) -> int:
@@ -158,12 +203,12 @@ class Action:
         if kind == PLAY:
             return f"play {BIRD_NAMES[self.cards[0]]} {self.index}"
         if kind in (COLLECT, CROW):
-            return f"{kind} {BIRD_NAMES[self.cards[0]]}"
+            return f"{kind.value} {BIRD_NAMES[self.cards[0]]}"
         if kind == DRAW_DISPLAY:
             return f"draw display {self.index}"
         if kind == KEEP:
             return f"keep {BIRD_NAMES[self.cards[0]]} {BIRD_NAMES[self.cards[1]]}"
-        return kind
+        return kind.value
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"

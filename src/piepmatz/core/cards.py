@@ -23,6 +23,7 @@ so that every card has exactly one place:
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Final
 
 SPECIES: Final = ("BL", "BU", "CH", "GR", "SP", "YE")
@@ -34,7 +35,7 @@ SPECIES_NAMES: Final = {
     "SP": ("House sparrow", "Spatz", "vrabec"),
     "YE": ("Yellowhammer", "Goldammer", "strnad"),
 }
-NUM_SPECIES: Final = 6
+NUM_SPECIES: Final = len(SPECIES)
 NUM_BIRDS: Final = 72
 NUM_FEEDER: Final = 36
 SEXES: Final = ("m", "f")
@@ -49,16 +50,30 @@ BIRD_NAMES: Final = tuple(
 )
 _BIRD_BY_NAME: Final = {name: b for b, name in enumerate(BIRD_NAMES)}
 
-# Feeder kinds.
-SEED: Final = 0
-CROW: Final = 1
-SQUIRREL: Final = 2
-FEEDER_KIND: Final = tuple(SEED if f < 30 else CROW if f < 33 else SQUIRREL for f in range(36))
+
+class FeederKind(IntEnum):
+    """C3: what a feeder card is."""
+
+    SEED = 0
+    CROW = 1
+    SQUIRREL = 2
+
+
+SEED, CROW, SQUIRREL = FeederKind
+#: Feeder ids 0-29 are seeds, 30-32 crows, 33-35 squirrels.
+NUM_SEEDS: Final = 30
+FEEDER_KIND: Final = tuple(
+    SEED if f < NUM_SEEDS else CROW if f < NUM_SEEDS + 3 else SQUIRREL for f in range(NUM_FEEDER)
+)
+#: Whether a feeder card is a pest (a crow or a squirrel): the engine's hot path reads this.
+IS_PEST: Final = tuple(kind != SEED for kind in FEEDER_KIND)
 # C3 [house rule]: 10 seeds each of 1, 2 and 3 eggs.
-FEEDER_EGGS: Final = tuple(f // 10 + 1 if f < 30 else 0 for f in range(NUM_FEEDER))
+FEEDER_EGGS: Final = tuple(f // 10 + 1 if not IS_PEST[f] else 0 for f in range(NUM_FEEDER))
 _COPY = "abcdefghij"
 FEEDER_NAMES: Final = tuple(
-    f"S{f // 10 + 1}{_COPY[f % 10]}" if f < 30 else ("CR" if f < 33 else "SQ") + _COPY[(f - 30) % 3]
+    f"S{FEEDER_EGGS[f]}{_COPY[f % 10]}"
+    if not IS_PEST[f]
+    else ("CR" if FEEDER_KIND[f] == CROW else "SQ") + _COPY[(f - NUM_SEEDS) % 3]
     for f in range(NUM_FEEDER)
 )
 _FEEDER_BY_NAME: Final = {name: f for f, name in enumerate(FEEDER_NAMES)}
@@ -103,19 +118,9 @@ def parse_feeder(text: str) -> int:
         ) from None
 
 
-def species_birds(species: int) -> range:
-    """The ids of the twelve birds of one species."""
-    return range(species * 12, species * 12 + 12)
-
-
-def is_pest(card: int) -> bool:
-    return card >= 30
-
-
-def describe_bird(bird: int) -> str:
-    """A long name for people, e.g. ``Blackbird 5 ♂``."""
-    species = SPECIES_NAMES[SPECIES[BIRD_SPECIES[bird]]][0]
-    return f"{species} {BIRD_VALUE[bird]} {'♂♀'[BIRD_FEMALE[bird]]}"
+def species_birds(species: int) -> list[int]:
+    """The ids of the twelve birds of one species (S2 sets one aside with two players)."""
+    return [b for b in range(NUM_BIRDS) if BIRD_SPECIES[b] == species]
 
 
 def describe_feeder(card: int) -> str:

@@ -12,38 +12,81 @@ The state appends events as small tuples ``(kind, field, ...)``; this module nam
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Final
 
 from .cards import BIRD_NAMES, FEEDER_NAMES, describe_feeder
 
+
+class EventKind(StrEnum):
+    """What an event reports; the value is its ``kind`` in JSON."""
+
+    TURN = "turn"
+    PLAY = "play"
+    CHASE = "chase"
+    TAKE_SEED = "take_seed"
+    TAKE_BLIND = "take_blind"
+    TAKE_PEST = "take_pest"
+    FEEDER_EMPTY = "feeder_empty"
+    COLLECT_PERCH = "collect_perch"
+    CROW = "crow"
+    CROW_NOTHING = "crow_nothing"
+    SQUIRREL = "squirrel"
+    PROMOTE = "promote"
+    COLLECT = "collect"
+    PASS = "pass"
+    DRAW_DECK = "draw_deck"
+    DRAW_DISPLAY = "draw_display"
+    REFILL_DISPLAY = "refill_display"
+    REFILL_COLUMN = "refill_column"
+    PEST_BESIDE = "pest_beside"
+    PEST_OUT = "pest_out"
+    END_TRIGGERED = "end_triggered"
+    SKIP = "skip"
+    KEEP = "keep"
+    REVEAL = "reveal"
+    GAME_OVER = "game_over"
+
+
+class EndReason(StrEnum):
+    """E1: why the end of the game was triggered."""
+
+    FEEDER = "feeder"
+    BIRDS = "birds"
+    SKIP = "skip"
+
+
+#: Event kinds whose fields after the player are known only to that player.
+SECRET_EVENTS: Final = frozenset({EventKind.TAKE_BLIND, EventKind.DRAW_DECK, EventKind.KEEP})
+
 #: Field names per event kind; ``bird``/``birds`` hold bird ids, ``seed``/``seeds``/``pest``
 #: feeder ids.
-EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "turn": ("player", "turn"),
-    "play": ("player", "bird", "perch"),
-    "chase": ("player", "perch", "difference"),
-    "take_seed": ("player", "seed", "position"),
-    "take_blind": ("player", "seed"),
-    "take_pest": ("player", "pest", "position"),
-    "feeder_empty": ("player",),
-    "collect_perch": ("player", "bird"),
-    "crow": ("player", "bird"),
-    "crow_nothing": ("player",),
-    "squirrel": ("player", "seeds*"),
-    "promote": ("perch", "bird"),
-    "collect": ("player", "bird"),
-    "pass": ("player",),
-    "draw_deck": ("player", "bird"),
-    "draw_display": ("player", "slot", "bird"),
-    "refill_display": ("slot", "bird"),
-    "refill_column": ("position", "seed"),
-    "pest_beside": ("position", "pest"),
-    "pest_out": ("pest",),
-    "end_triggered": ("player", "reason"),
-    "skip": ("player",),
-    "keep": ("player", "birds*"),
-    "reveal": ("player", "birds*"),
-    "game_over": (),
+EVENT_FIELDS: Final[dict[EventKind, tuple[str, ...]]] = {
+    EventKind.TURN: ("player", "turn"),
+    EventKind.PLAY: ("player", "bird", "perch"),
+    EventKind.CHASE: ("player", "perch", "difference"),
+    EventKind.TAKE_SEED: ("player", "seed", "position"),
+    EventKind.TAKE_BLIND: ("player", "seed"),
+    EventKind.TAKE_PEST: ("player", "pest", "position"),
+    EventKind.FEEDER_EMPTY: ("player",),
+    EventKind.COLLECT_PERCH: ("player", "bird"),
+    EventKind.CROW: ("player", "bird"),
+    EventKind.CROW_NOTHING: ("player",),
+    EventKind.SQUIRREL: ("player", "seeds*"),
+    EventKind.PROMOTE: ("perch", "bird"),
+    EventKind.COLLECT: ("player", "bird"),
+    EventKind.PASS: ("player",),
+    EventKind.DRAW_DECK: ("player", "bird"),
+    EventKind.DRAW_DISPLAY: ("player", "slot", "bird"),
+    EventKind.REFILL_DISPLAY: ("slot", "bird"),
+    EventKind.REFILL_COLUMN: ("position", "seed"),
+    EventKind.PEST_BESIDE: ("position", "pest"),
+    EventKind.PEST_OUT: ("pest",),
+    EventKind.END_TRIGGERED: ("player", "reason"),
+    EventKind.SKIP: ("player",),
+    EventKind.KEEP: ("player", "birds*"),
+    EventKind.REVEAL: ("player", "birds*"),
+    EventKind.GAME_OVER: (),
 }
 #: The range of each integer field of an event (others: 0-10,000).
 _FIELD_RANGES: Final[dict[str, tuple[int, int]]] = {
@@ -57,9 +100,9 @@ _FIELD_RANGES: Final[dict[str, tuple[int, int]]] = {
 BIRD_FIELDS: Final = frozenset({"bird", "birds*"})
 FEEDER_FIELDS: Final = frozenset({"seed", "seeds*", "pest"})
 END_REASONS: Final = {
-    "feeder": "a card was needed from the empty feeder deck (E1)",
-    "birds": "the bird deck is empty at the end of a turn (E1, overview)",
-    "skip": "a player had no card and nothing to draw (E1, T1.3)",
+    EndReason.FEEDER: "a card was needed from the empty feeder deck (E1)",
+    EndReason.BIRDS: "the bird deck is empty at the end of a turn (E1, overview)",
+    EndReason.SKIP: "a player had no card and nothing to draw (E1, T1.3)",
 }
 
 
@@ -156,8 +199,9 @@ def event_from_json(data: Any) -> tuple[Any, ...]:
     kind = data.get("kind") if isinstance(data, dict) else None
     if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise ValueError(f"not an event: {str(data)[:80]}")
-    fields: list[Any] = [kind]
-    for name in EVENT_FIELDS[kind]:
+    event_kind = EventKind(kind)
+    fields: list[Any] = [event_kind]
+    for name in EVENT_FIELDS[event_kind]:
         key = name.rstrip("*")
         if key not in data:
             raise ValueError(f"event {kind!r} lacks the field {key!r}")
@@ -175,7 +219,7 @@ def event_from_json(data: Any) -> tuple[Any, ...]:
             elif name == "reason":
                 if not isinstance(v, str) or v not in END_REASONS:
                     raise ValueError(f"event {kind!r}: unknown reason {v!r}")
-                fields.append(v)
+                fields.append(EndReason(v))
             elif type(v) is int:
                 low, high = _FIELD_RANGES.get(key, (0, 10_000))
                 if not low <= v <= high:

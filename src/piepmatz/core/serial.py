@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .actions import PASS_ID
+from .actions import DISPLAY_SIZE, PASS_ID
 from .cards import (
     BIRD_NAMES,
+    BIRD_SPECIES,
     FEEDER_NAMES,
+    IS_PEST,
     NUM_BIRDS,
     NUM_FEEDER,
     SPECIES,
@@ -24,14 +26,13 @@ from .cards import (
     parse_feeder,
 )
 from .errors import InvalidOptionsError, InvalidStateError
-from .events import EVENT_FIELDS, event_from_json, event_to_json
+from .events import EVENT_FIELDS, EndReason, event_from_json, event_to_json
 from .rng import MASK
 from .rules import Rules
 from .state import (
     COLLECT,
     COLUMN_SIZE,
     CROW_VICTIM,
-    DISPLAY_SIZE,
     DRAW,
     GAME_OVER,
     HAND_SIZE,
@@ -39,6 +40,7 @@ from .state import (
     NO_CARD,
     PHASE_NAMES,
     PLAY,
+    Phase,
     State,
     perches_for,
 )
@@ -46,7 +48,6 @@ from .view import PlayerView
 
 STATE_FORMAT: Final = "piepmatz-state"
 STATE_VERSION: Final = 1
-END_REASONS: Final = ("feeder", "birds", "skip")
 
 
 def _birds(cards: list[int]) -> list[str]:
@@ -183,14 +184,14 @@ def state_from_json(data: Any) -> State:
     phase_name = r.get("phase")
     if phase_name not in PHASE_NAMES:
         raise r.fail("phase", f"must be one of {', '.join(PHASE_NAMES)}, not {phase_name!r}")
-    s.phase = PHASE_NAMES.index(phase_name)
+    s.phase = Phase(PHASE_NAMES.index(phase_name))
     s.current_player = r.int_("current_player", -1, n - 1)
     end = r.get("end_triggered", None)
-    if end is not None and end not in END_REASONS:
-        raise r.fail("end_triggered", f"must be null or one of {', '.join(END_REASONS)}")
+    if end is not None and end not in set(EndReason):
+        raise r.fail("end_triggered", f"must be null or one of {', '.join(EndReason)}")
     if end == "birds" and rules.end_trigger != "feeder_or_birds":
         raise r.fail("end_triggered", "an empty bird deck ends the game only under 'overview' (E1)")
-    s.end_triggered = end
+    s.end_triggered = None if end is None else EndReason(end)
     chase = r.get("chase_perch", None)
     if chase is not None and (type(chase) is not int or not 1 <= chase <= s.num_perches):
         raise r.fail("chase_perch", f"must be null or a perch 1-{s.num_perches}")
@@ -215,13 +216,13 @@ def state_from_json(data: Any) -> State:
         if not isinstance(pos, dict) or "seed" not in pos:
             raise r.fail(f"column[{i}]", 'must be an object {"seed": ..., "pest": ...}')
         seed = r.card(pos["seed"], f"column[{i}].seed", False)
-        if seed >= 30:
+        if IS_PEST[seed]:
             raise r.fail(f"column[{i}].seed", f"{FEEDER_NAMES[seed]} is a pest, not a seed (S3)")
         s.column.append(seed)
         pest = pos.get("pest")
         if pest is not None:
             card = r.card(pest, f"column[{i}].pest", False)
-            if card < 30:
+            if not IS_PEST[card]:
                 raise r.fail(
                     f"column[{i}].pest", f"{FEEDER_NAMES[card]} is a seed, not a pest (T3.2)"
                 )
@@ -251,8 +252,8 @@ def state_from_json(data: Any) -> State:
     ):
         for p, pile in enumerate(piles):
             for card in pile:
-                if (card >= 30) != want_pest:
-                    what = "a pest" if card >= 30 else "a seed"
+                if IS_PEST[card] != want_pest:
+                    what = "a pest" if IS_PEST[card] else "a seed"
                     raise r.fail(
                         f"{key}[{p}]", f"{FEEDER_NAMES[card]} is {what} and cannot lie here"
                     )
@@ -306,7 +307,7 @@ def _check_cards(s: State, r: _Reader) -> None:
             + ", ".join(missing_b + missing_f),
         )
     if s.num_players == 2:
-        species = {b // 12 for b in s.removed_birds}
+        species = {BIRD_SPECIES[b] for b in s.removed_birds}
         if len(s.removed_birds) != 12 or len(species) != 1:
             raise r.fail(
                 "removed_birds", "two players play without all twelve birds of one species (S2)"
@@ -450,7 +451,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "own_seeds": feeder(tuple(own_seeds)),
         "gone_birds": birds(view.gone_birds),
         "gone_feeder": feeder(view.gone_feeder),
-        "removed_species": sorted({SPECIES[b // 12] for b in view.removed_birds}),
+        "removed_species": sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds}),
         "chosen": list(view.chosen),
         "own_kept": birds(view.own_kept),
         "majority": running.majority,

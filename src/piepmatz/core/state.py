@@ -19,17 +19,18 @@ records it in the event log.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
 from . import rng as _rng
 from .actions import (
     COLLECT_BASE,
     CROW_BASE,
+    DISPLAY_SIZE,
     DRAW_DECK_ID,
     DRAW_DISPLAY_BASE,
     KEEP_BASE,
     MAX_PERCHES,
-    NUM_ACTIONS,
     PAIR_INDEX,
     PAIRS,
     PASS_ID,
@@ -43,34 +44,40 @@ from .cards import (
     FEEDER_EGGS,
     FEEDER_KIND,
     FEEDER_NAMES,
+    IS_PEST,
     NUM_BIRDS,
     NUM_FEEDER,
     SPECIES,
     SQUIRREL,
     THREE_PLUS,
+    species_birds,
 )
 from .chance import DECKS, Chance
 from .errors import GameOverError, IllegalActionError, InvalidActionError, InvalidOptionsError
+from .events import EndReason
 from .hands import NO_FACTS, Facts, asked, left_hand, moved_on
 from .rules import Rules, check_players
 
-# Phases: what kind of decision the current player faces.
-PLAY: Final = 0  # T1.1
-COLLECT: Final = 1  # T2.2
-CROW_VICTIM: Final = 2  # T2.1d
-DRAW: Final = 3  # T3.1
-LAST_HAND: Final = 4  # E3
-GAME_OVER: Final = 5
+
+class Phase(IntEnum):
+    """What kind of decision the current player faces (the rule that asks it)."""
+
+    PLAY = 0  # T1.1
+    COLLECT = 1  # T2.2
+    CROW_VICTIM = 2  # T2.1d
+    DRAW = 3  # T3.1
+    LAST_HAND = 4  # E3
+    GAME_OVER = 5  # E2
+
+
+PLAY, COLLECT, CROW_VICTIM, DRAW, LAST_HAND, GAME_OVER = Phase
+#: The phases' names in documents and messages.
 PHASE_NAMES: Final = ("play", "collect", "crow", "draw", "last hand", "game over")
 PHASE_RULES: Final = ("T1.1", "T2.2", "T2.1d", "T3.1", "E3", "E2")
 
 HAND_SIZE: Final = 4
 COLUMN_SIZE: Final = 4
-DISPLAY_SIZE: Final = 3
 NO_CARD: Final = -1
-
-#: Event kinds whose fields after the player are known only to that player.
-SECRET_EVENTS: Final = frozenset({"take_blind", "draw_deck", "keep"})
 
 Event = tuple[Any, ...]
 
@@ -206,12 +213,12 @@ class State:
     #: What everybody knows of each hand from how its holder moved (T2.2, :mod:`.hands`);
     #: ``None`` when nothing is known.
     hand_facts: list[Facts | None]
-    phase: int
+    phase: Phase
     current_player: int
     turn_player: int
     first_player: int
     turn: int
-    end_triggered: str | None
+    end_triggered: EndReason | None
     chase_perch: int
     chased: bool
     played_value: int
@@ -260,7 +267,7 @@ class State:
                 r, species = _rng.below(r, len(SPECIES))
             else:
                 species = SPECIES.index(removed_species)
-            s.removed_birds = list(range(species * 12, species * 12 + 12))
+            s.removed_birds = species_birds(species)
             s.removed_feeder = sorted(THREE_PLUS)
         else:
             s.removed_birds = []
@@ -277,7 +284,7 @@ class State:
         aside: list[int] = []
         while len(s.column) < COLUMN_SIZE:
             card = feeder.pop()
-            (aside if card >= 30 else s.column).append(card)
+            (aside if IS_PEST[card] else s.column).append(card)
         if aside:
             feeder.extend(aside)
             r = _rng.shuffle(feeder, r)
@@ -387,13 +394,6 @@ class State:
     def legal_actions(self) -> list[Action]:
         """The current player's legal actions as :class:`Action` values, sorted by id."""
         return [Action.from_id(i) for i in self.legal_action_ids()]
-
-    def legal_mask(self) -> list[int]:
-        """A 0/1 list over the whole action space (``NUM_ACTIONS`` long)."""
-        mask = [0] * NUM_ACTIONS
-        for i in self.legal_action_ids():
-            mask[i] = 1
-        return mask
 
     def describe_position(self) -> str:
         """A short description of where the game stands, for error messages."""
@@ -592,7 +592,7 @@ class State:
                         events.append(("take_pest", p, pest, d))
             elif self.feeder_deck:
                 card = self.chance.feeder(self)
-                if card >= 30:
+                if IS_PEST[card]:
                     pest = card
                     self.pests[p].append(pest)
                     if events is not None:
@@ -604,7 +604,7 @@ class State:
             else:
                 if events is not None:
                     events.append(("feeder_empty", p))
-                self._trigger_end("feeder", p)
+                self._trigger_end(EndReason.FEEDER, p)
             # c. the perch bird joins the collection
             chased_bird = row.pop(0)
             self.collections[p].append(chased_bird)
@@ -747,10 +747,10 @@ class State:
         aside: list[int] = []
         while len(column) < COLUMN_SIZE:
             if not deck:
-                self._trigger_end("feeder", self.turn_player)
+                self._trigger_end(EndReason.FEEDER, self.turn_player)
                 break
             card = self.chance.feeder(self)
-            if card >= 30:
+            if IS_PEST[card]:
                 aside.append(card)
             else:
                 column.append(card)
@@ -772,7 +772,7 @@ class State:
 
     # ------------------------------------------------------------------ E1–E3
 
-    def _trigger_end(self, reason: str, player: int) -> None:
+    def _trigger_end(self, reason: EndReason, player: int) -> None:
         if self.end_triggered is None:
             self.end_triggered = reason
             if self.events is not None:
@@ -780,7 +780,7 @@ class State:
 
     def _end_turn(self) -> None:
         if self.rules.end_trigger == "feeder_or_birds" and not self.bird_deck:
-            self._trigger_end("birds", self.turn_player)
+            self._trigger_end(EndReason.BIRDS, self.turn_player)
         n = self.num_players
         while True:
             if self.end_triggered is not None and self.turn_player == self.last_seat:
@@ -798,7 +798,7 @@ class State:
             # T1.3 [house rule]: no hand (nothing left to draw) — skip, and trigger the end.
             if self.events is not None:
                 self.events.append(("skip", p))
-            self._trigger_end("skip", p)
+            self._trigger_end(EndReason.SKIP, p)
 
     def _start_last_hand(self) -> None:
         if not self.rules.last_hand:

@@ -22,12 +22,12 @@ import math
 import random
 from typing import Any, Final, NamedTuple
 
-from .actions import Action
-from .cards import BIRD_VALUE, NUM_BIRDS, NUM_FEEDER
+from .cards import BIRD_VALUE, IS_PEST, NUM_BIRDS, NUM_FEEDER
 from .errors import InvalidOptionsError
+from .events import SECRET_EVENTS
 from .hands import NO_FACTS, Facts, allows, asked
 from .rules import Rules
-from .state import COLLECT, FIELDS, SECRET_EVENTS, Event, State
+from .state import COLLECT, FIELDS, Event, Phase, State
 
 
 def filter_event(event: Event, player: int | None) -> Event:
@@ -51,7 +51,7 @@ class PlayerView(NamedTuple):
     player: int
     rules: Rules
     num_players: int
-    phase: int
+    phase: Phase
     current_player: int
     turn_player: int
     first_player: int
@@ -97,9 +97,6 @@ class PlayerView(NamedTuple):
     @property
     def is_my_turn(self) -> bool:
         return self.current_player == self.player
-
-    def seed_count(self, player: int) -> int:
-        return len(self.seeds_seen[player]) + self.blind_counts[player]
 
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON-ready dict, cards in notation (see ``docs/state-format.md``)."""
@@ -169,13 +166,6 @@ def public_view(state: State) -> PlayerView:
         own_discards=(),
         events=None if events is None else tuple(filter_event(e, None) for e in events),
     )
-
-
-def legal_actions(view: PlayerView) -> list[Action]:
-    """The viewer's legal actions (empty when it is not their turn); computed from the view."""
-    if not view.is_my_turn:
-        return []
-    return determinise(view, random.Random(0), events=False).legal_actions()
 
 
 def unknown_cards(view: PlayerView) -> tuple[list[int], list[int]]:
@@ -278,8 +268,8 @@ class Sampler:
             )
         self._birds = birds
         self._feeder = (
-            [f for f in feeder if f < 30],
-            [f for f in feeder if f >= 30],
+            [f for f in feeder if not IS_PEST[f]],
+            [f for f in feeder if IS_PEST[f]],
             [(q, view.blind_counts[q]) for q in range(n) if q != p and view.blind_counts[q]],
         )
         # Bounded hands are dealt first, while every unknown bird is still to be had.

@@ -27,15 +27,22 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from piepmatz.core.actions import MAX_PERCHES, NUM_ACTIONS, as_id
-from piepmatz.core.cards import BIRD_SPECIES, BIRD_VALUE, FEEDER_EGGS, FEEDER_KIND, NUM_BIRDS
+from piepmatz.core.actions import DISPLAY_SIZE, MAX_PERCHES, NUM_ACTIONS, as_id
+from piepmatz.core.cards import (
+    BIRD_SPECIES,
+    BIRD_VALUE,
+    FEEDER_EGGS,
+    FEEDER_KIND,
+    NUM_BIRDS,
+    NUM_SPECIES,
+)
 from piepmatz.core.errors import InvalidActionError
 from piepmatz.core.rules import Rules, check_players
-from piepmatz.core.state import COLUMN_SIZE, DISPLAY_SIZE, HAND_SIZE, PHASE_NAMES
+from piepmatz.core.state import COLUMN_SIZE, HAND_SIZE, PHASE_NAMES
 from piepmatz.core.view import PlayerView
 
 MAX_PLAYERS: Final = 4
-NUM_SPECIES: Final = 6
+
 #: Ground birds of one row: G <= P <= 6 after every chase, plus the bird just played (mid-chase).
 MAX_GROUND: Final = 8
 ALL_EGGS: Final = sum(FEEDER_EGGS)  # 60: every seed of the game

@@ -55,7 +55,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from piepmatz.core.actions import NUM_ACTIONS, Action
+from piepmatz.core.actions import DISPLAY_SIZE, NUM_ACTIONS, Action
 from piepmatz.core.cards import (
     BIRD_NAMES,
     FEEDER_EGGS,
@@ -72,7 +72,6 @@ from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score
 from piepmatz.core.state import (
     COLUMN_SIZE,
-    DISPLAY_SIZE,
     HAND_SIZE,
     NO_CARD,
     Event,

@@ -8,7 +8,14 @@ Piepmatz, 2 players, standard rules — turn 1, player 1 to play (seen by player
 
 from __future__ import annotations
 
-from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS, FEEDER_KIND, FEEDER_NAMES, SPECIES
+from piepmatz.core.cards import (
+    BIRD_NAMES,
+    BIRD_SPECIES,
+    FEEDER_EGGS,
+    FEEDER_KIND,
+    FEEDER_NAMES,
+    SPECIES,
+)
 from piepmatz.core.state import GAME_OVER, PHASE_NAMES
 from piepmatz.core.view import PlayerView
 
@@ -47,7 +54,7 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
         f"feeder deck: {view.feeder_deck_size}"
     )
     if view.removed_birds:
-        lines.append(f"  set aside: {SPECIES[view.removed_birds[0] // 12]}")
+        lines.append(f"  set aside: {SPECIES[BIRD_SPECIES[view.removed_birds[0]]]}")
     for q in range(view.num_players):
         seen = view.seeds_seen[q]
         seeds = f"{len(seen) + view.blind_counts[q]} seeds ({sum(FEEDER_EGGS[s] for s in seen)}"
