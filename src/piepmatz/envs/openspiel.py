@@ -195,23 +195,24 @@ class _Fixed(Chance):
         self.picks = picks
 
     def bird(self, state: State) -> int:
-        if not self.birds:
-            raise _NeedChance("bird", state.bird_deck)
-        card = self.birds.pop(0)
-        state.bird_deck.remove(card)
-        return card
+        return _draw(self.birds, state.bird_deck, "bird")
 
     def feeder(self, state: State) -> int:
-        if not self.feeders:
-            raise _NeedChance("feeder", state.feeder_deck)
-        card = self.feeders.pop(0)
-        state.feeder_deck.remove(card)
-        return card
+        return _draw(self.feeders, state.feeder_deck, "feeder")
 
     def squirrel(self, state: State, player: int, pile: list[int]) -> int:
         if not self.picks:
             raise _NeedChance("squirrel", pile)
         return self.picks.pop(0)
+
+
+def _draw(fixed: list[int], deck: list[int], kind: str) -> int:
+    """The first outcome fixed for this deck, taken out of it; a chance node if none is."""
+    if not fixed:
+        raise _NeedChance(kind, deck)
+    card = fixed.pop(0)
+    deck.remove(card)
+    return card
 
 
 _NOTHING_FIXED: Final = _Fixed([], [], [])
