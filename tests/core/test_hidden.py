@@ -22,6 +22,7 @@ from piepmatz.core import (
     view_to_json,
 )
 from piepmatz.core.cards import BIRD_NAMES, BIRD_VALUE, FEEDER_EGGS, FEEDER_NAMES
+from piepmatz.core.chance import Chance
 from piepmatz.core.hands import allows
 from piepmatz.core.view import Sampler, filter_event
 
@@ -292,3 +293,52 @@ def test_T2_2_every_sampled_world_is_a_valid_state_with_the_same_view(
                     if state.current_player == p:
                         assert world.legal_action_ids() == state.legal_action_ids()
         state.apply_id(rng.choice(state.legal_action_ids()))
+
+
+class Counting(Chance):
+    """Draws from the bottom of each deck and counts what the engine asked for."""
+
+    __slots__ = ("asked",)
+
+    def __init__(self) -> None:
+        self.asked = {"bird": 0, "feeder": 0, "squirrel": 0}
+
+    def bird(self, state: State) -> int:
+        self.asked["bird"] += 1
+        return state.bird_deck.pop(0)
+
+    def feeder(self, state: State) -> int:
+        self.asked["feeder"] += 1
+        return state.feeder_deck.pop(0)
+
+    def squirrel(self, state: State, player: int, pile: list[int]) -> int:
+        self.asked["squirrel"] += 1
+        return pile[0]
+
+
+class Supplied(State):
+    __slots__ = ("chance",)
+
+
+def test_T2_1d_T3_every_random_event_after_the_deal_comes_from_the_chance_interface() -> None:
+    """core.chance: the engine never reads a deck or its generator itself, so a caller's chance
+    decides every draw and pick (here: the bottom card, the first seed)."""
+    for seed in range(20):
+        base = State.new_game(players=3, seed=seed)
+        state = Supplied.__new__(Supplied)
+        for name in State.__slots__:
+            setattr(state, name, getattr(base, name))
+        chance = state.chance = Counting()
+        bottom = state.bird_deck[0]
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.apply_id(rng.choice(state.legal_action_ids()))
+        events = state.events or []
+        drawn = sum(1 for e in events if e[0] in ("draw_deck", "refill_display"))
+        assert chance.asked["bird"] == drawn
+        assert chance.asked["squirrel"] == sum(len(e) - 2 for e in events if e[0] == "squirrel")
+        revealed = ("take_blind", "refill_column", "pest_beside", "pest_out")
+        taken = [e for e in events if e[0] in revealed or (e[0] == "take_pest" and e[3] == 0)]
+        assert chance.asked["feeder"] == len(taken) > 0
+        first = next(e for e in events if e[0] in ("draw_deck", "refill_display"))
+        assert first[-1] == bottom  # the bottom card came first: the caller's choice
