@@ -25,7 +25,7 @@ from .rules import PRESETS, Rules
 from .scoring import PlayerScore, ScoreSheet, score
 from .serial import state_from_json, state_to_json, view_to_json
 from .state import PHASE_NAMES, State
-from .view import PlayerView, determinise, view_of
+from .view import PlayerView, Sampler, determinise, filter_event, view_of
 
 __all__ = [
     "BIRD_NAMES",
@@ -48,12 +48,14 @@ __all__ = [
     "PlayerScore",
     "PlayerView",
     "Rules",
+    "Sampler",
     "ScoreSheet",
     "State",
     "describe_event",
     "determinise",
     "dump_json",
     "event_to_json",
+    "filter_event",
     "parse_bird",
     "parse_feeder",
     "parse_json",
