@@ -342,3 +342,25 @@ def test_T2_1d_T3_every_random_event_after_the_deal_comes_from_the_chance_interf
         assert chance.asked["feeder"] == len(taken) > 0
         first = next(e for e in events if e[0] in ("draw_deck", "refill_display"))
         assert first[-1] == bottom  # the bottom card came first: the caller's choice
+
+
+def test_T2_1d_records_played_before_the_strike_by_value_still_replay() -> None:
+    """Records written when the squirrel's pick itself left still replay to their result."""
+    from piepmatz.core.game import _StruckAsPicked
+
+    differs = 0
+    for seed in range(60):
+        game = Game.new(players=3, preset="standard", seed=seed)
+        game.state.__class__ = _StruckAsPicked
+        rng = random.Random(seed)
+        while not game.state.is_over():
+            game.apply(rng.choice(game.state.legal_action_ids()))
+        record = json.loads(json.dumps(game.record()))
+        now = Game.new(players=3, preset="standard", seed=seed)
+        for text in record["actions"]:
+            now.apply(text)
+        differs += now.score().to_json() != record["result"]
+        replayed = Game.from_record(record)
+        assert replayed.score().to_json() == record["result"]
+        assert type(replayed.state) is State
+    assert differs, "some of these games end otherwise under the strike by value"

@@ -659,27 +659,30 @@ class State:
             pile = seen + blind
             if not pile:
                 break
-            seed = self.chance.squirrel(self, player, pile)
-            if seed in seen:
-                seen.remove(seed)
-            else:
-                blind.remove(seed)
-                # T2.1d: seeds of one value are alike. The others saw a seed of this value
-                # leave; a seen copy of it left on the public record would tell them that the
-                # blind one went, and so the value of the blind ones that stay. The seen copy
-                # is struck instead, and the blind one stays where it was.
-                eggs = FEEDER_EGGS[seed]
-                for i, twin in enumerate(seen):
-                    if FEEDER_EGGS[twin] == eggs:
-                        del seen[i]
-                        blind.append(seed)
-                        seed = twin
-                        break
+            seed = self._strike(seen, blind, self.chance.squirrel(self, player, pile))
             lost.append(seed)
         lost.sort()  # both leave at once: the order of the picks is nothing anybody sees
         self.gone_feeder.extend(lost)
         if self.events is not None:
             self.events.append(("squirrel", player, *lost))
+
+    def _strike(self, seen: list[int], blind: list[int], seed: int) -> int:
+        """T2.1d: the squirrel picked ``seed``; the copy that leaves the pile is returned.
+
+        Seeds of one value are alike. When the pick is a blind seed and a seen seed of the same
+        value lies in the pile, the seen copy leaves: left on the public record, it would tell
+        the others that the blind one went, and so the value of the blind seeds that stay.
+        """
+        if seed in seen:
+            seen.remove(seed)
+            return seed
+        eggs = FEEDER_EGGS[seed]
+        for i, twin in enumerate(seen):
+            if FEEDER_EGGS[twin] == eggs:
+                del seen[i]
+                return twin
+        blind.remove(seed)
+        return seed
 
     def _after_chase(self) -> None:
         self.chase_perch = -1
