@@ -66,15 +66,25 @@ def test_two_states_with_the_same_view_get_the_same_review() -> None:
     assert review_decision(view, played, 60, seed=10).options != reviews[0].options
 
 
-def test_swapping_a_hidden_card_changes_nothing() -> None:
+def _swapped_midgame() -> tuple[State, State, int]:
+    """A mid-game state, and a copy in which the other player holds another hidden bird."""
     state = _midgame()
     me = state.current_player
     other = 1 - me
+    # The other player must hold a bird nobody saw drawn: play on (drawing from the deck, the
+    # last option) until they do.
+    while all(b in state.shown[other] for b in state.hands[other]) or state.current_player != me:
+        state.apply_id(state.legal_action_ids()[-1])
     swapped = state.copy()
     i = next(i for i, b in enumerate(swapped.hands[other]) if b not in swapped.shown[other])
     swapped.hands[other][i], swapped.bird_deck[0] = swapped.bird_deck[0], swapped.hands[other][i]
     swapped.hands[other].sort()
     assert swapped.hands[other] != state.hands[other]
+    return state, swapped, me
+
+
+def test_swapping_a_hidden_card_changes_nothing() -> None:
+    state, swapped, me = _swapped_midgame()
     assert view_of(swapped, me) == view_of(state, me)
     played = state.legal_action_ids()[0]
     assert review_decision(view_of(state, me), played, 60, seed=3) == review_decision(
@@ -175,13 +185,7 @@ def test_no_decision_no_review() -> None:
 
 
 def test_a_hint_is_the_bots_move_with_its_estimate_and_ignores_hidden_cards() -> None:
-    state = _midgame()
-    me = state.current_player
-    swapped = state.copy()
-    other = 1 - me
-    i = next(i for i, b in enumerate(swapped.hands[other]) if b not in swapped.shown[other])
-    swapped.hands[other][i], swapped.bird_deck[0] = swapped.bird_deck[0], swapped.hands[other][i]
-    swapped.hands[other].sort()
+    state, swapped, me = _swapped_midgame()
     bot = "ismcts:iterations=200"
     hints = [hint(view_of(s, me), seed=4, bot=bot, iterations=50) for s in (state, swapped)]
     assert hints[0] == hints[1]
