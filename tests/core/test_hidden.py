@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from piepmatz.core import (
@@ -264,6 +264,8 @@ def test_T2_2_moving_on_unasked_bounds_the_hand_in_every_world() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(games)
+# Two bounded hands in one deal, where the first could take the birds the second needs.
+@example((12232, 4, "standard", 12232))
 def test_T2_2_every_sampled_world_is_a_valid_state_with_the_same_view(
     game: tuple[int, int, str, int],
 ) -> None:

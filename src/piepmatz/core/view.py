@@ -280,24 +280,24 @@ class Sampler:
     def sample(self, rng: random.Random, events: bool = False) -> State:
         """A fresh world; ``rng`` supplies all the randomness (the world's own generator too)."""
         s = self._template.copy(events)
-        pool = _shuffled(self._birds, rng)
-        hands, kept, discards, shown = s.hands, s.kept, s.discards, s.shown
-        bound = self._bound
-        for q, h, k, d in self._places:
-            if k >= 0:
-                pile = pool[-(k + d - len(shown[q])) :] if k + d > len(shown[q]) else []
-                del pool[len(pool) - len(pile) :]
-                pile = _shuffled(shown[q] + pile, rng) if shown[q] else pile
-                kept[q] = pile[:k]
-                discards[q] = pile[k:]
-                hand = _take(pool, h)
-            elif q in bound:
-                hand = _bounded_hand(pool, h, shown[q], bound[q], rng)
-            else:
-                hand = _take(pool, h)
-            hands[q] = sorted(hands[q] + hand) if hands[q] else sorted(hand)
-            if k < 0 and d:
-                discards[q] = _take(pool, d)
+        # Bounded hands are dealt one after another, so the birds an earlier hand took may leave
+        # none that agree for a later one: then the whole deal starts again (rejection keeps the
+        # deals that agree, and only those).
+        for _ in range(_DEALS):
+            dealt = self._deal_birds(s.hands, s.shown, rng)
+            if dealt is not None:
+                break
+        else:
+            raise ValueError(
+                "inconsistent view: no deal agrees with what the players' moves showed"
+            )
+        pool, places = dealt
+        for q, hand, kept, discards in places:
+            s.hands[q] = hand
+            if kept is not None:
+                s.kept[q] = kept
+            if discards is not None:
+                s.discards[q] = discards
         s.bird_deck = pool
         seeds, pests, blind = self._feeder
         if blind:
@@ -311,6 +311,36 @@ class Sampler:
             s.feeder_deck = _shuffled(seeds + pests, rng)
         s.rng = rng.getrandbits(64)
         return s
+
+    def _deal_birds(
+        self, base: list[list[int]], shown: list[list[int]], rng: random.Random
+    ) -> tuple[list[int], list[tuple[int, list[int], list[int] | None, list[int] | None]]] | None:
+        """The others' hidden birds (hand, kept, discards per seat) and the rest, the bird deck;
+        ``None`` when a bounded hand finds no birds that agree."""
+        pool = _shuffled(self._birds, rng)
+        bound = self._bound
+        places: list[tuple[int, list[int], list[int] | None, list[int] | None]] = []
+        for q, h, k, d in self._places:
+            kept: list[int] | None = None
+            discards: list[int] | None = None
+            if k >= 0:
+                pile = pool[-(k + d - len(shown[q])) :] if k + d > len(shown[q]) else []
+                del pool[len(pool) - len(pile) :]
+                pile = _shuffled(shown[q] + pile, rng) if shown[q] else pile
+                kept = pile[:k]
+                discards = pile[k:]
+                hand = _take(pool, h)
+            elif q in bound:
+                found = _bounded_hand(pool, h, shown[q], bound[q], rng)
+                if found is None:
+                    return None
+                hand = found
+            else:
+                hand = _take(pool, h)
+            if k < 0 and d:
+                discards = _take(pool, d)
+            places.append((q, sorted(base[q] + hand) if base[q] else sorted(hand), kept, discards))
+        return pool, places
 
 
 def _state_value(kind: str, value: Any) -> Any:
@@ -337,22 +367,27 @@ def _take(pool: list[int], count: int) -> list[int]:
     return cards
 
 
+#: Whole deals tried before a view is called inconsistent (see :meth:`Sampler.sample`).
+_DEALS: Final = 100
 #: Random draws tried before a bounded hand is drawn by counting the hands that agree.
 _TRIES: Final = 12
 
 
 def _bounded_hand(
     pool: list[int], count: int, shown: list[int], facts: Facts, rng: random.Random
-) -> list[int]:
+) -> list[int] | None:
     """``count`` birds from the shuffled ``pool`` (removed from it) that, with the birds
-    ``shown``, agree with ``facts``: uniform over the hands that do."""
+    ``shown``, agree with ``facts``: uniform over the hands that do; ``None`` if none does."""
     known = [BIRD_VALUE[b] for b in shown]
     for _ in range(_TRIES):
         picks = rng.sample(range(len(pool)), count)
         if allows(facts, known + [BIRD_VALUE[pool[i]] for i in picks]):
             break
     else:
-        picks = _count_hands(pool, count, known, facts, rng)
+        found = _count_hands(pool, count, known, facts, rng)
+        if found is None:
+            return None
+        picks = found
     hand = [pool[i] for i in picks]
     for i in sorted(picks, reverse=True):
         del pool[i]
@@ -361,7 +396,7 @@ def _bounded_hand(
 
 def _count_hands(
     pool: list[int], count: int, known: list[int], facts: Facts, rng: random.Random
-) -> list[int]:
+) -> list[int] | None:
     """Indices into ``pool`` of a hand drawn uniformly among those that agree with ``facts``:
     choose how many birds of each value by the number of hands with those counts, then which."""
     by_value: list[list[int]] = [[] for _ in range(7)]
@@ -377,7 +412,7 @@ def _count_hands(
             if ways:
                 choices.append((ways, counts))
     if not choices:
-        raise ValueError("inconsistent view: no hand agrees with what the player's moves showed")
+        return None
     chosen = rng.choices([c for _, c in choices], weights=[w for w, _ in choices])[0]
     picks: list[int] = []
     for v, c in enumerate(chosen, 1):
