@@ -56,9 +56,11 @@ class BotPool:
     def __init__(self, workers: int, analysis: Analysis | None = None) -> None:
         self.executor: ProcessPoolExecutor | None = None
         self.analysis = analysis or Analysis()
-        # Hints and reviews take at most all workers but one, so that bots at other tables
-        # still find a worker free while a whole game is reviewed.
-        self._analysing = asyncio.Semaphore(max(1, workers - 1))
+        #: How many searches of hints and reviews run at once: one per worker. They go to the
+        #: executor one decision at a time, so a bot's move, queued directly, waits at most for
+        #: one decision's search before it gets a worker.
+        self.workers = max(1, workers)
+        self._analysing = asyncio.Semaphore(self.workers)
         if workers > 0:
             # forkserver: workers do not inherit the server's threads, sockets or database pool.
             context = multiprocessing.get_context("forkserver")

@@ -33,6 +33,7 @@ class ReviewJob:
     def __init__(self, game: Game, player: int, bots: BotPool) -> None:
         self.player = player
         self.todo = list(decisions(game, player))
+        self.total = len(self.todo)
         self.done = 0
         self.result: dict[str, Any] | None = None
         self.error: str | None = None
@@ -40,16 +41,28 @@ class ReviewJob:
         self.task = asyncio.create_task(self._run(bots), name=f"review {player}")
 
     async def _run(self, bots: BotPool) -> None:
-        reviews: list[DecisionReview] = []
-        try:
-            for d in self.todo:
+        found: dict[int, DecisionReview] = {}
+        pending = iter(self.todo)
+
+        async def search() -> None:
+            for d in pending:
                 seed = decision_seed(REVIEW_SEED, d.index)
-                reviews.append(await bots.review(d.view, d.played, seed, d.index))
+                found[d.index] = await bots.review(d.view, d.played, seed, d.index)
                 self.done += 1
+
+        try:
+            # One decision per worker at a time: each decision's seed is its own, so the
+            # review is the same in whatever order its decisions are searched.
+            async with asyncio.TaskGroup() as group:
+                for _ in range(bots.workers):
+                    group.create_task(search())
+            reviews = [found[d.index] for d in self.todo]
         except Exception as exc:  # a dead worker: said to the asker, who may ask again
             log.exception("review of player %d failed", self.player)
             self.error = f"the review could not be computed: {exc!r}"
             return
+        finally:
+            self.todo = []  # the views are not needed once searched
         self.result = {
             "player": self.player,
             "iterations": self.iterations,
@@ -60,7 +73,7 @@ class ReviewJob:
         }
 
     def progress(self) -> dict[str, Any]:
-        return {"status": "computing", "done": self.done, "total": len(self.todo)}
+        return {"status": "computing", "done": self.done, "total": self.total}
 
 
 class Reviews:
