@@ -179,5 +179,9 @@ def test_the_replay_page_shows_the_review_of_a_finished_game(
     assert page.inner_text("#move-grade").startswith(f"Grade: {decision['grade']}.")
     assert "current" in (rows.nth(len(review["decisions"]) // 2).get_attribute("class") or "")
     page.screenshot(path=str(artefacts / "review-desktop.png"), full_page=True)
+    # On a phone the review fits the width (its long table scrolls inside its box).
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(artefacts / "review-phone.png"), full_page=True)
     assert problems == []
     page.close()
