@@ -8,6 +8,11 @@ const LEVELS = [
   ["hard", "hard bot (thinks up to a second)"],
   ["random", "random bot (plays any legal move)"],
 ];
+/** The words of the hints option, in one place. */
+const HINT_TEXT = {
+  quick: "Hints (the hard bot's suggestion, when you ask)",
+  table: "Allow hints (on only if every person allows them)",
+};
 const PRESETS = [["standard", "standard (the published game)"], ["overview", "overview (the English overview)"]];
 
 function select(id, options, value) {
@@ -36,16 +41,18 @@ export async function showLobby() {
   // One click: you against bots.
   const quickPlayers = select("quick-players", [["3", "3 players"], ["2", "2 players"], ["4", "4 players"]], "3");
   const quickBot = select("quick-bot", LEVELS, "medium");
+  const quickHints = h("input", { type: "checkbox", id: "quick-hints", checked: true });
   const quick = h("section", { class: "panel", "aria-labelledby": "quick-title" },
     h("h2", { id: "quick-title" }, "Play against bots now"),
     h("div", { class: "fields" },
       h("label", { for: "quick-players" }, "Players"), quickPlayers,
-      h("label", { for: "quick-bot" }, "Bots"), quickBot),
+      h("label", { for: "quick-bot" }, "Bots"), quickBot,
+      h("label", { for: "quick-hints" }, HINT_TEXT.quick), quickHints),
     h("button", { type: "button", class: "primary", id: "quick-start", onclick: async () => {
       const who = myName();
       if (!who) return;
       try {
-        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value }));
+        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked }));
       } catch (error) {
         toast(`Could not start: ${error.message}`);
       }
@@ -69,6 +76,7 @@ export async function showLobby() {
   drawSeats();
   const preset = select("preset", PRESETS, "standard");
   const isPublic = h("input", { type: "checkbox", id: "public" });
+  const allowHints = h("input", { type: "checkbox", id: "hints" });
   const created = h("div", { id: "created" });
   const create = h("form", { class: "panel", "aria-labelledby": "create-title", onsubmit: async (event) => {
     event.preventDefault();
@@ -87,7 +95,7 @@ export async function showLobby() {
     }
     if (mine === null) return toast("Choose the seat you take ('you').");
     try {
-      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked });
+      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked, hints: allowHints.checked });
       rememberTable(made);
       const link = new URL(made.link);
       clear(created).append(h("div", { class: "made" },
@@ -103,7 +111,8 @@ export async function showLobby() {
     h("label", { for: "seat-count" }, "Seats"), count,
     seatsBox,
     h("label", { for: "preset" }, "Rules"), preset,
-    h("label", { for: "public" }, "Listed for anyone to join"), isPublic),
+    h("label", { for: "public" }, "Listed for anyone to join"), isPublic,
+    h("label", { for: "hints" }, HINT_TEXT.table), allowHints),
   h("button", { type: "submit", class: "primary", id: "create" }, "Open the table"),
   created);
 

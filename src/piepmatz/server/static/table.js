@@ -19,6 +19,22 @@ const PROMPTS = {
   "last hand": "Last hand: choose the two birds that join your collection (E3).",
 };
 
+/** The words of hints, in one place. */
+const HINT_TEXT = {
+  button: "Hint",
+  thinking: "Thinking…",
+  title: (bot) => `Hint from the ${bot} bot`,
+  estimate: (h) => `Expected lead ${signed(h.lead)} ± ${h.lead_spread.toFixed(1)} points, `
+    + `win chance ${percent(h.win)} ± ${percent(h.win_spread)} (from your view only, ${h.worlds.toLocaleString("en")} sampled worlds).`,
+  on: "Hints on",
+  onTitle: "every person at this table allowed hints: press H or the Hint button on your move",
+  off: "Hints off",
+  offTitle: "hints are on only when every person at the table allows them",
+  allow: "Allow hints (the hard bot's suggestion for your move, when you ask)",
+  allowNote: "Hints are on only if every person at the table allows them.",
+  refused: "Hints are off at this table: someone there did not allow them.",
+};
+
 export async function showTable(tableId) {
   const page = new TablePage(tableId);
   await page.start();
@@ -38,6 +54,8 @@ class TablePage {
     this.token = null;
     this.logLines = [];
     this.closing = false;
+    this.hint = null; // the hint message for the decision shown
+    this.hinting = false; // a hint is being worked out
   }
 
   async start() {
@@ -61,12 +79,15 @@ class TablePage {
   /** Choose a display name and take the invited seat (or a free seat of a public table). */
   showJoin(token) {
     const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
+    // Hints need every person's consent: only worth asking while nobody seated has refused.
+    const othersAllow = this.info.seats.filter((s) => s.kind === "human" && s.name).every((s) => s.hints);
+    const allowHints = h("input", { type: "checkbox", id: "join-hints" });
     const form = h("form", { class: "panel join", "aria-label": "join the table", onsubmit: async (event) => {
       event.preventDefault();
       const name = input.value.trim();
       if (!name) return toast("Choose a display name first.");
       try {
-        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token });
+        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token, hints: allowHints.checked });
         saveName(name);
         this.seat = joined.seat;
         this.token = joined.token;
@@ -82,6 +103,8 @@ class TablePage {
     h("h1", {}, token ? `You are invited to seat ${this.seat} at table ${this.id}` : `Table ${this.id}`),
     h("p", {}, `Rules: ${this.info.rules}. Seats: `, this.info.seats.map((s) => `${s.seat}: ${s.kind === "human" ? s.name || "free" : `bot (${s.kind})`}`).join(", ")),
     h("label", { for: "join-name" }, "Your display name"), input,
+    othersAllow ? h("label", { class: "check" }, allowHints, ` ${HINT_TEXT.allow}`) : h("p", { id: "hints-refused" }, HINT_TEXT.refused),
+    othersAllow ? h("p", { class: "muted" }, HINT_TEXT.allowNote) : null,
     h("button", { type: "submit", class: "primary" }, token ? "Take my seat" : "Join"));
     clear(main()).append(form);
     input.focus();
@@ -158,8 +181,16 @@ class TablePage {
         this.chatEl.append(h("li", {}, h("b", {}, `${message.name}: `), message.text));
         this.chatEl.scrollTop = this.chatEl.scrollHeight;
         break;
+      case "hint":
+        if (this.state && message.move === this.state.move) {
+          this.hint = message;
+          this.hinting = false;
+          this.renderAll();
+        }
+        break;
       case "error":
         this.pending = false;
+        if (message.code.startsWith("hint") || message.code === "hints_off") this.hinting = false;
         toast(`Refused: ${message.message}`);
         if (message.code === "stale") this.send({ type: "sync" });
         if (this.state) this.renderAll();
@@ -192,6 +223,10 @@ class TablePage {
         }
       }
       if (message.log.length) this.banner(this.names(message.log[message.log.length - 1]));
+      if (this.state?.move !== message.move) {
+        this.hint = null;
+        this.hinting = false;
+      }
       this.state = message;
       this.previews = new Map();
       this.selected = null;
@@ -282,6 +317,10 @@ class TablePage {
       h("h1", {}, `Table ${this.id}`),
       h("span", { class: "muted" }, ` ${info.players} players · rules ${info.rules} · ${me}`,
         this.state ? ` · move ${this.state.move}` : "", info.spectators ? ` · ${info.spectators} watching` : ""),
+      this.seat !== null && info.status !== "over"
+        ? h("span", { class: `tag hints-${info.hints ? "on" : "off"}`, id: "hints-tag", title: info.hints ? HINT_TEXT.onTitle : HINT_TEXT.offTitle },
+          info.hints ? HINT_TEXT.on : HINT_TEXT.off)
+        : null,
       this.state?.view.end_triggered && !this.state.result
         ? h("span", { class: "tag last-round", title: "the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)" }, "Last round")
         : null,
@@ -299,6 +338,39 @@ class TablePage {
     clear(this.boardEl).append(drawBoard(model, pick));
     this.renderHand(model);
     this.renderDecision(model);
+    this.markHint();
+  }
+
+  /** Ask for a hint on this seat's decision (the server refuses when hints are off). */
+  askHint() {
+    if (!this.info?.hints || !this.state?.legal.length || this.pending || this.hinting || this.hint) return;
+    if (this.send({ type: "hint", move: this.state.move })) {
+      this.hinting = true;
+      this.renderAll();
+    }
+  }
+
+  /** Ring what the hint suggests: its listed move or perch, and the hand cards it names. */
+  markHint() {
+    if (!this.hint) return;
+    const action = this.hint.action;
+    for (const el of document.querySelectorAll(`[data-action="${action}"]`)) el.classList.add("hinted");
+    const [kind, ...cards] = action.split(" ");
+    if (["play", "collect", "keep"].includes(kind)) {
+      for (const code of kind === "play" ? cards.slice(0, 1) : cards) {
+        for (const el of this.handEl.querySelectorAll(`[data-card="${code}"]`)) el.classList.add("hinted");
+      }
+    }
+  }
+
+  hintBox() {
+    if (!this.info?.hints || this.seat === null) return null;
+    const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: this.hinting || this.pending || !!this.hint,
+      onclick: () => this.askHint() }, this.hinting ? HINT_TEXT.thinking : `${HINT_TEXT.button} (H)`);
+    const shown = this.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
+      h("b", {}, `${HINT_TEXT.title(this.hint.bot)}: ${actionLabel(this.hint.action)}`),
+      h("p", {}, HINT_TEXT.estimate(this.hint))) : null;
+    return h("div", { class: "hint-area" }, button, shown);
   }
 
   legal() {
@@ -416,6 +488,7 @@ class TablePage {
     box.append(...[
       h("h2", {}, "Your move"),
       h("p", { class: "prompt" }, PROMPTS[state.view.phase] || ""),
+      this.hintBox(),
       h("ol", { class: "options", "aria-label": "your legal moves" }, options.map((action, i) => {
         const p = this.previews.get(action);
         return h("li", {}, h("button", {
@@ -442,6 +515,10 @@ class TablePage {
       this.renderAll();
       return;
     }
+    if ((event.key === "h" || event.key === "H") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      this.askHint();
+      return;
+    }
     if (/^[1-9]$/.test(event.key)) {
       const buttons = this.decisionEl.querySelectorAll("button.option");
       const button = buttons[Number(event.key) - 1];
@@ -455,8 +532,8 @@ class TablePage {
     try {
       const humans = seats.filter((s) => s.kind === "human");
       const made = humans.length === 1
-        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules })
-        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat });
+        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules, hints: !!seats[this.seat]?.hints })
+        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat, hints: !!seats[this.seat]?.hints });
       rememberTable(made);
       this.closing = true;
       this.ws.close();
@@ -490,6 +567,14 @@ export function inviteButtons(made) {
       h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, `seat ${invite.seat}'s invite link`) },
         `Copy invite link for seat ${invite.seat}`))),
     h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, "the spectator link") }, "Copy spectator link"))));
+}
+
+function signed(x) {
+  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+}
+
+function percent(x) {
+  return `${Math.round(100 * x)} %`;
 }
 
 function sleep(ms) {
