@@ -1,0 +1,200 @@
+"""Steps of the fault tests: a server process to kill and start again, a PostgreSQL to stop and
+start again, and seats that play through it all on reconnecting clients."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from piepmatz.server.client import SeatClient, free_port
+from serverplay import PATIENCE
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+class ServerProcess:
+    """``piepmatz serve`` on a fixed port and database, killed and started again at will."""
+
+    def __init__(self, log: Path, *options: str) -> None:
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.options = options
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+        #: How many times it was killed with SIGKILL (each one confirmed by the exit status).
+        self.kills = 0
+
+    def start(self) -> None:
+        """Start it and return once it answers HTTP."""
+        command = [sys.executable, "-m", "piepmatz.cli", "serve", "--port", str(self.port)]
+        env = os.environ | {"PYTHONPATH": str(SRC)}
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [*command, *self.options, "--log-level", "warning"],
+                env=env,
+                stdout=out,
+                stderr=out,
+            )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                url = f"http://{self.address}/api/tables"
+                urllib.request.urlopen(url, timeout=1).close()
+                return
+            except (urllib.error.URLError, OSError):
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"piepmatz serve did not start: see {self.log}") from None
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        assert self.process.wait(30) == -signal.SIGKILL
+        self.kills += 1
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(30)
+
+
+@contextmanager
+def server_process(log: Path, *options: str) -> Iterator[ServerProcess]:
+    server = ServerProcess(log, *options)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@dataclass
+class Player:
+    """One person's seat played at random on a reconnecting client, slowly enough that games
+    outlast the faults the test makes."""
+
+    url: str
+    token: str
+    seed: int
+    #: Every acknowledgement received: (move, action).
+    acked: list[tuple[int, str]] = field(default_factory=list)
+    #: The last state (with the score sheet once the game is over).
+    final: dict[str, Any] | None = None
+    reconnects: int = 0
+    #: Error codes received, in order.
+    errors: list[str] = field(default_factory=list)
+
+    async def play(self, pause: float = 0.02) -> None:
+        rng = random.Random(self.seed)
+        async with SeatClient.connect(self.url, self.token, reconnect=True) as client:
+            try:
+                while True:
+                    message = await asyncio.wait_for(client.receive(), PATIENCE)
+                    if message["type"] == "ack":
+                        self.acked.append((message["move"], message["action"]))
+                    elif message["type"] == "error":
+                        self.errors.append(message["code"])
+                    elif message["type"] == "state":
+                        if message["result"] is not None:
+                            self.final = message
+                            return
+                        if message["legal"]:
+                            await asyncio.sleep(rng.uniform(0, pause))
+                            await client.act(rng.choice(message["legal"]), message["move"])
+            finally:
+                self.reconnects = client.reconnects
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+
+
+def _initdb() -> Path:
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    initdb = str(found[-1]) if found else shutil.which("initdb")
+    if initdb is None:
+        raise RuntimeError("no initdb: install Debian's postgresql package (make test does)")
+    return Path(initdb)
+
+
+class Postgres:
+    """A PostgreSQL of the test's own (``initdb`` in a temporary directory, a free port) that the
+    test stops and starts again; the shared one on 5432 is never touched."""
+
+    def __init__(self) -> None:
+        initdb = _initdb()
+        self.bindir = initdb.parent
+        self.folder = Path(tempfile.mkdtemp(prefix="piepmatz-pg-"))
+        # PostgreSQL refuses to run as root.
+        self.prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.prefix:
+            shutil.chown(self.folder, "postgres")
+        self.port = free_port()
+        self.data = self.folder / "data"
+        subprocess.run(
+            [*self.prefix, str(initdb), "-D", str(self.data), "-A", "trust", "-U", "postgres"],
+            check=True,
+            capture_output=True,
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+        self.url = f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                *self.prefix,
+                str(self.bindir / "postgres"),
+                *("-D", str(self.data), "-p", str(self.port), "-k", str(self.folder)),
+                *("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while not asyncio.run(self.answers()):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the test's PostgreSQL ({self.bindir}) did not start")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """A fast shutdown: every connection is cut, as when the database host goes away."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait(30)
+
+    async def answers(self) -> bool:
+        import asyncpg
+
+        try:
+            conn = await asyncpg.connect(self.url.replace("+asyncpg", ""), timeout=3)
+        except (OSError, asyncpg.PostgresError, TimeoutError):
+            return False
+        await conn.close()
+        return True
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextmanager
+def own_postgres() -> Iterator[Postgres]:
+    postgres = Postgres()
+    try:
+        postgres.start()
+        yield postgres
+    finally:
+        postgres.remove()

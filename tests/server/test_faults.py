@@ -1,0 +1,95 @@
+"""Faults: a server killed with SIGKILL at random moments, again and again, while several games
+run; every game still ends, with every acknowledged move and the score sheet of its record."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from faultplay import Player, ServerProcess, server_process
+from piepmatz.core import Game
+from serverplay import post, ws_url
+
+#: The tables: people and bots (the bots think in a worker process).
+TABLES = [
+    ["human", "human", "random"],
+    ["human", "human", "human"],
+    ["human", "greedy", "random", "human"],
+    ["human", "human"],
+]
+
+
+async def seat_everyone(address: str, seats: list[str], seed: int) -> tuple[str, list[str]]:
+    """Open a table and take every person's seat; the table id and the people's tokens."""
+    table = await post(address, "/api/tables", {"seats": seats, "name": "P0", "seed": seed})
+    tokens = [table["token"]]
+    for i, invite in enumerate(table["invites"]):
+        joined = await post(
+            address,
+            f"/api/tables/{table['table']}/join",
+            {"name": f"P{i + 1}", "token": invite["token"]},
+            status=200,
+        )
+        tokens.append(joined["token"])
+    return table["table"], tokens
+
+
+async def _kill_while_playing(server: ServerProcess, kills: int, rng: random.Random) -> None:
+    tables: dict[str, list[Player]] = {}
+    for n, seats in enumerate(TABLES):
+        table, tokens = await seat_everyone(server.address, seats, seed=rng.randrange(10**6))
+        url = ws_url(server.address, table)
+        tables[table] = [Player(url, t, seed=10 * n + i) for i, t in enumerate(tokens)]
+    players = [p for ps in tables.values() for p in ps]
+    playing = asyncio.gather(*(p.play() for p in players))
+
+    def moves_acked() -> int:
+        return sum(len(p.acked) for p in players)
+
+    async def killer() -> None:
+        for _ in range(kills):
+            # Each kill comes after a random number of the people's moves (so that it falls
+            # mid-game however fast the machine is), at a random moment after the last of them.
+            target = moves_acked() + rng.randint(5, 25)
+            while moves_acked() < target:
+                await asyncio.sleep(0.005)
+            await asyncio.sleep(rng.uniform(0, 0.05))
+            server.kill()
+            await asyncio.sleep(rng.uniform(0, 0.2))
+            await asyncio.to_thread(server.start)
+
+    await asyncio.wait_for(asyncio.gather(playing, killer()), 150)
+
+    assert server.kills == kills
+    async with httpx.AsyncClient(base_url=f"http://{server.address}") as http:
+        for table, seated in tables.items():
+            response = await http.get(f"/api/tables/{table}/record")
+            assert response.status_code == 200, response.text
+            record: dict[str, Any] = response.json()
+            for player in seated:
+                assert player.final is not None, "the game ended for every seat"
+                for move, action in player.acked:
+                    assert record["actions"][move] == action, "an acknowledged move is kept"
+                assert player.final["result"] == record["result"]
+                assert player.reconnects >= 1, "the client came back on its own"
+            sheet = Game.from_record(record).score().to_json()
+            assert sheet == record["result"], "the score sheet is the replayed record's"
+            # The record is the one stored: no move twice, none missing.
+            assert player.final["move"] == len(record["actions"])
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_games_survive_a_server_killed_again_and_again(
+    database: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    url = request.getfixturevalue(f"{database}_url")
+    rng = random.Random(f"kill {database}")
+    with server_process(
+        tmp_path / "serve.log", "--database-url", url, "--bot-workers", "1"
+    ) as server:
+        asyncio.run(_kill_while_playing(server, kills=3, rng=rng))
