@@ -138,16 +138,17 @@ class Postgres:
         initdb = _initdb()
         self.bindir = initdb.parent
         self.folder = Path(tempfile.mkdtemp(prefix="piepmatz-pg-"))
-        # PostgreSQL refuses to run as root.
-        self.prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        if self.prefix:
-            shutil.chown(self.folder, "postgres")
+        # PostgreSQL refuses to run as root; as its own user, it gets the test's signals.
+        self.user = "postgres" if os.geteuid() == 0 else None
+        if self.user:
+            shutil.chown(self.folder, self.user)
         self.port = free_port()
         self.data = self.folder / "data"
         subprocess.run(
-            [*self.prefix, str(initdb), "-D", str(self.data), "-A", "trust", "-U", "postgres"],
+            [str(initdb), "-D", str(self.data), "-A", "trust", "-U", "postgres"],
             check=True,
             capture_output=True,
+            user=self.user,
         )
         self.process: subprocess.Popen[bytes] | None = None
         self.url = f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/postgres"
@@ -155,13 +156,13 @@ class Postgres:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [
-                *self.prefix,
                 str(self.bindir / "postgres"),
                 *("-D", str(self.data), "-p", str(self.port), "-k", str(self.folder)),
                 *("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            user=self.user,
         )
         deadline = time.monotonic() + 30
         while not asyncio.run(self.answers()):

@@ -1,5 +1,6 @@
 """Faults: a server killed with SIGKILL at random moments, again and again, while several games
-run; every game still ends, with every acknowledged move and the score sheet of its record."""
+run; every game still ends, with every acknowledged move and the score sheet of its record.
+Bots whose worker crashes or hangs are replaced for the move, and the table goes on."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 
 from faultplay import Player, ServerProcess, server_process
 from piepmatz.core import Game
-from serverplay import post, ws_url
+from piepmatz.server.client import SeatClient
+from serverplay import game_at, get, post, running_server, ws_url
 
 #: The tables: people and bots (the bots think in a worker process).
 TABLES = [
@@ -93,3 +95,51 @@ def test_games_survive_a_server_killed_again_and_again(
         tmp_path / "serve.log", "--database-url", url, "--bot-workers", "1"
     ) as server:
         asyncio.run(_kill_while_playing(server, kills=3, rng=rng))
+
+
+# ---------------------------------------------------------------------- bots
+
+FAULT_BOTS = Path(__file__).with_name("faultbots.py")
+REASONS = {"crash": "its worker process died", "hang": "it took longer than 1 s"}
+
+
+async def _table_with_a_failing_bot(address: str, failure: str) -> None:
+    spec = f"servertest_{failure}:3"
+    table = await post(
+        address, "/api/tables", {"seats": ["human", spec, "random"], "name": "A", "seed": 3}
+    )
+    told: list[dict[str, Any]] = []
+    async with SeatClient.connect(ws_url(address, table["table"]), table["token"]) as anna:
+        while True:
+            message = await asyncio.wait_for(anna.receive(), 60)
+            if message["type"] == "bot_replaced":
+                told.append(message)
+            elif message["type"] == "state":
+                if message["result"] is not None:
+                    break
+                if message["legal"]:
+                    await anna.act(message["legal"][0], message["move"])
+    record = await get(address, f"/api/tables/{table['table']}/record")
+    failing = [
+        m
+        for m in range(len(record["actions"]))
+        if (game := game_at(record, m)).state.current_player == 1 and 3 <= game.view(1).turn < 6
+    ]
+    # Each decision of the failing turn was played by the fallback, and nothing else: the bot
+    # played its own moves again afterwards, and the random bot beside it was never replaced,
+    # so the pool the broken worker was in has been replaced by one that works.
+    assert failing and [t["move"] for t in told] == failing, told
+    for notice in told:
+        assert notice["seat"] == 1 and notice["bot"] == spec and notice["fallback"] == "greedy"
+        assert notice["reason"] == REASONS[failure]
+    assert message["result"] == Game.from_record(record).score().to_json()
+
+
+@pytest.mark.parametrize("failure", ["crash", "hang"])
+def test_a_bot_whose_worker_crashes_or_hangs_is_replaced_and_the_table_goes_on(
+    failure: str, sqlite_url: str
+) -> None:
+    with running_server(
+        sqlite_url, bot_workers=1, bot_timeout=1.0, plugins=[str(FAULT_BOTS)]
+    ) as address:
+        asyncio.run(_table_with_a_failing_bot(address, failure))

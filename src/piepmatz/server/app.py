@@ -6,7 +6,7 @@ import contextlib
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from typing import Any
 
@@ -19,7 +19,7 @@ from piepmatz.bots import make_bot
 from piepmatz.core import PiepmatzError
 
 from . import db
-from .bots import BotPool
+from .bots import BOT_TIMEOUT, BotPool
 from .messages import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -36,7 +36,7 @@ from .messages import (
     parse_client_message,
 )
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
-from .store import Store
+from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
 
@@ -108,7 +108,12 @@ def rules_html(spec: str) -> str:
     return html
 
 
-def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    bot_workers: int = 2,
+    bot_timeout: float = BOT_TIMEOUT,
+    plugins: Sequence[str] = (),
+) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts."""
     url = database_url or db.default_database_url()
 
@@ -116,7 +121,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(url)
         await db.upgrade(engine)
-        bots = BotPool(bot_workers)
+        bots = BotPool(bot_workers, bot_timeout, plugins)
         hub = Hub(Store(engine), bots)
         resumed = await hub.resume()
         if resumed:
@@ -138,6 +143,12 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
             await engine.dispose()
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
+
+    @app.exception_handler(StorageUnavailable)
+    async def _unavailable(_request: Request, exc: StorageUnavailable) -> JSONResponse:
+        # 503 with Retry-After: nothing was stored, and the same request may be sent again.
+        detail = f"{exc}: nothing was changed; try again in a moment"
+        return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "2"})
 
     @app.exception_handler(PiepmatzError)
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
@@ -320,6 +331,9 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                         except HTTPException:
                             await refuse("no_table", f"no table {table_id!r}")
                             continue
+                        except StorageUnavailable as exc:
+                            await refuse("unavailable", f"{exc}: say hello again in a moment")
+                            continue
                     seat = room.seat_for(message.token)
                     if seat is None and not room.is_spectator_token(message.token):
                         await refuse("bad_token", "this token is no seat's or spectator's here")
@@ -356,7 +370,10 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                     except RoomError as exc:
                         await conn.send(exc.message())
                 elif isinstance(message, Chat):
-                    await room.chat(conn.seat, message.text)
+                    try:
+                        await room.chat(conn.seat, message.text)
+                    except StorageUnavailable as exc:
+                        await refuse("unavailable", f"{exc}: the line was not sent")
         except WebSocketDisconnect:
             pass
         finally:

@@ -2,21 +2,41 @@
 
 A worker receives only the bot's spec, its seat's view, the legal action ids and a seed, and asks
 the bot through :func:`piepmatz.bots.base.decide` like every other interface.
+
+A bot that fails (its worker dies, it raises, it answers something that is not a legal action)
+or takes longer than the pool's ``timeout`` is replaced *for that move* by :data:`FALLBACK_BOT`,
+so that its table goes on; a pool with a dead or stuck worker is replaced by a fresh one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
+import os
 import random
+import select
+import threading
+import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import NamedTuple
 
-from piepmatz.bots import Bot, make_bot
+from piepmatz.bots import Bot, load_plugins, make_bot
 from piepmatz.bots.base import decide
 from piepmatz.core import PlayerView
 
+log = logging.getLogger("piepmatz.server")
+
 _bots: dict[str, Bot] = {}  # per worker process: a bot is built once per spec
+
+#: Seconds a bot may think about one move before the fallback plays it instead (``hard``
+#: thinks for one second; the rest is room for a loaded host).
+BOT_TIMEOUT = 30.0
+#: Plays the move of a bot that failed or ran out of time: a cheap rule of thumb that never
+#: searches, thinking in the server's own process (the pool may be what broke).
+FALLBACK_BOT = "greedy"
 
 
 def choose(spec: str, view: PlayerView, legal: Sequence[int], seed: int) -> int:
@@ -27,21 +47,113 @@ def choose(spec: str, view: PlayerView, legal: Sequence[int], seed: int) -> int:
     return decide(bot, view, legal, random.Random(seed))
 
 
-class BotPool:
-    """A process pool for bot decisions; ``workers=0`` thinks in a thread (tests, tiny hosts)."""
+class Choice(NamedTuple):
+    action: int
+    #: Why the seat's own bot did not play this move (``None``: it did).
+    replaced: str | None = None
 
-    def __init__(self, workers: int) -> None:
-        self.executor: ProcessPoolExecutor | None = None
-        if workers > 0:
-            # forkserver: workers do not inherit the server's threads, sockets or database pool.
-            context = multiprocessing.get_context("forkserver")
-            self.executor = ProcessPoolExecutor(workers, mp_context=context)
+
+def _start_worker(server: int, plugins: tuple[str, ...]) -> None:
+    """A worker's start: load the server's bot plugins, and end with the server."""
+    load_plugins(plugins)
+    threading.Thread(target=_exit_with, args=(server,), daemon=True).start()
+
+
+def _ready() -> None:
+    """Nothing: a worker that runs it has started."""
+
+
+def _exit_with(server: int) -> None:
+    # A server killed outright never shuts its pool down, and the worker would wait for work
+    # (and keep the forkserver alive) for ever.
+    try:
+        select.select([os.pidfd_open(server)], [], [])
+    except (AttributeError, OSError):  # no pidfd (not Linux 5.3+): look once a second
+        while _alive(server):
+            time.sleep(1)
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+class BotPool:
+    """A process pool for bot decisions; ``workers=0`` thinks in a thread (tests, tiny hosts:
+    a stuck bot's thread cannot be stopped there, only given up on)."""
+
+    def __init__(
+        self, workers: int, timeout: float = BOT_TIMEOUT, plugins: Sequence[str] = ()
+    ) -> None:
+        self.workers = workers
+        self.timeout = timeout
+        self.plugins = load_plugins(plugins)
+        self.executor = self._new_executor()
+
+    def _new_executor(self) -> ProcessPoolExecutor | None:
+        self.ready: list[Future[None]] = []
+        if self.workers == 0:
+            return None
+        # forkserver: workers do not inherit the server's threads, sockets or database pool.
+        executor = ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.plugins),
+        )
+        # Start every worker now: a worker's start (a second or more on a busy host) is not
+        # a bot's thinking time.
+        self.ready = [executor.submit(_ready) for _ in range(self.workers)]
+        return executor
+
+    def _replace(self, broken: ProcessPoolExecutor | None) -> None:
+        """A fresh pool instead of ``broken`` (unless that was done already), whose workers are
+        killed: a stuck one would never take work again."""
+        if broken is None or broken is not self.executor:
+            return
+        self.executor = self._new_executor()
+        # The pool's own processes: Python 3.14's kill_workers() is this, not yet available.
+        for process in list((broken._processes or {}).values()):
+            process.kill()
+        broken.shutdown(wait=False, cancel_futures=True)
 
     async def choose(self, spec: str, view: PlayerView, legal: Sequence[int], seed: int) -> int:
+        """The bot's own move; raises what went wrong (``BrokenProcessPool`` if its worker died)."""
         loop = asyncio.get_running_loop()
-        if self.executor is None:
-            return await asyncio.to_thread(choose, spec, view, list(legal), seed)
-        return await loop.run_in_executor(self.executor, choose, spec, view, list(legal), seed)
+        while True:
+            executor = self.executor
+            if executor is None:
+                return await asyncio.to_thread(choose, spec, view, list(legal), seed)
+            try:
+                return await loop.run_in_executor(executor, choose, spec, view, list(legal), seed)
+            except BrokenProcessPool:
+                if executor is self.executor:
+                    raise
+                # Another table's bot broke the pool this one waited in: ask the new pool.
+
+    async def choose_or_fallback(
+        self, spec: str, view: PlayerView, legal: Sequence[int], seed: int
+    ) -> Choice:
+        """The bot's move, or :data:`FALLBACK_BOT`'s if the bot failed or took too long."""
+        executor = self.executor
+        try:
+            await asyncio.gather(*(asyncio.wrap_future(f) for f in self.ready))
+            async with asyncio.timeout(self.timeout):
+                return Choice(await self.choose(spec, view, legal, seed))
+        except TimeoutError:
+            reason = f"it took longer than {self.timeout:g} s"
+            self._replace(executor)
+        except BrokenProcessPool:
+            reason = "its worker process died"
+            self._replace(executor)
+        except Exception as exc:  # a broken answer (BotMoveError) or a bot that raised
+            reason = str(exc) or repr(exc)
+        action = await asyncio.to_thread(choose, FALLBACK_BOT, view, list(legal), seed)
+        return Choice(action, reason)
 
     def close(self) -> None:
         if self.executor is not None:

@@ -1,0 +1,35 @@
+"""Bots that fail on purpose, for the fault tests (loaded with ``--plugin``, also in workers).
+
+``servertest_crash:N`` ends its worker process at every decision of its first turn from turn N
+on, and ``servertest_hang:N`` never answers then; at other turns both play at random.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Sequence
+
+from piepmatz.bots import register
+from piepmatz.core import PlayerView
+
+
+class FailingBot:
+    def __init__(self, name: str, turn: int) -> None:
+        self.name = name
+        self.turn = turn
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        if self.turn <= view.turn < self.turn + view.num_players:
+            # Only ever in a worker: a bot thinking in the server's own thread must not end it.
+            assert multiprocessing.parent_process() is not None, "a fault bot thinks in a worker"
+            if self.name == "servertest_crash":
+                os._exit(3)
+            time.sleep(3600)
+        return rng.choice(list(legal))
+
+
+register("servertest_crash", lambda arg: FailingBot("servertest_crash", int(arg or 2)))
+register("servertest_hang", lambda arg: FailingBot("servertest_hang", int(arg or 2)))
