@@ -33,3 +33,19 @@ class FailingBot:
 
 register("servertest_crash", lambda arg: FailingBot("servertest_crash", int(arg or 2)))
 register("servertest_hang", lambda arg: FailingBot("servertest_hang", int(arg or 2)))
+
+
+class SlowBot:
+    """Plays at random; takes 2 s per decision while the file named by the environment's
+    ``PIEPMATZ_TEST_SLOW_MARKER`` exists (so that a test can fail the database meanwhile)."""
+
+    name = "servertest_slow"
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        marker = os.environ.get("PIEPMATZ_TEST_SLOW_MARKER")
+        if marker and os.path.exists(marker):
+            time.sleep(2)
+        return rng.choice(list(legal))
+
+
+register("servertest_slow", lambda arg: SlowBot())

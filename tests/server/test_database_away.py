@@ -1,0 +1,146 @@
+"""The database going away and coming back while the server runs: PostgreSQL stopped and
+started again, an SQLite file that cannot grow (what a full disk does). Requests fail with a
+clear error and change nothing; service resumes by itself, with no restart of the server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import resource
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from faultplay import own_postgres, server_process
+from piepmatz.core import Game
+from piepmatz.server.client import SeatClient
+from serverplay import PATIENCE, post, running_server, ws_url
+
+FAULT_BOTS = Path(__file__).with_name("faultbots.py")
+Switch = Callable[[], Awaitable[None]]
+
+
+async def _my_turn(client: SeatClient) -> dict[str, Any]:
+    """The next state in which ``client``'s seat decides (or the game is over)."""
+    while True:
+        message = await asyncio.wait_for(client.receive(), PATIENCE)
+        if message["type"] == "state" and (message["legal"] or message["result"] is not None):
+            return message
+
+
+async def _next(client: SeatClient, kind: str) -> dict[str, Any]:
+    while (message := await asyncio.wait_for(client.receive(), PATIENCE))["type"] != kind:
+        pass
+    return message
+
+
+async def _through_outages(
+    address: str, go_away: Switch, come_back: Switch, marker: Path, reads_fail: bool
+) -> None:
+    rng = random.Random(7)
+    table = await post(
+        address,
+        "/api/tables",
+        {"seats": ["human", "servertest_slow", "random"], "name": "Anna", "seed": 11},
+    )
+    url = ws_url(address, table["table"])
+    async with (
+        httpx.AsyncClient(base_url=f"http://{address}") as http,
+        SeatClient.connect(url, table["token"], reconnect=True) as anna,
+    ):
+        while (state := await _my_turn(anna))["move"] < 6:
+            await anna.act(rng.choice(state["legal"]), state["move"])
+
+        # 1. A person's move while the database is away is refused and not played; the same
+        # move goes through as soon as the database is back.
+        await go_away()
+        move, action = state["move"], state["legal"][0]
+        await anna.act(action, move)
+        error = await _next(anna, "error")
+        assert error["code"] == "unavailable" and "database is unavailable" in error["message"]
+        await anna.send({"type": "sync"})
+        again = await _next(anna, "state")
+        assert (again["move"], again["legal"]) == (move, state["legal"])
+        assert (await http.get(f"/api/tables/{table['table']}")).json()["move"] == move
+        refused = await http.post("/api/tables", json={"seats": ["human", "random"], "name": "B"})
+        assert refused.status_code == 503 and "unavailable" in refused.json()["detail"]
+        assert refused.headers["retry-after"] == "2"
+        await anna.send({"type": "chat", "text": "anyone?"})
+        assert (await _next(anna, "error"))["code"] == "unavailable"
+        if reads_fail:
+            # A table the server does not hold cannot be looked up: not "no such table".
+            async with SeatClient.connect(ws_url(address, "notheldhere"), "x" * 43) as other:
+                assert (await _next(other, "error"))["code"] == "unavailable"
+        await come_back()
+        await anna.act(action, move)
+        assert await _next(anna, "ack") == {"type": "ack", "move": move, "action": action}
+        opened = await http.post("/api/tables", json={"seats": ["human", "random"], "name": "B"})
+        assert opened.status_code == 201, opened.text
+
+        # 2. A bot's move while the database is away: the table is told, and the move is
+        # stored once the database is back, with nobody doing anything.
+        marker.touch()  # the bot in seat 1 now thinks 2 s a move: time to take the database away
+        while (state := await _next(anna, "state"))["view"]["current_player"] != 1:
+            assert state["result"] is None, "the game ended before the slow bot's turn"
+            if state["legal"]:
+                await anna.act(rng.choice(state["legal"]), state["move"])
+        thinking = state["move"]
+        await go_away()
+        assert (await _next(anna, "error"))["code"] == "unavailable"
+        marker.unlink()
+        await come_back()
+        assert (await _next(anna, "state"))["move"] == thinking + 1
+
+        # 3. The game ends, as its record replays, with every acknowledged move.
+        while (state := await _my_turn(anna))["result"] is None:
+            await anna.act(rng.choice(state["legal"]), state["move"])
+        record = (await http.get(f"/api/tables/{table['table']}/record")).json()
+    acked = [(m["move"], m["action"]) for m in anna.received if m["type"] == "ack"]
+    assert len(acked) >= 5
+    for move, action in acked:
+        assert record["actions"][move] == action
+    assert state["result"] == record["result"] == Game.from_record(record).score().to_json()
+
+
+def test_postgresql_stopped_and_started_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "slow"
+    monkeypatch.setenv("PIEPMATZ_TEST_SLOW_MARKER", str(marker))
+    with (
+        own_postgres() as postgres,
+        running_server(postgres.url, plugins=[str(FAULT_BOTS)]) as address,
+    ):
+
+        async def go_away() -> None:
+            await asyncio.to_thread(postgres.stop)
+
+        async def come_back() -> None:
+            await asyncio.to_thread(postgres.start)
+
+        asyncio.run(_through_outages(address, go_away, come_back, marker, reads_fail=True))
+
+
+def test_an_sqlite_file_that_cannot_grow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files are made unwritable by a file-size limit on the server process (``prlimit``): the
+    server holds its database open, so a ``chmod`` would change nothing for it, and a full disk
+    does just this. Reads go on; every write is refused."""
+    marker = tmp_path / "slow"
+    monkeypatch.setenv("PIEPMATZ_TEST_SLOW_MARKER", str(marker))
+    url = f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
+    options = ("--database-url", url, "--bot-workers", "0", "--plugin", str(FAULT_BOTS))
+    with server_process(tmp_path / "serve.log", *options) as server:
+        assert server.process is not None
+        pid = server.process.pid
+        _, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
+
+        async def go_away() -> None:
+            resource.prlimit(pid, resource.RLIMIT_FSIZE, (1, hard))
+
+        async def come_back() -> None:
+            resource.prlimit(pid, resource.RLIMIT_FSIZE, (hard, hard))
+
+        asyncio.run(_through_outages(server.address, go_away, come_back, marker, reads_fail=False))
