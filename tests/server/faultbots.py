@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from piepmatz.bots import register
+from piepmatz.bots import bot_names, register
 from piepmatz.core import PlayerView
 
 
@@ -31,10 +31,6 @@ class FailingBot:
         return rng.choice(list(legal))
 
 
-register("servertest_crash", lambda arg: FailingBot("servertest_crash", int(arg or 2)))
-register("servertest_hang", lambda arg: FailingBot("servertest_hang", int(arg or 2)))
-
-
 class SlowBot:
     """Plays at random; takes 2 s per decision while the file named by the environment's
     ``PIEPMATZ_TEST_SLOW_MARKER`` exists (so that a test can fail the database meanwhile)."""
@@ -48,4 +44,8 @@ class SlowBot:
         return rng.choice(list(legal))
 
 
-register("servertest_slow", lambda arg: SlowBot())
+# pytest's doctest collection imports this file as a module of its own too: register once.
+if "servertest_slow" not in bot_names():
+    register("servertest_crash", lambda arg: FailingBot("servertest_crash", int(arg or 2)))
+    register("servertest_hang", lambda arg: FailingBot("servertest_hang", int(arg or 2)))
+    register("servertest_slow", lambda arg: SlowBot())
