@@ -3,6 +3,7 @@ started again, and the game goes on to the record's score sheet."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from pathlib import Path
@@ -86,10 +87,10 @@ def test_the_page_reconnects_with_backoff_to_a_restarted_server(
         assert back["move"] >= before["move"], "every acknowledged move is still there"
 
         attempts = page.evaluate("() => window.__connections")
-        gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False) if a >= lost]
+        gaps = [b - a for a, b in itertools.pairwise(attempts) if a >= lost]
         assert len(gaps) >= 3, attempts
         # Each wait at least as long as the one before (doubling, with jitter of at most half).
-        assert all(b >= a * 0.99 for a, b in zip(gaps, gaps[1:], strict=False)), gaps
+        assert all(b >= a * 0.99 for a, b in itertools.pairwise(gaps)), gaps
 
         end = _play(page, moves=None)
         table = re.search(r"/play/([\w-]+)", page.url)
