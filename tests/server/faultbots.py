@@ -44,8 +44,22 @@ class SlowBot:
         return rng.choice(list(legal))
 
 
+class SleepyBot:
+    """Plays at random after thinking ``seconds`` (``servertest_sleepy:SECONDS``)."""
+
+    name = "servertest_sleepy"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
+        time.sleep(self.seconds)
+        return rng.choice(list(legal))
+
+
 # pytest's doctest collection imports this file as a module of its own too: register once.
 if "servertest_slow" not in bot_names():
     register("servertest_crash", lambda arg: FailingBot("servertest_crash", int(arg or 2)))
     register("servertest_hang", lambda arg: FailingBot("servertest_hang", int(arg or 2)))
     register("servertest_slow", lambda arg: SlowBot())
+    register("servertest_sleepy", lambda arg: SleepyBot(float(arg)))

@@ -14,6 +14,7 @@ import pytest
 
 from faultplay import Player, ServerProcess, server_process
 from piepmatz.core import Game
+from piepmatz.server.bots import BotPool, Choice
 from piepmatz.server.client import SeatClient
 from serverplay import game_at, get, post, running_server, ws_url
 
@@ -143,3 +144,25 @@ def test_a_bot_whose_worker_crashes_or_hangs_is_replaced_and_the_table_goes_on(
         sqlite_url, bot_workers=1, bot_timeout=1.0, plugins=[str(FAULT_BOTS)]
     ) as address:
         asyncio.run(_table_with_a_failing_bot(address, failure))
+
+
+def test_a_bot_waiting_behind_others_is_not_timed_while_it_waits() -> None:
+    """Four questions to one worker, each thought about for 0.5 s against a limit of 1.5 s:
+    the last is answered 2 s after it was asked, and still with its own bot's move."""
+
+    async def run() -> list[Choice]:
+        pool = BotPool(1, timeout=1.5, plugins=[str(FAULT_BOTS)])
+        try:
+            game = Game.new(3, seed=4)
+            view = game.view(game.state.current_player)
+            legal = game.state.legal_action_ids()
+            asked = [
+                pool.choose_or_fallback("servertest_sleepy:0.5", view, legal, seed)
+                for seed in range(4)
+            ]
+            return await asyncio.gather(*asked)
+        finally:
+            pool.close()
+
+    choices = asyncio.run(run())
+    assert [c.replaced for c in choices] == [None] * 4

@@ -122,34 +122,43 @@ class BotPool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     async def choose(self, spec: str, view: PlayerView, legal: Sequence[int], seed: int) -> int:
-        """The bot's own move; raises what went wrong (``BrokenProcessPool`` if its worker died)."""
-        loop = asyncio.get_running_loop()
+        """The bot's own move. Raises what went wrong: ``TimeoutError`` once it has thought for
+        longer than ``timeout``, ``BrokenProcessPool`` if its worker died; the pool is replaced
+        in both cases. The time counts from when the pool takes the question up, not while it
+        waits behind other tables' bots (the pool takes up one question more than it has
+        workers, so that one may have waited for another's answer too)."""
         while True:
             executor = self.executor
             if executor is None:
-                return await asyncio.to_thread(choose, spec, view, list(legal), seed)
+                async with asyncio.timeout(self.timeout):
+                    return await asyncio.to_thread(choose, spec, view, list(legal), seed)
             try:
-                return await loop.run_in_executor(executor, choose, spec, view, list(legal), seed)
+                await asyncio.gather(*(asyncio.wrap_future(f) for f in self.ready))
+                future = executor.submit(choose, spec, view, list(legal), seed)
+                answer = asyncio.wrap_future(future)
+                while not future.running() and not future.done():
+                    await asyncio.wait([answer], timeout=0.05)
+                async with asyncio.timeout(self.timeout):
+                    return await answer
             except BrokenProcessPool:
                 if executor is self.executor:
+                    self._replace(executor)
                     raise
                 # Another table's bot broke the pool this one waited in: ask the new pool.
+            except TimeoutError:
+                self._replace(executor)
+                raise
 
     async def choose_or_fallback(
         self, spec: str, view: PlayerView, legal: Sequence[int], seed: int
     ) -> Choice:
         """The bot's move, or :data:`FALLBACK_BOT`'s if the bot failed or took too long."""
-        executor = self.executor
         try:
-            await asyncio.gather(*(asyncio.wrap_future(f) for f in self.ready))
-            async with asyncio.timeout(self.timeout):
-                return Choice(await self.choose(spec, view, legal, seed))
+            return Choice(await self.choose(spec, view, legal, seed))
         except TimeoutError:
             reason = f"it took longer than {self.timeout:g} s"
-            self._replace(executor)
         except BrokenProcessPool:
             reason = "its worker process died"
-            self._replace(executor)
         except Exception as exc:  # a broken answer (BotMoveError) or a bot that raised
             reason = str(exc) or repr(exc)
         action = await asyncio.to_thread(choose, FALLBACK_BOT, view, list(legal), seed)

@@ -425,7 +425,14 @@ class Room:
                 ).model_dump_json()
                 for conn in self.connections():
                     await conn.send(notice)
-            await self._play_for_bot(p, move, choice.action)
+            try:
+                await self._play_for_bot(p, move, choice.action)
+            except RoomError as exc:
+                # Not played (the store refused it for another reason): the table is told.
+                log.error("table %s: bot move %d not played: %s", self.id, move, exc)
+                for conn in self.connections():
+                    await conn.send(exc.message())
+                return
 
     async def _play_for_bot(self, seat: int, move: int, action: int) -> None:
         """Play a bot's move; while the database is away, try again now and then (nobody else
