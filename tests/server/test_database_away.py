@@ -5,6 +5,7 @@ clear error and change nothing; service resumes by itself, with no restart of th
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import resource
 from collections.abc import Awaitable, Callable
@@ -15,9 +16,11 @@ import httpx
 import pytest
 
 from faultplay import own_postgres, server_process
-from piepmatz.core import Game
+from piepmatz.core import Game, state_to_json
 from piepmatz.server.client import SeatClient
-from serverplay import PATIENCE, post, running_server, ws_url
+from piepmatz.server.room import Connection, RoomError
+from piepmatz.server.store import StorageUnavailable
+from serverplay import PATIENCE, playing_room, post, running_server, ws_url
 
 FAULT_BOTS = Path(__file__).with_name("faultbots.py")
 Switch = Callable[[], Awaitable[None]]
@@ -144,3 +147,44 @@ def test_an_sqlite_file_that_cannot_grow(tmp_path: Path, monkeypatch: pytest.Mon
             resource.prlimit(pid, resource.RLIMIT_FSIZE, (hard, hard))
 
         asyncio.run(_through_outages(server.address, go_away, come_back, marker, reads_fail=False))
+
+
+def test_a_move_being_stored_is_not_seen_and_a_failed_one_never_happened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a move's write is under way, whoever looks (a ``sync``, the table's HTTP answer)
+    sees the position before it; if the write fails, the game is as if it was never sent."""
+
+    async def run() -> None:
+        async with playing_room(tmp_path / "server.db", 3, "standard", 8) as room:
+            before = (room.move, state_to_json(room.game.state), room.game.record())
+            written, go_on = asyncio.Event(), asyncio.Event()
+
+            async def slow_and_failing(*args: object) -> None:
+                written.set()
+                await go_on.wait()
+                raise StorageUnavailable
+
+            monkeypatch.setattr(room.store, "add_move", slow_and_failing)
+            player = room.game.state.current_player
+            action = str(room.game.state.legal_actions()[0])
+            acting = asyncio.create_task(room.act(player, room.move, action))
+            await written.wait()
+            seen = Connection(Reader(), player)
+            message = json.loads(room.state_message(seen, full=True))
+            assert message["move"] == before[0] and action in message["legal"]
+            go_on.set()
+            with pytest.raises(RoomError) as refused:
+                await acting
+            assert refused.value.code == "unavailable"
+            assert (room.move, state_to_json(room.game.state), room.game.record()) == before
+
+    asyncio.run(asyncio.wait_for(run(), 20))
+
+
+class Reader:
+    async def send(self, text: str) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
