@@ -37,6 +37,8 @@ class ServerProcess:
         self.process: subprocess.Popen[bytes] | None = None
         #: How many times it was killed with SIGKILL (each one confirmed by the exit status).
         self.kills = 0
+        #: The processes the killed servers had started.
+        self.orphans: set[int] = set()
 
     def start(self) -> None:
         """Start it and return once it answers HTTP."""
@@ -62,14 +64,43 @@ class ServerProcess:
 
     def kill(self) -> None:
         assert self.process is not None
+        self.orphans |= descendants(self.process.pid)
         self.process.send_signal(signal.SIGKILL)
         assert self.process.wait(30) == -signal.SIGKILL
         self.kills += 1
+
+    def orphans_left(self, patience: float = 20) -> set[int]:
+        """The processes the killed servers had started (bot workers, their forkserver) that
+        are still running after ``patience`` seconds."""
+        deadline = time.monotonic() + patience
+        while (alive := {p for p in self.orphans if Path(f"/proc/{p}").exists()}) and (
+            time.monotonic() < deadline
+        ):
+            time.sleep(0.1)
+        return alive
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(30)
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process started by ``pid``, and by those, from ``/proc`` (Linux)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # ended meanwhile
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
 
 
 @contextmanager

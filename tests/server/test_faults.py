@@ -69,6 +69,9 @@ async def _kill_while_playing(server: ServerProcess, kills: int, rng: random.Ran
     await asyncio.wait_for(asyncio.gather(playing, killer()), 150)
 
     assert server.kills == kills
+    # The killed servers' bot workers (and their forkserver) ended with them.
+    assert server.orphans, "the killed servers had bot worker processes"
+    assert server.orphans_left() == set()
     async with httpx.AsyncClient(base_url=f"http://{server.address}") as http:
         for table, seated in tables.items():
             response = await http.get(f"/api/tables/{table}/record")
