@@ -20,10 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import faultbots
 from piepmatz.server.client import SeatClient, free_port
 from serverplay import PATIENCE
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+TESTS = Path(__file__).resolve().parent
+SRC = TESTS.parent / "src"
 
 
 class ServerProcess:
@@ -43,7 +47,7 @@ class ServerProcess:
     def start(self) -> None:
         """Start it and return once it answers HTTP."""
         command = [sys.executable, "-m", "piepmatz.cli", "serve", "--port", str(self.port)]
-        env = os.environ | {"PYTHONPATH": str(SRC)}
+        env = os.environ | {"PYTHONPATH": f"{SRC}{os.pathsep}{TESTS}"}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [*command, *self.options, "--log-level", "warning"],
@@ -103,6 +107,16 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def fault_bot_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The plugin of :mod:`faultbots`, its bots registered in this process only for the test."""
+    import piepmatz.bots
+    import piepmatz.bots.plugins
+
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", dict(piepmatz.bots.plugins._LOADED))
+    return faultbots.plugin(tmp_path)
+
+
 @contextmanager
 def server_process(log: Path, *options: str) -> Iterator[ServerProcess]:
     server = ServerProcess(log, *options)
@@ -134,7 +148,8 @@ class Player:
         async with SeatClient.connect(self.url, self.token, reconnect=True) as client:
             try:
                 while True:
-                    message = await asyncio.wait_for(client.receive(), PATIENCE)
+                    # A restart on a busy machine takes a while: twice the usual patience.
+                    message = await asyncio.wait_for(client.receive(), 2 * PATIENCE)
                     if message["type"] == "ack":
                         self.acked.append((message["move"], message["action"]))
                     elif message["type"] == "error":

@@ -15,15 +15,19 @@ from typing import Any
 import httpx
 import pytest
 
-from faultplay import own_postgres, server_process
+from faultplay import fault_bot_plugin, own_postgres, server_process
 from piepmatz.core import Game, state_to_json
 from piepmatz.server.client import SeatClient
 from piepmatz.server.room import Connection, RoomError
 from piepmatz.server.store import StorageUnavailable
 from serverplay import PATIENCE, playing_room, post, running_server, ws_url
 
-FAULT_BOTS = Path(__file__).with_name("faultbots.py")
 Switch = Callable[[], Awaitable[None]]
+
+
+@pytest.fixture
+def fault_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    return fault_bot_plugin(tmp_path, monkeypatch)
 
 
 async def _my_turn(client: SeatClient) -> dict[str, Any]:
@@ -109,13 +113,13 @@ async def _through_outages(
 
 
 def test_postgresql_stopped_and_started_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault_bots: str
 ) -> None:
     marker = tmp_path / "slow"
     monkeypatch.setenv("PIEPMATZ_TEST_SLOW_MARKER", str(marker))
     with (
         own_postgres() as postgres,
-        running_server(postgres.url, plugins=[str(FAULT_BOTS)]) as address,
+        running_server(postgres.url, plugins=[fault_bots]) as address,
     ):
 
         async def go_away() -> None:
@@ -127,14 +131,16 @@ def test_postgresql_stopped_and_started_again(
         asyncio.run(_through_outages(address, go_away, come_back, marker, reads_fail=True))
 
 
-def test_an_sqlite_file_that_cannot_grow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_sqlite_file_that_cannot_grow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault_bots: str
+) -> None:
     """Files are made unwritable by a file-size limit on the server process (``prlimit``): the
     server holds its database open, so a ``chmod`` would change nothing for it, and a full disk
     does just this. Reads go on; every write is refused."""
     marker = tmp_path / "slow"
     monkeypatch.setenv("PIEPMATZ_TEST_SLOW_MARKER", str(marker))
     url = f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
-    options = ("--database-url", url, "--bot-workers", "0", "--plugin", str(FAULT_BOTS))
+    options = ("--database-url", url, "--bot-workers", "0", "--plugin", fault_bots)
     with server_process(tmp_path / "serve.log", *options) as server:
         assert server.process is not None
         pid = server.process.pid

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from faultplay import Player, ServerProcess, server_process
+from faultplay import Player, ServerProcess, fault_bot_plugin, server_process
 from piepmatz.core import Game
 from piepmatz.server.bots import BotPool, Choice
 from piepmatz.server.client import SeatClient
@@ -103,7 +103,12 @@ def test_games_survive_a_server_killed_again_and_again(
 
 # ---------------------------------------------------------------------- bots
 
-FAULT_BOTS = Path(__file__).with_name("faultbots.py")
+
+@pytest.fixture
+def fault_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    return fault_bot_plugin(tmp_path, monkeypatch)
+
+
 REASONS = {"crash": "its worker process died", "hang": "it took longer than 1 s"}
 
 
@@ -141,20 +146,20 @@ async def _table_with_a_failing_bot(address: str, failure: str) -> None:
 
 @pytest.mark.parametrize("failure", ["crash", "hang"])
 def test_a_bot_whose_worker_crashes_or_hangs_is_replaced_and_the_table_goes_on(
-    failure: str, sqlite_url: str
+    failure: str, sqlite_url: str, fault_bots: str
 ) -> None:
     with running_server(
-        sqlite_url, bot_workers=1, bot_timeout=1.0, plugins=[str(FAULT_BOTS)]
+        sqlite_url, bot_workers=1, bot_timeout=1.0, plugins=[fault_bots]
     ) as address:
         asyncio.run(_table_with_a_failing_bot(address, failure))
 
 
-def test_a_bot_waiting_behind_others_is_not_timed_while_it_waits() -> None:
+def test_a_bot_waiting_behind_others_is_not_timed_while_it_waits(fault_bots: str) -> None:
     """Four questions to one worker, each thought about for 0.5 s against a limit of 1.5 s:
     the last is answered 2 s after it was asked, and still with its own bot's move."""
 
     async def run() -> list[Choice]:
-        pool = BotPool(1, timeout=1.5, plugins=[str(FAULT_BOTS)])
+        pool = BotPool(1, timeout=1.5, plugins=[fault_bots])
         try:
             game = Game.new(3, seed=4)
             view = game.view(game.state.current_player)

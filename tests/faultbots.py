@@ -1,4 +1,6 @@
-"""Bots that fail on purpose, for the fault tests (loaded with ``--plugin``, also in workers).
+"""Bots that fail on purpose, for the fault tests. :func:`plugin` writes a plugin file that
+registers them (a server loads it with ``--plugin``, in its bot workers too); importing this
+module registers nothing, so that no other test sees them.
 
 ``servertest_crash:N`` ends its worker process at every decision of its first turn from turn N
 on, and ``servertest_hang:N`` never answers then; at other turns both play at random.
@@ -11,6 +13,7 @@ import os
 import random
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from piepmatz.bots import bot_names, register
 from piepmatz.core import PlayerView
@@ -57,9 +60,18 @@ class SleepyBot:
         return rng.choice(list(legal))
 
 
-# pytest's doctest collection imports this file as a module of its own too: register once.
-if "servertest_slow" not in bot_names():
+def register_all() -> None:
+    if "servertest_slow" in bot_names():
+        return  # loaded again, by a second plugin file in the same process
     register("servertest_crash", lambda arg: FailingBot("servertest_crash", int(arg or 2)))
     register("servertest_hang", lambda arg: FailingBot("servertest_hang", int(arg or 2)))
     register("servertest_slow", lambda arg: SlowBot())
     register("servertest_sleepy", lambda arg: SleepyBot(float(arg)))
+
+
+def plugin(folder: Path) -> str:
+    """A plugin file in ``folder`` that registers these bots (the server and its workers find
+    this module on the tests' path)."""
+    path = folder / "faultbots_plugin.py"
+    path.write_text("import faultbots\n\nfaultbots.register_all()\n")
+    return str(path)
