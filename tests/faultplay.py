@@ -148,8 +148,15 @@ class Player:
         async with SeatClient.connect(self.url, self.token, reconnect=True) as client:
             try:
                 while True:
-                    # A restart on a busy machine takes a while: twice the usual patience.
-                    message = await asyncio.wait_for(client.receive(), 2 * PATIENCE)
+                    try:
+                        # A restart on a busy machine takes a while: twice the usual patience.
+                        message = await asyncio.wait_for(client.receive(), 2 * PATIENCE)
+                    except TimeoutError:
+                        last = client.state and (client.state["move"], client.state["legal"])
+                        raise AssertionError(
+                            f"{self.url}: nothing for {2 * PATIENCE:g} s; last state {last}, "
+                            f"{client.reconnects} reconnects, errors {self.errors}"
+                        ) from None
                     if message["type"] == "ack":
                         self.acked.append((message["move"], message["action"]))
                     elif message["type"] == "error":
