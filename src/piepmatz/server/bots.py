@@ -125,8 +125,8 @@ class BotPool:
         """The bot's own move. Raises what went wrong: ``TimeoutError`` once it has thought for
         longer than ``timeout``, ``BrokenProcessPool`` if its worker died; the pool is replaced
         in both cases. The time counts from when the pool takes the question up, not while it
-        waits behind other tables' bots (the pool takes up one question more than it has
-        workers, so that one may have waited for another's answer too)."""
+        waits behind other tables' bots (the pool's queue takes one question more than it has
+        workers ahead of time, so a question may be timed while it waits for those)."""
         while True:
             executor = self.executor
             if executor is None:
