@@ -58,6 +58,14 @@ async def _through_outages(
         httpx.AsyncClient(base_url=f"http://{address}") as http,
         SeatClient.connect(url, table["token"], reconnect=True) as anna,
     ):
+        while (state := await _my_turn(anna))["move"] < 3:
+            await anna.act(rng.choice(state["legal"]), state["move"])
+
+        # 0. Away and back with nothing asked meanwhile: the next move is played at once.
+        await go_away()
+        await come_back()
+        await anna.act(state["legal"][0], state["move"])
+        assert (await _next(anna, "ack"))["move"] == state["move"]
         while (state := await _my_turn(anna))["move"] < 6:
             await anna.act(rng.choice(state["legal"]), state["move"])
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .db import chat, moves, seats, tables
@@ -174,21 +174,31 @@ class Store:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                async with self._writing() as conn:
-                    await conn.execute(insert(moves), [m.row for m in batch])
-                    for m in batch:
-                        if m.status is not None:
-                            await conn.execute(
-                                update(tables)
-                                .where(tables.c.id == m.row["table_id"])
-                                .values(status=m.status)
-                            )
+                try:
+                    await self._store_moves(batch)
+                except StorageUnavailable as exc:
+                    if not isinstance(exc.__cause__, InterfaceError):
+                        raise
+                    # The held connection was found closed before anything was sent (the
+                    # database restarted since the last write): once more, on a new one.
+                    await self._store_moves(batch)
             except Exception as exc:
                 for m in batch:
                     m.done.set_exception(exc)
             else:
                 for m in batch:
                     m.done.set_result(None)
+
+    async def _store_moves(self, batch: list[_PendingMove]) -> None:
+        async with self._writing() as conn:
+            await conn.execute(insert(moves), [m.row for m in batch])
+            for m in batch:
+                if m.status is not None:
+                    await conn.execute(
+                        update(tables)
+                        .where(tables.c.id == m.row["table_id"])
+                        .values(status=m.status)
+                    )
 
     async def add_chat(self, table_id: str, line: StoredChat) -> None:
         async with self._writing() as conn:
