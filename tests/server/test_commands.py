@@ -50,3 +50,15 @@ def test_serve_listens_on_loopback_port_8000_by_default() -> None:
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.database_url) == ("127.0.0.1", 8000, None)
     assert main(["serve", "--bot-workers", "-1"]) == 2
+
+
+def test_serve_refuses_a_bot_timeout_of_no_time_and_a_plugin_that_is_not_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.bot_timeout, args.plugin) == (30.0, [])
+    assert main(["serve", "--bot-timeout", "0"]) == 2
+    assert "--bot-timeout must be more than 0" in capsys.readouterr().err
+    missing = tmp_path / "nobots.py"
+    assert main(["serve", "--plugin", str(missing)]) == 2
+    assert f"no such file ({missing})" in capsys.readouterr().err

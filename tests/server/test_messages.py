@@ -13,7 +13,7 @@ import pytest
 import piepmatz.bots
 from piepmatz.server.client import SeatClient
 from piepmatz.server.messages import MAX_CHAT, MAX_MESSAGE
-from serverplay import get, open_table, post, until, ws_url
+from serverplay import game_at, get, open_table, post, until, ws_url
 
 
 async def _two_people(address: str, public: bool = False) -> dict[str, Any]:
@@ -276,7 +276,7 @@ class _BrokenBot:
         return -1  # no action at all
 
 
-def test_a_bot_that_breaks_the_protocol_is_named_and_its_answer_not_played(
+def test_a_bot_that_breaks_the_protocol_is_replaced_for_the_move_and_the_game_goes_on(
     server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(piepmatz.bots._FACTORIES, "servertest_broken", lambda arg: _BrokenBot())
@@ -285,14 +285,30 @@ def test_a_bot_that_breaks_the_protocol_is_named_and_its_answer_not_played(
         table = await post(
             server, "/api/tables", {"seats": ["human", "servertest_broken"], "name": "A"}
         )
+        replaced = []
         async with SeatClient.connect(ws_url(server, table["table"]), table["token"]) as anna:
-            while (message := await asyncio.wait_for(anna.receive(), 30))["type"] != "error":
-                if message["type"] == "state" and message["legal"]:
-                    await anna.act(message["legal"][0], message["move"])
-            assert message["code"] == "bot_failed" and "seat 1" in message["message"]
-            stuck = (await get(server, f"/api/tables/{table['table']}"))["move"]
-            await anna.send({"type": "sync"})
-            assert (await until(anna, "state"))["move"] == stuck
-            assert anna.state is not None and anna.state["legal"] == []
+            first = None
+            while True:
+                message = await asyncio.wait_for(anna.receive(), 30)
+                if message["type"] == "state" and first is None:
+                    first = message["move"]
+                if message["type"] == "bot_replaced":
+                    replaced.append(message)
+                elif message["type"] == "state":
+                    if message["result"] is not None:
+                        break
+                    if message["legal"]:
+                        await anna.act(message["legal"][0], message["move"])
+        record = await get(server, f"/api/tables/{table['table']}/record")
+        moves = range(len(record["actions"]))
+        bot_moves = [m for m in moves if game_at(record, m).state.current_player == 1]
+        # Every one of the bot's moves was the fallback's, and the table was told each time
+        # (the first ones came before Anna was there).
+        told = [r["move"] for r in replaced]
+        assert first is not None
+        assert {m for m in bot_moves if m > first} <= set(told) <= set(bot_moves)
+        assert len(told) == len(set(told))
+        assert all(r["seat"] == 1 and r["fallback"] == "greedy" for r in replaced)
+        assert "-1" in replaced[0]["reason"]
 
     asyncio.run(run())

@@ -7,7 +7,7 @@ import contextlib
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from typing import Any
 
@@ -20,7 +20,7 @@ from piepmatz.bots import make_bot
 from piepmatz.core import PiepmatzError
 
 from . import db
-from .bots import Analysis, BotPool
+from .bots import BOT_TIMEOUT, Analysis, BotPool
 from .messages import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -39,7 +39,7 @@ from .messages import (
 )
 from .review import Reviews
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
-from .store import Store
+from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
 
@@ -119,11 +119,15 @@ def create_app(
     hint_bot: str | None = None,
     hint_iterations: int | None = None,
     review_iterations: int | None = None,
+    bot_timeout: float = BOT_TIMEOUT,
+    plugins: Sequence[str] = (),
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts.
 
     ``hint_bot``, ``hint_iterations`` and ``review_iterations`` set the budgets of hints and
-    reviews (default: the hard bot and :mod:`piepmatz.bots.review`'s budgets).
+    reviews (default: the hard bot and :mod:`piepmatz.bots.review`'s budgets); a bot that fails
+    or thinks longer than ``bot_timeout`` seconds is replaced for the move (``plugins`` are
+    loaded in the server and its bot workers).
     """
     url = database_url or db.default_database_url()
     defaults = Analysis()
@@ -137,7 +141,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(url)
         await db.upgrade(engine)
-        bots = BotPool(bot_workers, analysis)
+        bots = BotPool(bot_workers, analysis, bot_timeout, plugins)
         hub = Hub(Store(engine), bots)
         resumed = await hub.resume()
         if resumed:
@@ -160,6 +164,12 @@ def create_app(
             await engine.dispose()
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
+
+    @app.exception_handler(StorageUnavailable)
+    async def _unavailable(_request: Request, exc: StorageUnavailable) -> JSONResponse:
+        # 503 with Retry-After: nothing was stored, and the same request may be sent again.
+        detail = f"{exc}: nothing was changed; try again in a moment"
+        return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "2"})
 
     @app.exception_handler(PiepmatzError)
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
@@ -384,6 +394,9 @@ def create_app(
                         except HTTPException:
                             await refuse("no_table", f"no table {table_id!r}")
                             continue
+                        except StorageUnavailable as exc:
+                            await refuse("unavailable", f"{exc}: say hello again in a moment")
+                            continue
                     seat = room.seat_for(message.token)
                     if seat is None and not room.is_spectator_token(message.token):
                         await refuse("bad_token", "this token is no seat's or spectator's here")
@@ -427,7 +440,10 @@ def create_app(
                     except RoomError as exc:
                         await conn.send(exc.message())
                 elif isinstance(message, Chat):
-                    await room.chat(conn.seat, message.text)
+                    try:
+                        await room.chat(conn.seat, message.text)
+                    except StorageUnavailable as exc:
+                        await refuse("unavailable", f"{exc}: the line was not sent")
         except WebSocketDisconnect:
             pass
         finally:

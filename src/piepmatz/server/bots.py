@@ -3,19 +3,29 @@
 A worker receives only the bot's spec, its seat's view, the legal action ids and a seed, and asks
 the bot through :func:`piepmatz.bots.base.decide` like every other interface. Hints and game
 reviews (:mod:`piepmatz.bots.review`) are searched in the same workers, from one view each.
+
+A bot that fails (its worker dies, it raises, it answers something that is not a legal action)
+or takes longer than the pool's ``timeout`` is replaced *for that move* by :data:`FALLBACK_BOT`,
+so that its table goes on; a pool with a dead or stuck worker is replaced by a fresh one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
+import os
 import random
+import select
+import threading
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from piepmatz.bots import Bot, make_bot
+from piepmatz.bots import Bot, load_plugins, make_bot
 from piepmatz.bots.base import decide
 from piepmatz.bots.review import (
     DEFAULT_ITERATIONS,
@@ -29,8 +39,16 @@ from piepmatz.bots.review import (
 from piepmatz.core import PlayerView
 
 T = TypeVar("T")
+log = logging.getLogger("piepmatz.server")
 
 _bots: dict[str, Bot] = {}  # per worker process: a bot is built once per spec
+
+#: Seconds a bot may think about one move before the fallback plays it instead (``hard``
+#: thinks for one second; the rest is room for a loaded host).
+BOT_TIMEOUT = 30.0
+#: Plays the move of a bot that failed or ran out of time: a cheap rule of thumb that never
+#: searches, thinking in the server's own process (the pool may be what broke).
+FALLBACK_BOT = "greedy"
 
 
 def choose(spec: str, view: PlayerView, legal: Sequence[int], seed: int) -> int:
@@ -50,27 +68,131 @@ class Analysis:
     review_iterations: int = DEFAULT_ITERATIONS
 
 
-class BotPool:
-    """A process pool for bot decisions; ``workers=0`` thinks in a thread (tests, tiny hosts)."""
+class Choice(NamedTuple):
+    action: int
+    #: Why the seat's own bot did not play this move (``None``: it did).
+    replaced: str | None = None
 
-    def __init__(self, workers: int, analysis: Analysis | None = None) -> None:
-        self.executor: ProcessPoolExecutor | None = None
+
+def _start_worker(server: int, plugins: tuple[str, ...]) -> None:
+    """A worker's start: load the server's bot plugins, and end with the server."""
+    load_plugins(plugins)
+    threading.Thread(target=_exit_with, args=(server,), daemon=True).start()
+
+
+def _ready() -> None:
+    """Nothing: a worker that runs it has started."""
+
+
+def _exit_with(server: int) -> None:
+    # A server killed outright never shuts its pool down, and the worker would wait for work
+    # (and keep the forkserver alive) for ever.
+    try:
+        select.select([os.pidfd_open(server)], [], [])
+    except (AttributeError, OSError):  # no pidfd (not Linux 5.3+): look once a second
+        while _alive(server):
+            time.sleep(1)
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+class BotPool:
+    """A process pool for bot decisions; ``workers=0`` thinks in a thread (tests, tiny hosts:
+    a stuck bot's thread cannot be stopped there, only given up on)."""
+
+    def __init__(
+        self,
+        workers: int,
+        analysis: Analysis | None = None,
+        timeout: float = BOT_TIMEOUT,
+        plugins: Sequence[str] = (),
+    ) -> None:
+        self.workers = workers
         self.analysis = analysis or Analysis()
         #: How many searches of hints and reviews run at once: one per worker. They go to the
         #: executor one decision at a time, so a bot's move, queued directly, waits at most for
         #: one decision's search before it gets a worker.
-        self.workers = max(1, workers)
-        self._analysing = asyncio.Semaphore(self.workers)
-        if workers > 0:
-            # forkserver: workers do not inherit the server's threads, sockets or database pool.
-            context = multiprocessing.get_context("forkserver")
-            self.executor = ProcessPoolExecutor(workers, mp_context=context)
+        self._analysing = asyncio.Semaphore(max(1, workers))
+        self.timeout = timeout
+        self.plugins = load_plugins(plugins)
+        self.executor = self._new_executor()
+
+    def _new_executor(self) -> ProcessPoolExecutor | None:
+        self.ready: list[Future[None]] = []
+        if self.workers == 0:
+            return None
+        # forkserver: workers do not inherit the server's threads, sockets or database pool.
+        executor = ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.plugins),
+        )
+        # Start every worker now: a worker's start (a second or more on a busy host) is not
+        # a bot's thinking time.
+        self.ready = [executor.submit(_ready) for _ in range(self.workers)]
+        return executor
+
+    def _replace(self, broken: ProcessPoolExecutor | None) -> None:
+        """A fresh pool instead of ``broken`` (unless that was done already), whose workers are
+        killed: a stuck one would never take work again."""
+        if broken is None or broken is not self.executor:
+            return
+        self.executor = self._new_executor()
+        # The pool's own processes: Python 3.14's kill_workers() is this, not yet available.
+        for process in list((broken._processes or {}).values()):
+            process.kill()
+        broken.shutdown(wait=False, cancel_futures=True)
 
     async def choose(self, spec: str, view: PlayerView, legal: Sequence[int], seed: int) -> int:
-        loop = asyncio.get_running_loop()
-        if self.executor is None:
-            return await asyncio.to_thread(choose, spec, view, list(legal), seed)
-        return await loop.run_in_executor(self.executor, choose, spec, view, list(legal), seed)
+        """The bot's own move. Raises what went wrong: ``TimeoutError`` once it has thought for
+        longer than ``timeout``, ``BrokenProcessPool`` if its worker died; the pool is replaced
+        in both cases. The time counts from when the pool takes the question up, not while it
+        waits behind other tables' bots (the pool's queue takes one question more than it has
+        workers ahead of time, so a question may be timed while it waits for those)."""
+        while True:
+            executor = self.executor
+            if executor is None:
+                async with asyncio.timeout(self.timeout):
+                    return await asyncio.to_thread(choose, spec, view, list(legal), seed)
+            try:
+                await asyncio.gather(*(asyncio.wrap_future(f) for f in self.ready))
+                future = executor.submit(choose, spec, view, list(legal), seed)
+                answer = asyncio.wrap_future(future)
+                while not future.running() and not future.done():
+                    await asyncio.wait([answer], timeout=0.05)
+                async with asyncio.timeout(self.timeout):
+                    return await answer
+            except BrokenProcessPool:
+                if executor is self.executor:
+                    self._replace(executor)
+                    raise
+                # Another table's bot broke the pool this one waited in: ask the new pool.
+            except TimeoutError:
+                self._replace(executor)
+                raise
+
+    async def choose_or_fallback(
+        self, spec: str, view: PlayerView, legal: Sequence[int], seed: int
+    ) -> Choice:
+        """The bot's move, or :data:`FALLBACK_BOT`'s if the bot failed or took too long."""
+        try:
+            return Choice(await self.choose(spec, view, legal, seed))
+        except TimeoutError:
+            reason = f"it took longer than {self.timeout:g} s"
+        except BrokenProcessPool:
+            reason = "its worker process died"
+        except Exception as exc:  # a broken answer (BotMoveError) or a bot that raised
+            reason = str(exc) or repr(exc)
+        action = await asyncio.to_thread(choose, FALLBACK_BOT, view, list(legal), seed)
+        return Choice(action, reason)
 
     async def _analyse(self, work: Callable[..., T], *args: Any) -> T:
         async with self._analysing:

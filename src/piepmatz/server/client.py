@@ -3,6 +3,10 @@
 async with SeatClient.connect("ws://127.0.0.1:8000/ws/TABLE", token) as seat:
     state = await seat.until("state")
     await seat.act(state["legal"][0], state["move"])
+
+With ``reconnect=True`` a dropped connection (a restarted server, a network hiccup) is opened
+again with exponential backoff and the seat says ``hello`` again: the server answers with the
+whole state, so the caller only sees the next ``state`` message.
 """
 
 from __future__ import annotations
@@ -15,18 +19,37 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import IO, Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import backoff
+from websockets.exceptions import ConnectionClosed
+
+
+def reconnect_delays() -> Generator[float]:
+    """Seconds between attempts to reconnect: a random first wait (so that the clients of a
+    restarted server do not all come back at once), then growing by 1.6 up to 5 s."""
+    return backoff(initial_delay=0.5, min_delay=0.2, max_delay=5.0)
 
 
 class SeatClient:
     """One connection at a table: a seat's or a spectator's."""
 
-    def __init__(self, websocket: ClientConnection, keep: bool = True) -> None:
+    def __init__(
+        self,
+        websocket: ClientConnection,
+        keep: bool = True,
+        reopen: AsyncIterator[ClientConnection] | None = None,
+        token: str | None = None,
+    ) -> None:
         self.websocket = websocket
+        #: Where new connections come from when this one drops (``None``: no reconnecting).
+        self.reopen = reopen
+        self.token = token
+        #: How many times the connection was opened again.
+        self.reconnects = 0
         #: Keep every message and the log (tests); a load generator keeps only the last state.
         self.keep = keep
         #: Every message received, in order.
@@ -38,22 +61,65 @@ class SeatClient:
     @classmethod
     @asynccontextmanager
     async def connect(
-        cls, url: str, token: str | None, keep: bool = True
+        cls,
+        url: str,
+        token: str | None,
+        keep: bool = True,
+        reconnect: bool = False,
+        delays: Callable[[], Generator[float]] = reconnect_delays,
     ) -> AsyncIterator[SeatClient]:
-        async with connect(url, max_size=None) as websocket:
-            client = cls(websocket, keep)
-            if token is not None:
-                await client.send({"type": "hello", "token": token})
+        """A connection at ``url`` that says hello with ``token``; with ``reconnect`` a dropped
+        connection is opened again (waiting ``delays`` between failed attempts, for ever)."""
+        if not reconnect:
+            async with connect(url, max_size=None) as websocket:
+                client = cls(websocket, keep, token=token)
+                await client._hello()
+                yield client
+            return
+        # websockets' reconnecting iterator: each step closes the old connection and opens a
+        # new one, retrying transient failures (refused, 5xx, timeouts) with backoff.
+        connections = aiter(connect(url, max_size=None, reconnect_delays=delays))
+        client = cls(await anext(connections), keep, connections, token)
+        try:
+            await client._hello()
             yield client
+        finally:
+            await client.websocket.close()
+            await connections.aclose()  # type: ignore[attr-defined]
+
+    async def _hello(self) -> None:
+        if self.token is not None:
+            await self.websocket.send(json.dumps({"type": "hello", "token": self.token}))
+
+    async def _reconnect(self) -> None:
+        assert self.reopen is not None
+        self.websocket = await anext(self.reopen)
+        self.reconnects += 1
+        await self._hello()
 
     async def send(self, message: dict[str, Any] | str) -> None:
-        await self.websocket.send(message if isinstance(message, str) else json.dumps(message))
+        """Send ``message``; on a reconnecting client a message sent while the connection is
+        down is dropped (the state after reconnecting asks again)."""
+        text = message if isinstance(message, str) else json.dumps(message)
+        try:
+            await self.websocket.send(text)
+        except ConnectionClosed:
+            if self.reopen is None:
+                raise
 
     async def act(self, action: str, move: int) -> None:
         await self.send({"type": "action", "move": move, "action": action})
 
     async def receive(self) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(await self.websocket.recv())
+        while True:
+            try:
+                text = await self.websocket.recv()
+                break
+            except ConnectionClosed:
+                if self.reopen is None:
+                    raise
+                await self._reconnect()
+        message: dict[str, Any] = json.loads(text)
         if message["type"] == "state":
             self.state = message
         if self.keep:

@@ -28,6 +28,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="processes the bots think in (default: one less than the cores)",
     )
     serve.add_argument(
+        "--bot-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="a bot that takes longer for a move (or fails) is replaced for that move by the "
+        "greedy bot (30)",
+    )
+    serve.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE_OR_MODULE",
+        help="load a Python file or module that registers more bots (repeatable)",
+    )
+    serve.add_argument(
         "--log-level",
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
@@ -59,7 +74,22 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.bot_workers < 0:
         sys.stderr.write("piepmatz serve: --bot-workers must be 0 or more\n")
         return 2
-    app = create_app(args.database_url, bot_workers=args.bot_workers)
+    if args.bot_timeout <= 0:
+        sys.stderr.write("piepmatz serve: --bot-timeout must be more than 0 seconds\n")
+        return 2
+    from piepmatz.bots.plugins import PluginError, load_plugins
+
+    try:
+        plugins = load_plugins(args.plugin)
+    except PluginError as exc:
+        sys.stderr.write(f"piepmatz serve: {exc}\n")
+        return 2
+    app = create_app(
+        args.database_url,
+        bot_workers=args.bot_workers,
+        bot_timeout=args.bot_timeout,
+        plugins=plugins,
+    )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(
         app,

@@ -89,6 +89,10 @@ def make_engine(url: str) -> AsyncEngine:
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": 30}
+    else:
+        # A database server that restarted has cut the pooled connections: test each one as it
+        # is taken, so that the first request after it is back does not fail.
+        kwargs["pool_pre_ping"] = True
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
 

@@ -213,6 +213,17 @@ class Error(BaseModel):
     message: str
 
 
+class BotReplaced(BaseModel):
+    """The bot in ``seat`` failed or ran out of time at ``move``; ``fallback`` played for it."""
+
+    type: Literal["bot_replaced"] = "bot_replaced"
+    seat: int
+    bot: str
+    fallback: str
+    move: int
+    reason: str
+
+
 PROTOCOL_VERSION = 1
 
 # ------------------------------------------------------------------ HTTP bodies

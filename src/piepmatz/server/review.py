@@ -54,7 +54,7 @@ class ReviewJob:
             # One decision per worker at a time: each decision's seed is its own, so the
             # review is the same in whatever order its decisions are searched.
             async with asyncio.TaskGroup() as group:
-                for _ in range(bots.workers):
+                for _ in range(max(1, bots.workers)):  # workers=0: one thread
                     group.create_task(search())
             reviews = [found[d.index] for d in self.todo]
         except Exception as exc:  # a dead worker: said to the asker, who may ask again

@@ -13,7 +13,6 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,11 +24,12 @@ from piepmatz.core.events import describe_event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.view import filter_event, public_view
 
-from .bots import BotPool
+from .bots import FALLBACK_BOT, BotPool
 from .messages import (
     CHAT_HISTORY,
     Ack,
     ActionPreview,
+    BotReplaced,
     ChatLine,
     Error,
     HintAnswer,
@@ -38,7 +38,7 @@ from .messages import (
     StateMessage,
     TableInfo,
 )
-from .store import Store, StoredChat, StoredSeat, StoredTable
+from .store import StorageUnavailable, Store, StoredChat, StoredSeat, StoredTable
 
 HUMAN = "human"
 log = logging.getLogger("piepmatz.server")
@@ -154,8 +154,6 @@ class Room:
         self.spectators: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
-        #: The ``error`` message of a bot that broke the protocol; the game waits on it.
-        self.bot_failure: str | None = None
         #: Seats whose hint is being worked out (one at a time per seat).
         self.hinting: set[int] = set()
         #: The last hint per seat, with the move it answers: asked again, it is sent again.
@@ -256,7 +254,10 @@ class Room:
 
     async def connect(self, conn: Connection) -> None:
         # Under the lock: the full state must reach the client before any later move's.
-        chat = await self.store.recent_chat(self.id, CHAT_HISTORY)
+        try:
+            chat = await self.store.recent_chat(self.id, CHAT_HISTORY)
+        except StorageUnavailable:
+            chat = []  # the game goes on without the chat's history while the database is away
         async with self.lock:
             if conn.seat is None:
                 self.spectators.add(conn)
@@ -265,8 +266,6 @@ class Room:
             await conn.send(self.state_message(conn, full=True))
             for line in chat:
                 await conn.send(_chat_message(line))
-            if self.bot_failure is not None:
-                await conn.send(self.bot_failure)
             await self.announce_table()
 
     async def disconnect(self, conn: Connection) -> None:
@@ -431,19 +430,26 @@ class Room:
                     f"action for move {move}, but the game is at move {self.move}: "
                     "it answers an earlier position (sent twice?) and is not played",
                 )
+            state = self.game.state
             try:
-                action = self.game.apply(text, player=seat)
+                action = state.parse_action(text, player=seat)
             except PiepmatzError as exc:
                 raise RoomError("illegal", str(exc)) from None
-            over = self.game.state.is_over()
+            # The game moves on only once the move is stored: until then (and for good, if the
+            # store fails) every reader sees the position before it.
+            after = state.copy(events=False)
+            after.apply_id(action.id)
+            over = after.is_over()
             try:
                 await self.store.add_move(
                     self.id, move, seat, str(action), "over" if over else None
                 )
+            except StorageUnavailable as exc:
+                raise RoomError("unavailable", f"{exc}: the move was not played") from None
             except Exception:
                 log.exception("table %s: could not store move %d", self.id, move)
-                self.game = self._replayed(self.game.actions[:-1])
                 raise RoomError("storage", "the move could not be stored; try again") from None
+            self.game.apply(action, player=seat)
             if over:
                 self.status = "over"
             # Announced under the lock, so that every client hears the moves in order.
@@ -454,12 +460,6 @@ class Room:
             await self.broadcast_state()
         self.wake_bots()
         return str(action)
-
-    def _replayed(self, actions: Sequence[object]) -> Game:
-        game = Game(self.game.options)
-        for action in actions:
-            game.apply(str(action))
-        return game
 
     def bot_to_act(self) -> int | None:
         state = self.game.state
@@ -481,18 +481,40 @@ class Room:
             # The project's one bot-seed scheme, keyed by the move too: a generator that need
             # not survive between moves, so a restarted server asks the same question.
             seed = derive_seed(self.game.options.seed, "bot", "move", move, p)
-            try:
-                choice = await self.bots.choose(self.seats[p].kind, view, legal, seed)
-                await self.act(p, move, choice)
-            except (BotMoveError, RoomError, BrokenProcessPool) as exc:
-                # The game waits; the table is told why rather than left guessing.
-                log.error("table %s: bot %s in seat %d: %s", self.id, self.seats[p].kind, p, exc)
-                self.bot_failure = Error(
-                    code="bot_failed", message=f"the bot in seat {p} failed: {exc}"
+            kind = self.seats[p].kind
+            choice = await self.bots.choose_or_fallback(kind, view, legal, seed)
+            if choice.replaced is not None:
+                log.error("table %s: bot %s in seat %d: %s", self.id, kind, p, choice.replaced)
+                notice = BotReplaced(
+                    seat=p, bot=kind, fallback=FALLBACK_BOT, move=move, reason=choice.replaced
                 ).model_dump_json()
                 for conn in self.connections():
-                    await conn.send(self.bot_failure)
+                    await conn.send(notice)
+            try:
+                await self._play_for_bot(p, move, choice.action)
+            except RoomError as exc:
+                # Not played (the store refused it for another reason): the table is told.
+                log.error("table %s: bot move %d not played: %s", self.id, move, exc)
+                for conn in self.connections():
+                    await conn.send(exc.message())
                 return
+
+    async def _play_for_bot(self, seat: int, move: int, action: int) -> None:
+        """Play a bot's move; while the database is away, try again now and then (nobody else
+        can move the game on), having told the table once."""
+        delay = 0.25
+        while True:
+            try:
+                await self.act(seat, move, action)
+                return
+            except RoomError as exc:
+                if exc.code != "unavailable":
+                    raise
+                if delay == 0.25:
+                    for conn in self.connections():
+                        await conn.send(exc.message())
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 5.0)
 
     # ------------------------------------------------------------------ chat
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -11,9 +12,40 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .db import chat, moves, seats, tables
+
+log = logging.getLogger("piepmatz.server")
+
+
+class StorageUnavailable(Exception):
+    """The database did not answer, or could not write (gone, restarting, disk full): nothing
+    was stored. The next operation tries again with a fresh connection."""
+
+    def __init__(self) -> None:
+        super().__init__("the game database is unavailable just now")
+
+
+def _unavailable(exc: BaseException) -> bool:
+    """A database that is away or cannot write, as opposed to a write it refuses (a second move
+    for the same number: ``IntegrityError``)."""
+    if isinstance(exc, IntegrityError):
+        return False
+    return isinstance(exc, DBAPIError | OSError | TimeoutError)
+
+
+@asynccontextmanager
+async def _answering() -> AsyncIterator[None]:
+    """Turn the database's own failures into :class:`StorageUnavailable` (details to the log)."""
+    try:
+        yield
+    except Exception as exc:
+        if not _unavailable(exc):
+            raise
+        log.error("database unavailable: %s", str(exc).splitlines()[0] if str(exc) else repr(exc))
+        raise StorageUnavailable from exc
 
 
 @dataclass
@@ -65,8 +97,13 @@ class Store:
         self._connection: AsyncConnection | None = None
 
     @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        async with _answering(), self.engine.connect() as conn:
+            yield conn
+
+    @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
-        async with self.write_lock:
+        async with _answering(), self.write_lock:
             if self._connection is None:
                 self._connection = await self.engine.connect()
             try:
@@ -145,21 +182,31 @@ class Store:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                async with self._writing() as conn:
-                    await conn.execute(insert(moves), [m.row for m in batch])
-                    for m in batch:
-                        if m.status is not None:
-                            await conn.execute(
-                                update(tables)
-                                .where(tables.c.id == m.row["table_id"])
-                                .values(status=m.status)
-                            )
+                try:
+                    await self._store_moves(batch)
+                except StorageUnavailable as exc:
+                    if not isinstance(exc.__cause__, InterfaceError):
+                        raise
+                    # The held connection was found closed before anything was sent (the
+                    # database restarted since the last write): once more, on a new one.
+                    await self._store_moves(batch)
             except Exception as exc:
                 for m in batch:
                     m.done.set_exception(exc)
             else:
                 for m in batch:
                     m.done.set_result(None)
+
+    async def _store_moves(self, batch: list[_PendingMove]) -> None:
+        async with self._writing() as conn:
+            await conn.execute(insert(moves), [m.row for m in batch])
+            for m in batch:
+                if m.status is not None:
+                    await conn.execute(
+                        update(tables)
+                        .where(tables.c.id == m.row["table_id"])
+                        .values(status=m.status)
+                    )
 
     async def add_chat(self, table_id: str, line: StoredChat) -> None:
         async with self._writing() as conn:
@@ -180,7 +227,7 @@ class Store:
             .order_by(chat.c.id.desc())
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
         return [StoredChat(r.seat, r.name, r.text, r.sent) for r in reversed(rows)]
 
@@ -189,7 +236,7 @@ class Store:
         query = select(tables).where(tables.c.status.in_(status))
         if table_id is not None:
             query = select(tables).where(tables.c.id == table_id)
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             found = {
                 row.id: StoredTable(
                     row.id, row.options, row.status, row.public, row.spectator_hash, []

@@ -140,11 +140,18 @@ class TablePage {
     this.ws = ws;
     window.piepmatz = { send: (message) => this.send(message), page: this };
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
-    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onmessage = (event) => {
+      this.retries = 0; // the server answers: the next loss starts the backoff again
+      this.receive(JSON.parse(event.data));
+    };
     ws.onclose = () => {
       if (this.closing) return;
       this.banner("Connection lost: reconnecting…");
-      setTimeout(() => this.connect(), 1000);
+      // Exponential backoff with jitter (0.5 s doubling up to 10 s), so that the pages of a
+      // restarted server do not all come back in the same instant.
+      const delay = Math.min(10000, 500 * 2 ** (this.retries || 0)) * (0.5 + Math.random() / 2);
+      this.retries = (this.retries || 0) + 1;
+      setTimeout(() => this.connect(), delay);
     };
   }
 
@@ -187,6 +194,9 @@ class TablePage {
           this.hinting = false;
           this.renderAll();
         }
+        break;
+      case "bot_replaced":
+        toast(`Bot ${message.seat} (${message.bot}) failed: ${message.reason}; ${message.fallback} played this move for it.`);
         break;
       case "error":
         this.pending = false;
