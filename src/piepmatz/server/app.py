@@ -20,6 +20,7 @@ from piepmatz.core import PiepmatzError
 
 from . import db
 from .bots import BotPool
+from .limits import POLICY_CLOSE, AddressCounter, ConnectionGuard, Limits
 from .messages import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -108,9 +109,14 @@ def rules_html(spec: str) -> str:
     return html
 
 
-def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI:
-    """The app; the schema is migrated and unfinished games resumed when it starts."""
+def create_app(
+    database_url: str | None = None, bot_workers: int = 2, limits: Limits | None = None
+) -> FastAPI:
+    """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
+    bound what one client may send (``piepmatz.server.limits``; the defaults when absent)."""
     url = database_url or db.default_database_url()
+    limits = limits or Limits()
+    addresses = AddressCounter(limits.connections_per_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -293,17 +299,46 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        address = websocket.client.host if websocket.client else "?"
+        if not addresses.enter(address):
+            reason = (
+                f"too many connections from your address (at most {limits.connections_per_address})"
+            )
+            await websocket.send_text(
+                Error(code="too_many_connections", message=reason).model_dump_json()
+            )
+            await websocket.close(code=POLICY_CLOSE, reason=reason)
+            return
+        try:
+            await _play(websocket, table_id)
+        finally:
+            addresses.leave(address)
+
+    async def _play(websocket: WebSocket, table_id: str) -> None:
         hub = hub_of(websocket)
         client = WebSocketClient(websocket)
         room = hub.rooms.get(table_id)
         conn: Connection | None = None
+        guard = ConnectionGuard(limits)
+
+        class CutOff(Exception):
+            """The client used up its refusals: it is disconnected."""
 
         async def refuse(code: str, message: str) -> None:
             await websocket.send_text(Error(code=code, message=message).model_dump_json())
+            if guard.refused():
+                raise CutOff
 
         try:
             while True:
                 text = await websocket.receive_text()
+                if not guard.admit():
+                    await refuse(
+                        "rate_limited",
+                        f"more than {limits.message_rate:g} messages a second: "
+                        "this one was not read",
+                    )
+                    continue
                 try:
                     message = parse_client_message(text)
                 except ValueError as exc:
@@ -347,16 +382,20 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                     try:
                         await conn.send(room.previews(conn.seat, message.move))
                     except RoomError as exc:
-                        await conn.send(exc.message())
+                        await refuse(exc.code, str(exc))
                 elif conn.seat is None:
                     await refuse("spectator", "a spectator cannot act or chat")
                 elif isinstance(message, Act):
                     try:
                         await room.act(conn.seat, message.move, message.action)
                     except RoomError as exc:
-                        await conn.send(exc.message())
+                        await refuse(exc.code, str(exc))
                 elif isinstance(message, Chat):
                     await room.chat(conn.seat, message.text)
+        except CutOff:
+            await websocket.close(
+                code=POLICY_CLOSE, reason="too many refused messages: talk the protocol"
+            )
         except WebSocketDisconnect:
             pass
         finally:
