@@ -22,18 +22,24 @@ from piepmatz.server import db
 from piepmatz.server.app import create_app
 from piepmatz.server.bots import BotPool
 from piepmatz.server.client import SeatClient
+from piepmatz.server.limits import Limits
 from piepmatz.server.room import Room, Seat, new_token, token_hash
 from piepmatz.server.store import Store
 
 
 @contextmanager
-def running_server(database_url: str, bot_workers: int = 0) -> Iterator[str]:
+def running_server(
+    database_url: str,
+    bot_workers: int = 0,
+    limits: Limits | None = None,
+    log_level: str = "warning",
+) -> Iterator[str]:
     """The app on uvicorn in a thread of this process; yields ``host:port``."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app = create_app(database_url, bot_workers=bot_workers)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    app = create_app(database_url, bot_workers=bot_workers, limits=limits)
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
