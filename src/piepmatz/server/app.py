@@ -331,13 +331,19 @@ def create_app(
 
         try:
             while True:
-                text = await websocket.receive_text()
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(received.get("code", 1000))
                 if not guard.admit():
                     await refuse(
                         "rate_limited",
                         f"more than {limits.message_rate:g} messages a second: "
                         "this one was not read",
                     )
+                    continue
+                text = received.get("text")
+                if text is None:
+                    await refuse("malformed", "a binary frame: messages are JSON text frames")
                     continue
                 try:
                     message = parse_client_message(text)
