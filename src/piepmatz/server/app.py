@@ -21,6 +21,7 @@ from piepmatz.core import PiepmatzError
 from . import db
 from .bots import BotPool
 from .limits import POLICY_CLOSE, AddressCounter, ConnectionGuard, Limits
+from .logfilter import keep_tokens_out_of_logs
 from .messages import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -120,6 +121,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keep_tokens_out_of_logs()
         engine = db.make_engine(url)
         await db.upgrade(engine)
         bots = BotPool(bot_workers)
