@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: Messages a connection may send per second, sustained: twenty times what a quick player clicks.
@@ -55,17 +56,19 @@ class TokenBucket:
 
     rate: float
     burst: float
+    clock: Callable[[], float] = time.monotonic
     tokens: float = field(init=False)
-    stamp: float = field(init=False, default_factory=time.monotonic)
+    stamp: float = field(init=False)
 
     def __post_init__(self) -> None:
         self.tokens = self.burst
+        self.stamp = self.clock()
 
     def take(self) -> bool:
         """Take one token if there is one; ``False`` when the bucket is empty."""
         if self.rate <= 0:
             return True
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
