@@ -229,7 +229,6 @@ class Truth:
             if move < len(record["actions"]):
                 game.apply(record["actions"][move])
 
-
     def previews(self, move: int) -> dict[str, dict[str, Any]]:
         """What the seat to decide at ``move`` is shown for each legal action, from its view."""
         game = Game(GameOptions.from_json(self.record["options"]))
