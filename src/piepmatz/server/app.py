@@ -11,6 +11,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -35,6 +36,7 @@ from .messages import (
     QuickGame,
     Sync,
     Welcome,
+    explain,
     parse_client_message,
 )
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
@@ -146,6 +148,11 @@ def create_app(
             await engine.dispose()
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the body, which fails (a 500) for a NaN it cannot encode.
+        return JSONResponse({"detail": explain(exc.errors())}, status_code=422)
 
     @app.exception_handler(PiepmatzError)
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
