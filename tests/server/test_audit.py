@@ -52,10 +52,11 @@ CARD = re.compile(
 )
 #: The audit plays faster than any person and probes on purpose: no limit gets in its way.
 NO_LIMITS = Limits(message_rate=0, refused_rate=0, connections_per_address=0)
+#: Two seatings per number of players, one game each: people and bots in different seats.
 SEATINGS = {
-    2: ["human", "human"],
-    3: ["human", "random", "human"],
-    4: ["human", "greedy", "human", "random"],
+    2: (["human", "human"], ["greedy", "human"]),
+    3: (["human", "random", "human"], ["random", "human", "human"]),
+    4: (["human", "greedy", "human", "random"], ["random", "human", "greedy", "human"]),
 }
 
 
@@ -327,9 +328,9 @@ def test_no_byte_sent_names_what_its_receiver_cannot_know(
     address: str, players: int, rules: str
 ) -> None:
     checked = 0
-    for seed in (players * 10 + len(rules), players * 100 + 7):
+    for seed, seats in enumerate(SEATINGS[players], start=players * 10 + len(rules)):
         record, receivers, http, secrets_ = asyncio.run(
-            _play_audited_game(address, SEATINGS[players], rules, seed)
+            _play_audited_game(address, seats, rules, seed)
         )
         assert record["result"] is not None
         truth = Truth(record, [r.viewer for r in receivers])
