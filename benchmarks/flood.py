@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import random
 import statistics
@@ -150,8 +149,7 @@ def main() -> None:
         options += ["--bot-workers", "0", "--log-level", "warning"]
         options += ["--connections-per-address", "0"]
         with serve_process(port, *options, pythonpath=str(SRC)):
-            with contextlib.suppress(KeyboardInterrupt):
-                asyncio.run(run(args, f"127.0.0.1:{port}"))
+            asyncio.run(run(args, f"127.0.0.1:{port}"))
 
 
 if __name__ == "__main__":
