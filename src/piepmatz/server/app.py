@@ -39,6 +39,7 @@ from .messages import (
     explain,
     parse_client_message,
 )
+from .outbox import ClientGone, WebSocketClient
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
 from .store import Store
 
@@ -70,17 +71,6 @@ class Hub:
                 raise HTTPException(404, f"no table {table_id!r}")
             room = self.rooms[table_id] = Room.from_stored(found[0], self.store, self.bots)
         return room
-
-
-class WebSocketClient:
-    def __init__(self, websocket: WebSocket) -> None:
-        self.websocket = websocket
-
-    async def send(self, text: str) -> None:
-        await self.websocket.send_text(text)
-
-    async def close(self) -> None:
-        await self.websocket.close(code=1008, reason="not reading its messages")
 
 
 def _check_seats(kinds: list[str]) -> list[str]:
@@ -334,7 +324,7 @@ def create_app(
             """The client used up its refusals: it is disconnected."""
 
         async def refuse(code: str, message: str) -> None:
-            await websocket.send_text(Error(code=code, message=message).model_dump_json())
+            await client.send(Error(code=code, message=message).model_dump_json())
             if guard.refused():
                 raise CutOff
 
@@ -378,7 +368,7 @@ def create_app(
                         await refuse("not_joined", "join the table (choose a name) first")
                         continue
                     conn = Connection(client, seat)
-                    await websocket.send_text(
+                    await client.send(
                         Welcome(
                             table=room.id, seat=seat, protocol=PROTOCOL_VERSION
                         ).model_dump_json()
@@ -408,12 +398,12 @@ def create_app(
                 elif isinstance(message, Chat):
                     await room.chat(conn.seat, message.text)
         except CutOff:
-            await websocket.close(
-                code=POLICY_CLOSE, reason="too many refused messages: talk the protocol"
-            )
-        except WebSocketDisconnect:
+            await client.flush()
+            await client.close(POLICY_CLOSE, "too many refused messages: talk the protocol")
+        except (WebSocketDisconnect, ClientGone):
             pass
         finally:
+            client.stop()
             if conn is not None and room is not None:
                 await room.disconnect(conn)
 
