@@ -70,9 +70,11 @@ class WebSocketClient:
     async def close(
         self, code: int = POLICY_CLOSE, reason: str = "not reading its messages"
     ) -> None:
-        self.gone = True
+        """Close now (best effort: the client may be gone already)."""
         self.stop()
-        await self.websocket.close(code=code, reason=reason)
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.websocket.close(code=code, reason=reason)
 
     def stop(self) -> None:
         """The connection is over: nothing more is sent."""
