@@ -27,14 +27,16 @@ from piepmatz.server.store import Store
 
 
 @contextmanager
-def running_server(database_url: str, bot_workers: int = 0, **options: Any) -> Iterator[str]:
+def running_server(
+    database_url: str, bot_workers: int = 0, log_level: str = "warning", **options: Any
+) -> Iterator[str]:
     """The app on uvicorn in a thread of this process (``options`` go to ``create_app``);
     yields ``host:port``."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     app = create_app(database_url, bot_workers=bot_workers, **options)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

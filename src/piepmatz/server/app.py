@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -21,6 +22,8 @@ from piepmatz.core import PiepmatzError
 
 from . import db
 from .bots import BOT_TIMEOUT, Analysis, BotPool
+from .limits import POLICY_CLOSE, AddressCounter, ConnectionGuard, Limits
+from .logfilter import keep_tokens_out_of_logs
 from .messages import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -35,8 +38,10 @@ from .messages import (
     QuickGame,
     Sync,
     Welcome,
+    explain,
     parse_client_message,
 )
+from .outbox import ClientGone, WebSocketClient
 from .review import Reviews
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
 from .store import StorageUnavailable, Store
@@ -70,17 +75,6 @@ class Hub:
                 raise HTTPException(404, f"no table {table_id!r}")
             room = self.rooms[table_id] = Room.from_stored(found[0], self.store, self.bots)
         return room
-
-
-class WebSocketClient:
-    def __init__(self, websocket: WebSocket) -> None:
-        self.websocket = websocket
-
-    async def send(self, text: str) -> None:
-        await self.websocket.send_text(text)
-
-    async def close(self) -> None:
-        await self.websocket.close(code=1008, reason="not reading its messages")
 
 
 def _check_seats(kinds: list[str]) -> list[str]:
@@ -119,10 +113,12 @@ def create_app(
     hint_bot: str | None = None,
     hint_iterations: int | None = None,
     review_iterations: int | None = None,
+    limits: Limits | None = None,
     bot_timeout: float = BOT_TIMEOUT,
     plugins: Sequence[str] = (),
 ) -> FastAPI:
-    """The app; the schema is migrated and unfinished games resumed when it starts.
+    """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
+    bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
 
     ``hint_bot``, ``hint_iterations`` and ``review_iterations`` set the budgets of hints and
     reviews (default: the hard bot and :mod:`piepmatz.bots.review`'s budgets); a bot that fails
@@ -136,9 +132,12 @@ def create_app(
         hint_iterations or defaults.hint_iterations,
         review_iterations or defaults.review_iterations,
     )
+    limits = limits or Limits()
+    addresses = AddressCounter(limits.connections_per_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        keep_tokens_out_of_logs()
         engine = db.make_engine(url)
         await db.upgrade(engine)
         bots = BotPool(bot_workers, analysis, bot_timeout, plugins)
@@ -170,6 +169,11 @@ def create_app(
         # 503 with Retry-After: nothing was stored, and the same request may be sent again.
         detail = f"{exc}: nothing was changed; try again in a moment"
         return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "2"})
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own answer echoes the body, which fails (a 500) for a NaN it cannot encode.
+        return JSONResponse({"detail": explain(exc.errors())}, status_code=422)
 
     @app.exception_handler(PiepmatzError)
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
@@ -359,6 +363,22 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        address = websocket.client.host if websocket.client else "?"
+        if not addresses.enter(address):
+            reason = (
+                f"too many connections from your address (at most {limits.connections_per_address})"
+            )
+            await websocket.send_text(
+                Error(code="too_many_connections", message=reason).model_dump_json()
+            )
+            await websocket.close(code=POLICY_CLOSE, reason=reason)
+            return
+        try:
+            await _play(websocket, table_id)
+        finally:
+            addresses.leave(address)
+
+    async def _play(websocket: WebSocket, table_id: str) -> None:
         hub = hub_of(websocket)
         client = WebSocketClient(websocket)
         room = hub.rooms.get(table_id)
@@ -372,12 +392,32 @@ def create_app(
             except RoomError as exc:
                 await conn.send(exc.message())
 
+        guard = ConnectionGuard(limits)
+
+        class CutOff(Exception):
+            """The client used up its refusals: it is disconnected."""
+
         async def refuse(code: str, message: str) -> None:
-            await websocket.send_text(Error(code=code, message=message).model_dump_json())
+            await client.send(Error(code=code, message=message).model_dump_json())
+            if guard.refused():
+                raise CutOff
 
         try:
             while True:
-                text = await websocket.receive_text()
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(received.get("code", 1000))
+                if not guard.admit():
+                    await refuse(
+                        "rate_limited",
+                        f"more than {limits.message_rate:g} messages a second: "
+                        "this one was not read",
+                    )
+                    continue
+                text = received.get("text")
+                if text is None:
+                    await refuse("malformed", "a binary frame: messages are JSON text frames")
+                    continue
                 try:
                     message = parse_client_message(text)
                 except ValueError as exc:
@@ -405,7 +445,7 @@ def create_app(
                         await refuse("not_joined", "join the table (choose a name) first")
                         continue
                     conn = Connection(client, seat)
-                    await websocket.send_text(
+                    await client.send(
                         Welcome(
                             table=room.id, seat=seat, protocol=PROTOCOL_VERSION
                         ).model_dump_json()
@@ -424,7 +464,7 @@ def create_app(
                     try:
                         await conn.send(room.previews(conn.seat, message.move))
                     except RoomError as exc:
-                        await conn.send(exc.message())
+                        await refuse(exc.code, str(exc))
                 elif isinstance(message, HintRequest):
                     if conn.seat is None:
                         await refuse("spectator", "a spectator has no decision to hint")
@@ -438,17 +478,21 @@ def create_app(
                     try:
                         await room.act(conn.seat, message.move, message.action)
                     except RoomError as exc:
-                        await conn.send(exc.message())
+                        await refuse(exc.code, str(exc))
                 elif isinstance(message, Chat):
                     try:
                         await room.chat(conn.seat, message.text)
                     except StorageUnavailable as exc:
                         await refuse("unavailable", f"{exc}: the line was not sent")
-        except WebSocketDisconnect:
+        except CutOff:
+            await client.flush()
+            await client.close(POLICY_CLOSE, "too many refused messages: talk the protocol")
+        except (WebSocketDisconnect, ClientGone):
             pass
         finally:
             for task in hinting:
                 task.cancel()
+            client.stop()
             if conn is not None and room is not None:
                 await room.disconnect(conn)
 

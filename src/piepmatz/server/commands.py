@@ -48,6 +48,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("critical", "error", "warning", "info", "debug"),
         help="how much uvicorn logs (info: every request)",
     )
+    from .limits import CONNECTIONS_PER_ADDRESS, MESSAGE_BURST, MESSAGE_RATE
+
+    serve.add_argument(
+        "--message-rate",
+        type=float,
+        default=MESSAGE_RATE,
+        help=f"messages a connection may send per second ({MESSAGE_RATE:g}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--message-burst",
+        type=int,
+        default=MESSAGE_BURST,
+        help=f"messages a connection may send at once ({MESSAGE_BURST})",
+    )
+    serve.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=CONNECTIONS_PER_ADDRESS,
+        help=f"open WebSockets per client address ({CONNECTIONS_PER_ADDRESS}; 0: no limit)",
+    )
     serve.set_defaults(func=run_serve)
 
     database = subparsers.add_parser("db", help="the game server's database")
@@ -69,6 +89,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .limits import Limits
     from .messages import MAX_MESSAGE
 
     if args.bot_workers < 0:
@@ -84,11 +105,21 @@ def run_serve(args: argparse.Namespace) -> int:
     except PluginError as exc:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
         return 2
+    try:
+        limits = Limits(
+            message_rate=args.message_rate,
+            message_burst=args.message_burst,
+            connections_per_address=args.connections_per_address,
+        )
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz serve: {exc}\n")
+        return 2
     app = create_app(
         args.database_url,
         bot_workers=args.bot_workers,
         bot_timeout=args.bot_timeout,
         plugins=plugins,
+        limits=limits,
     )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(

@@ -8,6 +8,7 @@ the documentation, the server and the tests name the same fields.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -97,15 +98,22 @@ def parse_client_message(text: str) -> AnyClientMessage:
     try:
         return client_message.validate_json(text)
     except ValidationError as exc:
-        raise ValueError(_explain(exc)) from None
+        raise ValueError("malformed message: " + explain(exc.errors(include_url=False))) from None
 
 
-def _explain(exc: ValidationError) -> str:
+def explain(errors: Sequence[Any]) -> str:
+    """Validation errors in words: where and what, never the value sent (it may be a token, or
+    something that cannot even be written back as JSON)."""
     problems = []
-    for error in exc.errors(include_url=False)[:3]:
+    for error in errors[:3]:
         where = ".".join(str(part) for part in error["loc"])
-        problems.append(f"{where}: {error['msg']}" if where else str(error["msg"]))
-    return "malformed message: " + "; ".join(problems)
+        what = str(error["msg"])
+        if error.get("type") == "json_invalid" and isinstance(
+            error.get("ctx", {}).get("error"), str
+        ):
+            what += f" ({error['ctx']['error']})"
+        problems.append(f"{where}: {what}" if where else what)
+    return "; ".join(problems)
 
 
 # ------------------------------------------------------------------ server to client

@@ -60,9 +60,16 @@ class TablePage {
 
   async start() {
     const hash = new URLSearchParams(location.hash.slice(1));
-    const stored = JSON.parse(localStorage.getItem(`piepmatz:seat:${this.id}`) || "null");
+    const key = `piepmatz:seat:${this.id}`;
+    const stored = JSON.parse(sessionStorage.getItem(key) || localStorage.getItem(key) || "null");
     this.token = hash.get("token") || stored?.token || null;
     this.seat = hash.has("seat") ? Number(hash.get("seat")) : hash.get("token") ? null : stored?.seat ?? null;
+    if (hash.has("token")) {
+      // The link carries the token once: the tab's storage keeps it, and it leaves the address
+      // bar, so that history, bookmarks and a copied address do not hand the seat on.
+      this.keep();
+      history.replaceState(null, "", location.pathname + location.search);
+    }
     this.info = await api("GET", `/api/tables/${this.id}`);
     setRulesLink(this.info.rules);
     if (!this.token) return this.showJoin(null);
@@ -72,7 +79,14 @@ class TablePage {
     this.connect();
   }
 
+  /** This tab's seat (or spectator place) and token, for a reload. */
+  keep() {
+    sessionStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.seat, token: this.token }));
+  }
+
+  /** A taken seat is remembered by the browser too, for a later visit from the lobby. */
   remember() {
+    this.keep();
     if (this.seat !== null) localStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.seat, token: this.token }));
   }
 
@@ -92,7 +106,7 @@ class TablePage {
         this.seat = joined.seat;
         this.token = joined.token;
         this.remember();
-        history.replaceState(null, "", `/play/${this.id}${location.search}#seat=${joined.seat}&token=${joined.token}`);
+        history.replaceState(null, "", `/play/${this.id}${location.search}`);
         this.info = await api("GET", `/api/tables/${this.id}`);
         this.layout();
         this.connect();
