@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
@@ -38,33 +39,77 @@ from .messages import (
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
 from .store import Store
 
+if TYPE_CHECKING:
+    from .bus import Bus
+
 log = logging.getLogger("piepmatz.server")
 
 
 class Hub:
-    """Every table the server holds, by id."""
+    """Every table the server holds, by id; with a bus, the other processes hold them too."""
 
     def __init__(self, store: Store, bots: BotPool) -> None:
         self.store = store
         self.bots = bots
         self.rooms: dict[str, Room] = {}
+        self.bus: Bus | None = None
+        self._loading = asyncio.Lock()
+
+    async def hear(self, table_id: str, message: dict[str, Any]) -> None:
+        """News from another process (the bus calls this)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            try:
+                await room.hear(message)
+            except Exception:
+                log.exception("table %s: news %s not taken; catching up", table_id, message)
+                await room.catch_up()
+
+    async def heard_nothing(self) -> None:
+        """The bus lost news for a while: read every held table again."""
+        for room in list(self.rooms.values()):
+            await room.catch_up()
+
+    async def hold(self, room: Room) -> None:
+        """Hold ``room`` here (it is new, or was just read from the database)."""
+        if self.bus is not None:
+            room.bus = self.bus
+            await self.bus.hold(room.id)
+        self.rooms[room.id] = room
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its stored record; bots carry on."""
-        for stored in await self.store.load(("waiting", "playing")):
-            room = Room.from_stored(stored, self.store, self.bots)
-            self.rooms[room.id] = room
+        unfinished = ("waiting", "playing")
+        for stored in await self.store.load(unfinished):
+            await self.hold(Room.from_stored(stored, self.store, self.bots))
+        if self.bus is not None:
+            # Moves stored by other processes while the first read ran were not heard.
+            for stored in await self.store.load(unfinished):
+                if (room := self.rooms.get(stored.id)) is not None:
+                    await room.catch_up(stored)
+            for room in self.rooms.values():
+                await room.ask_presence()
+        for room in self.rooms.values():
             room.wake_bots()
         return len(self.rooms)
 
     async def room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
         if room is None:
-            # A finished table is not held after a restart; its record is still stored.
-            found = await self.store.load((), table_id=table_id)
-            if not found:
-                raise HTTPException(404, f"no table {table_id!r}")
-            room = self.rooms[table_id] = Room.from_stored(found[0], self.store, self.bots)
+            async with self._loading:
+                if (room := self.rooms.get(table_id)) is not None:
+                    return room
+                if self.bus is not None:
+                    await self.bus.hold(table_id)  # before reading: no news falls between
+                # A finished table is not held after a restart; its record is still stored.
+                found = await self.store.load((), table_id=table_id)
+                if not found:
+                    raise HTTPException(404, f"no table {table_id!r}")
+                room = Room.from_stored(found[0], self.store, self.bots)
+                await self.hold(room)
+            if self.bus is not None:
+                await room.catch_up()  # news heard while reading found no room to go to
+                await room.ask_presence()
         return room
 
 
@@ -108,8 +153,13 @@ def rules_html(spec: str) -> str:
     return html
 
 
-def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI:
-    """The app; the schema is migrated and unfinished games resumed when it starts."""
+def create_app(
+    database_url: str | None = None, bot_workers: int = 2, redis_url: str | None = None
+) -> FastAPI:
+    """The app; the schema is migrated and unfinished games resumed when it starts.
+
+    With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
+    telling each other the news over Redis (``bus.py``)."""
     url = database_url or db.default_database_url()
 
     @contextlib.asynccontextmanager
@@ -118,6 +168,12 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         await db.upgrade(engine)
         bots = BotPool(bot_workers)
         hub = Hub(Store(engine), bots)
+        if redis_url is not None:
+            from .bus import Bus
+
+            hub.bus = Bus(redis_url, hub.hear)
+            hub.bus.on_reconnect = hub.heard_nothing
+            await hub.bus.start()
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
@@ -134,6 +190,8 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                 if room.bot_task is not None:
                     room.bot_task.cancel()
             bots.close()
+            if hub.bus is not None:
+                await hub.bus.close()
             await hub.store.close()
             await engine.dispose()
 
@@ -190,7 +248,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
             bots=hub.bots,
         )
         await hub.store.create(room.to_stored())
-        hub.rooms[room.id] = room
+        await hub.hold(room)
         room.wake_bots()
         return {
             "table": room.id,
@@ -220,10 +278,15 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
     @app.get("/api/tables")
     async def open_tables(request: Request) -> list[dict[str, Any]]:
         """Public tables waiting for people."""
+        hub = hub_of(request)
+        rooms = list(hub.rooms.values())
+        if hub.bus is not None:  # other processes open tables too: the database knows them all
+            rooms = [
+                hub.rooms.get(stored.id) or Room.from_stored(stored, hub.store, hub.bots)
+                for stored in await hub.store.load(("waiting",))
+            ]
         return [
-            room.info().model_dump()
-            for room in hub_of(request).rooms.values()
-            if room.public and room.status == "waiting"
+            room.info().model_dump() for room in rooms if room.public and room.status == "waiting"
         ]
 
     @app.get("/api/tables/{table_id}")

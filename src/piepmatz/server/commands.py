@@ -28,6 +28,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="processes the bots think in (default: one less than the cores)",
     )
     serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help=(
+            "Redis URL (redis://HOST:6379/0) to serve the same tables from several processes: "
+            "they share --database-url (PostgreSQL) and tell each other moves over Redis "
+            "(default: none, one process)"
+        ),
+    )
+    serve.add_argument(
         "--log-level",
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
@@ -59,7 +69,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.bot_workers < 0:
         sys.stderr.write("piepmatz serve: --bot-workers must be 0 or more\n")
         return 2
-    app = create_app(args.database_url, bot_workers=args.bot_workers)
+    app = create_app(args.database_url, bot_workers=args.bot_workers, redis_url=args.redis)
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(
         app,

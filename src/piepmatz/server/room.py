@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
 from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, view_to_json
@@ -37,9 +37,14 @@ from .messages import (
     StateMessage,
     TableInfo,
 )
-from .store import Store, StoredChat, StoredSeat, StoredTable
+from .store import MoveTaken, SeatTaken, Store, StoredChat, StoredSeat, StoredTable
+
+if TYPE_CHECKING:
+    from .bus import Bus
 
 HUMAN = "human"
+#: A table's status, in the order it goes through them.
+STATUSES = ("waiting", "playing", "over")
 log = logging.getLogger("piepmatz.server")
 
 
@@ -153,6 +158,10 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         #: The ``error`` message of a bot that broke the protocol; the game waits on it.
         self.bot_failure: str | None = None
+        #: The other server processes holding this table (none in single-process mode), and
+        #: who is connected there: connections per seat, spectators; by process.
+        self.bus: Bus | None = None
+        self.elsewhere: dict[str, tuple[list[int], int]] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -226,15 +235,27 @@ class Room:
                 raise RoomError("seat_taken", f"seat {seat} is already taken")
             assert token is not None
             status = "playing" if len(free) == 1 else self.status
-            await self.store.take_seat(self.id, seat, name, token_hash(token), status)
-            self.seats[seat].name = name
-            self.seats[seat].token_hash = token_hash(token)
-            self.status = status
-            await self.announce_table()
-            if status == "playing":
-                await self.broadcast_state()
+            try:
+                await self.store.take_seat(self.id, seat, name, token_hash(token), status)
+            except SeatTaken:
+                # Taken through another server process: this copy was behind.
+                await self._catch_up()
+                raise RoomError("seat_taken", f"seat {seat} is already taken") from None
+            if self.bus is not None:
+                await self.bus.publish(
+                    self.id, "seat", seat=seat, name=name, token_hash=token_hash(token)
+                )
+            await self._seated(seat, name, token_hash(token), status)
         self.wake_bots()
         return seat, token
+
+    async def _seated(self, seat: int, name: str, hashed: str, status: str) -> None:
+        self.seats[seat].name = name
+        self.seats[seat].token_hash = hashed
+        self.status = status
+        await self.announce_table()
+        if status == "playing":
+            await self.broadcast_state()
 
     # ------------------------------------------------------------------ connections
 
@@ -251,7 +272,7 @@ class Room:
                 await conn.send(_chat_message(line))
             if self.bot_failure is not None:
                 await conn.send(self.bot_failure)
-            await self.announce_table()
+            await self._presence_changed()
 
     async def disconnect(self, conn: Connection) -> None:
         async with self.lock:
@@ -259,7 +280,16 @@ class Room:
                 self.spectators.discard(conn)
             else:
                 self.seats[conn.seat].connections.discard(conn)
-            await self.announce_table()
+            await self._presence_changed()
+
+    async def _presence_changed(self, ask: bool = False) -> None:
+        if self.bus is not None:
+            await self.bus.publish(self.id, "presence", ask=ask, **self._presence_here())
+        await self.announce_table()
+
+    def _presence_here(self) -> dict[str, Any]:
+        seats = [sum(not c.broken for c in s.connections) for s in self.seats]
+        return {"seats": seats, "spectators": len(self.spectators)}
 
     def connections(self) -> list[Connection]:
         out = list(self.spectators)
@@ -278,11 +308,16 @@ class Room:
                     seat=i,
                     kind=s.kind,
                     name=s.name if s.is_human else s.kind,
-                    connected=any(not c.broken for c in s.connections) if s.is_human else True,
+                    connected=(
+                        any(not c.broken for c in s.connections)
+                        or any(seats[i] for seats, _ in self.elsewhere.values())
+                        if s.is_human
+                        else True
+                    ),
                 )
                 for i, s in enumerate(self.seats)
             ],
-            spectators=len(self.spectators),
+            spectators=len(self.spectators) + sum(n for _, n in self.elsewhere.values()),
         )
 
     async def announce_table(self) -> None:
@@ -376,12 +411,24 @@ class Room:
                 await self.store.add_move(
                     self.id, move, seat, str(action), "over" if over else None
                 )
+            except MoveTaken:
+                # Another connection (at another server process) was first: its move stands,
+                # this copy of the table catches up with it, and this action is not played.
+                self.game = self._replayed(self.game.actions[:-1])
+                await self._catch_up()
+                raise RoomError(
+                    "stale",
+                    f"action for move {move}, but another action for that move was played "
+                    "first (a second connection of this seat?): this one is not played",
+                ) from None
             except Exception:
                 log.exception("table %s: could not store move %d", self.id, move)
                 self.game = self._replayed(self.game.actions[:-1])
                 raise RoomError("storage", "the move could not be stored; try again") from None
             if over:
                 self.status = "over"
+            if self.bus is not None:
+                await self.bus.publish(self.id, "move", move=move, seat=seat, action=str(action))
             # Announced under the lock, so that every client hears the moves in order.
             for conn in self.seats[seat].connections:
                 await conn.send(Ack(move=move, action=str(action)).model_dump_json())
@@ -390,6 +437,76 @@ class Room:
             await self.broadcast_state()
         self.wake_bots()
         return str(action)
+
+    # ------------------------------------------------------------------ other processes
+
+    async def hear(self, message: dict[str, Any]) -> None:
+        """News of this table from another server process (``bus.Bus``)."""
+        assert self.bus is not None
+        kind = message["kind"]
+        if kind == "chat":
+            # Every process, the sender's too, hears chat here: one order everywhere.
+            line = ChatLine(**message["line"], sent=message["sent"]).model_dump_json()
+            for conn in self.connections():
+                await conn.send(line)
+            return
+        if message["origin"] == self.bus.origin:
+            return
+        async with self.lock:
+            if kind == "move":
+                if message["move"] > self.move:
+                    await self._catch_up()  # a message went missing: the database has it
+                elif message["move"] == self.move:
+                    self.game.apply(message["action"], player=message["seat"])
+                    await self._announce_moves(1)
+            elif kind == "seat" and self.seats[message["seat"]].name is None:
+                free = self.free_seats()
+                status = "playing" if len(free) == 1 else self.status
+                await self._seated(message["seat"], message["name"], message["token_hash"], status)
+            elif kind == "presence":
+                self.elsewhere[message["origin"]] = (message["seats"], message["spectators"])
+                if message["ask"]:
+                    await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
+                await self.announce_table()
+        self.wake_bots()
+
+    async def catch_up(self, stored: StoredTable | None = None) -> None:
+        """Take what other processes stored for this table (read now unless ``stored`` is
+        given): on start, after missed news, before a bot thinks."""
+        async with self.lock:
+            await self._catch_up(stored)
+        self.wake_bots()
+
+    async def _catch_up(self, stored: StoredTable | None = None) -> None:
+        if stored is None:
+            found = await self.store.load((), table_id=self.id)
+            if not found:
+                return
+            stored = found[0]
+        for seat, saved in zip(self.seats, stored.seats, strict=True):
+            seat.name, seat.token_hash = saved.name, saved.token_hash
+        self.status = max(self.status, stored.status, key=STATUSES.index)
+        new = stored.actions[self.move :]
+        for action in new:
+            self.game.apply(action)
+        if new:
+            await self._announce_moves(len(new))
+        elif stored.status == "playing":
+            await self.announce_table()
+
+    async def _announce_moves(self, count: int) -> None:
+        if self.game.state.is_over():
+            self.status = "over"
+            await self.announce_table()
+        elif self.status == "waiting":
+            self.status = "playing"
+        await self.broadcast_state()
+        log.debug("table %s: %d moves from other processes", self.id, count)
+
+    async def ask_presence(self) -> None:
+        """Tell the other processes who is here, and ask them to tell in turn."""
+        async with self.lock:
+            await self._presence_changed(ask=True)
 
     def _replayed(self, actions: Sequence[object]) -> Game:
         game = Game(self.game.options)
@@ -411,6 +528,21 @@ class Room:
 
     async def _bots_play(self) -> None:
         while (p := self.bot_to_act()) is not None:
+            lease = None
+            if self.bus is not None:
+                # One process thinks for the table at a time: the lease holder. The others wait
+                # and try again, so that one of them takes over when the holder dies.
+                from .bus import LEASE_RETRY
+
+                lease = await self.bus.bot_lease(self.id)
+                if lease is None:
+                    await asyncio.sleep(LEASE_RETRY)
+                    continue
+                # The holder before may have played a move this process has not heard yet.
+                await self.catch_up()
+                if self.bot_to_act() != p:
+                    await self.bus.release(lease)
+                    continue
             move = self.move
             view = view_of(self.game.state, p)
             legal = self.game.state.legal_action_ids()
@@ -429,12 +561,19 @@ class Room:
                 for conn in self.connections():
                     await conn.send(self.bot_failure)
                 return
+            finally:
+                if lease is not None and self.bus is not None:
+                    await self.bus.release(lease)
 
     # ------------------------------------------------------------------ chat
 
     async def chat(self, seat: int, text: str) -> None:
         line = StoredChat(seat, self.seats[seat].name or f"seat {seat}", text, datetime.now(UTC))
         await self.store.add_chat(self.id, line)
+        if self.bus is not None:
+            fields = {"seat": line.seat, "name": line.name, "text": line.text}
+            await self.bus.publish(self.id, "chat", line=fields, sent=line.sent.isoformat())
+            return
         message = _chat_message(line)
         for conn in self.connections():
             await conn.send(message)

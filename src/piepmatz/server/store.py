@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .db import chat, moves, seats, tables
@@ -42,7 +43,15 @@ class StoredChat:
     sent: datetime
 
 
-@dataclass
+class MoveTaken(Exception):
+    """Another action was stored for this move first (by another connection or process)."""
+
+
+class SeatTaken(Exception):
+    """Someone else took this seat first."""
+
+
+@dataclass(eq=False)
 class _PendingMove:
     row: dict[str, Any]
     status: str | None
@@ -114,18 +123,24 @@ class Store:
     async def take_seat(
         self, table_id: str, seat: int, name: str, token_hash: str, status: str
     ) -> None:
+        """Raises :class:`SeatTaken` (and stores nothing) if the seat already has a name."""
         async with self._writing() as conn:
-            await conn.execute(
+            taken = await conn.execute(
                 update(seats)
-                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.name.is_(None))
                 .values(name=name, token_hash=token_hash)
             )
+            if taken.rowcount != 1:
+                raise SeatTaken(f"seat {seat} is already taken")
             await conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
 
     async def add_move(
         self, table_id: str, number: int, seat: int, action: str, status: str | None
     ) -> None:
-        """Store one accepted action (and the table's new status); returns once committed."""
+        """Store one accepted action (and the table's new status); returns once committed.
+
+        Raises :class:`MoveTaken` if the table already has an action for move ``number``: the
+        key (table, move number) lets exactly one of two concurrent submissions in."""
         done = asyncio.get_running_loop().create_future()
         row = {"table_id": table_id, "number": number, "seat": seat, "action": action}
         self._pending.append(_PendingMove(row, status, done))
@@ -138,9 +153,19 @@ class Store:
             batch, self._pending = self._pending, []
             try:
                 async with self._writing() as conn:
-                    await conn.execute(insert(moves), [m.row for m in batch])
+                    # A taken move number is skipped, not an error: the other tables' moves in
+                    # the same commit stand.
+                    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+                    stored = await conn.execute(
+                        dialect.insert(moves)
+                        .on_conflict_do_nothing()
+                        .returning(moves.c.table_id, moves.c.number),
+                        [m.row for m in batch],
+                    )
+                    added = {(r.table_id, r.number) for r in stored}
+                    taken = [m for m in batch if (m.row["table_id"], m.row["number"]) not in added]
                     for m in batch:
-                        if m.status is not None:
+                        if m.status is not None and m not in taken:
                             await conn.execute(
                                 update(tables)
                                 .where(tables.c.id == m.row["table_id"])
@@ -151,7 +176,10 @@ class Store:
                     m.done.set_exception(exc)
             else:
                 for m in batch:
-                    m.done.set_result(None)
+                    if m in taken:
+                        m.done.set_exception(MoveTaken(f"move {m.row['number']} is taken"))
+                    else:
+                        m.done.set_result(None)
 
     async def add_chat(self, table_id: str, line: StoredChat) -> None:
         async with self._writing() as conn:
