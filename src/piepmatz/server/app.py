@@ -415,7 +415,7 @@ def create_app(
                     await refuse("spectator", "a spectator cannot act or chat")
                 elif isinstance(message, Act):
                     try:
-                        await room.act(conn.seat, message.move, message.action)
+                        await room.act(conn.seat, message.move, message.action, conn)
                     except RoomError as exc:
                         await conn.send(exc.message())
                 elif isinstance(message, Chat):

@@ -385,8 +385,12 @@ class Room:
 
     # ------------------------------------------------------------------ playing
 
-    async def act(self, seat: int, move: int, text: str | int) -> str:
-        """Play ``text`` for ``seat`` answering ``move``; stored before it is announced.
+    async def act(
+        self, seat: int, move: int, text: str | int, sender: Connection | None = None
+    ) -> str:
+        """Play ``text`` for ``seat`` answering ``move``; stored before it is announced. The
+        ``ack`` goes to the ``sender`` (or, for a bot, to the seat's connections): another
+        connection of the seat racing it hears its own answer, not this one's.
 
         Raises :class:`RoomError` (and changes nothing) when it cannot be played.
         """
@@ -414,6 +418,7 @@ class Room:
             except MoveTaken:
                 # Another connection (at another server process) was first: its move stands,
                 # this copy of the table catches up with it, and this action is not played.
+                log.info("table %s: move %d was taken first at another process", self.id, move)
                 self.game = self._replayed(self.game.actions[:-1])
                 await self._catch_up()
                 raise RoomError(
@@ -430,7 +435,7 @@ class Room:
             if self.bus is not None:
                 await self.bus.publish(self.id, "move", move=move, seat=seat, action=str(action))
             # Announced under the lock, so that every client hears the moves in order.
-            for conn in self.seats[seat].connections:
+            for conn in self.seats[seat].connections if sender is None else (sender,):
                 await conn.send(Ack(move=move, action=str(action)).model_dump_json())
             if over:
                 await self.announce_table()
