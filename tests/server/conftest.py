@@ -179,8 +179,10 @@ def throwaway_redis() -> Iterator[str]:
     folder = Path(tempfile.mkdtemp(prefix="piepmatz-redis-"))
     port = free_port()
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
-        + ["--save", "", "--appendonly", "no"],
+        [
+            *(binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)),
+            *("--save", "", "--appendonly", "no"),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

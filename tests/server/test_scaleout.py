@@ -262,7 +262,8 @@ async def _one_commit_two_tables(url: str) -> None:
     store = Store(engine)
     try:
         for table in ("t1", "t2"):
-            await store.create(StoredTable(table, {"players": 2}, "playing", False, "x", [StoredSeat("human")]))
+            seats = [StoredSeat("human")]
+            await store.create(StoredTable(table, {"players": 2}, "playing", False, "x", seats))
         await store.add_move("t1", 0, 0, "pass", None)
         # Both reach the writer together: one commit, in which t1's move 0 is already taken.
         outcomes = await asyncio.gather(
