@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnected
 
 from piepmatz.args import new_game
 from piepmatz.bots import make_bot
@@ -420,8 +421,8 @@ def create_app(
                         await conn.send(exc.message())
                 elif isinstance(message, Chat):
                     await room.chat(conn.seat, message.text)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            pass  # gone, or closed by the room for not reading its messages
         finally:
             if conn is not None and room is not None:
                 await room.disconnect(conn)

@@ -1,0 +1,121 @@
+"""Two hubs in one event loop, as two server processes would be: one database, one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import redis.asyncio as redis
+
+from piepmatz.args import new_game
+from piepmatz.server import db
+from piepmatz.server.app import Hub
+from piepmatz.server.bots import BotPool
+from piepmatz.server.bus import Bus
+from piepmatz.server.room import Room, Seat, new_token, token_hash
+from piepmatz.server.store import Store
+
+PATIENCE = 30.0
+
+
+@asynccontextmanager
+async def hub(url: str, redis_url: str) -> AsyncIterator[Hub]:
+    engine = db.make_engine(url)
+    await db.upgrade(engine)
+    found = Hub(Store(engine), BotPool(0))
+    found.bus = Bus(redis_url, found.hear)
+    await found.bus.start()
+    try:
+        yield found
+    finally:
+        for room in found.rooms.values():
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+        await found.bus.close()
+        await found.store.close()
+        await engine.dispose()
+
+
+async def open_room(at: Hub, kinds: list[str], seed: int) -> Room:
+    room = Room(
+        new_token()[:12],
+        new_game(len(kinds), "standard", seed),
+        [
+            Seat(k, f"P{i}" if k == "human" else None, token_hash(new_token()))
+            for i, k in enumerate(kinds)
+        ],
+        rules_spec="standard",
+        public=False,
+        spectator_hash=token_hash(new_token()),
+        status="playing",
+        store=at.store,
+        bots=at.bots,
+    )
+    await at.store.create(room.to_stored())
+    await at.hold(room)
+    return room
+
+
+async def until_move(room: Room, move: int) -> None:
+    async with asyncio.timeout(PATIENCE):
+        while room.move < move:
+            await asyncio.sleep(0.01)
+
+
+async def _missed(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=3)
+        room_b = await b.room(room_a.id)
+        assert room_b is not room_a and room_b.move == 0
+        # Move 0 is stored but its news never leaves process a.
+        bus, room_a.bus = room_a.bus, None
+        first = room_a.game.state.legal_actions()[0]
+        await room_a.act(room_a.game.state.current_player, 0, str(first))
+        room_a.bus = bus
+        await asyncio.sleep(0.2)
+        assert room_b.move == 0, "b heard nothing of move 0"
+        second = room_a.game.state.legal_actions()[0]
+        await room_a.act(room_a.game.state.current_player, 1, str(second))
+        # Move 1's news shows b the gap; b reads both moves from the database.
+        await until_move(room_b, 2)
+        assert [str(x) for x in room_b.game.actions] == [str(first), str(second)]
+
+
+def test_a_process_that_missed_news_catches_up_from_the_database(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_missed(postgres_url, redis_url))
+
+
+async def _takeover(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        kinds = ["human", "human"]
+        kinds[new_game(2, "standard", 4).state.current_player] = "random"  # the bot starts
+        room_a = await open_room(a, kinds, seed=4)
+        # A process that died holding the bot lease: its lock stays until it expires.
+        client = redis.Redis.from_url(redis_url)
+        stack.push_async_callback(client.aclose)
+        key = f"piepmatz:bots:{room_a.id}"
+        assert await client.set(key, "dead process", px=60_000)
+        room_b = await b.room(room_a.id)
+        room_a.wake_bots()
+        room_b.wake_bots()
+        await asyncio.sleep(1.5)  # both have tried at least once and were refused
+        assert room_a.move == room_b.move == 0, "no bot thinks while another holds the lease"
+        await client.delete(key)  # the dead holder's lease expires
+        await until_move(room_a, 1)
+        await until_move(room_b, 1)
+        assert room_a.game.actions == room_b.game.actions
+        records = await a.store.load((), table_id=room_a.id)
+        assert records[0].actions == [str(room_a.game.actions[0])]
+
+
+def test_bots_wait_for_a_dead_holders_lease_then_one_process_plays(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_takeover(postgres_url, redis_url))
