@@ -13,7 +13,7 @@ from piepmatz.server import db
 from piepmatz.server.app import Hub
 from piepmatz.server.bots import BotPool
 from piepmatz.server.bus import Bus
-from piepmatz.server.room import Room, Seat, new_token, token_hash
+from piepmatz.server.room import Connection, Room, Seat, new_token, token_hash
 from piepmatz.server.store import Store
 
 PATIENCE = 30.0
@@ -119,3 +119,44 @@ def test_bots_wait_for_a_dead_holders_lease_then_one_process_plays(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_takeover(postgres_url, redis_url))
+
+
+class Listener:
+    """A connection double that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self) -> None:
+        pass
+
+
+async def _presence(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=5)
+        room_b = await b.room(room_a.id)
+        watcher = Listener()
+        await room_a.connect(Connection(watcher, None))
+        assert [s.connected for s in room_a.info().seats] == [False, False]
+        await room_b.connect(Connection(Listener(), 1))
+        async with asyncio.timeout(PATIENCE):
+            while not room_a.info().seats[1].connected:
+                await asyncio.sleep(0.01)
+        # Process a's own watcher was told, and so is a spectator at b.
+        assert '"connected":true' in watcher.sent[-1]
+        assert room_b.info().spectators == 1
+        # b goes silent (killed): once its reminders are overdue, a forgets its connections.
+        await room_a.refresh_presence(older=0.0)
+        assert [s.connected for s in room_a.info().seats] == [False, False]
+        assert '"connected":true' not in watcher.sent[-1]
+
+
+def test_who_is_connected_at_another_process_is_shown_until_it_falls_silent(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_presence(postgres_url, redis_url))

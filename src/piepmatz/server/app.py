@@ -71,6 +71,17 @@ class Hub:
         for room in list(self.rooms.values()):
             await room.catch_up()
 
+    async def tell_presence(self) -> None:
+        """Every so often, each process says again who is connected to it, table by table, so
+        that the connections of a process that died are forgotten by the others."""
+        from .bus import PRESENCE_EVERY
+
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            for room in list(self.rooms.values()):
+                if room.status != "over":
+                    await room.refresh_presence(3 * PRESENCE_EVERY)
+
     async def hold(self, room: Room) -> None:
         """Hold ``room`` here (it is new, or was just read from the database)."""
         if self.bus is not None:
@@ -169,12 +180,14 @@ def create_app(
         await db.upgrade(engine)
         bots = BotPool(bot_workers)
         hub = Hub(Store(engine), bots)
+        presence: asyncio.Task[None] | None = None
         if redis_url is not None:
             from .bus import Bus
 
             hub.bus = Bus(redis_url, hub.hear)
             hub.bus.on_reconnect = hub.heard_nothing
             await hub.bus.start()
+            presence = asyncio.create_task(hub.tell_presence(), name="presence")
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
@@ -191,6 +204,8 @@ def create_app(
                 if room.bot_task is not None:
                     room.bot_task.cancel()
             bots.close()
+            if presence is not None:
+                presence.cancel()
             if hub.bus is not None:
                 await hub.bus.close()
             await hub.store.close()

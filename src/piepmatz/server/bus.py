@@ -28,6 +28,9 @@ log = logging.getLogger("piepmatz.server")
 LEASE = 10.0
 #: Seconds between a waiting process's attempts to take a lease another process holds.
 LEASE_RETRY = 1.0
+#: Seconds between the reminders of who is connected where; three missed reminders, and the
+#: other processes forget that process's connections.
+PRESENCE_EVERY = 15.0
 
 Handler = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
 

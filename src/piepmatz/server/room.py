@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -161,7 +162,7 @@ class Room:
         #: The other server processes holding this table (none in single-process mode), and
         #: who is connected there: connections per seat, spectators; by process.
         self.bus: Bus | None = None
-        self.elsewhere: dict[str, tuple[list[int], int]] = {}
+        self.elsewhere: dict[str, tuple[list[int], int, float]] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -310,14 +311,14 @@ class Room:
                     name=s.name if s.is_human else s.kind,
                     connected=(
                         any(not c.broken for c in s.connections)
-                        or any(seats[i] for seats, _ in self.elsewhere.values())
+                        or any(seats[i] for seats, _, _ in self.elsewhere.values())
                         if s.is_human
                         else True
                     ),
                 )
                 for i, s in enumerate(self.seats)
             ],
-            spectators=len(self.spectators) + sum(n for _, n in self.elsewhere.values()),
+            spectators=len(self.spectators) + sum(n for _, n, _ in self.elsewhere.values()),
         )
 
     async def announce_table(self) -> None:
@@ -469,7 +470,11 @@ class Room:
                 status = "playing" if len(free) == 1 else self.status
                 await self._seated(message["seat"], message["name"], message["token_hash"], status)
             elif kind == "presence":
-                self.elsewhere[message["origin"]] = (message["seats"], message["spectators"])
+                self.elsewhere[message["origin"]] = (
+                    message["seats"],
+                    message["spectators"],
+                    time.monotonic(),
+                )
                 if message["ask"]:
                     await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
                 await self.announce_table()
@@ -507,6 +512,21 @@ class Room:
             self.status = "playing"
         await self.broadcast_state()
         log.debug("table %s: %d moves from other processes", self.id, count)
+
+    async def refresh_presence(self, older: float) -> None:
+        """Tell the other processes who is here again, and forget what a process that has not
+        told for ``older`` seconds said (it died, or lost Redis)."""
+        assert self.bus is not None
+        async with self.lock:
+            now = time.monotonic()
+            gone = [o for o, (_, _, heard) in self.elsewhere.items() if now - heard > older]
+            for origin in gone:
+                del self.elsewhere[origin]
+            here = self._presence_here()
+            if any(here["seats"]) or here["spectators"]:
+                await self.bus.publish(self.id, "presence", ask=False, **here)
+            if gone:
+                await self.announce_table()
 
     async def ask_presence(self) -> None:
         """Tell the other processes who is here, and ask them to tell in turn."""
@@ -558,6 +578,10 @@ class Room:
                 choice = await self.bots.choose(self.seats[p].kind, view, legal, seed)
                 await self.act(p, move, choice)
             except (BotMoveError, RoomError, BrokenProcessPool) as exc:
+                if isinstance(exc, RoomError) and exc.code == "stale" and lease is not None:
+                    # Thought past the lease's expiry, and another process's bot played the
+                    # move first: the database let one in, and the table goes on.
+                    continue
                 # The game waits; the table is told why rather than left guessing.
                 log.error("table %s: bot %s in seat %d: %s", self.id, self.seats[p].kind, p, exc)
                 self.bot_failure = Error(
