@@ -132,6 +132,19 @@ def postgres_server() -> Iterator[str]:
 @pytest.fixture
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A database of this test's own, dropped afterwards: nothing else is touched."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def module_postgres_url(postgres_server: str) -> Iterator[str]:
+    """A database for the tests of one module (servers they share), dropped afterwards."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
+@contextmanager
+def fresh_database(postgres_server: str) -> Iterator[str]:
     name = f"piepmatz_test_{secrets.token_hex(6)}"
     admin = postgres_server.replace("+asyncpg", "") + (
         "test" if postgres_server == LOCAL_POSTGRES else "postgres"

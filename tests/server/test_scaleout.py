@@ -15,6 +15,7 @@ from contextlib import AsyncExitStack, ExitStack, asynccontextmanager, contextma
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 from piepmatz.core import Game, GameOptions
@@ -43,6 +44,16 @@ def two_servers(
             )
             started.append((f"127.0.0.1:{port}", process))
         yield started
+
+
+@pytest.fixture(scope="module")
+def pair(
+    module_postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
+    """Two processes for the tests that leave them running (each opens tables of its own)."""
+    folder = tmp_path_factory.mktemp("pair")
+    with two_servers(module_postgres_url, redis_url, folder) as [(a, _), (b, _)]:
+        yield a, b
 
 
 def replayed_result(record: dict[str, Any]) -> dict[str, Any]:
@@ -101,11 +112,8 @@ async def _across_processes(a: str, b: str) -> None:
     assert 2 in replay(record)[1], "the bot played"
 
 
-def test_players_at_two_processes_play_one_game_with_a_bot(
-    postgres_url: str, redis_url: str, tmp_path: Path
-) -> None:
-    with two_servers(postgres_url, redis_url, tmp_path) as [(a, _), (b, _)]:
-        asyncio.run(_across_processes(a, b))
+def test_players_at_two_processes_play_one_game_with_a_bot(pair: tuple[str, str]) -> None:
+    asyncio.run(_across_processes(*pair))
 
 
 async def _killed(a: str, b: str, process: subprocess.Popen[bytes]) -> None:
@@ -247,10 +255,9 @@ def test_the_same_seat_racing_itself_at_one_process_plays_one_move(server: str) 
 
 
 def test_the_same_seat_racing_itself_at_two_processes_plays_one_move(
-    postgres_url: str, redis_url: str, tmp_path: Path
+    pair: tuple[str, str],
 ) -> None:
-    with two_servers(postgres_url, redis_url, tmp_path) as [(a, _), (b, _)]:
-        assert asyncio.run(_race(a, b)) >= RACES
+    assert asyncio.run(_race(*pair)) >= RACES
 
 
 # ---------------------------------------------------------------------- the store decides

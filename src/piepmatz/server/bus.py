@@ -80,14 +80,17 @@ class Bus:
             self.tables.add(table_id)
             await self._pubsub.subscribe(channel(table_id))
 
-    async def publish(self, table_id: str, kind: str, **fields: Any) -> None:
-        """Tell every process holding ``table_id``; a failure is logged, not raised: the
-        others catch up from the database when the next move shows them the gap."""
+    async def publish(self, table_id: str, kind: str, **fields: Any) -> bool:
+        """Tell every process holding ``table_id``; a failure is logged and answered False,
+        not raised: the others catch up from the database when the next move shows them the
+        gap."""
         message = json.dumps({"kind": kind, "origin": self.origin} | fields)
         try:
             await self.redis.publish(channel(table_id), message)
         except (RedisError, OSError) as exc:
             log.warning("table %s: could not publish %s: %s", table_id, kind, exc)
+            return False
+        return True
 
     async def _listen(self) -> None:
         while True:

@@ -601,8 +601,8 @@ class Room:
         await self.store.add_chat(self.id, line)
         if self.bus is not None:
             fields = {"seat": line.seat, "name": line.name, "text": line.text}
-            await self.bus.publish(self.id, "chat", line=fields, sent=line.sent.isoformat())
-            return
+            if await self.bus.publish(self.id, "chat", line=fields, sent=line.sent.isoformat()):
+                return  # every process sends it on hearing it, this one too
         message = _chat_message(line)
         for conn in self.connections():
             await conn.send(message)
