@@ -73,6 +73,9 @@ class Figures:
     connections: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     finished: int = 0
+    #: The client process's own CPU seconds over the window: near its wall time means the
+    #: clients, not the server, set the pace.
+    cpu: float = 0.0
 
 
 async def _seat(
@@ -161,7 +164,13 @@ async def _play(
     figures = Figures()
     plans = await open_games(addresses, games, seats, seed)
     async with contextlib.AsyncExitStack() as stack:
-        clients = [await _connect(stack, plan) for plan in plans]
+        limit = asyncio.Semaphore(50)
+
+        async def connect(plan: GamePlan) -> list[SeatClient]:
+            async with limit:
+                return await _connect(stack, plan)
+
+        clients = list(await asyncio.gather(*(connect(plan) for plan in plans)))
         figures.connections = sum(len(c) for c in clients)
         # The client's long-lived objects stay out of its collector's full passes, so that its
         # pauses are not counted as the server's latency.
@@ -170,6 +179,7 @@ async def _play(
         await asyncio.to_thread(ready.wait)
         start = await asyncio.to_thread(go.get)
         stop = start + duration
+        cpu = time.process_time()
         tasks = [
             asyncio.create_task(
                 _games_in_turn(c, addresses, seats, seed + g, pace, start, stop, figures)
@@ -177,6 +187,7 @@ async def _play(
             for g, c in enumerate(clients)
         ]
         await asyncio.sleep(max(0.0, stop - time.time()))
+        figures.cpu = time.process_time() - cpu
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -297,6 +308,8 @@ class Result:
     p99: float
     cpu: float
     errors: Counter[str]
+    client_cpu: float
+    clients: int
 
     @property
     def rate(self) -> float:
@@ -310,6 +323,8 @@ class Result:
             f"move sent to ack: p50 {self.p50 * 1000:.1f} ms, p99 {self.p99 * 1000:.1f} ms",
             f"server CPU: {self.cpu:.1f} s = {self.cpu / max(1, self.moves) * 1000:.2f} ms "
             f"per move ({self.cpu / self.seconds:.0%} of one core)",
+            f"client CPU: {self.client_cpu:.1f} s in {self.clients} processes "
+            f"({self.client_cpu / self.seconds / self.clients:.0%} of a core each)",
         ] + ([f"errors: {dict(self.errors)}"] if self.errors else [])
 
 
@@ -374,6 +389,8 @@ def measure(
         cuts[98],
         after - before,
         errors,
+        sum(f.cpu for f in figures),
+        len(figures),
     )
 
 
