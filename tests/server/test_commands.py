@@ -9,6 +9,7 @@ import pytest
 
 from piepmatz.cli import build_parser, main
 from piepmatz.server import db
+from piepmatz.server.client import free_port
 
 
 def _schema(path: Path) -> tuple[set[str], list[str]]:
@@ -50,3 +51,13 @@ def test_serve_listens_on_loopback_port_8000_by_default() -> None:
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.database_url) == ("127.0.0.1", 8000, None)
     assert main(["serve", "--bot-workers", "-1"]) == 2
+
+
+def test_serve_refuses_a_redis_it_cannot_use_before_it_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--redis", "http://127.0.0.1:6379"]) == 2
+    assert "--redis http://127.0.0.1:6379: Redis URL must specify" in capsys.readouterr().err
+    nobody = f"redis://127.0.0.1:{free_port()}/0"
+    assert main(["serve", "--redis", nobody]) == 2
+    assert f"--redis {nobody}: Redis does not answer" in capsys.readouterr().err

@@ -69,6 +69,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.bot_workers < 0:
         sys.stderr.write("piepmatz serve: --bot-workers must be 0 or more\n")
         return 2
+    if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
+        sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
+        return 2
     app = create_app(args.database_url, bot_workers=args.bot_workers, redis_url=args.redis)
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(
@@ -82,6 +85,23 @@ def run_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
     )
     return 0
+
+
+def _redis_problem(url: str) -> str | None:
+    """Why the server could not use Redis at ``url``, or None: said before it starts."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+    except ValueError as exc:  # not a redis://, rediss:// or unix:// URL
+        return str(exc)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError) as exc:
+        return f"Redis does not answer ({exc})"
+    finally:
+        client.close()
+    return None
 
 
 def run_upgrade(args: argparse.Namespace) -> int:
