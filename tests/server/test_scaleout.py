@@ -22,7 +22,7 @@ from piepmatz.core import Game, GameOptions
 from piepmatz.server import db
 from piepmatz.server.client import SeatClient, free_port, serve_process
 from piepmatz.server.store import MoveTaken, Store, StoredSeat, StoredTable
-from serverplay import get, open_table, play_randomly, sheet_from_json, until, ws_url
+from serverplay import get, open_table, play_randomly, post, sheet_from_json, until, ws_url
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -293,3 +293,28 @@ def test_a_taken_move_number_is_refused_and_the_rest_of_its_commit_stands(
     database_url: str,
 ) -> None:
     asyncio.run(_one_commit_two_tables(database_url))
+
+
+# ---------------------------------------------------------------------- seats
+
+
+async def _join_at_once(a: str, b: str) -> None:
+    for seed in range(10):
+        table = await open_table(a, ["human", "human", "human"], seed=seed, public=True)
+        path = f"/api/tables/{table['table']}/join"
+        joined = await asyncio.gather(
+            post(a, path, {"name": "Ben"}, status=200), post(b, path, {"name": "Cleo"}, status=200)
+        )
+        assert sorted(j["seat"] for j in joined) == [1, 2]
+        # The last two seats were taken at two processes at once: the game started all the same.
+        for address in (a, b):
+            info = await get(address, f"/api/tables/{table['table']}")
+            assert info["status"] == "playing"
+            names = {s["seat"]: s["name"] for s in info["seats"]}
+            assert names == {0: "Anna", joined[0]["seat"]: "Ben", joined[1]["seat"]: "Cleo"}
+
+
+def test_people_joining_a_public_table_at_two_processes_get_a_seat_each(
+    pair: tuple[str, str],
+) -> None:
+    asyncio.run(_join_at_once(*pair))

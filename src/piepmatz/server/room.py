@@ -227,24 +227,31 @@ class Room:
         """A person sits down at ``seat`` (an invite's) or the first free one (a public table,
         with a new credential); the game starts once every person's seat is taken."""
         async with self.lock:
-            free = self.free_seats()
-            if seat is None:
-                if not free:
-                    raise RoomError("full", "every seat at this table is taken")
-                seat, token = free[0], new_token()
-            elif seat not in free:
-                raise RoomError("seat_taken", f"seat {seat} is already taken")
-            assert token is not None
-            status = "playing" if len(free) == 1 else self.status
-            try:
-                await self.store.take_seat(self.id, seat, name, token_hash(token), status)
-            except SeatTaken:
-                # Taken through another server process: this copy was behind.
-                await self._catch_up()
-                raise RoomError("seat_taken", f"seat {seat} is already taken") from None
+            public = seat is None
+            while True:
+                free = self.free_seats()
+                if public:
+                    if not free:
+                        raise RoomError("full", "every seat at this table is taken")
+                    seat, token = free[0], new_token()
+                elif seat not in free:
+                    raise RoomError("seat_taken", f"seat {seat} is already taken")
+                assert seat is not None and token is not None
+                try:
+                    status = await self.store.take_seat(self.id, seat, name, token_hash(token))
+                    break
+                except SeatTaken:
+                    # Taken through another server process: this copy was behind. A public
+                    # table's newcomer tries the next free seat.
+                    await self._catch_up()
             if self.bus is not None:
                 await self.bus.publish(
-                    self.id, "seat", seat=seat, name=name, token_hash=token_hash(token)
+                    self.id,
+                    "seat",
+                    seat=seat,
+                    name=name,
+                    token_hash=token_hash(token),
+                    status=status,
                 )
             await self._seated(seat, name, token_hash(token), status)
         self.wake_bots()
@@ -466,8 +473,7 @@ class Room:
                     self.game.apply(message["action"], player=message["seat"])
                     await self._announce_moves(1)
             elif kind == "seat" and self.seats[message["seat"]].name is None:
-                free = self.free_seats()
-                status = "playing" if len(free) == 1 else self.status
+                status = max(self.status, message["status"], key=STATUSES.index)
                 await self._seated(message["seat"], message["name"], message["token_hash"], status)
             elif kind == "presence":
                 self.elsewhere[message["origin"]] = (

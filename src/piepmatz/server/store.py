@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -120,11 +120,13 @@ class Store:
                 ],
             )
 
-    async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, status: str
-    ) -> None:
-        """Raises :class:`SeatTaken` (and stores nothing) if the seat already has a name."""
+    async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> str:
+        """Seat a person; returns the table's status now (``playing`` once every person's seat
+        is taken). Raises :class:`SeatTaken` (and stores nothing) if the seat has a name."""
         async with self._writing() as conn:
+            # The table's row is locked first, so that two processes seating the last two
+            # people one at a time both count the other's seat (SQLite has one writer anyway).
+            await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
             taken = await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.name.is_(None))
@@ -132,7 +134,18 @@ class Store:
             )
             if taken.rowcount != 1:
                 raise SeatTaken(f"seat {seat} is already taken")
+            free = await conn.scalar(
+                select(func.count())
+                .select_from(seats)
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.kind == "human",  # room.HUMAN: a person's seat
+                    seats.c.name.is_(None),
+                )
+            )
+            status = "waiting" if free else "playing"
             await conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+            return status
 
     async def add_move(
         self, table_id: str, number: int, seat: int, action: str, status: str | None
