@@ -6,8 +6,10 @@
     python benchmarks/load.py --pace 2 --games 1000 --profile load.prof.txt
 
 Real ``piepmatz serve`` processes hold the games (one with an SQLite file in a temporary
-directory; ``--servers 2`` shares a fresh PostgreSQL database and Redis, and the seats of a game
-are spread over the processes, so most moves cross from one to the other). Client processes
+directory; ``--servers 2`` shares a fresh PostgreSQL database, made on the local PostgreSQL at
+127.0.0.1:5432 and dropped afterwards unless ``--database-url`` names one, and the local Redis
+unless ``--redis`` names another; the seats of a game are spread over the processes, so most
+moves cross from one to the other). Client processes
 (``--clients``) play every seat as a random player: they send an action, wait for its ``ack``
 (sent once the move is committed) and the new state, as a browser would. The server's CPU is
 read from ``/proc/PID/stat`` over the measured window, so the clients' own work is not counted.
