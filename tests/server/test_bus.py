@@ -24,7 +24,7 @@ async def hub(url: str, redis_url: str) -> AsyncIterator[Hub]:
     engine = db.make_engine(url)
     await db.upgrade(engine)
     found = Hub(Store(engine), BotPool(0))
-    found.bus = Bus(redis_url, found.hear)
+    found.bus = Bus(redis_url, found.hear, found.heard_nothing)
     await found.bus.start()
     try:
         yield found
@@ -160,3 +160,33 @@ def test_who_is_connected_at_another_process_is_shown_until_it_falls_silent(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_presence(postgres_url, redis_url))
+
+
+async def _lost_subscription(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=6)
+        room_b = await b.room(room_a.id)
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        stack.push_async_callback(client.aclose)
+        assert b.bus is not None
+        listening = [
+            c
+            for c in await client.client_list(_type="pubsub")
+            if c["name"] == f"piepmatz-{b.bus.origin}"
+        ]
+        assert len(listening) == 1
+        await client.client_kill_filter(_id=listening[0]["id"])
+        # Played while b is without its subscription: b hears nothing of it, and no later move
+        # shows it a gap; it catches up once it has subscribed again.
+        first = room_a.game.state.legal_actions()[0]
+        await room_a.act(room_a.game.state.current_player, 0, str(first))
+        await until_move(room_b, 1)
+        assert [str(x) for x in room_b.game.actions] == [str(first)]
+
+
+def test_a_process_that_lost_its_subscription_catches_up_when_back(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_lost_subscription(postgres_url, redis_url))

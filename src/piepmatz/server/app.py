@@ -184,8 +184,7 @@ def create_app(
         if redis_url is not None:
             from .bus import Bus
 
-            hub.bus = Bus(redis_url, hub.hear)
-            hub.bus.on_reconnect = hub.heard_nothing
+            hub.bus = Bus(redis_url, hub.hear, hub.heard_nothing)
             await hub.bus.start()
             presence = asyncio.create_task(hub.tell_presence(), name="presence")
         resumed = await hub.resume()

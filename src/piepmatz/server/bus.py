@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import redis.asyncio as redis
@@ -42,25 +42,41 @@ def channel(table_id: str) -> str:
 class Bus:
     """One process's link to the others: publish a table's news, hear every held table's."""
 
-    def __init__(self, url: str, handler: Handler) -> None:
+    def __init__(
+        self,
+        url: str,
+        handler: Handler,
+        on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None,
+    ) -> None:
         self.url = url
         #: This process, as the other processes see it (to ignore its own news).
         self.origin = secrets.token_hex(6)
-        self.redis: redis.Redis = redis.Redis.from_url(url)
+        # Named, so that `CLIENT LIST` on the Redis server tells which process is which.
+        self.redis: redis.Redis = redis.Redis.from_url(url, client_name=f"piepmatz-{self.origin}")
         self.handler = handler
         self.tables: set[str] = set()
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._handling: set[asyncio.Task[None]] = set()
         #: Called after the subscription was lost and made again: news may have been missed.
-        self.on_reconnect: Callable[[], Awaitable[None]] | None = None
+        self.on_reconnect = on_reconnect
 
     async def start(self) -> None:
         await self.redis.ping()  # a wrong URL fails the start, with Redis's own message
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         # A subscription needs a connection before the listener waits on it.
         await self._pubsub.subscribe(channel("_"))
+        # redis-py connects again by itself when the subscription's connection drops, and
+        # subscribes again; what was published meanwhile is lost, so the tables are read again.
+        self._pubsub.connection.register_connect_callback(self._connected_again)
         self._listener = asyncio.create_task(self._listen(), name="bus listener")
+
+    def _connected_again(self, _connection: object) -> None:
+        log.warning("the Redis subscription was lost and is back: reading every table again")
+        if self.on_reconnect is not None:
+            task = asyncio.create_task(self.on_reconnect())
+            self._handling.add(task)
+            task.add_done_callback(self._handling.discard)
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -105,11 +121,12 @@ class Bus:
                     task = asyncio.create_task(self.handler(table_id, message))
                     self._handling.add(task)
                     task.add_done_callback(self._handling.discard)
-            except (RedisError, OSError) as exc:
+            except Exception as exc:  # Redis gone (or anything else): the listener must live
                 log.warning("lost the Redis subscription (%s); subscribing again", exc)
                 await asyncio.sleep(0.5)
-                with contextlib.suppress(RedisError, OSError):
-                    await self._pubsub.subscribe(*(channel(t) for t in self.tables))
+                with contextlib.suppress(Exception):
+                    await self._pubsub.subscribe(channel("_"), *(channel(t) for t in self.tables))
+                    # Whatever was said meanwhile is in the database.
                     if self.on_reconnect is not None:
                         await self.on_reconnect()
 
