@@ -27,7 +27,7 @@ $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.review: $(VENV)/.%: $(BIN)/pyth
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play serve sim envs ray review test lint bench postgresql chromium clean
+.PHONY: play serve sim envs ray review test lint bench postgresql redis chromium clean
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
 ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
@@ -47,6 +47,13 @@ postgresql:
 	  || (apt-get update -q && apt-get install -y -q postgresql) \
 	  || (sudo apt-get update -q && sudo apt-get install -y -q postgresql)
 
+# The tests of several server processes need Redis too: the one on 127.0.0.1:6379 when it
+# answers, else a throwaway redis-server they start, from Debian's package installed here.
+redis:
+	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || command -v redis-server >/dev/null 2>&1 \
+	  || (apt-get update -q && apt-get install -y -q redis-server) \
+	  || (sudo apt-get update -q && sudo apt-get install -y -q redis-server)
+
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used);
 # installed here when missing, and a clear failure where it cannot be.
 chromium:
@@ -61,7 +68,7 @@ lint: $(VENV)/.test
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint postgresql chromium  ## the whole test suite: ruff, mypy --strict, pytest
+test: lint postgresql redis chromium  ## the whole test suite: ruff, mypy --strict, pytest
 	$(BIN)/pytest -n 2 -q
 
 bench: $(VENV)/.test

@@ -132,6 +132,19 @@ def postgres_server() -> Iterator[str]:
 @pytest.fixture
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A database of this test's own, dropped afterwards: nothing else is touched."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def module_postgres_url(postgres_server: str) -> Iterator[str]:
+    """A database for the tests of one module (servers they share), dropped afterwards."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
+@contextmanager
+def fresh_database(postgres_server: str) -> Iterator[str]:
     name = f"piepmatz_test_{secrets.token_hex(6)}"
     admin = postgres_server.replace("+asyncpg", "") + (
         "test" if postgres_server == LOCAL_POSTGRES else "postgres"
@@ -147,3 +160,68 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
 def database_url(request: pytest.FixtureRequest) -> str:
     url: str = request.getfixturevalue(f"{request.param}_url")
     return url
+
+
+# ---------------------------------------------------------------------- Redis
+
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+
+
+def _redis_answers(url: str) -> bool:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_connect_timeout=3)
+    try:
+        return bool(client.ping())
+    except (redis.RedisError, OSError):
+        return False
+    finally:
+        client.close()
+
+
+@contextmanager
+def throwaway_redis() -> Iterator[str]:
+    """A Redis of our own: ``redis-server`` on a free port, its files in a temporary directory,
+    nothing saved to disk."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail(
+            "Redis does not answer on 127.0.0.1:6379 and no redis-server was found to start one: "
+            "install Debian's redis-server package (make test does) or start a server there"
+        )
+    folder = Path(tempfile.mkdtemp(prefix="piepmatz-redis-"))
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            *(binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)),
+            *("--save", "", "--appendonly", "no"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        deadline = time.monotonic() + 30
+        while not _redis_answers(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("the throwaway redis-server did not start")
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A Redis URL: the local one, or a throwaway one. Never skipped. Tests share it safely:
+    every channel and key names a table, and table ids are random.
+
+    ``PIEPMATZ_TEST_REDIS=throwaway`` starts the throwaway one even when the local answers.
+    """
+    if os.environ.get("PIEPMATZ_TEST_REDIS") != "throwaway" and _redis_answers(LOCAL_REDIS):
+        yield LOCAL_REDIS
+    else:
+        with throwaway_redis() as url:
+            yield url

@@ -9,6 +9,7 @@ import pytest
 
 from piepmatz.cli import build_parser, main
 from piepmatz.server import db
+from piepmatz.server.client import free_port
 
 
 def _schema(path: Path) -> tuple[set[str], list[str]]:
@@ -62,3 +63,13 @@ def test_serve_refuses_a_bot_timeout_of_no_time_and_a_plugin_that_is_not_there(
     missing = tmp_path / "nobots.py"
     assert main(["serve", "--plugin", str(missing)]) == 2
     assert f"no such file ({missing})" in capsys.readouterr().err
+
+
+def test_serve_refuses_a_redis_it_cannot_use_before_it_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--redis", "http://127.0.0.1:6379"]) == 2
+    assert "--redis http://127.0.0.1:6379: Redis URL must specify" in capsys.readouterr().err
+    nobody = f"redis://127.0.0.1:{free_port()}/0"
+    assert main(["serve", "--redis", nobody]) == 2
+    assert f"--redis {nobody}: Redis does not answer" in capsys.readouterr().err

@@ -9,12 +9,13 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnected
 
 from piepmatz.args import new_game
 from piepmatz.bots import make_bot
@@ -46,34 +47,89 @@ from .review import Reviews
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
 from .store import StorageUnavailable, Store
 
+if TYPE_CHECKING:
+    from .bus import Bus
+
 log = logging.getLogger("piepmatz.server")
 
 
 class Hub:
-    """Every table the server holds, by id."""
+    """Every table the server holds, by id; with a bus, the other processes hold them too."""
 
     def __init__(self, store: Store, bots: BotPool) -> None:
         self.store = store
         self.bots = bots
         self.rooms: dict[str, Room] = {}
         self.reviews = Reviews(bots)
+        self.bus: Bus | None = None
+        self._loading = asyncio.Lock()
+
+    async def hear(self, table_id: str, message: dict[str, Any]) -> None:
+        """News from another process (the bus calls this)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            try:
+                await room.hear(message)
+            except Exception:
+                log.exception("table %s: news %s not taken; catching up", table_id, message)
+                await room.catch_up()
+
+    async def heard_nothing(self) -> None:
+        """The bus lost news for a while: read every held table again."""
+        for room in list(self.rooms.values()):
+            await room.catch_up()
+
+    async def tell_presence(self) -> None:
+        """Every so often, each process says again who is connected to it, table by table, so
+        that the connections of a process that died are forgotten by the others."""
+        from .bus import PRESENCE_EVERY
+
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            for room in list(self.rooms.values()):
+                if room.status != "over":
+                    await room.refresh_presence(3 * PRESENCE_EVERY)
+
+    async def hold(self, room: Room) -> None:
+        """Hold ``room`` here (it is new, or was just read from the database)."""
+        if self.bus is not None:
+            room.bus = self.bus
+            await self.bus.hold(room.id)
+        self.rooms[room.id] = room
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its stored record; bots carry on."""
-        for stored in await self.store.load(("waiting", "playing")):
-            room = Room.from_stored(stored, self.store, self.bots)
-            self.rooms[room.id] = room
+        unfinished = ("waiting", "playing")
+        for stored in await self.store.load(unfinished):
+            await self.hold(Room.from_stored(stored, self.store, self.bots))
+        if self.bus is not None:
+            # Moves stored by other processes while the first read ran were not heard.
+            for stored in await self.store.load(unfinished):
+                if (room := self.rooms.get(stored.id)) is not None:
+                    await room.catch_up(stored)
+            for room in self.rooms.values():
+                await room.ask_presence()
+        for room in self.rooms.values():
             room.wake_bots()
         return len(self.rooms)
 
     async def room(self, table_id: str) -> Room:
         room = self.rooms.get(table_id)
         if room is None:
-            # A finished table is not held after a restart; its record is still stored.
-            found = await self.store.load((), table_id=table_id)
-            if not found:
-                raise HTTPException(404, f"no table {table_id!r}")
-            room = self.rooms[table_id] = Room.from_stored(found[0], self.store, self.bots)
+            async with self._loading:
+                if (room := self.rooms.get(table_id)) is not None:
+                    return room
+                if self.bus is not None:
+                    await self.bus.hold(table_id)  # before reading: no news falls between
+                # A finished table is not held after a restart; its record is still stored.
+                found = await self.store.load((), table_id=table_id)
+                if not found:
+                    raise HTTPException(404, f"no table {table_id!r}")
+                room = Room.from_stored(found[0], self.store, self.bots)
+                await self.hold(room)
+            if self.bus is not None:
+                await room.catch_up()  # news heard while reading found no room to go to
+                await room.ask_presence()
         return room
 
 
@@ -114,6 +170,7 @@ def create_app(
     hint_iterations: int | None = None,
     review_iterations: int | None = None,
     limits: Limits | None = None,
+    redis_url: str | None = None,
     bot_timeout: float = BOT_TIMEOUT,
     plugins: Sequence[str] = (),
 ) -> FastAPI:
@@ -124,6 +181,9 @@ def create_app(
     reviews (default: the hard bot and :mod:`piepmatz.bots.review`'s budgets); a bot that fails
     or thinks longer than ``bot_timeout`` seconds is replaced for the move (``plugins`` are
     loaded in the server and its bot workers).
+
+    With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
+    telling each other the news over Redis (``bus.py``).
     """
     url = database_url or db.default_database_url()
     defaults = Analysis()
@@ -142,6 +202,13 @@ def create_app(
         await db.upgrade(engine)
         bots = BotPool(bot_workers, analysis, bot_timeout, plugins)
         hub = Hub(Store(engine), bots)
+        presence: asyncio.Task[None] | None = None
+        if redis_url is not None:
+            from .bus import Bus
+
+            hub.bus = Bus(redis_url, hub.hear, hub.heard_nothing)
+            await hub.bus.start()
+            presence = asyncio.create_task(hub.tell_presence(), name="presence")
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
@@ -159,6 +226,10 @@ def create_app(
                     room.bot_task.cancel()
             hub.reviews.close()
             bots.close()
+            if presence is not None:
+                presence.cancel()
+            if hub.bus is not None:
+                await hub.bus.close()
             await hub.store.close()
             await engine.dispose()
 
@@ -232,7 +303,7 @@ def create_app(
             bots=hub.bots,
         )
         await hub.store.create(room.to_stored())
-        hub.rooms[room.id] = room
+        await hub.hold(room)
         room.wake_bots()
         return {
             "table": room.id,
@@ -271,10 +342,15 @@ def create_app(
     @app.get("/api/tables")
     async def open_tables(request: Request) -> list[dict[str, Any]]:
         """Public tables waiting for people."""
+        hub = hub_of(request)
+        rooms = list(hub.rooms.values())
+        if hub.bus is not None:  # other processes open tables too: the database knows them all
+            rooms = [
+                hub.rooms.get(stored.id) or Room.from_stored(stored, hub.store, hub.bots)
+                for stored in await hub.store.load(("waiting",))
+            ]
         return [
-            room.info().model_dump()
-            for room in hub_of(request).rooms.values()
-            if room.public and room.status == "waiting"
+            room.info().model_dump() for room in rooms if room.public and room.status == "waiting"
         ]
 
     @app.get("/api/tables/{table_id}")
@@ -399,7 +475,9 @@ def create_app(
 
         async def refuse(code: str, message: str) -> None:
             await client.send(Error(code=code, message=message).model_dump_json())
-            if guard.refused():
+            # A stale action is what an honest client gets when two of its connections (or a
+            # double click) race for one move: answered, but not held against it.
+            if code != "stale" and guard.refused():
                 raise CutOff
 
         try:
@@ -476,7 +554,7 @@ def create_app(
                     await refuse("spectator", "a spectator cannot act or chat")
                 elif isinstance(message, Act):
                     try:
-                        await room.act(conn.seat, message.move, message.action)
+                        await room.act(conn.seat, message.move, message.action, conn)
                     except RoomError as exc:
                         await refuse(exc.code, str(exc))
                 elif isinstance(message, Chat):
@@ -487,8 +565,8 @@ def create_app(
         except CutOff:
             await client.flush()
             await client.close(POLICY_CLOSE, "too many refused messages: talk the protocol")
-        except (WebSocketDisconnect, ClientGone):
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected, ClientGone):
+            pass  # gone, or closed by the room for not reading its messages
         finally:
             for task in hinting:
                 task.cancel()

@@ -43,6 +43,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="load a Python file or module that registers more bots (repeatable)",
     )
     serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help=(
+            "Redis URL (redis://HOST:6379/0) to serve the same tables from several processes: "
+            "they share --database-url (PostgreSQL) and tell each other moves over Redis "
+            "(default: none, one process)"
+        ),
+    )
+    serve.add_argument(
         "--log-level",
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
@@ -114,12 +124,16 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
         return 2
+    if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
+        sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
+        return 2
     app = create_app(
         args.database_url,
         bot_workers=args.bot_workers,
         bot_timeout=args.bot_timeout,
         plugins=plugins,
         limits=limits,
+        redis_url=args.redis,
     )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(
@@ -133,6 +147,23 @@ def run_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
     )
     return 0
+
+
+def _redis_problem(url: str) -> str | None:
+    """Why the server could not use Redis at ``url``, or None: said before it starts."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+    except ValueError as exc:  # not a redis://, rediss:// or unix:// URL
+        return str(exc)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError) as exc:
+        return f"Redis does not answer ({exc})"
+    finally:
+        client.close()
+    return None
 
 
 def run_upgrade(args: argparse.Namespace) -> int:

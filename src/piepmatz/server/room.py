@@ -13,10 +13,11 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
 from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, view_to_json
@@ -38,9 +39,22 @@ from .messages import (
     StateMessage,
     TableInfo,
 )
-from .store import StorageUnavailable, Store, StoredChat, StoredSeat, StoredTable
+from .store import (
+    MoveTaken,
+    SeatTaken,
+    StorageUnavailable,
+    Store,
+    StoredChat,
+    StoredSeat,
+    StoredTable,
+)
+
+if TYPE_CHECKING:
+    from .bus import Bus
 
 HUMAN = "human"
+#: A table's status, in the order it goes through them.
+STATUSES = ("waiting", "playing", "over")
 log = logging.getLogger("piepmatz.server")
 
 
@@ -158,6 +172,10 @@ class Room:
         self.hinting: set[int] = set()
         #: The last hint per seat, with the move it answers: asked again, it is sent again.
         self.hints_given: dict[int, tuple[int, str]] = {}
+        #: The other server processes holding this table (none in single-process mode), and
+        #: who is connected there: connections per seat, spectators; by process.
+        self.bus: Bus | None = None
+        self.elsewhere: dict[str, tuple[list[int], int, float]] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -230,25 +248,47 @@ class Room:
         with a new credential), allowing hints or not; the game starts once every person's
         seat is taken."""
         async with self.lock:
-            free = self.free_seats()
-            if seat is None:
-                if not free:
-                    raise RoomError("full", "every seat at this table is taken")
-                seat, token = free[0], new_token()
-            elif seat not in free:
-                raise RoomError("seat_taken", f"seat {seat} is already taken")
-            assert token is not None
-            status = "playing" if len(free) == 1 else self.status
-            await self.store.take_seat(self.id, seat, name, token_hash(token), status, hints)
-            self.seats[seat].name = name
-            self.seats[seat].token_hash = token_hash(token)
-            self.seats[seat].hints = hints
-            self.status = status
-            await self.announce_table()
-            if status == "playing":
-                await self.broadcast_state()
+            public = seat is None
+            while True:
+                free = self.free_seats()
+                if public:
+                    if not free:
+                        raise RoomError("full", "every seat at this table is taken")
+                    seat, token = free[0], new_token()
+                elif seat not in free:
+                    raise RoomError("seat_taken", f"seat {seat} is already taken")
+                assert seat is not None and token is not None
+                try:
+                    status = await self.store.take_seat(
+                        self.id, seat, name, token_hash(token), hints
+                    )
+                    break
+                except SeatTaken:
+                    # Taken through another server process: this copy was behind. A public
+                    # table's newcomer tries the next free seat.
+                    await self._catch_up()
+            if self.bus is not None:
+                await self.bus.publish(
+                    self.id,
+                    "seat",
+                    seat=seat,
+                    name=name,
+                    token_hash=token_hash(token),
+                    hints=hints,
+                    status=status,
+                )
+            await self._seated(seat, name, token_hash(token), hints, status)
         self.wake_bots()
         return seat, token
+
+    async def _seated(self, seat: int, name: str, hashed: str, hints: bool, status: str) -> None:
+        self.seats[seat].name = name
+        self.seats[seat].token_hash = hashed
+        self.seats[seat].hints = hints
+        self.status = status
+        await self.announce_table()
+        if status == "playing":
+            await self.broadcast_state()
 
     # ------------------------------------------------------------------ connections
 
@@ -266,7 +306,7 @@ class Room:
             await conn.send(self.state_message(conn, full=True))
             for line in chat:
                 await conn.send(_chat_message(line))
-            await self.announce_table()
+            await self._presence_changed()
 
     async def disconnect(self, conn: Connection) -> None:
         async with self.lock:
@@ -274,7 +314,16 @@ class Room:
                 self.spectators.discard(conn)
             else:
                 self.seats[conn.seat].connections.discard(conn)
-            await self.announce_table()
+            await self._presence_changed()
+
+    async def _presence_changed(self, ask: bool = False) -> None:
+        if self.bus is not None:
+            await self.bus.publish(self.id, "presence", ask=ask, **self._presence_here())
+        await self.announce_table()
+
+    def _presence_here(self) -> dict[str, Any]:
+        seats = [sum(not c.broken for c in s.connections) for s in self.seats]
+        return {"seats": seats, "spectators": len(self.spectators)}
 
     def connections(self) -> list[Connection]:
         out = list(self.spectators)
@@ -293,12 +342,17 @@ class Room:
                     seat=i,
                     kind=s.kind,
                     name=s.name if s.is_human else s.kind,
-                    connected=any(not c.broken for c in s.connections) if s.is_human else True,
+                    connected=(
+                        any(not c.broken for c in s.connections)
+                        or any(seats[i] for seats, _, _ in self.elsewhere.values())
+                        if s.is_human
+                        else True
+                    ),
                     hints=s.hints if s.is_human else None,
                 )
                 for i, s in enumerate(self.seats)
             ],
-            spectators=len(self.spectators),
+            spectators=len(self.spectators) + sum(n for _, n, _ in self.elsewhere.values()),
             hints=self.hints,
         )
 
@@ -413,8 +467,12 @@ class Room:
 
     # ------------------------------------------------------------------ playing
 
-    async def act(self, seat: int, move: int, text: str | int) -> str:
-        """Play ``text`` for ``seat`` answering ``move``; stored before it is announced.
+    async def act(
+        self, seat: int, move: int, text: str | int, sender: Connection | None = None
+    ) -> str:
+        """Play ``text`` for ``seat`` answering ``move``; stored before it is announced. The
+        ``ack`` goes to the ``sender`` (or, for a bot, to the seat's connections): another
+        connection of the seat racing it hears its own answer, not this one's.
 
         Raises :class:`RoomError` (and changes nothing) when it cannot be played.
         """
@@ -446,20 +504,126 @@ class Room:
                 )
             except StorageUnavailable as exc:
                 raise RoomError("unavailable", f"{exc}: the move was not played") from None
+            except MoveTaken:
+                # Another connection (at another server process) was first: its move stands,
+                # this copy of the table catches up with it, and this action is not played.
+                log.info("table %s: move %d was taken first at another process", self.id, move)
+                await self._catch_up()
+                raise RoomError(
+                    "stale",
+                    f"action for move {move}, but another action for that move was played "
+                    "first (a second connection of this seat?): this one is not played",
+                ) from None
             except Exception:
                 log.exception("table %s: could not store move %d", self.id, move)
                 raise RoomError("storage", "the move could not be stored; try again") from None
             self.game.apply(action, player=seat)
             if over:
                 self.status = "over"
+            if self.bus is not None:
+                await self.bus.publish(self.id, "move", move=move, seat=seat, action=str(action))
             # Announced under the lock, so that every client hears the moves in order.
-            for conn in self.seats[seat].connections:
+            for conn in self.seats[seat].connections if sender is None else (sender,):
                 await conn.send(Ack(move=move, action=str(action)).model_dump_json())
             if over:
                 await self.announce_table()
             await self.broadcast_state()
         self.wake_bots()
         return str(action)
+
+    # ------------------------------------------------------------------ other processes
+
+    async def hear(self, message: dict[str, Any]) -> None:
+        """News of this table from another server process (``bus.Bus``)."""
+        assert self.bus is not None
+        kind = message["kind"]
+        if kind == "chat":
+            # Every process, the sender's too, hears chat here: one order everywhere.
+            line = ChatLine(**message["line"], sent=message["sent"]).model_dump_json()
+            for conn in self.connections():
+                await conn.send(line)
+            return
+        if message["origin"] == self.bus.origin:
+            return
+        async with self.lock:
+            if kind == "move":
+                if message["move"] > self.move:
+                    await self._catch_up()  # a message went missing: the database has it
+                elif message["move"] == self.move:
+                    self.game.apply(message["action"], player=message["seat"])
+                    await self._announce_moves(1)
+            elif kind == "seat" and self.seats[message["seat"]].name is None:
+                status = max(self.status, message["status"], key=STATUSES.index)
+                await self._seated(
+                    message["seat"],
+                    message["name"],
+                    message["token_hash"],
+                    bool(message.get("hints", False)),
+                    status,
+                )
+            elif kind == "presence":
+                self.elsewhere[message["origin"]] = (
+                    message["seats"],
+                    message["spectators"],
+                    time.monotonic(),
+                )
+                if message["ask"]:
+                    await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
+                await self.announce_table()
+        self.wake_bots()
+
+    async def catch_up(self, stored: StoredTable | None = None) -> None:
+        """Take what other processes stored for this table (read now unless ``stored`` is
+        given): on start, after missed news, before a bot thinks."""
+        async with self.lock:
+            await self._catch_up(stored)
+        self.wake_bots()
+
+    async def _catch_up(self, stored: StoredTable | None = None) -> None:
+        if stored is None:
+            found = await self.store.load((), table_id=self.id)
+            if not found:
+                return
+            stored = found[0]
+        for seat, saved in zip(self.seats, stored.seats, strict=True):
+            seat.name, seat.token_hash, seat.hints = saved.name, saved.token_hash, saved.hints
+        self.status = max(self.status, stored.status, key=STATUSES.index)
+        new = stored.actions[self.move :]
+        for action in new:
+            self.game.apply(action)
+        if new:
+            await self._announce_moves(len(new))
+        elif stored.status == "playing":
+            await self.announce_table()
+
+    async def _announce_moves(self, count: int) -> None:
+        if self.game.state.is_over():
+            self.status = "over"
+            await self.announce_table()
+        elif self.status == "waiting":
+            self.status = "playing"
+        await self.broadcast_state()
+        log.debug("table %s: %d moves from other processes", self.id, count)
+
+    async def refresh_presence(self, older: float) -> None:
+        """Tell the other processes who is here again, and forget what a process that has not
+        told for ``older`` seconds said (it died, or lost Redis)."""
+        assert self.bus is not None
+        async with self.lock:
+            now = time.monotonic()
+            gone = [o for o, (_, _, heard) in self.elsewhere.items() if now - heard > older]
+            for origin in gone:
+                del self.elsewhere[origin]
+            here = self._presence_here()
+            if any(here["seats"]) or here["spectators"]:
+                await self.bus.publish(self.id, "presence", ask=False, **here)
+            if gone:
+                await self.announce_table()
+
+    async def ask_presence(self) -> None:
+        """Tell the other processes who is here, and ask them to tell in turn."""
+        async with self.lock:
+            await self._presence_changed(ask=True)
 
     def bot_to_act(self) -> int | None:
         state = self.game.state
@@ -475,29 +639,59 @@ class Room:
 
     async def _bots_play(self) -> None:
         while (p := self.bot_to_act()) is not None:
-            move = self.move
-            view = view_of(self.game.state, p)
-            legal = self.game.state.legal_action_ids()
-            # The project's one bot-seed scheme, keyed by the move too: a generator that need
-            # not survive between moves, so a restarted server asks the same question.
-            seed = derive_seed(self.game.options.seed, "bot", "move", move, p)
-            kind = self.seats[p].kind
-            choice = await self.bots.choose_or_fallback(kind, view, legal, seed)
-            if choice.replaced is not None:
-                log.error("table %s: bot %s in seat %d: %s", self.id, kind, p, choice.replaced)
-                notice = BotReplaced(
-                    seat=p, bot=kind, fallback=FALLBACK_BOT, move=move, reason=choice.replaced
-                ).model_dump_json()
-                for conn in self.connections():
-                    await conn.send(notice)
+            lease = None
+            if self.bus is not None:
+                # One process thinks for the table at a time: the lease holder. The others wait
+                # and try again, so that one of them takes over when the holder dies.
+                from .bus import LEASE_RETRY
+
+                lease = await self.bus.bot_lease(self.id)
+                if lease is None:
+                    await asyncio.sleep(LEASE_RETRY)
+                    continue
+                # The holder before may have played a move this process has not heard yet.
+                await self.catch_up()
+                if self.bot_to_act() != p:
+                    await self.bus.release(lease)
+                    continue
             try:
-                await self._play_for_bot(p, move, choice.action)
-            except RoomError as exc:
-                # Not played (the store refused it for another reason): the table is told.
-                log.error("table %s: bot move %d not played: %s", self.id, move, exc)
-                for conn in self.connections():
-                    await conn.send(exc.message())
-                return
+                if not await self._bot_moves(p):
+                    return
+            finally:
+                if lease is not None and self.bus is not None:
+                    await self.bus.release(lease)
+
+    async def _bot_moves(self, p: int) -> bool:
+        """Seat ``p``'s bot plays one move (its fallback's, if it fails); False when the move
+        could not be played and the table was told."""
+        move = self.move
+        view = view_of(self.game.state, p)
+        legal = self.game.state.legal_action_ids()
+        # The project's one bot-seed scheme, keyed by the move too: a generator that need
+        # not survive between moves, so a restarted server asks the same question.
+        seed = derive_seed(self.game.options.seed, "bot", "move", move, p)
+        kind = self.seats[p].kind
+        choice = await self.bots.choose_or_fallback(kind, view, legal, seed)
+        if choice.replaced is not None:
+            log.error("table %s: bot %s in seat %d: %s", self.id, kind, p, choice.replaced)
+            notice = BotReplaced(
+                seat=p, bot=kind, fallback=FALLBACK_BOT, move=move, reason=choice.replaced
+            ).model_dump_json()
+            for conn in self.connections():
+                await conn.send(notice)
+        try:
+            await self._play_for_bot(p, move, choice.action)
+        except RoomError as exc:
+            if exc.code == "stale" and self.bus is not None:
+                # Thought past the lease's expiry, and another process's bot played the move
+                # first: the database let one in, and the table goes on.
+                return True
+            # Not played (the store refused it for another reason): the table is told.
+            log.error("table %s: bot move %d not played: %s", self.id, move, exc)
+            for conn in self.connections():
+                await conn.send(exc.message())
+            return False
+        return True
 
     async def _play_for_bot(self, seat: int, move: int, action: int) -> None:
         """Play a bot's move; while the database is away, try again now and then (nobody else
@@ -521,6 +715,10 @@ class Room:
     async def chat(self, seat: int, text: str) -> None:
         line = StoredChat(seat, self.seats[seat].name or f"seat {seat}", text, datetime.now(UTC))
         await self.store.add_chat(self.id, line)
+        if self.bus is not None:
+            fields = {"seat": line.seat, "name": line.name, "text": line.text}
+            if await self.bus.publish(self.id, "chat", line=fields, sent=line.sent.isoformat()):
+                return  # every process sends it on hearing it, this one too
         message = _chat_message(line)
         for conn in self.connections():
             await conn.send(message)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -75,7 +76,15 @@ class StoredChat:
     sent: datetime
 
 
-@dataclass
+class MoveTaken(Exception):
+    """Another action was stored for this move first (by another connection or process)."""
+
+
+class SeatTaken(Exception):
+    """Someone else took this seat first."""
+
+
+@dataclass(eq=False)
 class _PendingMove:
     row: dict[str, Any]
     status: str | None
@@ -151,26 +160,41 @@ class Store:
             )
 
     async def take_seat(
-        self,
-        table_id: str,
-        seat: int,
-        name: str,
-        token_hash: str,
-        status: str,
-        hints: bool = False,
-    ) -> None:
+        self, table_id: str, seat: int, name: str, token_hash: str, hints: bool = False
+    ) -> str:
+        """Seat a person; returns the table's status now (``playing`` once every person's seat
+        is taken). Raises :class:`SeatTaken` (and stores nothing) if the seat has a name."""
         async with self._writing() as conn:
-            await conn.execute(
+            # The table's row is locked first, so that two processes seating the last two
+            # people one at a time both count the other's seat (SQLite has one writer anyway).
+            await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+            taken = await conn.execute(
                 update(seats)
-                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.name.is_(None))
                 .values(name=name, token_hash=token_hash, hints=hints)
             )
+            if taken.rowcount != 1:
+                raise SeatTaken(f"seat {seat} is already taken")
+            free = await conn.scalar(
+                select(func.count())
+                .select_from(seats)
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.kind == "human",  # room.HUMAN: a person's seat
+                    seats.c.name.is_(None),
+                )
+            )
+            status = "waiting" if free else "playing"
             await conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+            return status
 
     async def add_move(
         self, table_id: str, number: int, seat: int, action: str, status: str | None
     ) -> None:
-        """Store one accepted action (and the table's new status); returns once committed."""
+        """Store one accepted action (and the table's new status); returns once committed.
+
+        Raises :class:`MoveTaken` if the table already has an action for move ``number``: the
+        key (table, move number) lets exactly one of two concurrent submissions in."""
         done = asyncio.get_running_loop().create_future()
         row = {"table_id": table_id, "number": number, "seat": seat, "action": action}
         self._pending.append(_PendingMove(row, status, done))
@@ -183,30 +207,45 @@ class Store:
             batch, self._pending = self._pending, []
             try:
                 try:
-                    await self._store_moves(batch)
+                    taken = await self._store_moves(batch)
                 except StorageUnavailable as exc:
                     if not isinstance(exc.__cause__, InterfaceError):
                         raise
                     # The held connection was found closed before anything was sent (the
                     # database restarted since the last write): once more, on a new one.
-                    await self._store_moves(batch)
+                    taken = await self._store_moves(batch)
             except Exception as exc:
                 for m in batch:
                     m.done.set_exception(exc)
             else:
                 for m in batch:
-                    m.done.set_result(None)
+                    if m in taken:
+                        m.done.set_exception(MoveTaken(f"move {m.row['number']} is taken"))
+                    else:
+                        m.done.set_result(None)
 
-    async def _store_moves(self, batch: list[_PendingMove]) -> None:
+    async def _store_moves(self, batch: list[_PendingMove]) -> list[_PendingMove]:
+        """Store a batch of moves; returns those whose number was taken already."""
         async with self._writing() as conn:
-            await conn.execute(insert(moves), [m.row for m in batch])
+            # A taken move number is skipped, not an error: the other tables' moves in the
+            # same commit stand.
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            stored = await conn.execute(
+                dialect.insert(moves)
+                .on_conflict_do_nothing()
+                .returning(moves.c.table_id, moves.c.number),
+                [m.row for m in batch],
+            )
+            added = {(r.table_id, r.number) for r in stored}
+            taken = [m for m in batch if (m.row["table_id"], m.row["number"]) not in added]
             for m in batch:
-                if m.status is not None:
+                if m.status is not None and m not in taken:
                     await conn.execute(
                         update(tables)
                         .where(tables.c.id == m.row["table_id"])
                         .values(status=m.status)
                     )
+        return taken
 
     async def add_chat(self, table_id: str, line: StoredChat) -> None:
         async with self._writing() as conn:

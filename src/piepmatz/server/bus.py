@@ -1,0 +1,149 @@
+"""Several server processes, one set of tables: Redis publish/subscribe between them.
+
+The database decides (a move is stored only if its number is the next one for its table); the
+bus only tells the other processes what was decided, so that each can update its copy of the
+table and its own connections at once. A message that is lost shows as a gap in the move numbers
+and is caught up from the database. Bots think in one process at a time per table: the one that
+holds the table's lease, a Redis lock with an expiry, so that another process takes over when
+the holder dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import redis.asyncio as redis
+from redis.asyncio.lock import Lock
+from redis.exceptions import LockError, RedisError
+
+log = logging.getLogger("piepmatz.server")
+
+#: Seconds a bot lease lasts unless renewed; a dead holder's table waits at most this long.
+LEASE = 10.0
+#: Seconds between a waiting process's attempts to take a lease another process holds.
+LEASE_RETRY = 1.0
+#: Seconds between the reminders of who is connected where; three missed reminders, and the
+#: other processes forget that process's connections.
+PRESENCE_EVERY = 15.0
+
+Handler = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
+
+
+def channel(table_id: str) -> str:
+    return f"piepmatz:table:{table_id}"
+
+
+class Bus:
+    """One process's link to the others: publish a table's news, hear every held table's."""
+
+    def __init__(
+        self,
+        url: str,
+        handler: Handler,
+        on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None,
+    ) -> None:
+        self.url = url
+        #: This process, as the other processes see it (to ignore its own news).
+        self.origin = secrets.token_hex(6)
+        # Named, so that `CLIENT LIST` on the Redis server tells which process is which.
+        self.redis: redis.Redis = redis.Redis.from_url(url, client_name=f"piepmatz-{self.origin}")
+        self.handler = handler
+        self.tables: set[str] = set()
+        self._pubsub: Any = None
+        self._listener: asyncio.Task[None] | None = None
+        self._handling: set[asyncio.Task[None]] = set()
+        #: Called after the subscription was lost and made again: news may have been missed.
+        self.on_reconnect = on_reconnect
+
+    async def start(self) -> None:
+        await self.redis.ping()  # a wrong URL fails the start, with Redis's own message
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        # A subscription needs a connection before the listener waits on it.
+        await self._pubsub.subscribe(channel("_"))
+        # redis-py connects again by itself when the subscription's connection drops, and
+        # subscribes again; what was published meanwhile is lost, so the tables are read again.
+        self._pubsub.connection.register_connect_callback(self._connected_again)
+        self._listener = asyncio.create_task(self._listen(), name="bus listener")
+
+    def _connected_again(self, _connection: object) -> None:
+        log.warning("the Redis subscription was lost and is back: reading every table again")
+        if self.on_reconnect is not None:
+            task = asyncio.create_task(self.on_reconnect())
+            self._handling.add(task)
+            task.add_done_callback(self._handling.discard)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        for task in list(self._handling):
+            task.cancel()
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.aclose()
+        await self.redis.aclose()
+
+    async def hold(self, table_id: str) -> None:
+        """Hear a table's news from now on (before its state is read from the database)."""
+        if table_id not in self.tables:
+            self.tables.add(table_id)
+            await self._pubsub.subscribe(channel(table_id))
+
+    async def publish(self, table_id: str, kind: str, **fields: Any) -> bool:
+        """Tell every process holding ``table_id``; a failure is logged and answered False,
+        not raised: the others catch up from the database when the next move shows them the
+        gap."""
+        message = json.dumps({"kind": kind, "origin": self.origin} | fields)
+        try:
+            await self.redis.publish(channel(table_id), message)
+        except (RedisError, OSError) as exc:
+            log.warning("table %s: could not publish %s: %s", table_id, kind, exc)
+            return False
+        return True
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async for raw in self._pubsub.listen():
+                    if raw.get("type") != "message":
+                        continue
+                    table_id = raw["channel"].decode().removeprefix("piepmatz:table:")
+                    message = json.loads(raw["data"])
+                    # Each message in its own task: one slow connection does not hold up the
+                    # other tables; a table's own lock keeps its messages in order.
+                    task = asyncio.create_task(self.handler(table_id, message))
+                    self._handling.add(task)
+                    task.add_done_callback(self._handling.discard)
+            except Exception as exc:  # Redis gone (or anything else): the listener must live
+                log.warning("lost the Redis subscription (%s); subscribing again", exc)
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.subscribe(channel("_"), *(channel(t) for t in self.tables))
+                    # Whatever was said meanwhile is in the database.
+                    if self.on_reconnect is not None:
+                        await self.on_reconnect()
+
+    # ------------------------------------------------------------------ bot leases
+
+    async def bot_lease(self, table_id: str) -> Lock | None:
+        """The table's bot lease if no other process holds it, else ``None``."""
+        lease = self.redis.lock(f"piepmatz:bots:{table_id}", timeout=LEASE, blocking=False)
+        try:
+            if await lease.acquire():
+                return lease
+        except (RedisError, OSError) as exc:
+            log.warning("table %s: could not ask for the bot lease: %s", table_id, exc)
+        return None
+
+    @staticmethod
+    async def release(lease: Lock) -> None:
+        # Expired and taken by another process meanwhile: nothing of ours to release.
+        with contextlib.suppress(LockError, RedisError, OSError):
+            await lease.release()

@@ -1,0 +1,195 @@
+"""Two hubs in one event loop, as two server processes would be: one database, one Redis."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import redis.asyncio as redis
+
+from piepmatz.args import new_game
+from piepmatz.server import db
+from piepmatz.server.app import Hub
+from piepmatz.server.bots import BotPool
+from piepmatz.server.bus import Bus
+from piepmatz.server.room import Connection, Room, Seat, new_token, token_hash
+from piepmatz.server.store import Store
+
+PATIENCE = 30.0
+
+
+@asynccontextmanager
+async def hub(url: str, redis_url: str) -> AsyncIterator[Hub]:
+    engine = db.make_engine(url)
+    await db.upgrade(engine)
+    found = Hub(Store(engine), BotPool(0))
+    found.bus = Bus(redis_url, found.hear, found.heard_nothing)
+    await found.bus.start()
+    try:
+        yield found
+    finally:
+        for room in found.rooms.values():
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+        await found.bus.close()
+        await found.store.close()
+        await engine.dispose()
+
+
+async def open_room(at: Hub, kinds: list[str], seed: int) -> Room:
+    room = Room(
+        new_token()[:12],
+        new_game(len(kinds), "standard", seed),
+        [
+            Seat(k, f"P{i}" if k == "human" else None, token_hash(new_token()))
+            for i, k in enumerate(kinds)
+        ],
+        rules_spec="standard",
+        public=False,
+        spectator_hash=token_hash(new_token()),
+        status="playing",
+        store=at.store,
+        bots=at.bots,
+    )
+    await at.store.create(room.to_stored())
+    await at.hold(room)
+    return room
+
+
+async def until_move(room: Room, move: int) -> None:
+    async with asyncio.timeout(PATIENCE):
+        while room.move < move:
+            await asyncio.sleep(0.01)
+
+
+async def _missed(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=3)
+        room_b = await b.room(room_a.id)
+        assert room_b is not room_a and room_b.move == 0
+        # Move 0 is stored but its news never leaves process a.
+        bus, room_a.bus = room_a.bus, None
+        first = room_a.game.state.legal_actions()[0]
+        await room_a.act(room_a.game.state.current_player, 0, str(first))
+        room_a.bus = bus
+        await asyncio.sleep(0.2)
+        assert room_b.move == 0, "b heard nothing of move 0"
+        second = room_a.game.state.legal_actions()[0]
+        await room_a.act(room_a.game.state.current_player, 1, str(second))
+        # Move 1's news shows b the gap; b reads both moves from the database.
+        await until_move(room_b, 2)
+        assert [str(x) for x in room_b.game.actions] == [str(first), str(second)]
+
+
+def test_a_process_that_missed_news_catches_up_from_the_database(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_missed(postgres_url, redis_url))
+
+
+async def _takeover(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        kinds = ["human", "human"]
+        kinds[new_game(2, "standard", 4).state.current_player] = "random"  # the bot starts
+        room_a = await open_room(a, kinds, seed=4)
+        # A process that died holding the bot lease: its lock stays until it expires.
+        client = redis.Redis.from_url(redis_url)
+        stack.push_async_callback(client.aclose)
+        key = f"piepmatz:bots:{room_a.id}"
+        assert await client.set(key, "dead process", px=60_000)
+        room_b = await b.room(room_a.id)
+        room_a.wake_bots()
+        room_b.wake_bots()
+        await asyncio.sleep(1.5)  # both have tried at least once and were refused
+        assert room_a.move == room_b.move == 0, "no bot thinks while another holds the lease"
+        await client.delete(key)  # the dead holder's lease expires
+        await until_move(room_a, 1)
+        await until_move(room_b, 1)
+        # The bot goes on with its next decisions meanwhile: compare the first move, the one
+        # both processes waited for, everywhere.
+        records = await a.store.load((), table_id=room_a.id)
+        first = str(room_a.game.actions[0])
+        assert str(room_b.game.actions[0]) == first
+        assert records[0].actions[0] == first
+
+
+def test_bots_wait_for_a_dead_holders_lease_then_one_process_plays(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_takeover(postgres_url, redis_url))
+
+
+class Listener:
+    """A connection double that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self) -> None:
+        pass
+
+
+async def _presence(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=5)
+        room_b = await b.room(room_a.id)
+        watcher = Listener()
+        await room_a.connect(Connection(watcher, None))
+        assert [s.connected for s in room_a.info().seats] == [False, False]
+        await room_b.connect(Connection(Listener(), 1))
+        async with asyncio.timeout(PATIENCE):
+            while not room_a.info().seats[1].connected:
+                await asyncio.sleep(0.01)
+        # Process a's own watcher was told, and so is a spectator at b.
+        assert '"connected":true' in watcher.sent[-1]
+        assert room_b.info().spectators == 1
+        # b goes silent (killed): once its reminders are overdue, a forgets its connections.
+        await room_a.refresh_presence(older=0.0)
+        assert [s.connected for s in room_a.info().seats] == [False, False]
+        assert '"connected":true' not in watcher.sent[-1]
+
+
+def test_who_is_connected_at_another_process_is_shown_until_it_falls_silent(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_presence(postgres_url, redis_url))
+
+
+async def _lost_subscription(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=6)
+        room_b = await b.room(room_a.id)
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        stack.push_async_callback(client.aclose)
+        assert b.bus is not None
+        listening = [
+            c
+            for c in await client.client_list(_type="pubsub")
+            if c["name"] == f"piepmatz-{b.bus.origin}"
+        ]
+        assert len(listening) == 1
+        await client.client_kill_filter(_id=listening[0]["id"])
+        # Played while b is without its subscription: b hears nothing of it, and no later move
+        # shows it a gap; it catches up once it has subscribed again.
+        first = room_a.game.state.legal_actions()[0]
+        await room_a.act(room_a.game.state.current_player, 0, str(first))
+        await until_move(room_b, 1)
+        assert [str(x) for x in room_b.game.actions] == [str(first)]
+
+
+def test_a_process_that_lost_its_subscription_catches_up_when_back(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_lost_subscription(postgres_url, redis_url))
