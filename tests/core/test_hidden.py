@@ -99,8 +99,8 @@ def test_T2_1d_squirrel_tells_the_others_values_never_copies() -> None:
     for rng in range(60):
         state = issue_state(rng)
         state.apply("play BL6m 1")  # d = 5: the feeder deck's top, the squirrel
-        squirrel = next(e for e in state.events or () if e[0] == "squirrel")
-        outcomes[tuple(sorted(FEEDER_EGGS[s] for s in squirrel[2:]))].append(state)
+        squirrel = next(e for e in state.events or () if e.kind == "squirrel")
+        outcomes[tuple(sorted(FEEDER_EGGS[s] for s in squirrel.seeds))].append(state)
     a_two_and_a_one = outcomes[(1, 2)]
     assert len(a_two_and_a_one) > 5, "both copies of the 2 get picked over 60 generators"
     first = seen_by(a_two_and_a_one[0], 1)
@@ -140,7 +140,7 @@ def test_T2_1d_outcomes_a_player_cannot_tell_apart_give_the_same_view(
             world.rng = k * 0x9E3779B97F4A7C15 % 2**64
             before = len(world.events or ())
             world.apply_id(choice)
-            lost = [e[2:] for e in (world.events or [])[before:] if e[0] == "squirrel"]
+            lost = [e.seeds for e in (world.events or [])[before:] if e.kind == "squirrel"]
             looks[tuple(tuple(sorted(FEEDER_EGGS[s] for s in seeds)) for seeds in lost)].append(
                 world
             )
@@ -336,14 +336,16 @@ def test_T2_1d_T3_every_random_event_after_the_deal_comes_from_the_chance_interf
         while not state.is_over():
             state.apply_id(rng.choice(state.legal_action_ids()))
         events = state.events or []
-        drawn = sum(1 for e in events if e[0] in ("draw_deck", "refill_display"))
-        assert chance.asked["bird"] == drawn
-        assert chance.asked["squirrel"] == sum(len(e) - 2 for e in events if e[0] == "squirrel")
+        drawn = [e for e in events if e.kind in ("draw_deck", "refill_display")]
+        assert chance.asked["bird"] == len(drawn)
+        squirrels = [e for e in events if e.kind == "squirrel"]
+        assert chance.asked["squirrel"] == sum(len(e.seeds) for e in squirrels)
         revealed = ("take_blind", "refill_column", "pest_beside", "pest_out")
-        taken = [e for e in events if e[0] in revealed or (e[0] == "take_pest" and e[3] == 0)]
+        taken = [
+            e for e in events if e.kind in revealed or (e.kind == "take_pest" and e.position == 0)
+        ]
         assert chance.asked["feeder"] == len(taken) > 0
-        first = next(e for e in events if e[0] in ("draw_deck", "refill_display"))
-        assert first[-1] == bottom  # the bottom card came first: the caller's choice
+        assert drawn[0].bird == bottom  # the bottom card came first: the caller's choice
 
 
 def test_T2_1d_records_played_before_the_strike_by_value_still_replay() -> None:

@@ -26,7 +26,7 @@ from .cards import (
     parse_feeder,
 )
 from .errors import InvalidOptionsError, InvalidStateError
-from .events import EVENT_FIELDS, EndReason, event_from_json, event_to_json
+from .events import EndReason, event_from_json, event_to_json
 from .rng import MASK
 from .rules import Rules
 from .state import (
@@ -281,8 +281,7 @@ def state_from_json(data: Any) -> State:
                 event = event_from_json(e)
             except ValueError as exc:
                 raise r.fail(f"events[{i}]", str(exc)) from None
-            names = EVENT_FIELDS[event[0]]
-            player = event[1 + names.index("player")] if "player" in names else 0
+            player = getattr(event, "player", 0)
             if player >= n:
                 raise r.fail(f"events[{i}]", f"names player {player} of a {n}-player game")
             s.events.append(event)
