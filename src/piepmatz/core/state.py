@@ -128,11 +128,22 @@ class Field(NamedTuple):
 
 
 #: Every field of a state, once: ``__slots__``, :meth:`State.copy`, the sampler's template
-#: (:class:`~piepmatz.core.view.Sampler`) and the tests derive from this table.
+#: (:class:`~piepmatz.core.view.Sampler`), the JSON reader and writer (:mod:`.serial`, in this
+#: order) and the tests derive from this table.
 FIELDS: Final = (
-    Field("rules", "shared", "public"),
     Field("num_players", "shared", "public"),
     Field("num_perches", "shared", "derived"),
+    Field("rules", "shared", "public"),
+    Field("first_player", "shared", "public"),
+    Field("turn", "shared", "public"),
+    Field("turn_player", "shared", "public"),
+    Field("current_player", "shared", "public"),
+    Field("phase", "shared", "public"),
+    Field("end_triggered", "shared", "public"),
+    Field("chase_perch", "shared", "public"),
+    Field("chased", "shared", "public"),
+    Field("played_value", "shared", "public"),
+    Field("draws_left", "shared", "public"),
     Field("rows", "lists", "public"),
     Field("column", "list", "public"),
     Field("column_pests", "list", "public"),
@@ -140,6 +151,7 @@ FIELDS: Final = (
     Field("bird_deck", "list", "private"),
     Field("display", "list", "public"),
     Field("hands", "lists", "private"),
+    Field("shown", "lists", "public"),
     Field("collections", "lists", "public"),
     Field("seeds_seen", "lists", "public"),
     Field("seeds_blind", "lists", "private"),
@@ -150,18 +162,7 @@ FIELDS: Final = (
     Field("removed_feeder", "list", "public"),
     Field("kept", "maybe_lists", "private"),
     Field("discards", "lists", "private"),
-    Field("shown", "lists", "public"),
     Field("hand_facts", "list", "public"),
-    Field("phase", "shared", "public"),
-    Field("current_player", "shared", "public"),
-    Field("turn_player", "shared", "public"),
-    Field("first_player", "shared", "public"),
-    Field("turn", "shared", "public"),
-    Field("end_triggered", "shared", "public"),
-    Field("chase_perch", "shared", "public"),
-    Field("chased", "shared", "public"),
-    Field("played_value", "shared", "public"),
-    Field("draws_left", "shared", "public"),
     Field("rng", "shared", "private"),
     Field("events", "events", "private"),
 )
