@@ -76,4 +76,3 @@ def test_a_field_without_a_json_codec_fails_loudly() -> None:
     _check_codecs(FIELDS)
     with pytest.raises(TypeError, match="'nest' has no JSON codec"):
         _check_codecs((*FIELDS, Field("nest", "list", "public")))
-
