@@ -220,6 +220,8 @@ _STATE_SLOTS: Final = State.__slots__
 
 #: What a worker greenlet says when the engine waits for chance.
 _PAUSED: Final = object()
+#: The most actions a replay goes through (see :meth:`_Position.play`).
+_CHECKPOINT: Final = 16
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 #: Worker greenlets between actions.
@@ -317,9 +319,9 @@ class _Position:
     unseen_birds: list[int]
     unseen_feeder: list[int]
     engine: _ChanceState | None
-    #: The engine state play started from (never played on), the actions taken since and
-    #: every chance outcome since, in the order the engine asked for them: a copy of a
-    #: position paused at a chance node is replayed from them.
+    #: An engine state of this game (never played on), the actions taken since and every
+    #: chance outcome since, in the order the engine asked for them: a copy of a position
+    #: paused at a chance node is replayed from them.
     base: State | None
     history: list[int]
     drawn: list[int]
@@ -469,6 +471,11 @@ class _Position:
     # -------------------------------------------------------------- play and chance
 
     def play(self, action: int) -> None:
+        if len(self.history) >= _CHECKPOINT:
+            # Replays start here from now on: a copy now and then keeps them short.
+            assert self.engine is not None
+            self.base = self.engine.copy()
+            self.history, self.drawn, self.replayed = [], [], 0
         self.history.append(action)
         self.pending = action
         # Greenlets are slow to start: idle ones wait for the next action of any position.
