@@ -177,14 +177,16 @@ def test_every_blind_card_and_squirrel_pick_is_a_chance_node(players: int, prese
         chance_in_play = sum(1 for item in final.full_history()[deal:] if item.player < 0)
         revealed = 0
         for event in position.engine.events:
-            kind = event[0]
-            blind_pest = kind == "take_pest" and event[3] == 0  # a pest drawn from the deck
+            kind = event.kind
+            # A pest drawn from the deck.
+            blind_pest = event.kind == "take_pest" and event.position == 0
             if kind in BLIND_DRAWS or blind_pest:
                 revealed += 1
-            elif kind == "squirrel":
-                revealed += len(event) - 2
+            elif event.kind == "squirrel":
+                revealed += len(event.seeds)
         assert chance_in_play == revealed
-        assert position.fixed_birds == position.fixed_feeder == position.fixed_picks == []
+        # Every outcome chance gave went to the engine; none waits for it.
+        assert position.replayed == len(position.drawn) and position.pending == -1
 
 
 @pytest.mark.parametrize(("players", "preset"), CONFIGS)
@@ -410,3 +412,26 @@ def test_openspiel_ismcts_plays_a_whole_game() -> None:
     assert moves > 10
     assert sum(state.returns()) == pytest.approx(0.0)
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_a_copy_paused_at_a_chance_node_goes_on_like_the_original() -> None:
+    """The engine pauses in the middle of an action at a chance node; a copy made there is
+    rebuilt by replay and, given the same outcomes, ends where the original does."""
+    state = _load(3).new_initial_state()
+    rng = random.Random(4)
+    copies = []
+    while not state.is_terminal():
+        if state.is_chance_node() and state.position.pending >= 0:
+            copies.append((state.clone(), len(state.history())))
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(copies) > 20
+    history = state.history()
+    for copy, at in copies[::5]:
+        assert copy.is_chance_node() and not copy.is_terminal()
+        for action in history[at:]:
+            copy.apply_action(action)
+        assert str(copy) == str(state)
+        assert copy.returns() == state.returns()

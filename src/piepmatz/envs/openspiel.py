@@ -26,10 +26,10 @@ chance node with uniform outcomes instead:
 
 The engine's decks hold the cards nobody has seen, in no order. The engine asks its chance
 interface (:mod:`piepmatz.core.chance`) for every card it draws and every squirrel's pick; the
-binding answers from the outcomes chance has fixed (:class:`_Fixed`). A player's action is tried
-on a copy of the engine state (the log shared); when the engine needs an outcome not yet fixed,
-the state becomes a chance node over the possible ones, and the action is tried again once it is
-fixed.
+binding's answer (:class:`_Asked`) pauses the engine right there — it applies a player's action in
+a greenlet, which switches back — and the state is a chance node over the possible outcomes until
+one is applied, which resumes the engine. Nothing is copied or applied twice. A copy of a state
+paused at a chance node is rebuilt by replaying the actions and outcomes since play began.
 
 **Utility.** Zero-sum, from the winners (E5): a sole winner gets 1, the others share -1
 (:func:`~piepmatz.envs.encoding.win_rewards`); terminal rewards only.
@@ -54,6 +54,7 @@ from typing import Any, Final
 
 import numpy as np
 import pyspiel
+from greenlet import getcurrent, greenlet
 
 from piepmatz.core.actions import DISPLAY_SIZE, NUM_ACTIONS, Action
 from piepmatz.core.cards import (
@@ -67,14 +68,13 @@ from piepmatz.core.cards import (
     SPECIES,
 )
 from piepmatz.core.chance import Chance
-from piepmatz.core.events import describe_event
+from piepmatz.core.events import Event, EventKind, describe_event
 from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score
 from piepmatz.core.state import (
     COLUMN_SIZE,
     HAND_SIZE,
     NO_CARD,
-    Event,
     State,
     perches_for,
 )
@@ -174,48 +174,27 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
 # ---------------------------------------------------------------------------- chance plumbing
 
 
-class _NeedChance(Exception):
-    """Raised inside a trial application when the engine needs an outcome chance has not fixed."""
+class _Asked(Chance):
+    """The engine's chance interface (:mod:`piepmatz.core.chance`) answered by OpenSpiel's chance
+    player: each draw and squirrel's pick pauses the engine there (:meth:`_Position.outcome`)."""
 
-    def __init__(self, kind: str, outcomes: list[int]) -> None:
-        super().__init__(kind)
-        self.kind = kind
-        self.outcomes = outcomes
+    __slots__ = ("position",)
 
-
-class _Fixed(Chance):
-    """The engine's chance interface (:mod:`piepmatz.core.chance`) answered from the outcomes
-    OpenSpiel's chance player fixed, first fixed first; without one, a chance node is due."""
-
-    __slots__ = ("birds", "feeders", "picks")
-
-    def __init__(self, birds: list[int], feeder: list[int], picks: list[int]) -> None:
-        self.birds = birds
-        self.feeders = feeder
-        self.picks = picks
+    def __init__(self, position: _Position) -> None:
+        self.position = position
 
     def bird(self, state: State) -> int:
-        return _draw(self.birds, state.bird_deck, "bird")
+        card = self.position.outcome("bird", state.bird_deck)
+        state.bird_deck.remove(card)
+        return card
 
     def feeder(self, state: State) -> int:
-        return _draw(self.feeders, state.feeder_deck, "feeder")
+        card = self.position.outcome("feeder", state.feeder_deck)
+        state.feeder_deck.remove(card)
+        return card
 
     def squirrel(self, state: State, player: int, pile: list[int]) -> int:
-        if not self.picks:
-            raise _NeedChance("squirrel", pile)
-        return self.picks.pop(0)
-
-
-def _draw(fixed: list[int], deck: list[int], kind: str) -> int:
-    """The first outcome fixed for this deck, taken out of it; a chance node if none is."""
-    if not fixed:
-        raise _NeedChance(kind, deck)
-    card = fixed.pop(0)
-    deck.remove(card)
-    return card
-
-
-_NOTHING_FIXED: Final = _Fixed([], [], [])
+        return self.position.outcome("squirrel", pile)
 
 
 class _ChanceState(State):
@@ -225,18 +204,12 @@ class _ChanceState(State):
 
     chance: Chance
 
-    def copy(self, events: bool = True) -> _ChanceState:
-        s = State.copy(self, events)  # builds a _ChanceState
-        assert isinstance(s, _ChanceState)
-        s.chance = _NOTHING_FIXED
-        return s
-
     @staticmethod
-    def adopt(state: State) -> _ChanceState:
+    def adopt(state: State, chance: Chance) -> _ChanceState:
         s = _ChanceState.__new__(_ChanceState)
         for name in _STATE_SLOTS:
             setattr(s, name, getattr(state, name))
-        s.chance = _NOTHING_FIXED
+        s.chance = chance
         return s
 
 
@@ -244,6 +217,29 @@ _STATE_SLOTS: Final = State.__slots__
 
 
 # ---------------------------------------------------------------------------- the position
+
+#: What a worker greenlet says when the engine waits for chance.
+_PAUSED: Final = object()
+#: The most actions a replay goes through (see :meth:`_Position.play`).
+_CHECKPOINT: Final = 16
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+#: Worker greenlets between actions.
+_IDLE: list[greenlet] = []
+
+
+def _work(position: _Position) -> None:
+    """A worker greenlet: applies a position's pending action (pausing at chance nodes), then
+    waits idle for the next one. An exception ends it (it is not reused)."""
+    while True:
+        engine = position.engine
+        assert engine is not None
+        engine.apply_id(position.pending)
+        del position, engine  # an idle worker holds no position
+        _IDLE.append(getcurrent())
+        parent = getcurrent().parent
+        assert parent is not None
+        position = parent.switch(None)
 
 
 def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
@@ -287,25 +283,28 @@ class _Position:
     """
 
     __slots__ = (
+        "base",
         "cache",
         "column",
         "display",
+        "drawn",
         "engine",
         "first",
-        "fixed_birds",
-        "fixed_feeder",
-        "fixed_picks",
         "hands",
+        "history",
         "logs",
         "n",
         "need",
         "pending",
+        "replayed",
         "rows",
         "rules",
         "species",
         "step",
+        "to_move",
         "unseen_birds",
         "unseen_feeder",
+        "worker",
     )
 
     n: int
@@ -320,10 +319,19 @@ class _Position:
     unseen_birds: list[int]
     unseen_feeder: list[int]
     engine: _ChanceState | None
-    fixed_birds: list[int]
-    fixed_feeder: list[int]
-    fixed_picks: list[int]
+    #: An engine state of this game (never played on), the actions taken since and every
+    #: chance outcome since, in the order the engine asked for them: a copy of a position
+    #: paused at a chance node is replayed from them.
+    base: State | None
+    history: list[int]
+    drawn: list[int]
+    #: How many of ``drawn`` the engine has been given (fewer while a copy replays).
+    replayed: int
+    #: The engine applying the pending action, paused at a chance node.
+    worker: greenlet | None
     pending: int
+    #: OpenSpiel's current player: a seat, chance or terminal (asked several times a node).
+    to_move: int
     need: tuple[str, tuple[int, ...]] | None
     #: Per player: how many events of the log are rendered, and the rendered text.
     logs: list[tuple[int, str]]
@@ -344,9 +352,10 @@ class _Position:
         s.unseen_birds, s.unseen_feeder = (
             ([], []) if players == 2 else _cards_in_play(players, None)
         )
-        s.engine = None
-        s.fixed_birds, s.fixed_feeder, s.fixed_picks = [], [], []
+        s.engine = s.base = s.worker = None
+        s.history, s.drawn, s.replayed = [], [], 0
         s.pending = -1
+        s.to_move = _CHANCE
         s.need = None
         s.logs = [(0, "")] * players
         s.cache = {}
@@ -365,15 +374,39 @@ class _Position:
         s.display = self.display[:]
         s.unseen_birds = self.unseen_birds[:]
         s.unseen_feeder = self.unseen_feeder[:]
-        s.engine = None if self.engine is None else self.engine.copy()
-        s.fixed_birds = self.fixed_birds[:]
-        s.fixed_feeder = self.fixed_feeder[:]
-        s.fixed_picks = self.fixed_picks[:]
-        s.pending = self.pending
-        s.need = self.need
+        s.base = self.base
+        s.history = self.history[:]
+        s.drawn = self.drawn[:]
+        s.worker = None
+        s.pending = -1
+        s.to_move = self.to_move
+        s.need = None
         s.logs = self.logs[:]
         s.cache = self.cache.copy()
+        if self.engine is None:
+            s.engine = None
+        elif self.pending < 0:
+            s.engine = _ChanceState.adopt(self.engine.copy(), _Asked(s))
+            s.replayed = self.replayed
+        else:
+            s.replay()
         return s
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A paused worker cannot be pickled: a position paused at a chance node is replayed.
+        state = {name: getattr(self, name) for name in self.__slots__ if name != "worker"}
+        if self.pending >= 0:
+            state["engine"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.worker = None
+        if self.engine is None and self.base is not None:
+            self.pending = -1
+            self.need = None
+            self.replay()
 
     # -------------------------------------------------------------- the deal
 
@@ -427,44 +460,71 @@ class _Position:
         base.column_pests = [NO_CARD] * COLUMN_SIZE
         base.bird_deck = self.unseen_birds[:]
         base.feeder_deck = self.unseen_feeder[:]
-        self.engine = _ChanceState.adopt(base)
+        self.start_from(base)
+
+    def start_from(self, base: State) -> None:
+        self.base = base
+        self.engine = _ChanceState.adopt(base.copy(), _Asked(self))
+        self.history, self.drawn, self.replayed = [], [], 0
+        self.settle_player()
 
     # -------------------------------------------------------------- play and chance
 
     def play(self, action: int) -> None:
+        if len(self.history) >= _CHECKPOINT:
+            # Replays start here from now on: a copy now and then keeps them short.
+            assert self.engine is not None
+            self.base = self.engine.copy()
+            self.history, self.drawn, self.replayed = [], [], 0
+        self.history.append(action)
         self.pending = action
-        self.try_pending()
+        # Greenlets are slow to start: idle ones wait for the next action of any position.
+        worker = _IDLE.pop() if _IDLE else greenlet(_work)
+        self.worker = worker
+        worker.parent = getcurrent()
+        self._settle(worker.switch(self))
 
-    def try_pending(self) -> None:
-        """Apply the pending action if the outcomes it needs are fixed; else ask chance.
+    def outcome(self, kind: str, outcomes: list[int]) -> int:
+        """The engine asks chance (in the worker greenlet): an outcome given before (a copy
+        replaying), else the binding is a chance node until OpenSpiel picks one."""
+        if self.replayed < len(self.drawn):
+            card = self.drawn[self.replayed]
+        else:
+            self.need = (kind, tuple(sorted(outcomes)))
+            worker = self.worker
+            assert worker is not None and worker.parent is not None
+            card = worker.parent.switch(_PAUSED)
+            self.drawn.append(card)
+        self.replayed += 1
+        return card
 
-        The action is tried on a copy (the log shared, and cut back if chance is due): the
-        engine asks :class:`_Fixed` for every card it draws and every squirrel's pick.
-        """
-        engine = self.engine
-        assert engine is not None
-        trial = engine.copy(events=False)
-        events = engine.events
-        assert events is not None
-        mark = len(events)
-        trial.events = events
-        fixed = _Fixed(self.fixed_birds[:], self.fixed_feeder[:], self.fixed_picks[:])
-        trial.chance = fixed
-        try:
-            trial.apply_id(self.pending)
-        except _NeedChance as need:
-            del events[mark:]
-            self.need = (need.kind, tuple(sorted(need.outcomes)))
-            return
-        # Outcomes fixed but not used stay: those cards are the next ones drawn.
-        self.fixed_birds = fixed.birds
-        self.fixed_feeder = fixed.feeders
-        self.fixed_picks = fixed.picks
-        trial.chance = _NOTHING_FIXED
-        self.engine = trial
+    def _settle(self, paused: object) -> None:
+        """After the worker ran: paused at a chance node, or done with the action."""
         self.cache = {}
+        if paused is _PAUSED:
+            self.to_move = _CHANCE
+            return
+        self.worker = None
         self.pending = -1
         self.need = None
+        self.settle_player()
+
+    def settle_player(self) -> None:
+        engine = self.engine
+        assert engine is not None
+        self.to_move = _TERMINAL if engine.is_over() else engine.current_player
+
+    def replay(self) -> None:
+        """Rebuild the engine from ``base``: the actions taken, with the outcomes chance gave,
+        up to where the pending one waits for chance again."""
+        assert self.base is not None
+        *done, pending = self.history
+        self.engine = _ChanceState.adopt(self.base.copy(), _Asked(self))
+        self.replayed = 0
+        for action in done:
+            self.engine.apply_id(action)
+        self.history = done
+        self.play(pending)
 
     def chance_ids(self) -> list[int]:
         if self.engine is None:
@@ -476,15 +536,11 @@ class _Position:
         return [FEEDER_OUTCOME + c for c in cards]
 
     def apply_chance(self, outcome: int) -> None:
-        assert self.need is not None
-        kind = self.need[0]
-        if kind == "bird":
-            self.fixed_birds.append(outcome)
-        elif kind == "feeder":
-            self.fixed_feeder.append(outcome - FEEDER_OUTCOME)
-        else:
-            self.fixed_picks.append(outcome - FEEDER_OUTCOME)
-        self.try_pending()
+        worker = self.worker
+        assert self.need is not None and worker is not None
+        card = outcome if self.need[0] == "bird" else outcome - FEEDER_OUTCOME
+        worker.parent = getcurrent()
+        self._settle(worker.switch(card))
 
     # -------------------------------------------------------------- what a player saw
 
@@ -589,12 +645,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         return self._p
 
     def current_player(self) -> int:
-        p = self._p
-        if p.engine is None or p.pending >= 0:
-            return int(pyspiel.PlayerId.CHANCE)
-        if p.engine.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return p.engine.current_player
+        return self._p.to_move
 
     def _legal_actions(self, player: int) -> list[int]:
         engine = self._p.engine
@@ -642,8 +693,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         return f"reveal {card}"
 
     def is_terminal(self) -> bool:
-        p = self._p
-        return p.engine is not None and p.pending < 0 and p.engine.is_over()
+        return self._p.to_move == _TERMINAL
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -672,7 +722,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         # The decks' order is chance's to fix again, card by card.
         world.bird_deck.sort()
         world.feeder_deck.sort()
-        q.engine = _ChanceState.adopt(world)
+        q.start_from(world)
         return clone
 
     def __str__(self) -> str:
@@ -756,10 +806,10 @@ class PiepmatzObserver:
             took = self.dict["took_from_display"]
             n = view.num_players
             for event in position.seen_events(player):
-                if event[0] == "play":
-                    played[(event[1] - player) % n, event[2]] = 1.0
-                elif event[0] == "draw_display":
-                    took[(event[1] - player) % n, event[3]] = 1.0
+                if event.kind == EventKind.PLAY:
+                    played[(event.player - player) % n, event.bird] = 1.0
+                elif event.kind == EventKind.DRAW_DISPLAY:
+                    took[(event.player - player) % n, event.bird] = 1.0
 
     def string_from(self, state: PiepmatzState, player: int) -> str:
         position = state.position

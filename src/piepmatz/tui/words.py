@@ -4,20 +4,21 @@ The engine numbers seats from 0 (its formats and protocol keep that); people cou
 sentences themselves are the core's (:func:`piepmatz.core.describe_event`); only the seat names
 and the seed cards are put the way a player says them.
 
->>> tell(("turn", 0, 1))
+>>> from piepmatz.core.events import Squirrel, TakeSeed, Turn
+>>> tell(Turn(player=0, turn=1))
 'Turn 1: Player 1.'
->>> tell(("take_seed", 2, 7, 3))
+>>> tell(TakeSeed(player=2, seed=7, position=3))
 'Player 3 takes a 1-egg seed from position 3.'
->>> tell(("squirrel", 0, 7, 12))
+>>> tell(Squirrel(player=0, seeds=(7, 12)))
 "The squirrel takes from Player 1's seeds: S1, S2."
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from piepmatz.core import describe_event
+from piepmatz.core.events import Event
 
 _SEAT = re.compile(r"\b[Pp]layer (\d)\b")
 #: ``S3b (seed (3 eggs))``: a copy letter that means nothing to a player, brackets in brackets.
@@ -31,7 +32,7 @@ def seat_name(player: int) -> str:
     return f"Player {player + 1}"
 
 
-def tell(event: tuple[Any, ...]) -> str:
+def tell(event: Event) -> str:
     """The core's sentence for ``event``, seats counted from 1 and seeds by their eggs."""
     text = describe_event(event)
     text = _SEAT.sub(lambda m: seat_name(int(m.group(1))), text)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -11,6 +10,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from piepmatz.core import Action, PlayerView
+from piepmatz.core.events import Event
 
 from ..preview import preview
 from ..render import CODES, Cards, action_text
@@ -33,10 +33,10 @@ _STEPS = frozenset(
 _QUIET = frozenset({"refill_display", "refill_column", "pest_beside"})
 
 
-def event_line(event: tuple[Any, ...], cards: Cards = CODES) -> Text:
+def event_line(event: Event, cards: Cards = CODES) -> Text:
     """A log line: turns stand out, chase steps are indented under their chase."""
     text = tell(event)
-    kind = event[0]
+    kind = event.kind
     if kind == "turn":
         return cards.words(text, style="bold reverse")
     if kind == "chase":
