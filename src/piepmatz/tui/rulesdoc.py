@@ -6,7 +6,6 @@ turn, end and scoring, the flags), and before each rule that a flag changes, a n
 applies in this game.
 
 >>> from piepmatz.core import Rules
-from piepmatz.i18n import N_, _
 >>> text = rules_markdown(Rules.preset("overview"))
 >>> "draw exactly one card" in text and "Appendix" not in text
 True
