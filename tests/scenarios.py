@@ -114,7 +114,7 @@ def names(cards: list[int] | tuple[int, ...], feeder: bool = False) -> list[str]
 
 def kinds(state: State, start: int = 0) -> list[str]:
     """The kinds of the events logged since index ``start``."""
-    return [e[0] for e in (state.events or [])[start:]]
+    return [e.kind for e in (state.events or [])[start:]]
 
 
 def played(players: int, seed: int, steps: int) -> State:

@@ -67,3 +67,12 @@ def test_copies_of_a_subclass_stay_that_class() -> None:
     for name in State.__slots__:
         setattr(marked, name, getattr(state, name))
     assert type(marked.copy()) is Marked
+
+
+def test_a_field_without_a_json_codec_fails_loudly() -> None:
+    from piepmatz.core.serial import _check_codecs
+    from piepmatz.core.state import Field
+
+    _check_codecs(FIELDS)
+    with pytest.raises(TypeError, match="'nest' has no JSON codec"):
+        _check_codecs((*FIELDS, Field("nest", "list", "public")))

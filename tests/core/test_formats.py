@@ -453,3 +453,38 @@ def test_action_kinds_phases_and_events_are_named_once() -> None:
     assert len(PHASE_NAMES) == len(Phase)
     state = Game.new(players=2, seed=1).state
     assert state.phase is Phase.PLAY
+
+
+def test_events_are_named_tuples_written_as_json_with_their_field_names() -> None:
+    from piepmatz.core.cards import FEEDER_NAMES, parse_bird
+    from piepmatz.core.events import (
+        EVENT_FIELDS,
+        EventKind,
+        Keep,
+        Squirrel,
+        event_from_json,
+        event_to_json,
+    )
+    from piepmatz.core.view import filter_event
+
+    squirrel = Squirrel(player=2, seeds=(7, 12))
+    assert (squirrel.kind, squirrel.player, squirrel.seeds) == ("squirrel", 2, (7, 12))
+    assert event_to_json(squirrel) == {
+        "kind": "squirrel",
+        "player": 2,
+        "seeds": [FEEDER_NAMES[7], FEEDER_NAMES[12]],
+    }
+    keep = Keep(1, (parse_bird("BL1m"), parse_bird("CH4m")))
+    assert filter_event(keep, 1) == keep
+    hidden = filter_event(keep, 0)
+    assert hidden == Keep(1, (None, None))
+    assert event_to_json(hidden) == {"kind": "keep", "player": 1, "birds": [None, None]}
+    kinds = set()
+    for players in (2, 4):
+        state = played(players, seed=players, steps=10_000)
+        for event in state.events or ():
+            data = event_to_json(event)
+            assert list(data) == ["kind", *EVENT_FIELDS[EventKind(data["kind"])]]
+            assert event_from_json(data) == event
+            kinds.add(event.kind)
+    assert {"turn", "play", "draw_display", "draw_deck", "game_over"} <= kinds

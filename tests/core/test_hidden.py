@@ -7,13 +7,16 @@ import json
 import random
 import re
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from piepmatz.core import (
     Game,
+    InvalidRecordError,
     State,
     determinise,
     state_from_json,
@@ -23,6 +26,7 @@ from piepmatz.core import (
 )
 from piepmatz.core.cards import BIRD_NAMES, BIRD_VALUE, FEEDER_EGGS, FEEDER_NAMES
 from piepmatz.core.chance import Chance
+from piepmatz.core.game import RECORD_VERSION
 from piepmatz.core.hands import allows
 from piepmatz.core.view import Sampler, filter_event
 
@@ -99,8 +103,8 @@ def test_T2_1d_squirrel_tells_the_others_values_never_copies() -> None:
     for rng in range(60):
         state = issue_state(rng)
         state.apply("play BL6m 1")  # d = 5: the feeder deck's top, the squirrel
-        squirrel = next(e for e in state.events or () if e[0] == "squirrel")
-        outcomes[tuple(sorted(FEEDER_EGGS[s] for s in squirrel[2:]))].append(state)
+        squirrel = next(e for e in state.events or () if e.kind == "squirrel")
+        outcomes[tuple(sorted(FEEDER_EGGS[s] for s in squirrel.seeds))].append(state)
     a_two_and_a_one = outcomes[(1, 2)]
     assert len(a_two_and_a_one) > 5, "both copies of the 2 get picked over 60 generators"
     first = seen_by(a_two_and_a_one[0], 1)
@@ -140,7 +144,7 @@ def test_T2_1d_outcomes_a_player_cannot_tell_apart_give_the_same_view(
             world.rng = k * 0x9E3779B97F4A7C15 % 2**64
             before = len(world.events or ())
             world.apply_id(choice)
-            lost = [e[2:] for e in (world.events or [])[before:] if e[0] == "squirrel"]
+            lost = [e.seeds for e in (world.events or [])[before:] if e.kind == "squirrel"]
             looks[tuple(tuple(sorted(FEEDER_EGGS[s] for s in seeds)) for seeds in lost)].append(
                 world
             )
@@ -336,33 +340,29 @@ def test_T2_1d_T3_every_random_event_after_the_deal_comes_from_the_chance_interf
         while not state.is_over():
             state.apply_id(rng.choice(state.legal_action_ids()))
         events = state.events or []
-        drawn = sum(1 for e in events if e[0] in ("draw_deck", "refill_display"))
-        assert chance.asked["bird"] == drawn
-        assert chance.asked["squirrel"] == sum(len(e) - 2 for e in events if e[0] == "squirrel")
+        drawn = [e for e in events if e.kind in ("draw_deck", "refill_display")]
+        assert chance.asked["bird"] == len(drawn)
+        squirrels = [e for e in events if e.kind == "squirrel"]
+        assert chance.asked["squirrel"] == sum(len(e.seeds) for e in squirrels)
         revealed = ("take_blind", "refill_column", "pest_beside", "pest_out")
-        taken = [e for e in events if e[0] in revealed or (e[0] == "take_pest" and e[3] == 0)]
+        taken = [
+            e for e in events if e.kind in revealed or (e.kind == "take_pest" and e.position == 0)
+        ]
         assert chance.asked["feeder"] == len(taken) > 0
-        first = next(e for e in events if e[0] in ("draw_deck", "refill_display"))
-        assert first[-1] == bottom  # the bottom card came first: the caller's choice
+        assert drawn[0].bird == bottom  # the bottom card came first: the caller's choice
 
 
-def test_T2_1d_records_played_before_the_strike_by_value_still_replay() -> None:
-    """Records written when the squirrel's pick itself left still replay to their result."""
-    from piepmatz.core.game import _StruckAsPicked
-
-    differs = 0
-    for seed in range(60):
-        game = Game.new(players=3, preset="standard", seed=seed)
-        game.state.__class__ = _StruckAsPicked
-        rng = random.Random(seed)
-        while not game.state.is_over():
-            game.apply(rng.choice(game.state.legal_action_ids()))
-        record = json.loads(json.dumps(game.record()))
-        now = Game.new(players=3, preset="standard", seed=seed)
-        for text in record["actions"]:
-            now.apply(text)
-        differs += now.score().to_json() != record["result"]
-        replayed = Game.from_record(record)
-        assert replayed.score().to_json() == record["result"]
-        assert type(replayed.state) is State
-    assert differs, "some of these games end otherwise under the strike by value"
+def test_T2_1d_version_1_records_replay_with_the_strike_of_the_pick() -> None:
+    """Records of version 1 were played when the squirrel's pick itself left: they replay so,
+    to their stored result; the same actions under version 2 end otherwise."""
+    path = Path(__file__).parent / "records" / "v1-squirrel-strikes-the-pick.json"
+    record = json.loads(path.read_text())
+    assert record["version"] == 1 < RECORD_VERSION
+    replayed = Game.from_record(record)
+    assert replayed.score().to_json() == record["result"]
+    assert replayed.record() == record  # it goes on, and is written, as version 1
+    now = Game.from_record({**record, "version": RECORD_VERSION, "result": None})
+    assert now.state.is_over() and now.score().to_json() != record["result"]
+    with pytest.raises(InvalidRecordError, match="result differs"):
+        Game.from_record({**record, "version": RECORD_VERSION})
+    assert Game.new(players=3, seed=14).record()["version"] == RECORD_VERSION

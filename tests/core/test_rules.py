@@ -231,7 +231,7 @@ def test_T2_1a_difference_beyond_the_column_takes_from_the_deck() -> None:
     # A blind seed is known to its taker only.
     assert view_of(state, 0).own_blind == (F("S3c"),)
     assert view_of(state, 1).blind_counts == (1, 0)
-    assert all(e[2] is None for e in view_of(state, 1).events or () if e[0] == "take_blind")
+    assert all(e.seed is None for e in view_of(state, 1).events or () if e.kind == "take_blind")
 
 
 def test_T2_1a_short_column_d_larger_than_column() -> None:
@@ -366,8 +366,8 @@ def test_T2_1d_squirrel_takes_two_random_seeds_face_up() -> None:
     lost = [f for f in state.gone_feeder if f < 30]
     assert len(lost) == 2 and not set(lost) & set(pile)
     assert sorted(pile + lost) == sorted(F(x) for x in ("S1a", "S3c", "S3d", "S2c"))
-    event = next(e for e in state.events or () if e[0] == "squirrel")
-    assert sorted(event[2:]) == sorted(lost)
+    event = next(e for e in state.events or () if e.kind == "squirrel")
+    assert sorted(event.seeds) == sorted(lost)
     # The pick comes from the game's generator: the same state always picks the same seeds,
     # and other generator states pick others.
     again = squirrel_state()
@@ -399,15 +399,15 @@ def test_T2_1e_promotion_highest_then_nearest_the_perch() -> None:
     # CH3m and SP3f tie at 3: CH3m (earlier) is promoted, then chased again (G 4 > 3);
     # SP3f is promoted and BU1f stays on the ground.
     assert names(state.rows[0]) == ["SP3f", "BU1f"]
-    promotes = [names([e[2]])[0] for e in state.events or () if e[0] == "promote"]
+    promotes = [names([e.bird])[0] for e in state.events or () if e.kind == "promote"]
     assert promotes == ["CH3m", "SP3f"]
 
 
 def test_T2_1f_chain_of_chases() -> None:
     state = chase_state()
     state.apply("play SP3f 1")
-    chases = [e for e in state.events or () if e[0] == "chase"]
-    assert [e[3] for e in chases] == [3, 1]  # d = 7 - 4, then 4 - 3
+    chases = [e for e in state.events or () if e.kind == "chase"]
+    assert [e.difference for e in chases] == [3, 1]  # d = 7 - 4, then 4 - 3
     assert names(state.seeds_seen[0], True) == ["S3a", "S1a"]
     assert names(state.collections[0]) == ["BL4m", "CH3m"]
 
@@ -709,7 +709,8 @@ def test_E3_last_hand_two_cards_join_secretly() -> None:
     # Player 1 cannot see player 0's choice yet.
     v1 = view_of(state, 1)
     assert v1.chosen[0] and v1.own_kept == ()
-    assert all(e[2] is None for e in v1.events or () if e[0] == "keep" and e[1] == 0)
+    keeps = [e for e in v1.events or () if e.kind == "keep" and e.player == 0]
+    assert keeps and all(bird is None for e in keeps for bird in e.birds)
     assert BIRD_VALUE[B("BU4m")] == 4 and B("BU4m") not in state.collections[0]
     state.apply("keep SP3m SP4m")
     assert state.current_player == 2 and len(state.hands[2]) == 4

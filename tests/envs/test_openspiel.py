@@ -177,12 +177,13 @@ def test_every_blind_card_and_squirrel_pick_is_a_chance_node(players: int, prese
         chance_in_play = sum(1 for item in final.full_history()[deal:] if item.player < 0)
         revealed = 0
         for event in position.engine.events:
-            kind = event[0]
-            blind_pest = kind == "take_pest" and event[3] == 0  # a pest drawn from the deck
+            kind = event.kind
+            # A pest drawn from the deck.
+            blind_pest = event.kind == "take_pest" and event.position == 0
             if kind in BLIND_DRAWS or blind_pest:
                 revealed += 1
-            elif kind == "squirrel":
-                revealed += len(event) - 2
+            elif event.kind == "squirrel":
+                revealed += len(event.seeds)
         assert chance_in_play == revealed
         assert position.fixed_birds == position.fixed_feeder == position.fixed_picks == []
 

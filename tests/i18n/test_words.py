@@ -12,23 +12,24 @@ import pytest
 from piepmatz.cli import main
 from piepmatz.core import Game, State
 from piepmatz.core.errors import IllegalActionError, InvalidActionError, PiepmatzError
+from piepmatz.core.events import DrawDeck, Event, Keep, TakeBlind
 from piepmatz.core.state import PLAY
 from piepmatz.i18n import LANGUAGES, use_language
 from piepmatz.tui.words import REASONS, reason, tell
 
 
-def _events() -> list[tuple[object, ...]]:
+def _events() -> list[Event]:
     """Every event of a few random games (each kind occurs), the others' hidden cards hidden."""
-    events: list[tuple[object, ...]] = []
+    events: list[Event] = []
     for seed in range(12):
         state = State.new_game(players=2 + seed % 3, seed=seed)
         rng = random.Random(seed)
         while not state.is_over():
             state.apply_id(rng.choice(state.legal_action_ids()))
         events += state.events or []
-    events.append(("keep", 1, None, None))
-    events.append(("draw_deck", 0, None))
-    events.append(("take_blind", 0, None))
+    events.append(Keep(player=1, birds=(None, None)))
+    events.append(DrawDeck(player=0, bird=None))
+    events.append(TakeBlind(player=0, seed=None))
     return events
 
 
@@ -38,7 +39,7 @@ ENGLISH = re.compile(r"\b(Player|player|takes|the|seed|perch|bird|crow|squirrel)
 
 
 def test_every_event_kind_occurs() -> None:
-    kinds = {e[0] for e in EVENTS}
+    kinds = {e.kind for e in EVENTS}
     assert kinds >= {"turn", "play", "chase", "take_seed", "take_pest", "crow", "squirrel"}
     assert kinds >= {"collect", "pass", "draw_deck", "draw_display", "keep", "game_over"}
 
@@ -49,7 +50,7 @@ def test_every_event_is_told_in_the_language(lang: str) -> None:
         english = tell(event)
         with use_language(lang):
             told = tell(event)
-        assert told != english or event[0] == "promote", event
+        assert told != english or event.kind == "promote", event
         assert not ENGLISH.search(told), told
         # The birds and numbers of the sentence are all there.
         assert sorted(re.findall(r"[A-Z]{2}\d[mf]|\d+", told)) == sorted(

@@ -119,7 +119,7 @@ def test_game_against_bots_to_the_end(tui: Any) -> None:
     assert seen.get("ChoiceDialog", 0) > 0  # the draws at least came as dialogs
     assert chases_logged
     # Bots' moves are in the log, step by step.
-    assert any(e[0] == "play" and e[1] == 1 for e in session.game.state.events or ())
+    assert any(e.kind == "play" and e.player == 1 for e in session.game.state.events or ())
 
 
 def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:

@@ -50,18 +50,18 @@ def test_play_previews_agree_with_the_real_chase() -> None:
                 real.apply_id(real.legal_action_ids()[0])
             new = (real.events or [])[start:]
             headline = preview(view, action_id).headline
-            steps = [e for e in new if e[0] == "chase"]
+            steps = [e for e in new if e.kind == "chase"]
             if not steps:
                 assert "no chase" in headline
                 quiet += 1
                 continue
             chases += 1
             first = next(
-                e for e in new if e[0] in ("take_seed", "take_blind", "take_pest", "feeder_empty")
+                e for e in new if e.kind in ("take_seed", "take_blind", "take_pest", "feeder_empty")
             )
-            if first[0] == "take_seed":
-                assert f"takes seed {first[3]} ({feeder(first[2])})" in headline
-            elif first[0] == "feeder_empty":
+            if first.kind == "take_seed":
+                assert f"takes seed {first.position} ({feeder(first.seed)})" in headline
+            elif first.kind == "feeder_empty":
                 assert "no seed" in headline
             else:
                 assert "blind draw from the deck" in headline
@@ -69,7 +69,7 @@ def test_play_previews_agree_with_the_real_chase() -> None:
                 assert f"then {len(steps) - 1} more" in headline
             perch = Action.from_id(action_id).index
             assert headline.startswith("ground ") and "> perch" in headline
-            assert steps[0][2] == perch
+            assert steps[0].perch == perch
     assert chases > 50 and quiet > 50
 
 

@@ -321,7 +321,7 @@ def decisions(game: Game, player: int) -> Iterator[Decision]:
             f"no player {player} in this {game.options.players}-player game "
             f"(players are 0-{game.options.players - 1})"
         )
-    replay = Game(game.options)
+    replay = Game(game.options, game.version)
     for index, action in enumerate(game.actions):
         state = replay.state
         if state.current_player == player:

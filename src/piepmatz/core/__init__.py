@@ -18,7 +18,7 @@ from .errors import (
     InvalidStateError,
     PiepmatzError,
 )
-from .events import describe_event, event_to_json
+from .events import Event, EventKind, describe_event, event_to_json
 from .game import Game, GameOptions
 from .jsonio import dump_json, parse_json, read_json
 from .rules import PRESETS, Rules
@@ -35,6 +35,8 @@ __all__ = [
     "PRESETS",
     "SPECIES",
     "Action",
+    "Event",
+    "EventKind",
     "Game",
     "GameOptions",
     "GameOverError",

@@ -1,21 +1,22 @@
 """The event log: what happened, step by step, in words a person can follow.
 
-The state appends events as small tuples ``(kind, field, ...)``; this module names their fields
-(for JSON) and describes them in English (for logs and the terminal game). Fields ending in
-``*`` take the rest of the tuple.
+Each kind of event is a small named tuple with the game's own field names (``Play(player, bird,
+perch)``); its ``kind`` (the last field, fixed per class) is the name it has in JSON. This module
+writes events as JSON and reads them back, and describes them in English (for logs and the
+terminal game).
 
->>> describe_event(("play", 1, 0, 2))
+>>> describe_event(Play(player=1, bird=0, perch=2))
 'Player 1 plays BL1m to perch 2.'
->>> describe_event(("draw_deck", 0, None))
+>>> describe_event(DrawDeck(player=0, bird=None))
 'Player 0 draws a bird from the deck.'
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, Literal, NamedTuple, TypeAlias, get_args
 
-from .cards import BIRD_NAMES, FEEDER_NAMES, describe_feeder
+from .cards import BIRD_NAMES, FEEDER_NAMES, describe_feeder, parse_bird, parse_feeder
 
 
 class EventKind(StrEnum):
@@ -56,38 +57,246 @@ class EndReason(StrEnum):
     SKIP = "skip"
 
 
-#: Event kinds whose fields after the player are known only to that player.
-SECRET_EVENTS: Final = frozenset({EventKind.TAKE_BLIND, EventKind.DRAW_DECK, EventKind.KEEP})
+# Fields named ``bird``/``birds`` hold bird ids, ``seed``/``seeds``/``pest`` feeder ids; a
+# secret field is ``None`` in the view of a player who did not see it (:func:`hide_secret`).
 
-#: Field names per event kind; ``bird``/``birds`` hold bird ids, ``seed``/``seeds``/``pest``
-#: feeder ids.
-EVENT_FIELDS: Final[dict[EventKind, tuple[str, ...]]] = {
-    EventKind.TURN: ("player", "turn"),
-    EventKind.PLAY: ("player", "bird", "perch"),
-    EventKind.CHASE: ("player", "perch", "difference"),
-    EventKind.TAKE_SEED: ("player", "seed", "position"),
-    EventKind.TAKE_BLIND: ("player", "seed"),
-    EventKind.TAKE_PEST: ("player", "pest", "position"),
-    EventKind.FEEDER_EMPTY: ("player",),
-    EventKind.COLLECT_PERCH: ("player", "bird"),
-    EventKind.CROW: ("player", "bird"),
-    EventKind.CROW_NOTHING: ("player",),
-    EventKind.SQUIRREL: ("player", "seeds*"),
-    EventKind.PROMOTE: ("perch", "bird"),
-    EventKind.COLLECT: ("player", "bird"),
-    EventKind.PASS: ("player",),
-    EventKind.DRAW_DECK: ("player", "bird"),
-    EventKind.DRAW_DISPLAY: ("player", "slot", "bird"),
-    EventKind.REFILL_DISPLAY: ("slot", "bird"),
-    EventKind.REFILL_COLUMN: ("position", "seed"),
-    EventKind.PEST_BESIDE: ("position", "pest"),
-    EventKind.PEST_OUT: ("pest",),
-    EventKind.END_TRIGGERED: ("player", "reason"),
-    EventKind.SKIP: ("player",),
-    EventKind.KEEP: ("player", "birds*"),
-    EventKind.REVEAL: ("player", "birds*"),
-    EventKind.GAME_OVER: (),
+
+class Turn(NamedTuple):
+    """A turn begins."""
+
+    player: int
+    turn: int
+    kind: Literal[EventKind.TURN] = EventKind.TURN
+
+
+class Play(NamedTuple):
+    """T1.1: a bird is played to a perch (1-3)."""
+
+    player: int
+    bird: int
+    perch: int
+    kind: Literal[EventKind.PLAY] = EventKind.PLAY
+
+
+class Chase(NamedTuple):
+    """T2.1: the ground beats the perch by ``difference``."""
+
+    player: int
+    perch: int
+    difference: int
+    kind: Literal[EventKind.CHASE] = EventKind.CHASE
+
+
+class TakeSeed(NamedTuple):
+    """A seed taken from the column (public)."""
+
+    player: int
+    seed: int
+    position: int
+    kind: Literal[EventKind.TAKE_SEED] = EventKind.TAKE_SEED
+
+
+class TakeBlind(NamedTuple):
+    """A seed taken from the feeder deck (secret)."""
+
+    player: int
+    seed: int | None
+    kind: Literal[EventKind.TAKE_BLIND] = EventKind.TAKE_BLIND
+
+
+class TakePest(NamedTuple):
+    """A pest taken; ``position`` 0: drawn from the feeder deck."""
+
+    player: int
+    pest: int
+    position: int
+    kind: Literal[EventKind.TAKE_PEST] = EventKind.TAKE_PEST
+
+
+class FeederEmpty(NamedTuple):
+    """E1: nothing to take."""
+
+    player: int
+    kind: Literal[EventKind.FEEDER_EMPTY] = EventKind.FEEDER_EMPTY
+
+
+class CollectPerch(NamedTuple):
+    """T2.1c: the chased bird is collected."""
+
+    player: int
+    bird: int
+    kind: Literal[EventKind.COLLECT_PERCH] = EventKind.COLLECT_PERCH
+
+
+class Crow(NamedTuple):
+    """T2.1d: the crow scares away a bird."""
+
+    player: int
+    bird: int
+    kind: Literal[EventKind.CROW] = EventKind.CROW
+
+
+class CrowNothing(NamedTuple):
+    """T2.1d: the crow finds no bird."""
+
+    player: int
+    kind: Literal[EventKind.CROW_NOTHING] = EventKind.CROW_NOTHING
+
+
+class Squirrel(NamedTuple):
+    """T2.1d: the seeds the squirrel takes, face up, in card order."""
+
+    player: int
+    seeds: tuple[int, ...]
+    kind: Literal[EventKind.SQUIRREL] = EventKind.SQUIRREL
+
+
+class Promote(NamedTuple):
+    """T2.1e: a bird moves up to a perch."""
+
+    perch: int
+    bird: int
+    kind: Literal[EventKind.PROMOTE] = EventKind.PROMOTE
+
+
+class Collect(NamedTuple):
+    """T2.2: a bird from hand added to the collection."""
+
+    player: int
+    bird: int
+    kind: Literal[EventKind.COLLECT] = EventKind.COLLECT
+
+
+class Pass(NamedTuple):
+    """T2.2: no bird added."""
+
+    player: int
+    kind: Literal[EventKind.PASS] = EventKind.PASS
+
+
+class DrawDeck(NamedTuple):
+    """T3.1: a bird drawn from the deck (secret)."""
+
+    player: int
+    bird: int | None
+    kind: Literal[EventKind.DRAW_DECK] = EventKind.DRAW_DECK
+
+
+class DrawDisplay(NamedTuple):
+    """T3.1: a bird taken from a display slot (1-3)."""
+
+    player: int
+    slot: int
+    bird: int
+    kind: Literal[EventKind.DRAW_DISPLAY] = EventKind.DRAW_DISPLAY
+
+
+class RefillDisplay(NamedTuple):
+    """A display slot refilled from the deck."""
+
+    slot: int
+    bird: int
+    kind: Literal[EventKind.REFILL_DISPLAY] = EventKind.REFILL_DISPLAY
+
+
+class RefillColumn(NamedTuple):
+    """T3.2: a seed put into the column."""
+
+    position: int
+    seed: int
+    kind: Literal[EventKind.REFILL_COLUMN] = EventKind.REFILL_COLUMN
+
+
+class PestBeside(NamedTuple):
+    """T3.2: a pest lands beside the seed at ``position``."""
+
+    position: int
+    pest: int
+    kind: Literal[EventKind.PEST_BESIDE] = EventKind.PEST_BESIDE
+
+
+class PestOut(NamedTuple):
+    """A pest finds no free seed and leaves the game (house rule)."""
+
+    pest: int
+    kind: Literal[EventKind.PEST_OUT] = EventKind.PEST_OUT
+
+
+class EndTriggered(NamedTuple):
+    """E1: the end of the game is triggered."""
+
+    player: int
+    reason: EndReason
+    kind: Literal[EventKind.END_TRIGGERED] = EventKind.END_TRIGGERED
+
+
+class Skip(NamedTuple):
+    """T1.3: no card and nothing to draw."""
+
+    player: int
+    kind: Literal[EventKind.SKIP] = EventKind.SKIP
+
+
+class Keep(NamedTuple):
+    """E3: the birds kept for the last hand (secret until the reveal)."""
+
+    player: int
+    birds: tuple[int | None, ...]
+    kind: Literal[EventKind.KEEP] = EventKind.KEEP
+
+
+class Reveal(NamedTuple):
+    """E3: the kept birds added from the last hand."""
+
+    player: int
+    birds: tuple[int, ...]
+    kind: Literal[EventKind.REVEAL] = EventKind.REVEAL
+
+
+class GameOver(NamedTuple):
+    """The game is over."""
+
+    kind: Literal[EventKind.GAME_OVER] = EventKind.GAME_OVER
+
+
+Event: TypeAlias = (
+    Turn
+    | Play
+    | Chase
+    | TakeSeed
+    | TakeBlind
+    | TakePest
+    | FeederEmpty
+    | CollectPerch
+    | Crow
+    | CrowNothing
+    | Squirrel
+    | Promote
+    | Collect
+    | Pass
+    | DrawDeck
+    | DrawDisplay
+    | RefillDisplay
+    | RefillColumn
+    | PestBeside
+    | PestOut
+    | EndTriggered
+    | Skip
+    | Keep
+    | Reveal
+    | GameOver
+)
+
+#: The class of each kind of event.
+EVENT_TYPES: Final[dict[EventKind, type[Event]]] = {
+    cls._field_defaults["kind"]: cls for cls in get_args(Event)
 }
+#: Field names per event kind, as in JSON (the ``kind`` itself aside).
+EVENT_FIELDS: Final[dict[EventKind, tuple[str, ...]]] = {
+    kind: cls._fields[:-1] for kind, cls in EVENT_TYPES.items()
+}
+#: Fields that hold several cards (a JSON list).
+_TUPLE_FIELDS: Final = frozenset({"seeds", "birds"})
 #: The range of each integer field of an event (others: 0-10,000).
 _FIELD_RANGES: Final[dict[str, tuple[int, int]]] = {
     "player": (0, 3),
@@ -97,8 +306,8 @@ _FIELD_RANGES: Final[dict[str, tuple[int, int]]] = {
     "turn": (1, 10_000),
     "difference": (1, 10_000),
 }
-BIRD_FIELDS: Final = frozenset({"bird", "birds*"})
-FEEDER_FIELDS: Final = frozenset({"seed", "seeds*", "pest"})
+BIRD_FIELDS: Final = frozenset({"bird", "birds"})
+FEEDER_FIELDS: Final = frozenset({"seed", "seeds", "pest"})
 END_REASONS: Final = {
     EndReason.FEEDER: "a card was needed from the empty feeder deck (E1)",
     EndReason.BIRDS: "the bird deck is empty at the end of a turn (E1, overview)",
@@ -106,128 +315,145 @@ END_REASONS: Final = {
 }
 
 
+#: Event kinds whose fields after the player are known only to that player.
+SECRET_EVENTS: Final = frozenset({EventKind.TAKE_BLIND, EventKind.DRAW_DECK, EventKind.KEEP})
+
+
+def hide_secret(event: Event, player: int | None) -> Event:
+    """The event as ``player`` saw it: another player's secret fields become ``None``."""
+    # By kind, not class: a module imported twice (as pytest's doctest collection does) has
+    # other classes, the same kinds.
+    if event.kind == EventKind.TAKE_BLIND and event.player != player:
+        return TakeBlind(event.player, None)
+    if event.kind == EventKind.DRAW_DECK and event.player != player:
+        return DrawDeck(event.player, None)
+    if event.kind == EventKind.KEEP and event.player != player:
+        return Keep(event.player, (None,) * len(event.birds))
+    return event
+
+
 def _bird(card: int | None) -> str:
     return "a hidden bird" if card is None else BIRD_NAMES[card]
 
 
-def describe_event(event: tuple[Any, ...]) -> str:
+def _seed(card: int) -> str:
+    return f"{FEEDER_NAMES[card]} ({describe_feeder(card)})"
+
+
+def describe_event(event: Event) -> str:
     """One sentence for an event (hidden fields, ``None``, are described as hidden)."""
-    kind = event[0]
-    a = event[1:]
-    if kind == "turn":
-        return f"Turn {a[1]}: player {a[0]}."
-    if kind == "play":
-        return f"Player {a[0]} plays {BIRD_NAMES[a[1]]} to perch {a[2]}."
-    if kind == "chase":
-        return f"Perch {a[1]}: the ground beats the perch by {a[2]} — a chase."
-    if kind == "take_seed":
-        seed = f"{FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])})"
-        return f"Player {a[0]} takes {seed} from position {a[2]}."
-    if kind == "take_blind":
-        seed = "a seed" if a[1] is None else f"{FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])})"
-        return f"Player {a[0]} takes {seed} blind from the feeder deck."
-    if kind == "take_pest":
-        where = "the feeder deck" if a[2] == 0 else f"beside position {a[2]}"
-        return f"Player {a[0]} takes a {describe_feeder(a[1])} from {where}."
-    if kind == "feeder_empty":
-        return f"The feeder deck is empty: player {a[0]} takes no seed."
-    if kind == "collect_perch":
-        return f"Player {a[0]} collects the chased {BIRD_NAMES[a[1]]}."
-    if kind == "crow":
-        return f"The crow scares away player {a[0]}'s {BIRD_NAMES[a[1]]}."
-    if kind == "crow_nothing":
-        return f"The crow finds no bird of player {a[0]}'s."
-    if kind == "squirrel":
-        lost = ", ".join(FEEDER_NAMES[s] for s in a[1:]) or "nothing"
-        return f"The squirrel takes from player {a[0]}'s seeds: {lost}."
-    if kind == "promote":
-        return f"{BIRD_NAMES[a[1]]} now sits at perch {a[0]}."
-    if kind == "collect":
-        return f"Player {a[0]} adds {BIRD_NAMES[a[1]]} from hand to the collection."
-    if kind == "pass":
-        return f"Player {a[0]} adds no bird."
-    if kind == "draw_deck":
-        return (
-            f"Player {a[0]} draws a bird from the deck."
-            if a[1] is None
-            else f"Player {a[0]} draws {BIRD_NAMES[a[1]]} from the deck."
-        )
-    if kind == "draw_display":
-        return f"Player {a[0]} takes {BIRD_NAMES[a[2]]} from display slot {a[1]}."
-    if kind == "refill_display":
-        return f"Display slot {a[0]} is refilled with {BIRD_NAMES[a[1]]}."
-    if kind == "refill_column":
-        return f"Seed column position {a[0]}: {FEEDER_NAMES[a[1]]} ({describe_feeder(a[1])})."
-    if kind == "pest_beside":
-        return f"A {describe_feeder(a[1])} lands beside the seed at position {a[0]}."
-    if kind == "pest_out":
-        return f"A {describe_feeder(a[0])} finds no free seed and leaves the game."
-    if kind == "end_triggered":
-        return f"The end of the game is triggered: {END_REASONS.get(a[1], a[1])}."
-    if kind == "skip":
-        return f"Player {a[0]} has no card and skips the turn."
-    if kind == "keep":
-        if a[1:] and a[1] is None:
-            return f"Player {a[0]} chooses the last hand."
-        return f"Player {a[0]} keeps {', '.join(_bird(b) for b in a[1:]) or 'nothing'}."
-    if kind == "reveal":
-        birds = ", ".join(_bird(b) for b in a[1:]) or "nothing"
-        return f"Player {a[0]} adds {birds} from the last hand."
-    if kind == "game_over":
-        return "The game is over."
-    return f"{kind} {a}"
+    e = event
+    match e.kind:  # by kind, not class: see hide_secret
+        case EventKind.TURN:
+            return f"Turn {e.turn}: player {e.player}."
+        case EventKind.PLAY:
+            return f"Player {e.player} plays {BIRD_NAMES[e.bird]} to perch {e.perch}."
+        case EventKind.CHASE:
+            return f"Perch {e.perch}: the ground beats the perch by {e.difference} — a chase."
+        case EventKind.TAKE_SEED:
+            return f"Player {e.player} takes {_seed(e.seed)} from position {e.position}."
+        case EventKind.TAKE_BLIND:
+            seed = "a seed" if e.seed is None else _seed(e.seed)
+            return f"Player {e.player} takes {seed} blind from the feeder deck."
+        case EventKind.TAKE_PEST:
+            where = "the feeder deck" if e.position == 0 else f"beside position {e.position}"
+            return f"Player {e.player} takes a {describe_feeder(e.pest)} from {where}."
+        case EventKind.FEEDER_EMPTY:
+            return f"The feeder deck is empty: player {e.player} takes no seed."
+        case EventKind.COLLECT_PERCH:
+            return f"Player {e.player} collects the chased {BIRD_NAMES[e.bird]}."
+        case EventKind.CROW:
+            return f"The crow scares away player {e.player}'s {BIRD_NAMES[e.bird]}."
+        case EventKind.CROW_NOTHING:
+            return f"The crow finds no bird of player {e.player}'s."
+        case EventKind.SQUIRREL:
+            lost = ", ".join(FEEDER_NAMES[s] for s in e.seeds) or "nothing"
+            return f"The squirrel takes from player {e.player}'s seeds: {lost}."
+        case EventKind.PROMOTE:
+            return f"{BIRD_NAMES[e.bird]} now sits at perch {e.perch}."
+        case EventKind.COLLECT:
+            return f"Player {e.player} adds {BIRD_NAMES[e.bird]} from hand to the collection."
+        case EventKind.PASS:
+            return f"Player {e.player} adds no bird."
+        case EventKind.DRAW_DECK:
+            if e.bird is None:
+                return f"Player {e.player} draws a bird from the deck."
+            return f"Player {e.player} draws {BIRD_NAMES[e.bird]} from the deck."
+        case EventKind.DRAW_DISPLAY:
+            return f"Player {e.player} takes {BIRD_NAMES[e.bird]} from display slot {e.slot}."
+        case EventKind.REFILL_DISPLAY:
+            return f"Display slot {e.slot} is refilled with {BIRD_NAMES[e.bird]}."
+        case EventKind.REFILL_COLUMN:
+            return f"Seed column position {e.position}: {_seed(e.seed)}."
+        case EventKind.PEST_BESIDE:
+            return f"A {describe_feeder(e.pest)} lands beside the seed at position {e.position}."
+        case EventKind.PEST_OUT:
+            return f"A {describe_feeder(e.pest)} finds no free seed and leaves the game."
+        case EventKind.END_TRIGGERED:
+            return f"The end of the game is triggered: {END_REASONS.get(e.reason, e.reason)}."
+        case EventKind.SKIP:
+            return f"Player {e.player} has no card and skips the turn."
+        case EventKind.KEEP:
+            if e.birds and e.birds[0] is None:
+                return f"Player {e.player} chooses the last hand."
+            return f"Player {e.player} keeps {', '.join(_bird(b) for b in e.birds) or 'nothing'}."
+        case EventKind.REVEAL:
+            added = ", ".join(_bird(b) for b in e.birds) or "nothing"
+            return f"Player {e.player} adds {added} from the last hand."
+        case EventKind.GAME_OVER:
+            return "The game is over."
+    raise TypeError(f"not an event: {event!r}")
 
 
-def event_to_json(event: tuple[Any, ...]) -> dict[str, Any]:
+def event_to_json(event: Event) -> dict[str, Any]:
     """An event as a dict with named fields and cards in notation."""
-    kind = event[0]
-    out: dict[str, Any] = {"kind": kind}
-    names = EVENT_FIELDS[kind]
-    for i, name in enumerate(names):
-        if name.endswith("*"):
-            values = event[1 + i :]
-            out[name[:-1]] = [_card_text(name, v) for v in values]
+    out: dict[str, Any] = {"kind": event.kind}
+    values: tuple[Any, ...] = event
+    for name, value in zip(event._fields[:-1], values, strict=False):
+        if name in _TUPLE_FIELDS:
+            out[name] = [_card_text(name, v) for v in value]
         else:
-            out[name] = _card_text(name, event[1 + i])
+            out[name] = _card_text(name, value)
     return out
 
 
-def event_from_json(data: Any) -> tuple[Any, ...]:
+def event_from_json(data: Any) -> Event:
     """The inverse of :func:`event_to_json`; raises ``ValueError`` on a malformed event."""
-    from .cards import parse_bird, parse_feeder
-
     kind = data.get("kind") if isinstance(data, dict) else None
     if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise ValueError(f"not an event: {str(data)[:80]}")
     event_kind = EventKind(kind)
-    fields: list[Any] = [event_kind]
-    for name in EVENT_FIELDS[event_kind]:
-        key = name.rstrip("*")
+    fields: list[Any] = []
+    for key in EVENT_FIELDS[event_kind]:
         if key not in data:
             raise ValueError(f"event {kind!r} lacks the field {key!r}")
         value = data[key]
-        values = value if name.endswith("*") else [value]
-        if name.endswith("*") and not isinstance(value, list):
-            raise ValueError(f"event {kind!r}: {key!r} must be a list")
-        for v in values:
-            if v is None:
-                fields.append(None)
-            elif name in BIRD_FIELDS or name in FEEDER_FIELDS:
-                if not isinstance(v, str):
-                    raise ValueError(f"event {kind!r}: {key!r} must name a card, not {v!r}")
-                fields.append(parse_bird(v) if name in BIRD_FIELDS else parse_feeder(v))
-            elif name == "reason":
-                if not isinstance(v, str) or v not in END_REASONS:
-                    raise ValueError(f"event {kind!r}: unknown reason {v!r}")
-                fields.append(EndReason(v))
-            elif type(v) is int:
-                low, high = _FIELD_RANGES.get(key, (0, 10_000))
-                if not low <= v <= high:
-                    raise ValueError(f"event {kind!r}: {key!r} must be {low}-{high}, not {v}")
-                fields.append(v)
-            else:
-                raise ValueError(f"event {kind!r}: {key!r} must be an integer, not {v!r}")
-    return tuple(fields)
+        if key in _TUPLE_FIELDS:
+            if not isinstance(value, list):
+                raise ValueError(f"event {kind!r}: {key!r} must be a list")
+            fields.append(tuple(_read_field(kind, key, v) for v in value))
+        else:
+            fields.append(_read_field(kind, key, value))
+    return EVENT_TYPES[event_kind](*fields)
+
+
+def _read_field(kind: str, key: str, v: Any) -> Any:
+    if v is None:
+        return None
+    if key in BIRD_FIELDS or key in FEEDER_FIELDS:
+        if not isinstance(v, str):
+            raise ValueError(f"event {kind!r}: {key!r} must name a card, not {v!r}")
+        return parse_bird(v) if key in BIRD_FIELDS else parse_feeder(v)
+    if key == "reason":
+        if not isinstance(v, str) or v not in END_REASONS:
+            raise ValueError(f"event {kind!r}: unknown reason {v!r}")
+        return EndReason(v)
+    if type(v) is int:
+        low, high = _FIELD_RANGES.get(key, (0, 10_000))
+        if not low <= v <= high:
+            raise ValueError(f"event {kind!r}: {key!r} must be {low}-{high}, not {v}")
+        return v
+    raise ValueError(f"event {kind!r}: {key!r} must be an integer, not {v!r}")
 
 
 def _card_text(name: str, value: Any) -> Any:

@@ -22,7 +22,8 @@ from .state import State
 from .view import PlayerView, view_of
 
 RECORD_FORMAT: Final = "piepmatz-record"
-RECORD_VERSION: Final = 1
+#: Version 2: the squirrel strikes a seen copy for a blind pick of the same value (T2.1d).
+RECORD_VERSION: Final = 2
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,20 @@ class GameOptions:
 
 
 class Game:
-    """A :class:`State` plus the options it started from and every action taken."""
+    """A :class:`State` plus the options it started from and every action taken.
 
-    def __init__(self, options: GameOptions) -> None:
+    ``version`` is the record version whose engine plays the game: a game replayed from an
+    older record goes on as it was played, and its record keeps that version.
+    """
+
+    def __init__(self, options: GameOptions, version: int = RECORD_VERSION) -> None:
+        if version not in _ENGINES:
+            raise InvalidOptionsError(
+                f"record version {version!r} is not supported (this reads 1-{RECORD_VERSION})"
+            )
         self.options = options
-        self.state = State.new_game(
+        self.version = version
+        self.state = _ENGINES[version].new_game(
             options.players,
             options.rules,
             options.seed,
@@ -119,7 +129,7 @@ class Game:
         """The game record: options, seed, actions, and the score sheet once the game is over."""
         return {
             "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
+            "version": self.version,
             "options": self.options.to_json(),
             "actions": [str(a) for a in self.actions],
             "result": self.score().to_json() if self.state.is_over() else None,
@@ -134,14 +144,14 @@ class Game:
             raise InvalidRecordError(
                 f"record format must be {RECORD_FORMAT!r}, not {data.get('format')!r}"
             )
-        if type(data.get("version")) is not int or data["version"] != RECORD_VERSION:
+        version = data.get("version")
+        if type(version) is not int or version not in _ENGINES:
             raise InvalidRecordError(
-                f"record version {data.get('version')!r} is not supported "
-                f"(this is {RECORD_VERSION})"
+                f"record version {version!r} is not supported (this reads 1-{RECORD_VERSION})"
             )
         try:
             options = GameOptions.from_json(data.get("options"))
-            game = cls(options)  # the deal checks the options
+            game = cls(options, version)  # the deal checks the options
         except InvalidOptionsError as exc:
             raise InvalidRecordError(f"record options: {exc}") from None
         actions = data.get("actions")
@@ -155,17 +165,9 @@ class Game:
                     "the record has a result but its actions do not finish the game"
                 )
             if result != game.score().to_json():
-                # Written before the squirrel struck a seen copy for a blind pick (T2.1d):
-                # later picks then took other seeds. The record replays as it was played.
-                before = cls(options)
-                before.state.__class__ = _StruckAsPicked
-                before._replay(actions)
-                if result != before.score().to_json():
-                    raise InvalidRecordError(
-                        "the record's result differs from the replayed game's score sheet"
-                    )
-                before.state.__class__ = State
-                return before
+                raise InvalidRecordError(
+                    "the record's result differs from the replayed game's score sheet"
+                )
         return game
 
     def _replay(self, actions: list[Any]) -> None:
@@ -177,11 +179,16 @@ class Game:
 
 
 class _StruckAsPicked(State):
-    """The engine as it was before the squirrel struck by value (T2.1d): the copy picked
-    leaves. Only for replaying records of that time."""
+    """The engine of record version 1, before the squirrel struck by value (T2.1d): the copy
+    picked leaves, seen or blind. Only for games recorded with it."""
 
     __slots__ = ()
 
     def _strike(self, seen: list[int], blind: list[int], seed: int) -> int:
         (seen if seed in seen else blind).remove(seed)
         return seed
+
+
+#: The engine that plays each record version (the loader of an old version replays it as it
+#: was played).
+_ENGINES: Final[dict[int, type[State]]] = {1: _StruckAsPicked, 2: State}

@@ -9,8 +9,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NamedTuple
 
 from .actions import DISPLAY_SIZE, PASS_ID
 from .cards import (
@@ -26,7 +26,7 @@ from .cards import (
     parse_feeder,
 )
 from .errors import InvalidOptionsError, InvalidStateError
-from .events import EVENT_FIELDS, EndReason, event_from_json, event_to_json
+from .events import EndReason, event_from_json, event_to_json
 from .rng import MASK
 from .rules import Rules
 from .state import (
@@ -34,12 +34,14 @@ from .state import (
     COLUMN_SIZE,
     CROW_VICTIM,
     DRAW,
+    FIELDS,
     GAME_OVER,
     HAND_SIZE,
     LAST_HAND,
     NO_CARD,
     PHASE_NAMES,
     PLAY,
+    Field,
     Phase,
     State,
     perches_for,
@@ -50,11 +52,11 @@ STATE_FORMAT: Final = "piepmatz-state"
 STATE_VERSION: Final = 1
 
 
-def _birds(cards: list[int]) -> list[str]:
+def _birds(cards: Sequence[int]) -> list[str]:
     return [BIRD_NAMES[c] for c in cards]
 
 
-def _feeder(cards: list[int]) -> list[str]:
+def _feeder(cards: Sequence[int]) -> list[str]:
     return [FEEDER_NAMES[c] for c in cards]
 
 
@@ -68,41 +70,12 @@ def _column(column: Sequence[int], pests: Sequence[int]) -> list[dict[str, str |
 
 def state_to_json(state: State) -> dict[str, Any]:
     """The whole state, hidden cards included. Decks are listed from the top card down."""
-    return {
-        "format": STATE_FORMAT,
-        "version": STATE_VERSION,
-        "players": state.num_players,
-        "rules": state.rules.to_json(),
-        "first_player": state.first_player,
-        "turn": state.turn,
-        "turn_player": state.turn_player,
-        "current_player": state.current_player,
-        "phase": PHASE_NAMES[state.phase],
-        "end_triggered": state.end_triggered,
-        "chase_perch": state.chase_perch + 1 if state.chase_perch >= 0 else None,
-        "chased": state.chased,
-        "played_value": state.played_value,
-        "draws_left": state.draws_left,
-        "rows": [_birds(r) for r in state.rows],
-        "column": _column(state.column, state.column_pests),
-        "feeder_deck": _feeder(state.feeder_deck[::-1]),
-        "bird_deck": _birds(state.bird_deck[::-1]),
-        "display": [BIRD_NAMES[c] if c >= 0 else None for c in state.display],
-        "hands": [_birds(h) for h in state.hands],
-        "shown": [_birds(x) for x in state.shown],
-        "collections": [_birds(c) for c in state.collections],
-        "seeds_seen": [_feeder(x) for x in state.seeds_seen],
-        "seeds_blind": [_feeder(x) for x in state.seeds_blind],
-        "pests": [_feeder(x) for x in state.pests],
-        "gone_birds": _birds(state.gone_birds),
-        "gone_feeder": _feeder(state.gone_feeder),
-        "removed_birds": _birds(state.removed_birds),
-        "removed_feeder": _feeder(state.removed_feeder),
-        "kept": [None if k is None else _birds(k) for k in state.kept],
-        "discards": [_birds(d) for d in state.discards],
-        "rng": state.rng,
-        "events": None if state.events is None else [event_to_json(e) for e in state.events],
-    }
+    doc: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION}
+    for field in FIELDS:
+        codec = _CODECS[field.name]
+        if codec.key is not None:
+            doc[codec.key] = codec.write(state)
+    return doc
 
 
 class _Reader:
@@ -153,61 +126,107 @@ class _Reader:
         return [self.cards(v, f"{key}[{p}]", bird) for p, v in enumerate(value)]
 
 
-def state_from_json(data: Any) -> State:
-    """Read and validate a state document; raise :class:`InvalidStateError` naming the problem.
+# ---------------------------------------------------------------- one codec per field of State
 
-    Checks the format and version, every card name, that every card of the game lies in exactly
-    one place, the sizes of hands, rows, column and display, that seeds and pests lie where only
-    they can, and that the phase is one that can occur with this position.
-    """
-    if not isinstance(data, dict):
-        raise InvalidStateError(f"a state must be a JSON object, not {type(data).__name__}")
-    r = _Reader(data)
-    if r.get("format") != STATE_FORMAT:
-        raise r.fail("format", f"must be {STATE_FORMAT!r}, not {data.get('format')!r}")
-    if type(r.get("version")) is not int or data["version"] != STATE_VERSION:
-        raise r.fail(
-            "version", f"version {data.get('version')!r} is not supported (this is {STATE_VERSION})"
-        )
-    n = r.int_("players", 2, 4)
+
+class _Codec(NamedTuple):
+    """How one field of :class:`State` stands in the document."""
+
+    #: Its key, or ``None``: not in the document (derived, or written with another field).
+    key: str | None
+    #: Its JSON value, from a state (or a view: its public fields have the same names).
+    write: Callable[[Any], Any]
+    #: Reads and checks it into the state being built (after the fields before it).
+    read: Callable[[_Reader, State], None]
+
+
+def _int(name: str, low: int, high: Callable[[State], int], default: Any = ...) -> _Codec:
+    def read(r: _Reader, s: State) -> None:
+        setattr(s, name, r.int_(name, low, high(s), default))
+
+    return _Codec(name, lambda x: getattr(x, name), read)
+
+
+def _cards(name: str, bird: bool, top_first: bool = False) -> _Codec:
+    """A list of cards (a deck ``top_first``: stored with its top card last)."""
+    table = BIRD_NAMES if bird else FEEDER_NAMES
+    step = -1 if top_first else 1
+
+    def read(r: _Reader, s: State) -> None:
+        setattr(s, name, r.cards(r.get(name, []), name, bird)[::step])
+
+    return _Codec(name, lambda x: [table[c] for c in getattr(x, name)[::step]], read)
+
+
+def _piles(name: str, bird: bool, pests: bool | None = None) -> _Codec:
+    """One list of cards per player; ``pests``: whether the feeder cards must be pests."""
+    table = BIRD_NAMES if bird else FEEDER_NAMES
+
+    def read(r: _Reader, s: State) -> None:
+        piles = r.per_player(name, s.num_players, bird)
+        for p, pile in enumerate(piles):
+            for card in pile:
+                if pests is not None and IS_PEST[card] != pests:
+                    what = "a pest" if IS_PEST[card] else "a seed"
+                    raise r.fail(
+                        f"{name}[{p}]", f"{FEEDER_NAMES[card]} is {what} and cannot lie here"
+                    )
+        setattr(s, name, piles)
+
+    return _Codec(name, lambda x: [[table[c] for c in pile] for pile in getattr(x, name)], read)
+
+
+def _not_written(read: Callable[[State], None] = lambda s: None) -> _Codec:
+    return _Codec(None, lambda x: None, lambda r, s: read(s))
+
+
+def _read_rules(r: _Reader, s: State) -> None:
     try:
-        rules = Rules.from_json(r.get("rules"))
+        s.rules = Rules.from_json(r.get("rules"))
     except InvalidOptionsError as exc:
         raise r.fail("rules", str(exc)) from None
-    s = State.__new__(State)
-    s.rules = rules
-    s.num_players = n
-    s.num_perches = perches_for(n)
-    s.first_player = r.int_("first_player", 0, n - 1)
-    s.turn = r.int_("turn", 1, 10_000)
-    s.turn_player = r.int_("turn_player", 0, n - 1)
-    phase_name = r.get("phase")
-    if phase_name not in PHASE_NAMES:
-        raise r.fail("phase", f"must be one of {', '.join(PHASE_NAMES)}, not {phase_name!r}")
-    s.phase = Phase(PHASE_NAMES.index(phase_name))
-    s.current_player = r.int_("current_player", -1, n - 1)
+
+
+def _read_phase(r: _Reader, s: State) -> None:
+    name = r.get("phase")
+    if name not in PHASE_NAMES:
+        raise r.fail("phase", f"must be one of {', '.join(PHASE_NAMES)}, not {name!r}")
+    s.phase = Phase(PHASE_NAMES.index(name))
+
+
+def _read_end(r: _Reader, s: State) -> None:
     end = r.get("end_triggered", None)
     if end is not None and end not in set(EndReason):
         raise r.fail("end_triggered", f"must be null or one of {', '.join(EndReason)}")
-    if end == "birds" and rules.end_trigger != "feeder_or_birds":
+    if end == "birds" and s.rules.end_trigger != "feeder_or_birds":
         raise r.fail("end_triggered", "an empty bird deck ends the game only under 'overview' (E1)")
     s.end_triggered = None if end is None else EndReason(end)
+
+
+def _read_chase_perch(r: _Reader, s: State) -> None:
     chase = r.get("chase_perch", None)
     if chase is not None and (type(chase) is not int or not 1 <= chase <= s.num_perches):
         raise r.fail("chase_perch", f"must be null or a perch 1-{s.num_perches}")
     s.chase_perch = chase - 1 if chase is not None else -1
-    s.chased = r.bool_("chased", False)
-    s.played_value = r.int_("played_value", 0, 6, 0)
-    s.draws_left = r.int_("draws_left", 0, HAND_SIZE, 0)
-    s.rng = r.int_("rng", 0, MASK, 0)
 
+
+def _read_chased(r: _Reader, s: State) -> None:
+    s.chased = r.bool_("chased", False)
+
+
+def _read_rows(r: _Reader, s: State) -> None:
     rows = r.get("rows")
     if not isinstance(rows, list) or len(rows) != s.num_perches:
-        raise r.fail("rows", f"must be a list of {s.num_perches} rows for {n} players (C5)")
+        raise r.fail(
+            "rows", f"must be a list of {s.num_perches} rows for {s.num_players} players (C5)"
+        )
     s.rows = [r.cards(row, f"rows[{i}]", True) for i, row in enumerate(rows)]
     for i, row in enumerate(s.rows):
         if not row:
             raise r.fail(f"rows[{i}]", "is empty: every perch has a bird (T1.2)")
+
+
+def _read_column(r: _Reader, s: State) -> None:
     column = r.get("column", [])
     if not isinstance(column, list) or len(column) > COLUMN_SIZE:
         raise r.fail("column", f"must be a list of at most {COLUMN_SIZE} seed positions")
@@ -227,67 +246,191 @@ def state_from_json(data: Any) -> State:
                     f"column[{i}].pest", f"{FEEDER_NAMES[card]} is a seed, not a pest (T3.2)"
                 )
             s.column_pests[i] = card
-    s.feeder_deck = r.cards(r.get("feeder_deck", []), "feeder_deck", False)[::-1]
-    s.bird_deck = r.cards(r.get("bird_deck", []), "bird_deck", True)[::-1]
+
+
+def _read_display(r: _Reader, s: State) -> None:
     display = r.get("display", [None] * DISPLAY_SIZE)
     if not isinstance(display, list) or len(display) != DISPLAY_SIZE:
         raise r.fail("display", f"must be a list of {DISPLAY_SIZE} slots (a card or null)")
     s.display = [
         NO_CARD if c is None else r.card(c, f"display[{i}]", True) for i, c in enumerate(display)
     ]
-    s.hands = [sorted(h) for h in r.per_player("hands", n, True)]
+
+
+def _read_hands(r: _Reader, s: State) -> None:
+    s.hands = [sorted(h) for h in r.per_player("hands", s.num_players, True)]
     for p, hand in enumerate(s.hands):
         if len(hand) > HAND_SIZE:
             raise r.fail(
                 f"hands[{p}]", f"holds {len(hand)} cards; a hand holds at most {HAND_SIZE}"
             )
-    s.collections = r.per_player("collections", n, True)
-    s.seeds_seen = r.per_player("seeds_seen", n, False)
-    s.seeds_blind = r.per_player("seeds_blind", n, False)
-    s.pests = r.per_player("pests", n, False)
-    for key, piles, want_pest in (
-        ("seeds_seen", s.seeds_seen, False),
-        ("seeds_blind", s.seeds_blind, False),
-        ("pests", s.pests, True),
-    ):
-        for p, pile in enumerate(piles):
-            for card in pile:
-                if IS_PEST[card] != want_pest:
-                    what = "a pest" if IS_PEST[card] else "a seed"
-                    raise r.fail(
-                        f"{key}[{p}]", f"{FEEDER_NAMES[card]} is {what} and cannot lie here"
-                    )
-    s.gone_birds = r.cards(r.get("gone_birds", []), "gone_birds", True)
-    s.gone_feeder = r.cards(r.get("gone_feeder", []), "gone_feeder", False)
-    s.removed_birds = r.cards(r.get("removed_birds", []), "removed_birds", True)
-    s.removed_feeder = r.cards(r.get("removed_feeder", []), "removed_feeder", False)
+
+
+def _read_shown(r: _Reader, s: State) -> None:
+    # Older files have no "shown": nobody is then known to hold a particular bird. After the
+    # last-hand choice (E3) the birds shown are among that player's kept and discarded cards.
+    n = s.num_players
+    s.shown = r.per_player("shown", n, True) if "shown" in r.data else [[] for _ in range(n)]
+
+
+def _read_kept(r: _Reader, s: State) -> None:
+    n = s.num_players
     kept = r.get("kept", [None] * n)
     if not isinstance(kept, list) or len(kept) != n:
         raise r.fail("kept", f"must be a list of {n} entries (null or a list of birds)")
     s.kept = [None if k is None else r.cards(k, f"kept[{p}]", True) for p, k in enumerate(kept)]
-    s.discards = r.per_player("discards", n, True)
-    # Older files have no "shown": nobody is then known to hold a particular bird. After the
-    # last-hand choice (E3) the birds shown are among that player's kept and discarded cards.
-    s.shown = r.per_player("shown", n, True) if "shown" in data else [[] for _ in range(n)]
-    # What the others learnt of each hand from T2.2 moves is not part of the document.
-    s.hand_facts = [None] * n
+
+
+def _read_events(r: _Reader, s: State) -> None:
     events = r.get("events", [])
     if events is None:
         s.events = None
-    elif isinstance(events, list):
-        s.events = []
-        for i, e in enumerate(events):
-            try:
-                event = event_from_json(e)
-            except ValueError as exc:
-                raise r.fail(f"events[{i}]", str(exc)) from None
-            names = EVENT_FIELDS[event[0]]
-            player = event[1 + names.index("player")] if "player" in names else 0
-            if player >= n:
-                raise r.fail(f"events[{i}]", f"names player {player} of a {n}-player game")
-            s.events.append(event)
-    else:
+        return
+    if not isinstance(events, list):
         raise r.fail("events", "must be null or a list of events")
+    s.events = []
+    for i, e in enumerate(events):
+        try:
+            event = event_from_json(e)
+        except ValueError as exc:
+            raise r.fail(f"events[{i}]", str(exc)) from None
+        player = getattr(event, "player", 0)
+        if player >= s.num_players:
+            raise r.fail(f"events[{i}]", f"names player {player} of a {s.num_players}-player game")
+        s.events.append(event)
+
+
+def _read_players(r: _Reader, s: State) -> None:
+    s.num_players = r.int_("players", 2, 4)
+
+
+def _set_hand_facts(s: State) -> None:
+    # What the others learnt of each hand from T2.2 moves is not part of the document.
+    s.hand_facts = [None] * s.num_players
+
+
+def _last_seat(s: State) -> int:
+    return s.num_players - 1
+
+
+#: The codec of every field of :data:`~piepmatz.core.state.FIELDS`; the document lists the
+#: fields in the table's order.
+_CODECS: Final[dict[str, _Codec]] = {
+    "num_players": _Codec("players", lambda x: x.num_players, _read_players),
+    "num_perches": _not_written(lambda s: setattr(s, "num_perches", perches_for(s.num_players))),
+    "rules": _Codec("rules", lambda x: x.rules.to_json(), _read_rules),
+    "first_player": _int("first_player", 0, _last_seat),
+    "turn": _int("turn", 1, lambda s: 10_000),
+    "turn_player": _int("turn_player", 0, _last_seat),
+    "current_player": _int("current_player", -1, _last_seat),
+    "phase": _Codec("phase", lambda x: PHASE_NAMES[x.phase], _read_phase),
+    "end_triggered": _Codec("end_triggered", lambda x: x.end_triggered, _read_end),
+    "chase_perch": _Codec(
+        "chase_perch",
+        lambda x: x.chase_perch + 1 if x.chase_perch >= 0 else None,
+        _read_chase_perch,
+    ),
+    "chased": _Codec("chased", lambda x: x.chased, _read_chased),
+    "played_value": _int("played_value", 0, lambda s: 6, 0),
+    "draws_left": _int("draws_left", 0, lambda s: HAND_SIZE, 0),
+    "rows": _Codec("rows", lambda x: [_birds(row) for row in x.rows], _read_rows),
+    "column": _Codec("column", lambda x: _column(x.column, x.column_pests), _read_column),
+    "column_pests": _not_written(),  # written and read with the column
+    "feeder_deck": _cards("feeder_deck", False, top_first=True),
+    "bird_deck": _cards("bird_deck", True, top_first=True),
+    "display": _Codec(
+        "display", lambda x: [BIRD_NAMES[c] if c >= 0 else None for c in x.display], _read_display
+    ),
+    "hands": _Codec("hands", lambda x: [_birds(h) for h in x.hands], _read_hands),
+    "shown": _Codec("shown", lambda x: [_birds(h) for h in x.shown], _read_shown),
+    "collections": _piles("collections", True),
+    "seeds_seen": _piles("seeds_seen", False, pests=False),
+    "seeds_blind": _piles("seeds_blind", False, pests=False),
+    "pests": _piles("pests", False, pests=True),
+    "gone_birds": _cards("gone_birds", True),
+    "gone_feeder": _cards("gone_feeder", False),
+    "removed_birds": _cards("removed_birds", True),
+    "removed_feeder": _cards("removed_feeder", False),
+    "kept": _Codec(
+        "kept", lambda x: [None if k is None else _birds(k) for k in x.kept], _read_kept
+    ),
+    "discards": _piles("discards", True),
+    "hand_facts": _not_written(_set_hand_facts),
+    "rng": _int("rng", 0, lambda s: MASK, 0),
+    "events": _Codec(
+        "events",
+        lambda x: None if x.events is None else [event_to_json(e) for e in x.events],
+        _read_events,
+    ),
+}
+
+
+def _own_seeds(v: PlayerView) -> dict[str, Any]:
+    own = (*v.seeds_seen[v.player], *v.own_blind)
+    return {"blind_counts": list(v.blind_counts), "own_seeds": [FEEDER_NAMES[c] for c in own]}
+
+
+def _nothing(v: PlayerView) -> dict[str, Any]:
+    return {}
+
+
+#: What a player's view writes of each field of ``FIELDS``: ``None``, the state's key and
+#: value (a public field, or the filtered events), else its own keys (for a hidden field, what
+#: the player knows of it).
+_VIEW: Final[dict[str, Callable[[PlayerView], dict[str, Any]] | None]] = {
+    **dict.fromkeys((f.name for f in FIELDS if f.view == "public"), None),
+    "events": None,
+    "feeder_deck": lambda v: {"feeder_deck_size": v.feeder_deck_size},
+    "bird_deck": lambda v: {"bird_deck_size": v.bird_deck_size},
+    "hands": lambda v: {"hand": _birds(v.hand), "hand_sizes": list(v.hand_sizes)},
+    "seeds_blind": _own_seeds,
+    "removed_birds": lambda v: {
+        "removed_species": sorted({SPECIES[BIRD_SPECIES[b]] for b in v.removed_birds})
+    },
+    "kept": lambda v: {"chosen": list(v.chosen), "own_kept": _birds(v.own_kept)},
+    # Left out of the view's document.
+    "num_perches": _nothing,
+    "chased": _nothing,
+    "removed_feeder": _nothing,
+    "discards": _nothing,
+    "hand_facts": _nothing,
+    "rng": _nothing,
+}
+
+
+def _check_codecs(fields: Sequence[Field]) -> None:
+    """Every field of the table has a codec and a view entry: a field added to ``FIELDS``
+    without one fails here, at import, instead of leaving the documents silently."""
+    for field in fields:
+        if field.name not in _CODECS or field.name not in _VIEW:
+            raise TypeError(
+                f"State field {field.name!r} has no JSON codec in piepmatz.core.serial "
+                "(add one to _CODECS and _VIEW)"
+            )
+
+
+_check_codecs(FIELDS)
+
+
+def state_from_json(data: Any) -> State:
+    """Read and validate a state document; raise :class:`InvalidStateError` naming the problem.
+
+    Checks the format and version, every card name, that every card of the game lies in exactly
+    one place, the sizes of hands, rows, column and display, that seeds and pests lie where only
+    they can, and that the phase is one that can occur with this position.
+    """
+    if not isinstance(data, dict):
+        raise InvalidStateError(f"a state must be a JSON object, not {type(data).__name__}")
+    r = _Reader(data)
+    if r.get("format") != STATE_FORMAT:
+        raise r.fail("format", f"must be {STATE_FORMAT!r}, not {data.get('format')!r}")
+    if type(r.get("version")) is not int or data["version"] != STATE_VERSION:
+        raise r.fail(
+            "version", f"version {data.get('version')!r} is not supported (this is {STATE_VERSION})"
+        )
+    s = State.__new__(State)
+    for field in FIELDS:
+        _CODECS[field.name].read(r, s)
     _check_cards(s, r)
     _check_phase(s, r)
     return s
@@ -405,55 +548,23 @@ def _check_phase(s: State, r: _Reader) -> None:
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """A player's view as JSON: the same field names as the state, hidden parts as counts."""
+    """A player's view as JSON: the same field names as the state where the information is the
+    same (the state's codecs write them), hidden parts as counts; in the order of ``FIELDS``."""
     from .scoring import score
 
-    def birds(cards: tuple[int, ...]) -> list[str]:
-        return [BIRD_NAMES[c] for c in cards]
-
-    def feeder(cards: tuple[int, ...]) -> list[str]:
-        return [FEEDER_NAMES[c] for c in cards]
-
-    own_seeds = list(view.seeds_seen[view.player]) + list(view.own_blind)
+    doc: dict[str, Any] = {"format": "piepmatz-view", "version": STATE_VERSION}
+    doc["player"] = view.player
+    for field in FIELDS:
+        own = _VIEW[field.name]
+        if own is not None:
+            doc.update(own(view))
+        elif (key := _CODECS[field.name].key) is not None:
+            doc[key] = _CODECS[field.name].write(view)
     running = score(
         view.rules,
         [list(c) for c in view.collections],
         [list(x) for x in view.seeds_seen],
         final=False,
     )
-    return {
-        "format": "piepmatz-view",
-        "version": STATE_VERSION,
-        "player": view.player,
-        "players": view.num_players,
-        "rules": view.rules.to_json(),
-        "first_player": view.first_player,
-        "turn": view.turn,
-        "turn_player": view.turn_player,
-        "current_player": view.current_player,
-        "phase": PHASE_NAMES[view.phase],
-        "end_triggered": view.end_triggered,
-        "chase_perch": view.chase_perch + 1 if view.chase_perch >= 0 else None,
-        "played_value": view.played_value,
-        "draws_left": view.draws_left,
-        "hand": birds(view.hand),
-        "hand_sizes": list(view.hand_sizes),
-        "shown": [birds(x) for x in view.shown],
-        "rows": [birds(row) for row in view.rows],
-        "column": _column(view.column, view.column_pests),
-        "display": [BIRD_NAMES[c] if c >= 0 else None for c in view.display],
-        "bird_deck_size": view.bird_deck_size,
-        "feeder_deck_size": view.feeder_deck_size,
-        "collections": [birds(c) for c in view.collections],
-        "pests": [feeder(x) for x in view.pests],
-        "seeds_seen": [feeder(x) for x in view.seeds_seen],
-        "blind_counts": list(view.blind_counts),
-        "own_seeds": feeder(tuple(own_seeds)),
-        "gone_birds": birds(view.gone_birds),
-        "gone_feeder": feeder(view.gone_feeder),
-        "removed_species": sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds}),
-        "chosen": list(view.chosen),
-        "own_kept": birds(view.own_kept),
-        "majority": running.majority,
-        "events": None if view.events is None else [event_to_json(e) for e in view.events],
-    }
+    doc["majority"] = running.majority
+    return doc

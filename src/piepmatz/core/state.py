@@ -54,7 +54,35 @@ from .cards import (
 )
 from .chance import DECKS, Chance
 from .errors import GameOverError, IllegalActionError, InvalidActionError, InvalidOptionsError
-from .events import EndReason
+from .events import (
+    Chase,
+    Collect,
+    CollectPerch,
+    Crow,
+    CrowNothing,
+    DrawDeck,
+    DrawDisplay,
+    EndReason,
+    EndTriggered,
+    Event,
+    FeederEmpty,
+    GameOver,
+    Keep,
+    Pass,
+    PestBeside,
+    PestOut,
+    Play,
+    Promote,
+    RefillColumn,
+    RefillDisplay,
+    Reveal,
+    Skip,
+    Squirrel,
+    TakeBlind,
+    TakePest,
+    TakeSeed,
+    Turn,
+)
 from .hands import NO_FACTS, Facts, asked, left_hand, moved_on
 from .rules import Rules, check_players
 
@@ -79,8 +107,6 @@ HAND_SIZE: Final = 4
 COLUMN_SIZE: Final = 4
 NO_CARD: Final = -1
 
-Event = tuple[Any, ...]
-
 
 def perches_for(players: int) -> int:
     """C5: 2 perches for 2–3 players, 3 for 4."""
@@ -102,11 +128,22 @@ class Field(NamedTuple):
 
 
 #: Every field of a state, once: ``__slots__``, :meth:`State.copy`, the sampler's template
-#: (:class:`~piepmatz.core.view.Sampler`) and the tests derive from this table.
+#: (:class:`~piepmatz.core.view.Sampler`), the JSON reader and writer (:mod:`.serial`, in this
+#: order) and the tests derive from this table.
 FIELDS: Final = (
-    Field("rules", "shared", "public"),
     Field("num_players", "shared", "public"),
     Field("num_perches", "shared", "derived"),
+    Field("rules", "shared", "public"),
+    Field("first_player", "shared", "public"),
+    Field("turn", "shared", "public"),
+    Field("turn_player", "shared", "public"),
+    Field("current_player", "shared", "public"),
+    Field("phase", "shared", "public"),
+    Field("end_triggered", "shared", "public"),
+    Field("chase_perch", "shared", "public"),
+    Field("chased", "shared", "public"),
+    Field("played_value", "shared", "public"),
+    Field("draws_left", "shared", "public"),
     Field("rows", "lists", "public"),
     Field("column", "list", "public"),
     Field("column_pests", "list", "public"),
@@ -114,6 +151,7 @@ FIELDS: Final = (
     Field("bird_deck", "list", "private"),
     Field("display", "list", "public"),
     Field("hands", "lists", "private"),
+    Field("shown", "lists", "public"),
     Field("collections", "lists", "public"),
     Field("seeds_seen", "lists", "public"),
     Field("seeds_blind", "lists", "private"),
@@ -124,18 +162,7 @@ FIELDS: Final = (
     Field("removed_feeder", "list", "public"),
     Field("kept", "maybe_lists", "private"),
     Field("discards", "lists", "private"),
-    Field("shown", "lists", "public"),
     Field("hand_facts", "list", "public"),
-    Field("phase", "shared", "public"),
-    Field("current_player", "shared", "public"),
-    Field("turn_player", "shared", "public"),
-    Field("first_player", "shared", "public"),
-    Field("turn", "shared", "public"),
-    Field("end_triggered", "shared", "public"),
-    Field("chase_perch", "shared", "public"),
-    Field("chased", "shared", "public"),
-    Field("played_value", "shared", "public"),
-    Field("draws_left", "shared", "public"),
     Field("rng", "shared", "private"),
     Field("events", "events", "private"),
 )
@@ -314,7 +341,7 @@ class State:
         s.turn_player = first_player
         s.current_player = first_player
         s.phase = PLAY
-        s.events = [("turn", first_player, 1)] if events else None
+        s.events = [Turn(first_player, 1)] if events else None
         return s
 
     def copy(self, events: bool = True) -> State:
@@ -533,13 +560,13 @@ class State:
             p = self.current_player
             if action_id == PASS_ID:
                 if self.events is not None:
-                    self.events.append(("pass", p))
+                    self.events.append(Pass(p))
             else:
                 bird = action_id - COLLECT_BASE
                 self._from_hand(p, bird)
                 self.collections[p].append(bird)
                 if self.events is not None:
-                    self.events.append(("collect", p, bird))
+                    self.events.append(Collect(p, bird))
             self._start_draw()
         elif phase == CROW_VICTIM:
             self._crow_discard(self.current_player, action_id - CROW_BASE)
@@ -574,7 +601,7 @@ class State:
         self.played_value = value
         self.chased = False
         if self.events is not None:
-            self.events.append(("play", p, bird, perch + 1))
+            self.events.append(Play(p, bird, perch + 1))
         perch_value, ground = self.row_strengths(perch)
         if ground > perch_value:
             self.chased = True
@@ -608,7 +635,7 @@ class State:
                 break
             d = ground - perch_value
             if events is not None:
-                events.append(("chase", p, perch + 1, d))
+                events.append(Chase(p, perch + 1, d))
             # a. seed position
             pest = NO_CARD
             column = self.column
@@ -618,31 +645,31 @@ class State:
                 self.column_pests.append(NO_CARD)
                 self.seeds_seen[p].append(seed)
                 if events is not None:
-                    events.append(("take_seed", p, seed, d))
+                    events.append(TakeSeed(p, seed, d))
                 if pest >= 0:
                     self.pests[p].append(pest)
                     if events is not None:
-                        events.append(("take_pest", p, pest, d))
+                        events.append(TakePest(p, pest, d))
             elif self.feeder_deck:
                 card = self.chance.feeder(self)
                 if IS_PEST[card]:
                     pest = card
                     self.pests[p].append(pest)
                     if events is not None:
-                        events.append(("take_pest", p, pest, 0))
+                        events.append(TakePest(p, pest, 0))
                 else:
                     self.seeds_blind[p].append(card)
                     if events is not None:
-                        events.append(("take_blind", p, card))
+                        events.append(TakeBlind(p, card))
             else:
                 if events is not None:
-                    events.append(("feeder_empty", p))
+                    events.append(FeederEmpty(p))
                 self._trigger_end(EndReason.FEEDER, p)
             # c. the perch bird joins the collection
             chased_bird = row.pop(0)
             self.collections[p].append(chased_bird)
             if events is not None:
-                events.append(("collect_perch", p, chased_bird))
+                events.append(CollectPerch(p, chased_bird))
             # d. pest effects
             if pest >= 0:
                 kind = FEEDER_KIND[pest]
@@ -656,7 +683,7 @@ class State:
                     if candidates:
                         self._crow_discard(p, candidates[0])
                     elif events is not None:
-                        events.append(("crow_nothing", p))
+                        events.append(CrowNothing(p))
                 elif kind == SQUIRREL:
                     self._squirrel(p)
             # e. promotion
@@ -675,13 +702,13 @@ class State:
         if best:
             row.insert(0, row.pop(best))
         if self.events is not None:
-            self.events.append(("promote", perch + 1, row[0]))
+            self.events.append(Promote(perch + 1, row[0]))
 
     def _crow_discard(self, player: int, bird: int) -> None:
         self.collections[player].remove(bird)
         self.gone_birds.append(bird)
         if self.events is not None:
-            self.events.append(("crow", player, bird))
+            self.events.append(Crow(player, bird))
 
     def _squirrel(self, player: int) -> None:
         """T2.1d: two random seeds of the pile leave the game face up."""
@@ -697,7 +724,7 @@ class State:
         lost.sort()  # both leave at once: the order of the picks is nothing anybody sees
         self.gone_feeder.extend(lost)
         if self.events is not None:
-            self.events.append(("squirrel", player, *lost))
+            self.events.append(Squirrel(player, tuple(lost)))
 
     def _strike(self, seen: list[int], blind: list[int], seed: int) -> int:
         """T2.1d: the squirrel picked ``seed``; the copy that leaves the pile is returned.
@@ -757,7 +784,7 @@ class State:
         if action_id == DRAW_DECK_ID:
             bird = self.chance.bird(self)
             if events is not None:
-                events.append(("draw_deck", p, bird))
+                events.append(DrawDeck(p, bird))
         else:
             slot = action_id - DRAW_DISPLAY_BASE
             bird = self.display[slot]
@@ -765,9 +792,9 @@ class State:
             self.display[slot] = refill
             self.shown[p].append(bird)
             if events is not None:
-                events.append(("draw_display", p, slot + 1, bird))
+                events.append(DrawDisplay(p, slot + 1, bird))
                 if refill >= 0:
-                    events.append(("refill_display", slot + 1, refill))
+                    events.append(RefillDisplay(slot + 1, refill))
         hand = self.hands[p]
         hand.append(bird)
         hand.sort()
@@ -791,7 +818,7 @@ class State:
             else:
                 column.append(card)
                 if events is not None:
-                    events.append(("refill_column", len(column), card))
+                    events.append(RefillColumn(len(column), card))
         if aside:
             pests = self.column_pests
             for pest in aside:
@@ -799,12 +826,12 @@ class State:
                     if pests[i] < 0:
                         pests[i] = pest
                         if events is not None:
-                            events.append(("pest_beside", i + 1, pest))
+                            events.append(PestBeside(i + 1, pest))
                         break
                 else:
                     self.gone_feeder.append(pest)  # [house rule] no free seed: leaves the game
                     if events is not None:
-                        events.append(("pest_out", pest))
+                        events.append(PestOut(pest))
 
     # ------------------------------------------------------------------ E1–E3
 
@@ -812,7 +839,7 @@ class State:
         if self.end_triggered is None:
             self.end_triggered = reason
             if self.events is not None:
-                self.events.append(("end_triggered", player, reason))
+                self.events.append(EndTriggered(player, reason))
 
     def _end_turn(self) -> None:
         if self.rules.end_trigger == "feeder_or_birds" and not self.bird_deck:
@@ -826,14 +853,14 @@ class State:
             self.turn += 1
             p = self.turn_player
             if self.events is not None:
-                self.events.append(("turn", p, self.turn))
+                self.events.append(Turn(p, self.turn))
             if self.hands[p]:
                 self.current_player = p
                 self.phase = PLAY
                 return
             # T1.3 [house rule]: no hand (nothing left to draw) — skip, and trigger the end.
             if self.events is not None:
-                self.events.append(("skip", p))
+                self.events.append(Skip(p))
             self._trigger_end(EndReason.SKIP, p)
 
     def _start_last_hand(self) -> None:
@@ -863,7 +890,7 @@ class State:
             self.kept[p] = []
             self.shown[p].clear()
             if self.events is not None:
-                self.events.append(("reveal", p, *kept))
+                self.events.append(Reveal(p, tuple(kept)))
         self._game_over()
 
     def _keep(self, player: int, birds: list[int]) -> None:
@@ -876,13 +903,13 @@ class State:
         self.hand_facts[player] = None
         # ``shown`` stays: everybody still knows those birds are among the kept and discarded.
         if self.events is not None:
-            self.events.append(("keep", player, *birds))
+            self.events.append(Keep(player, tuple(birds)))
 
     def _game_over(self) -> None:
         self.phase = GAME_OVER
         self.current_player = -1
         if self.events is not None:
-            self.events.append(("game_over",))
+            self.events.append(GameOver())
 
     # ------------------------------------------------------------------ bookkeeping
 

@@ -24,10 +24,10 @@ from typing import Any, Final, NamedTuple
 
 from .cards import BIRD_VALUE, IS_PEST, NUM_BIRDS, NUM_FEEDER
 from .errors import InvalidOptionsError
-from .events import SECRET_EVENTS
+from .events import SECRET_EVENTS, Event, hide_secret
 from .hands import NO_FACTS, Facts, allows, asked
 from .rules import Rules
-from .state import COLLECT, FIELDS, Event, Phase, State
+from .state import COLLECT, FIELDS, Phase, State
 
 
 def filter_event(event: Event, player: int | None) -> Event:
@@ -35,9 +35,7 @@ def filter_event(event: Event, player: int | None) -> Event:
 
     ``player=None`` is someone at no seat (a spectator): every secret field is hidden.
     """
-    if event[0] in SECRET_EVENTS and event[1] != player:
-        return (event[0], event[1], *([None] * (len(event) - 2)))
-    return event
+    return hide_secret(event, player) if event.kind in SECRET_EVENTS else event
 
 
 class PlayerView(NamedTuple):

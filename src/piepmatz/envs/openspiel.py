@@ -67,14 +67,13 @@ from piepmatz.core.cards import (
     SPECIES,
 )
 from piepmatz.core.chance import Chance
-from piepmatz.core.events import describe_event
+from piepmatz.core.events import Event, EventKind, describe_event
 from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score
 from piepmatz.core.state import (
     COLUMN_SIZE,
     HAND_SIZE,
     NO_CARD,
-    Event,
     State,
     perches_for,
 )
@@ -756,10 +755,10 @@ class PiepmatzObserver:
             took = self.dict["took_from_display"]
             n = view.num_players
             for event in position.seen_events(player):
-                if event[0] == "play":
-                    played[(event[1] - player) % n, event[2]] = 1.0
-                elif event[0] == "draw_display":
-                    took[(event[1] - player) % n, event[3]] = 1.0
+                if event.kind == EventKind.PLAY:
+                    played[(event.player - player) % n, event.bird] = 1.0
+                elif event.kind == EventKind.DRAW_DISPLAY:
+                    took[(event.player - player) % n, event.bird] = 1.0
 
     def string_from(self, state: PiepmatzState, player: int) -> str:
         position = state.position

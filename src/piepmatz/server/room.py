@@ -392,7 +392,7 @@ class Room:
         return str(action)
 
     def _replayed(self, actions: Sequence[object]) -> Game:
-        game = Game(self.game.options)
+        game = Game(self.game.options, self.game.version)
         for action in actions:
             game.apply(str(action))
         return game
@@ -447,7 +447,7 @@ class Room:
     def replay(self) -> dict[str, Any]:
         """The record and, for each position, the whole state (every hand), the majority holders
         and what the action that led there did, in sentences."""
-        game = Game(self.game.options)
+        game = Game(self.game.options, self.game.version)
         frames = [self._frame(game, None, 0)]
         for action in self.game.actions:
             before = len(game.state.events or [])

@@ -19,10 +19,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from piepmatz.core import Action, PlayerView, ScoreSheet, determinise, score
 from piepmatz.core.cards import BIRD_NAMES, BIRD_SPECIES, BIRD_VALUE, SPECIES
-from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, Event
+from piepmatz.core.events import Event, EventKind
+from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW
 from piepmatz.i18n import _, ngettext
 
 from .render import feeder, row_strength
@@ -31,6 +33,17 @@ from .render import feeder, row_strength
 _BLIND = frozenset(
     {"take_blind", "draw_deck", "refill_display", "refill_column", "pest_beside", "pest_out"}
 )
+
+
+class ChooseVictim(NamedTuple):
+    """A step the preview tells that is no event of the engine: the player will choose the
+    crow's victim."""
+
+    player: int
+
+
+#: What a preview tells: the engine's events and its own choose-victim step.
+Told = Event | ChooseVictim
 
 
 @dataclass(frozen=True)
@@ -57,24 +70,31 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
         perch, ground = row_strength(view.rows[action.index - 1])
         strengths = (perch, ground + BIRD_VALUE[action.cards[0]])
     world.apply_id(action_id)
+    told: list[Told] = list(events[start:])
     # A crow's victim is the player's own next decision; to tell the rest of the chase, the
     # preview picks one (any) and says that the player will choose.
     while world.phase == CROW_VICTIM and world.current_player == me:
-        events.append(("choose_victim", me))
+        told.append(ChooseVictim(me))
+        start = len(events)
         world.apply_id(world.legal_action_ids()[0])
-    steps, chases = _describe(events[start:], me)
+        told.extend(events[start:])
+    steps, chases = _describe(told, me)
     if world.current_player == me and world.phase == COLLECT:
         steps.append(_("Then you may add a bird from your hand to your collection."))
     elif world.current_player == me and world.phase == DRAW:
         steps.append(_("Then you draw."))
     change = None
-    if _score_is_public(events[start:]):
+    if _score_is_public(told):
         # Only the player's own cards change in its turn: the others' stay as the view shows
         # them (the sampled world would end the game with sampled last hands).
         collections = list(view.collections)
         collections[me] = tuple(world.collections[me])
         seen = list(view.seeds_seen)
-        taken = [e[2] for e in events[start:] if e[0] == "take_seed" and e[1] == me]
+        taken = [
+            e.seed
+            for e in told
+            if not isinstance(e, ChooseVictim) and e.kind == EventKind.TAKE_SEED and e.player == me
+        ]
         seen[me] = (*seen[me], *taken)
         before = _sheet(view, view.collections, view.seeds_seen)
         after = _sheet(view, collections, seen)
@@ -112,18 +132,20 @@ _UNKNOWN = frozenset({"take_blind", "refill_column", "refill_display", "pest_bes
 _SCORING = frozenset({"take_seed", "take_pest", "crow", "squirrel", "collect_perch"})
 
 
-def _score_is_public(new: Sequence[Event]) -> bool:
+def _score_is_public(new: Sequence[Told]) -> bool:
     """Whether the score after ``new`` follows from public cards only: nothing that scores
     comes after a card the player cannot know (a refilled column, a blind draw, the squirrel)."""
     unknown = False
     for e in new:
-        if e[0] == "turn":
+        if isinstance(e, ChooseVictim):
+            continue
+        if e.kind == "turn":
             break
-        if unknown and e[0] in _SCORING:
+        if unknown and e.kind in _SCORING:
             return False
-        if e[0] in _UNKNOWN or (e[0] == "take_pest" and not e[3]):
+        if e.kind in _UNKNOWN or (e.kind == EventKind.TAKE_PEST and not e.position):
             unknown = True
-            if e[0] == "squirrel":
+            if e.kind == "squirrel":
                 return False
     return True
 
@@ -188,37 +210,44 @@ def _choice_headline(view: PlayerView, action: Action, steps: list[str]) -> str:
     return steps[0] if steps else str(action)
 
 
-def _describe(new: list[Event], me: int) -> tuple[list[str], list[str]]:
+def _describe(new: list[Told], me: int) -> tuple[list[str], list[str]]:
     """Sentences for the public part of ``new``; also the short form of each chase step."""
     steps: list[str] = []
     chases: list[str] = []
     blind_pest = False  # the last card taken came blind: its effect is unknown
     refilled = False  # the column's refill is told once
     for e in new:
-        kind = e[0]
+        if isinstance(e, ChooseVictim):
+            if not blind_pest:  # else the card drawn blind is unknown, so is its effect
+                steps.append(
+                    _("The crow: you choose a bird of your most numerous species to lose.")
+                )
+            continue
+        kind = e.kind
         if kind == "turn":
             break  # the next player's turn: the preview ends with this one
-        if kind == "chase":
+        if e.kind == EventKind.CHASE:
             blind_pest = False
             steps.append(
                 _("Perch {perch}: the ground beats the perch by {difference} — a chase.").format(
-                    perch=e[2], difference=e[3]
+                    perch=e.perch, difference=e.difference
                 )
             )
-        elif kind == "take_seed":
+        elif e.kind == EventKind.TAKE_SEED:
+            seed = feeder(e.seed)
             chases.append(
-                _("takes seed {position} ({seed})").format(position=e[3], seed=feeder(e[2]))
+                _("takes seed {position} ({seed})").format(position=e.position, seed=seed)
             )
             steps.append(
                 _("You take {seed} from seed column position {position}.").format(
-                    seed=feeder(e[2]), position=e[3]
+                    seed=seed, position=e.position
                 )
             )
-        elif kind == "take_pest" and e[3]:
+        elif e.kind == EventKind.TAKE_PEST and e.position:
             if chases:
-                chases[-1] += f" + {feeder(e[2])}"
+                chases[-1] += f" + {feeder(e.pest)}"
             steps.append(
-                _("…and the crow beside it.") if e[2] < 33 else _("…and the squirrel beside it.")
+                _("…and the crow beside it.") if e.pest < 33 else _("…and the squirrel beside it.")
             )
         elif kind in ("take_pest", "take_blind"):
             blind_pest = True
@@ -227,28 +256,28 @@ def _describe(new: list[Event], me: int) -> tuple[list[str], list[str]]:
         elif kind == "feeder_empty":
             chases.append(_("no seed (feeder deck empty)"))
             steps.append(_("The feeder deck is empty: no seed."))
-        elif kind == "collect_perch":
-            steps.append(_("You collect the chased {bird}.").format(bird=BIRD_NAMES[e[2]]))
-        elif kind in ("crow", "crow_nothing", "squirrel", "choose_victim") and blind_pest:
+        elif e.kind == EventKind.COLLECT_PERCH:
+            steps.append(_("You collect the chased {bird}.").format(bird=BIRD_NAMES[e.bird]))
+        elif kind in ("crow", "crow_nothing", "squirrel") and blind_pest:
             continue  # the card drawn blind is unknown, so is its effect
-        elif kind == "choose_victim":
-            steps.append(_("The crow: you choose a bird of your most numerous species to lose."))
-        elif kind == "crow" and e[1] == me:
-            steps.append(_("The crow scares away your {bird}.").format(bird=BIRD_NAMES[e[2]]))
+        elif e.kind == EventKind.CROW and e.player == me:
+            steps.append(_("The crow scares away your {bird}.").format(bird=BIRD_NAMES[e.bird]))
         elif kind == "squirrel":
             steps.append(_("The squirrel takes two random seeds of your pile."))
-        elif kind == "promote":
+        elif e.kind == EventKind.PROMOTE:
             steps.append(
-                _("{bird} then sits at perch {perch}.").format(bird=BIRD_NAMES[e[2]], perch=e[1])
+                _("{bird} then sits at perch {perch}.").format(
+                    bird=BIRD_NAMES[e.bird], perch=e.perch
+                )
             )
-        elif kind == "collect":
-            steps.append(_("You add {bird} to your collection.").format(bird=BIRD_NAMES[e[2]]))
+        elif e.kind == EventKind.COLLECT:
+            steps.append(_("You add {bird} to your collection.").format(bird=BIRD_NAMES[e.bird]))
         elif kind == "pass":
             steps.append(_("You add no bird."))
-        elif kind == "draw_display":
+        elif e.kind == EventKind.DRAW_DISPLAY:
             steps.append(
                 _("You take {bird} from display slot {slot}.").format(
-                    bird=BIRD_NAMES[e[3]], slot=e[2]
+                    bird=BIRD_NAMES[e.bird], slot=e.slot
                 )
             )
         elif kind == "draw_deck":
@@ -258,10 +287,11 @@ def _describe(new: list[Event], me: int) -> tuple[list[str], list[str]]:
             steps.append(_("The seed column is refilled from the feeder deck."))
         elif kind == "end_triggered":
             steps.append(_("This triggers the end of the game: the last round starts."))
-        elif kind == "keep" and e[1] == me:
+        elif e.kind == EventKind.KEEP and e.player == me:
+            first, second = (BIRD_NAMES[b] if b is not None else "?" for b in e.birds)
             steps.append(
                 _("You keep {first} and {second}; the rest of your hand is discarded.").format(
-                    first=BIRD_NAMES[e[2]], second=BIRD_NAMES[e[3]]
+                    first=first, second=second
                 )
             )
         elif kind in _BLIND or kind in ("crow", "reveal", "game_over"):

@@ -34,8 +34,8 @@ from piepmatz.core import (
     view_of,
 )
 from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.events import Event
 from piepmatz.core.game import RECORD_FORMAT
-from piepmatz.core.state import Event
 from piepmatz.i18n import _
 
 from .words import seat_name

@@ -7,26 +7,26 @@ these are the player's, one whole sentence per case so that each language can ph
 declines nouns: the sentence, not the noun, is translated). Birds keep their codes (``BL5m``),
 which read the same in every language.
 
->>> tell(("turn", 0, 1))
+>>> from piepmatz.core.events import Play, Squirrel, TakeSeed, Turn
+>>> tell(Turn(player=0, turn=1))
 'Turn 1: Player 1.'
->>> tell(("take_seed", 2, 7, 3))
+>>> tell(TakeSeed(player=2, seed=7, position=3))
 'Player 3 takes a 1-egg seed from position 3.'
->>> tell(("squirrel", 0, 7, 12))
+>>> tell(Squirrel(player=0, seeds=(7, 12)))
 "The squirrel takes from Player 1's seeds: S1, S2."
 >>> from piepmatz.i18n import use_language
 >>> with use_language("de"):
-...     tell(("play", 1, 0, 2))
+...     tell(Play(player=1, bird=0, perch=2))
 'Spieler 2 spielt BL1m an Sitzstange 2.'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS, FEEDER_KIND, FeederKind
 from piepmatz.core.errors import PiepmatzError
-from piepmatz.core.events import EndReason
+from piepmatz.core.events import EndReason, Event, EventKind
 from piepmatz.i18n import N_, _, ngettext, pgettext
 
 
@@ -64,162 +64,139 @@ _END_REASONS: dict[str, str] = {
 }
 
 
-def _birds(cards: tuple[Any, ...]) -> str:
+def _birds(cards: tuple[int | None, ...]) -> str:
     """Birds kept or shown, a hidden one said as such; the sentence says when there are none."""
     return ", ".join(
         pgettext("kept", "a hidden bird") if b is None else BIRD_NAMES[b] for b in cards
     )
 
 
-def tell(event: tuple[Any, ...]) -> str:
+def tell(event: Event) -> str:
     """One sentence for ``event`` in the current language; hidden fields (``None``) are told as
-    hidden."""
-    kind = event[0]
-    a = event[1:]
-    teller = _TELLERS.get(kind)
-    return teller(a) if teller is not None else f"{kind} {a}"
+    hidden. Seats are counted from 1."""
+    e: Any = event
+    player = getattr(e, "player", 0) + 1
+    match e.kind:  # by kind, as the core's describe_event
+        case EventKind.TURN:
+            return _("Turn {turn}: Player {player}.").format(turn=e.turn, player=player)
+        case EventKind.PLAY:
+            return _("Player {player} plays {bird} to perch {perch}.").format(
+                player=player, bird=BIRD_NAMES[e.bird], perch=e.perch
+            )
+        case EventKind.CHASE:
+            return _("Perch {perch}: the ground beats the perch by {difference} — a chase.").format(
+                perch=e.perch, difference=e.difference
+            )
+        case EventKind.TAKE_SEED:
+            return _("Player {player} takes {seed} from position {position}.").format(
+                player=player, seed=_seed(e.seed), position=e.position
+            )
+        case EventKind.TAKE_BLIND:
+            if e.seed is None:
+                return _("Player {player} takes a seed blind from the feeder deck.").format(
+                    player=player
+                )
+            return _("Player {player} takes {seed} blind from the feeder deck.").format(
+                player=player, seed=_seed(e.seed)
+            )
+        case EventKind.TAKE_PEST:
+            if e.position == 0:
+                text = (
+                    _("Player {player} takes a crow from the feeder deck.")
+                    if _crow(e.pest)
+                    else _("Player {player} takes a squirrel from the feeder deck.")
+                )
+            else:
+                text = (
+                    _("Player {player} takes a crow from beside position {position}.")
+                    if _crow(e.pest)
+                    else _("Player {player} takes a squirrel from beside position {position}.")
+                )
+            return text.format(player=player, position=e.position)
+        case EventKind.FEEDER_EMPTY:
+            return _("The feeder deck is empty: Player {player} takes no seed.").format(
+                player=player
+            )
+        case EventKind.COLLECT_PERCH:
+            return _("Player {player} collects the chased {bird}.").format(
+                player=player, bird=BIRD_NAMES[e.bird]
+            )
+        case EventKind.CROW:
+            return _("The crow scares away Player {player}'s {bird}.").format(
+                player=player, bird=BIRD_NAMES[e.bird]
+            )
+        case EventKind.CROW_NOTHING:
+            return _("The crow finds no bird of Player {player}'s.").format(player=player)
+        case EventKind.SQUIRREL:
+            if not e.seeds:
+                return _("The squirrel takes from Player {player}'s seeds: nothing.").format(
+                    player=player
+                )
+            return _("The squirrel takes from Player {player}'s seeds: {seeds}.").format(
+                player=player, seeds=", ".join(seed_card(s) for s in e.seeds)
+            )
+        case EventKind.PROMOTE:
+            return _("{bird} now sits at perch {perch}.").format(
+                bird=BIRD_NAMES[e.bird], perch=e.perch
+            )
+        case EventKind.COLLECT:
+            return _("Player {player} adds {bird} from hand to the collection.").format(
+                player=player, bird=BIRD_NAMES[e.bird]
+            )
+        case EventKind.PASS:
+            return _("Player {player} adds no bird.").format(player=player)
+        case EventKind.DRAW_DECK:
+            if e.bird is None:
+                return _("Player {player} draws a bird from the deck.").format(player=player)
+            return _("Player {player} draws {bird} from the deck.").format(
+                player=player, bird=BIRD_NAMES[e.bird]
+            )
+        case EventKind.DRAW_DISPLAY:
+            return _("Player {player} takes {bird} from display slot {slot}.").format(
+                player=player, bird=BIRD_NAMES[e.bird], slot=e.slot
+            )
+        case EventKind.REFILL_DISPLAY:
+            return _("Display slot {slot} is refilled with {bird}.").format(
+                slot=e.slot, bird=BIRD_NAMES[e.bird]
+            )
+        case EventKind.REFILL_COLUMN:
+            return _("Seed column position {position}: {seed}.").format(
+                position=e.position, seed=_seed(e.seed)
+            )
+        case EventKind.PEST_BESIDE:
+            text = (
+                _("A crow lands beside the seed at position {position}.")
+                if _crow(e.pest)
+                else _("A squirrel lands beside the seed at position {position}.")
+            )
+            return text.format(position=e.position)
+        case EventKind.PEST_OUT:
+            if _crow(e.pest):
+                return _("A crow finds no free seed and leaves the game.")
+            return _("A squirrel finds no free seed and leaves the game.")
+        case EventKind.END_TRIGGERED:
+            template = _END_REASONS.get(e.reason)
+            if template is None:
+                return _("The end of the game is triggered: {reason}.").format(reason=e.reason)
+            return _(template)
+        case EventKind.SKIP:
+            return _("Player {player} has no card and skips the turn.").format(player=player)
+        case EventKind.KEEP:
+            if e.birds and e.birds[0] is None:
+                return _("Player {player} chooses the last hand.").format(player=player)
+            if not e.birds:
+                return _("Player {player} keeps nothing.").format(player=player)
+            return _("Player {player} keeps {birds}.").format(player=player, birds=_birds(e.birds))
+        case EventKind.REVEAL:
+            if not e.birds:
+                return _("Player {player} adds nothing from the last hand.").format(player=player)
+            return _("Player {player} adds {birds} from the last hand.").format(
+                player=player, birds=_birds(e.birds)
+            )
+        case EventKind.GAME_OVER:
+            return _("The game is over.")
+    raise TypeError(f"not an event: {event!r}")
 
-
-def _player(a: tuple[Any, ...]) -> int:
-    return int(a[0]) + 1
-
-
-def _take_blind(a: tuple[Any, ...]) -> str:
-    if a[1] is None:
-        return _("Player {player} takes a seed blind from the feeder deck.").format(
-            player=_player(a)
-        )
-    return _("Player {player} takes {seed} blind from the feeder deck.").format(
-        player=_player(a), seed=_seed(a[1])
-    )
-
-
-def _take_pest(a: tuple[Any, ...]) -> str:
-    player, pest, where = _player(a), a[1], a[2]
-    if where == 0:
-        text = (
-            _("Player {player} takes a crow from the feeder deck.")
-            if _crow(pest)
-            else _("Player {player} takes a squirrel from the feeder deck.")
-        )
-    else:
-        text = (
-            _("Player {player} takes a crow from beside position {position}.")
-            if _crow(pest)
-            else _("Player {player} takes a squirrel from beside position {position}.")
-        )
-    return text.format(player=player, position=where)
-
-
-def _squirrel(a: tuple[Any, ...]) -> str:
-    if not a[1:]:
-        return _("The squirrel takes from Player {player}'s seeds: nothing.").format(
-            player=_player(a)
-        )
-    return _("The squirrel takes from Player {player}'s seeds: {seeds}.").format(
-        player=_player(a), seeds=", ".join(seed_card(s) for s in a[1:])
-    )
-
-
-def _draw_deck(a: tuple[Any, ...]) -> str:
-    if a[1] is None:
-        return _("Player {player} draws a bird from the deck.").format(player=_player(a))
-    return _("Player {player} draws {bird} from the deck.").format(
-        player=_player(a), bird=BIRD_NAMES[a[1]]
-    )
-
-
-def _pest_beside(a: tuple[Any, ...]) -> str:
-    text = (
-        _("A crow lands beside the seed at position {position}.")
-        if _crow(a[1])
-        else _("A squirrel lands beside the seed at position {position}.")
-    )
-    return text.format(position=a[0])
-
-
-def _pest_out(a: tuple[Any, ...]) -> str:
-    if _crow(a[0]):
-        return _("A crow finds no free seed and leaves the game.")
-    return _("A squirrel finds no free seed and leaves the game.")
-
-
-def _end(a: tuple[Any, ...]) -> str:
-    template = _END_REASONS.get(a[1])
-    if template is None:
-        return _("The end of the game is triggered: {reason}.").format(reason=a[1])
-    return _(template)
-
-
-def _keep(a: tuple[Any, ...]) -> str:
-    if a[1:] and a[1] is None:
-        return _("Player {player} chooses the last hand.").format(player=_player(a))
-    if not a[1:]:
-        return _("Player {player} keeps nothing.").format(player=_player(a))
-    return _("Player {player} keeps {birds}.").format(player=_player(a), birds=_birds(a[1:]))
-
-
-def _reveal(a: tuple[Any, ...]) -> str:
-    if not a[1:]:
-        return _("Player {player} adds nothing from the last hand.").format(player=_player(a))
-    return _("Player {player} adds {birds} from the last hand.").format(
-        player=_player(a), birds=_birds(a[1:])
-    )
-
-
-_TELLERS: dict[str, Callable[[tuple[Any, ...]], str]] = {
-    "turn": lambda a: _("Turn {turn}: Player {player}.").format(turn=a[1], player=_player(a)),
-    "play": lambda a: _("Player {player} plays {bird} to perch {perch}.").format(
-        player=_player(a), bird=BIRD_NAMES[a[1]], perch=a[2]
-    ),
-    "chase": lambda a: _(
-        "Perch {perch}: the ground beats the perch by {difference} — a chase."
-    ).format(perch=a[1], difference=a[2]),
-    "take_seed": lambda a: _("Player {player} takes {seed} from position {position}.").format(
-        player=_player(a), seed=_seed(a[1]), position=a[2]
-    ),
-    "take_blind": _take_blind,
-    "take_pest": _take_pest,
-    "feeder_empty": lambda a: _("The feeder deck is empty: Player {player} takes no seed.").format(
-        player=_player(a)
-    ),
-    "collect_perch": lambda a: _("Player {player} collects the chased {bird}.").format(
-        player=_player(a), bird=BIRD_NAMES[a[1]]
-    ),
-    "crow": lambda a: _("The crow scares away Player {player}'s {bird}.").format(
-        player=_player(a), bird=BIRD_NAMES[a[1]]
-    ),
-    "crow_nothing": lambda a: _("The crow finds no bird of Player {player}'s.").format(
-        player=_player(a)
-    ),
-    "squirrel": _squirrel,
-    "promote": lambda a: _("{bird} now sits at perch {perch}.").format(
-        bird=BIRD_NAMES[a[1]], perch=a[0]
-    ),
-    "collect": lambda a: _("Player {player} adds {bird} from hand to the collection.").format(
-        player=_player(a), bird=BIRD_NAMES[a[1]]
-    ),
-    "pass": lambda a: _("Player {player} adds no bird.").format(player=_player(a)),
-    "draw_deck": _draw_deck,
-    "draw_display": lambda a: _("Player {player} takes {bird} from display slot {slot}.").format(
-        player=_player(a), bird=BIRD_NAMES[a[2]], slot=a[1]
-    ),
-    "refill_display": lambda a: _("Display slot {slot} is refilled with {bird}.").format(
-        slot=a[0], bird=BIRD_NAMES[a[1]]
-    ),
-    "refill_column": lambda a: _("Seed column position {position}: {seed}.").format(
-        position=a[0], seed=_seed(a[1])
-    ),
-    "pest_beside": _pest_beside,
-    "pest_out": _pest_out,
-    "end_triggered": _end,
-    "skip": lambda a: _("Player {player} has no card and skips the turn.").format(
-        player=_player(a)
-    ),
-    "keep": _keep,
-    "reveal": _reveal,
-    "game_over": lambda a: _("The game is over."),
-}
 
 #: The review's grades in words (its data keeps the English ids).
 GRADE_WORDS = {

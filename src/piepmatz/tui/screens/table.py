@@ -266,7 +266,7 @@ class TableScreen(Screen[None]):
     def this_turn(self, view: PlayerView) -> list[Text]:
         """The log lines of the turn so far, for a dialog (which covers the log)."""
         events = list(view.events or ())
-        starts = [i for i, e in enumerate(events) if e[0] == "turn"]
+        starts = [i for i, e in enumerate(events) if e.kind == "turn"]
         return [event_line(e, self.cards) for e in events[starts[-1] + 1 if starts else 0 :]]
 
     def _chosen(self, action_id: int | None) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -13,6 +12,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from piepmatz.core import Action, PlayerView
+from piepmatz.core.events import Event
 from piepmatz.i18n import _
 
 from ..preview import preview
@@ -48,10 +48,10 @@ def translate_bindings(node: DOMNode) -> None:
         ]
 
 
-def event_line(event: tuple[Any, ...], cards: Cards = CODES) -> Text:
+def event_line(event: Event, cards: Cards = CODES) -> Text:
     """A log line: turns stand out, chase steps are indented under their chase."""
     text = tell(event)
-    kind = event[0]
+    kind = event.kind
     if kind == "turn":
         return cards.words(text, style="bold reverse")
     if kind == "chase":
