@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from piepmatz.args import rules_spec, seconds
+from piepmatz.args import add_language, rules_spec, seconds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE_OR_MODULE",
         help="load a Python file or module that registers more bots, to seat them (repeatable)",
     )
+    add_language(play)
     play.set_defaults(func=run_play, extra="tui")
 
 
@@ -123,9 +124,15 @@ def run_play(args: argparse.Namespace) -> int:
         return TextGame(session, sys.stdout, sys.stdin, delay).run()
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from piepmatz.i18n import _
+
         sys.stderr.write(
-            "piepmatz play: stdin and stdout must be a terminal for the full-screen game; "
-            "for plain lines on a pipe use piepmatz play --text\n"
+            "piepmatz play: "
+            + _(
+                "stdin and stdout must be a terminal for the full-screen game; "
+                "for plain lines on a pipe use piepmatz play --text"
+            )
+            + "\n"
         )
         return 2
     from .app import PiepmatzApp

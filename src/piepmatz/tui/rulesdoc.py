@@ -16,53 +16,60 @@ from __future__ import annotations
 from importlib import resources
 
 from piepmatz.core import Rules
+from piepmatz.i18n import N_, _
 
 #: Flag → (the line that starts the rule it changes, what each value means in play).
 _FLAG_NOTES: dict[str, tuple[str, dict[object, str]]] = {
     "no_chase_collect": (
         "**T2.2 No chase.**",
         {
-            True: "after no chase you **may** add a low bird from your hand to your collection.",
-            False: "after no chase **nothing happens** — T2.2 below does not apply.",
+            True: N_(
+                "after no chase you **may** add a low bird from your hand to your collection."
+            ),
+            False: N_("after no chase **nothing happens** — T2.2 below does not apply."),
         },
     ),
     "draw": (
         "- **T3.1 Hand.**",
         {
-            "refill": "you refill your hand to four cards, one card at a time.",
-            "one": "you draw exactly one card per turn, not four.",
+            "refill": N_("you refill your hand to four cards, one card at a time."),
+            "one": N_("you draw exactly one card per turn, not four."),
         },
     ),
     "end_trigger": (
         "- **E1. Trigger.**",
         {
-            "feeder": "the end is triggered by the empty feeder deck (or a skipped turn).",
-            "feeder_or_birds": "the end is triggered by the empty feeder deck **or** an empty "
-            "bird deck at the end of a turn.",
+            "feeder": N_("the end is triggered by the empty feeder deck (or a skipped turn)."),
+            "feeder_or_birds": N_(
+                "the end is triggered by the empty feeder deck **or** an empty "
+                "bird deck at the end of a turn."
+            ),
         },
     ),
     "last_hand": (
         "- **E3. Last hand.**",
         {
-            True: "two hand cards join your collection at the end.",
-            False: "there is no last hand — E3 below does not apply; hands score nothing.",
+            True: N_("two hand cards join your collection at the end."),
+            False: N_("there is no last hand — E3 below does not apply; hands score nothing."),
         },
     ),
     "pairs": (
         "  - **Mated pairs:**",
         {
-            "mated": "a male and a female of one species **and value** form a pair worth 5.",
-            "species": "in each species where you hold both sexes, every bird scores its eggs; "
-            "the other species score singles for the majority holder only.",
+            "mated": N_("a male and a female of one species **and value** form a pair worth 5."),
+            "species": N_(
+                "in each species where you hold both sexes, every bird scores its eggs; "
+                "the other species score singles for the majority holder only."
+            ),
         },
     ),
 }
 _FLAG_TITLES = {
-    "no_chase_collect": "no-chase collect (T2.2)",
-    "draw": "draw (T3.1)",
-    "end_trigger": "end trigger (E1)",
-    "last_hand": "last hand (E3)",
-    "pairs": "pairs and singles (E4)",
+    "no_chase_collect": N_("no-chase collect (T2.2)"),
+    "draw": N_("draw (T3.1)"),
+    "end_trigger": N_("end trigger (E1)"),
+    "last_hand": N_("last hand (E3)"),
+    "pairs": N_("pairs and singles (E4)"),
 }
 
 
@@ -82,20 +89,21 @@ def rules_markdown(rules: Rules) -> str:
         for flag, (marker, notes) in _FLAG_NOTES.items():
             if line.startswith(marker):
                 value = getattr(rules, flag)
-                out.append(f"> **In this game ({rules.name}):** {notes[value]}")
+                note = _("> **In this game ({rules}):** {note}")
+                out.append(note.format(rules=rules.name, note=_(notes[value])))
                 out.append("")
         out.append(line)
     head = [
-        f"# Rules in play: {rules.name}",
+        _("# Rules in play: {rules}").format(rules=rules.name),
         "",
-        "| rule | in this game |",
+        _("| rule | in this game |"),
         "|---|---|",
         *(
-            f"| {_FLAG_TITLES[flag]} | {notes[getattr(rules, flag)]} |"
-            for flag, (_, notes) in _FLAG_NOTES.items()
+            f"| {_(_FLAG_TITLES[flag])} | {_(notes[getattr(rules, flag)])} |"
+            for flag, (_marker, notes) in _FLAG_NOTES.items()
         ),
         "",
-        "Rules that a flag changes are marked *In this game* below.",
+        _("Rules that a flag changes are marked *In this game* below."),
         "",
     ]
     return "\n".join(head + out)

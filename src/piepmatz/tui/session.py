@@ -36,6 +36,7 @@ from piepmatz.core import (
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import Event
 from piepmatz.core.game import RECORD_FORMAT
+from piepmatz.i18n import _
 
 from .words import seat_name
 
@@ -55,6 +56,11 @@ class SeatError(ValueError):
 
 class SaveFileError(ValueError):
     """A save file that cannot be read, is not a save, or does not replay."""
+
+    def __init__(self, message: str, exists: bool = False) -> None:
+        super().__init__(message)
+        #: The file exists already and was not replaced (saving again with replace would).
+        self.exists = exists
 
 
 def available_bots() -> list[str]:
@@ -94,7 +100,9 @@ def parse_seats(text: str) -> list[str]:
 
 def seat_label(seats: Sequence[str], player: int) -> str:
     kind = seats[player]
-    return seat_name(player) + (" (person)" if kind == HUMAN else f" ({kind} bot)")
+    if kind == HUMAN:
+        return _("{seat} (person)").format(seat=seat_name(player))
+    return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=kind)
 
 
 def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:
@@ -269,16 +277,21 @@ class Session:
         once the whole text is written."""
         target = Path(path)
         if target.is_dir():
-            raise SaveFileError(f"{path} is a folder, not a file")
+            raise SaveFileError(_("{path} is a folder, not a file").format(path=path))
         if target.exists() and not replace:
-            raise SaveFileError(f"{path} exists already: choose another name, or replace it")
+            raise SaveFileError(
+                _("{path} exists already: choose another name, or replace it").format(path=path),
+                exists=True,
+            )
         text = dump_json(self.save_doc(), indent=1)
         tmp = target.with_name(target.name + ".tmp")
         try:
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(target)
         except OSError as exc:
-            raise SaveFileError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise SaveFileError(
+                _("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+            ) from None
 
     @classmethod
     def load(cls, path: str | Path) -> Session:
