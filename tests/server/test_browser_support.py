@@ -116,3 +116,18 @@ def test_the_rules_of_a_preset_and_the_pages_are_served(server: str) -> None:
     assert 'src="/static/app.js"' in pages[0].text
     assert "showLobby" in pages[4].text
     assert escape.status_code == 404
+
+
+def test_the_rules_are_served_in_the_language_asked_for(server: str) -> None:
+    async def run() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            paths = ["cs", "de", "en", "fr"]
+            return [await http.get(f"/api/rules?spec=overview&lang={p}") for p in paths]
+
+    czech, german, english, unknown = asyncio.run(run())
+    assert "Pravidla této hry: overview" in czech.json()["html"]
+    assert "krmítk" in czech.json()["html"] and "Chase" not in czech.json()["html"]
+    assert "Regeln dieser Partie: overview" in german.json()["html"]
+    assert "genau eine Karte" in german.json()["html"]
+    assert "Rules in play: overview" in english.json()["html"]
+    assert unknown.status_code == 422 and "'fr'" in unknown.json()["detail"]

@@ -91,8 +91,8 @@ def _check_seats(kinds: list[str]) -> list[str]:
     return out
 
 
-def rules_html(spec: str) -> str:
-    """The rules text for players (the terminal game's rules screen) rendered to HTML."""
+def rules_html(spec: str, lang: str = "en") -> str:
+    """The rules text for players (the terminal game's rules screen) in ``lang``, as HTML."""
     from markdown_it import MarkdownIt
 
     from piepmatz.sim.play import parse_rules
@@ -102,9 +102,11 @@ def rules_html(spec: str) -> str:
         rules = parse_rules(spec)
     except ValueError as exc:
         raise HTTPException(422, f"rules {spec!r}: {exc}") from None
-    html: str = (
-        MarkdownIt("commonmark", {"html": False}).enable("table").render(rules_markdown(rules))
-    )
+    try:
+        text = rules_markdown(rules, lang)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     return html
 
 
@@ -270,9 +272,9 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         return room.replay() | {"seats": room.info().model_dump()["seats"]}
 
     @app.get("/api/rules")
-    async def rules(spec: str = "standard") -> dict[str, str]:
-        """The rules of ``spec`` (a preset, flags allowed) as HTML, from the shipped RULES.md."""
-        return {"rules": spec, "html": rules_html(spec)}
+    async def rules(spec: str = "standard", lang: str = "en") -> dict[str, str]:
+        """The rules of ``spec`` (a preset, flags allowed) as HTML, in ``lang``."""
+        return {"rules": spec, "lang": lang, "html": rules_html(spec, lang)}
 
     # The browser client: one page whose script shows the lobby, a table, a replay or the rules
     # by the address (``docs/protocol.md``, "The browser client").
