@@ -31,6 +31,7 @@ from piepmatz.core.cards import (
     SPECIES,
 )
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
+from piepmatz.i18n import ngettext
 
 from .words import seat_name
 
@@ -237,7 +238,7 @@ def table_text(
             t.append_text(cards.birds(view.shown[p]))
         t.append(f" · seeds {seeds}")
         if seeds:
-            t.append(f" ({plural(eggs, 'egg')}")
+            t.append(" (" + ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs))
             t.append(f", {blind} blind)" if blind else ")")
         if view.pests[p]:
             t.append(f" · pests {pest_codes(view.pests[p])}")

@@ -1,0 +1,228 @@
+"""Choosing the language, plural forms, and the message catalogues being complete and compiled."""
+
+from __future__ import annotations
+
+import asyncio
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+from piepmatz import i18n
+from piepmatz.i18n import (
+    DOMAINS,
+    LANGUAGES,
+    LOCALE_DIR,
+    UnknownLanguageError,
+    catalogue,
+    choose_language,
+    current_language,
+    ngettext,
+    plural_forms,
+    set_language,
+    translation,
+    use_language,
+)
+
+TRANSLATED = LANGUAGES[1:]
+
+
+def test_the_command_line_comes_first() -> None:
+    env = {"LANGUAGE": "cs", "LANG": "cs_CZ.UTF-8"}
+    assert choose_language("de", env, "cs") == "de"
+    assert choose_language("en", env, "cs") == "en"
+    assert choose_language("DE_at", {}) == "de"
+
+
+def test_the_environment_in_gettext_order() -> None:
+    full = {"LANGUAGE": "de", "LC_ALL": "cs_CZ.UTF-8", "LC_MESSAGES": "en_GB", "LANG": "cs"}
+    assert choose_language(None, full, "en") == "de"
+    del full["LANGUAGE"]
+    assert choose_language(None, full, "en") == "cs"
+    del full["LC_ALL"]
+    assert choose_language(None, full, "de") == "en"
+    del full["LC_MESSAGES"]
+    assert choose_language(None, full, "de") == "cs"
+    # LANGUAGE is a list: its first language of the game wins.
+    assert choose_language(None, {"LANGUAGE": "fr:de_DE:cs"}) == "de"
+    # An empty variable is not set.
+    assert choose_language(None, {"LANGUAGE": "", "LANG": "de_DE.UTF-8"}) == "de"
+
+
+def test_an_environment_without_a_language_of_the_game_leaves_it_to_the_browser() -> None:
+    assert choose_language(None, {"LANG": "C.UTF-8"}, "cs-CZ,cs;q=0.9") == "cs"
+    assert choose_language(None, {"LC_ALL": "POSIX", "LANG": "de_DE"}, "cs") == "cs"
+    assert choose_language(None, {"LANG": "fr_FR.UTF-8"}) == "en"
+
+
+def test_accept_language_by_quality() -> None:
+    assert choose_language(None, {}, "fr-CH, fr;q=0.9, cs;q=0.5, de;q=0.7") == "de"
+    assert choose_language(None, {}, "de;q=0, cs;q=0.1") == "cs"
+    assert choose_language(None, {}, "pl, *;q=0.5") == "en"
+    assert choose_language(None, {}, "cs;q=bogus, de") == "de"
+    assert choose_language(None, {}, "") == "en"
+    assert choose_language(None, {}) == "en"
+
+
+def test_an_unknown_language_is_refused_naming_the_languages() -> None:
+    with pytest.raises(UnknownLanguageError) as err:
+        choose_language("xx", {"LANG": "cs"})
+    assert "'xx'" in str(err.value)
+    for lang in LANGUAGES:
+        assert lang in str(err.value)
+    with pytest.raises(UnknownLanguageError):
+        set_language("fr")
+    assert current_language() == "en"
+
+
+@pytest.mark.parametrize(
+    ("lang", "texts"),
+    [
+        ("en", ["1 egg", "2 eggs", "4 eggs", "5 eggs", "0 eggs"]),
+        ("cs", ["1 vejce", "2 vejce", "4 vejce", "5 vajec", "0 vajec"]),
+        ("de", ["1 Ei", "2 Eier", "4 Eier", "5 Eier", "0 Eier"]),
+    ],
+)
+def test_plural_forms(lang: str, texts: list[str]) -> None:
+    with use_language(lang):
+        got = [ngettext("{count} egg", "{count} eggs", n).format(count=n) for n in (1, 2, 4, 5, 0)]
+    assert got == texts
+
+
+def test_czech_has_three_plural_forms() -> None:
+    plural = gettext.c2py(plural_forms("cs").split("plural=")[1].rstrip(";"))
+    assert [plural(n) for n in (1, 2, 3, 4, 5, 11, 22, 0)] == [0, 1, 1, 1, 2, 2, 2, 2]
+    for lang in LANGUAGES:
+        assert plural_forms(lang) == get_plural(lang).plural_forms
+
+
+def test_the_process_language_and_a_context_language() -> None:
+    try:
+        assert set_language("cs_CZ") == "cs"
+        assert current_language() == "cs"
+        with use_language("de"):
+            assert current_language() == "de"
+        assert current_language() == "cs"
+    finally:
+        set_language("en")
+
+    async def render(lang: str) -> list[str]:
+        with use_language(lang):
+            first = ngettext("{count} egg", "{count} eggs", 5)
+            await asyncio.sleep(0)  # the other request runs here, in its own language
+            return [first, ngettext("{count} egg", "{count} eggs", 5)]
+
+    async def both() -> list[list[str]]:
+        return list(await asyncio.gather(render("cs"), render("de")))
+
+    assert asyncio.run(both()) == [["{count} vajec"] * 2, ["{count} Eier"] * 2]
+    assert current_language() == "en"
+
+
+def test_the_browser_catalogue_holds_texts_and_plural_forms() -> None:
+    cs = catalogue("cs", "piepmatz")
+    assert cs["{count} egg"] == ["{count} vejce", "{count} vejce", "{count} vajec"]
+    assert "" not in cs
+    assert catalogue("en", "piepmatz") == {}
+    assert translation("cs") is translation("cs")
+
+
+# The catalogues themselves.
+
+
+def _catalogues() -> list[tuple[str, str]]:
+    return [
+        (lang, domain)
+        for domain in DOMAINS
+        for lang in TRANSLATED
+        if (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").exists()
+    ]
+
+
+def _read(lang: str, domain: str) -> Catalog:
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as fh:
+        return read_po(fh, locale=lang)
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Catalog]:
+    """Every marked text in the sources, per domain that has catalogues."""
+    out = {}
+    for domain in {d for _lang, d in _catalogues()}:
+        template = tmp_path_factory.mktemp("pot") / f"{domain}.pot"
+        i18n.extract(domain, template)
+        with template.open("rb") as fh:
+            out[domain] = read_po(fh)
+    return out
+
+
+def test_the_python_texts_have_catalogues() -> None:
+    assert {lang for lang, domain in _catalogues() if domain == "piepmatz"} == set(TRANSLATED)
+
+
+@pytest.mark.parametrize(("lang", "domain"), _catalogues())
+def test_every_text_is_translated(lang: str, domain: str, sources: dict[str, Catalog]) -> None:
+    po = _read(lang, domain)
+    assert po.plural_forms == plural_forms(lang)
+    marked = {m.id for m in sources[domain] if m.id}
+    held = {m.id for m in po if m.id}
+    assert sorted(map(str, marked - held)) == [], "marked in the code but not in the catalogue"
+    assert sorted(map(str, held - marked)) == [], "in the catalogue but no longer in the code"
+    problems = []
+    for message in po:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy:
+            problems.append(f"fuzzy: {message.id!r}")
+        if not all(strings):
+            problems.append(f"untranslated: {message.id!r}")
+        if message.pluralizable and len(strings) != po.num_plurals:
+            problems.append(f"{len(strings)} plural forms: {message.id!r}")
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        wanted = _placeholders(ids[-1])
+        for text in strings:
+            if _placeholders(text) != wanted:
+                problems.append(f"placeholders {_placeholders(text)} != {wanted}: {text!r}")
+    assert problems == []
+
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_]\w*)[^{}]*\}|%\(\w+\)[sd]|%[sd]")
+
+
+def _placeholders(text: str) -> list[str]:
+    return sorted(
+        m.group(0) if m.group(1) is None else m.group(1) for m in _PLACEHOLDER.finditer(text)
+    )
+
+
+@pytest.mark.parametrize(("lang", "domain"), _catalogues())
+def test_the_compiled_catalogue_is_up_to_date(lang: str, domain: str) -> None:
+    po = _read(lang, domain)
+    mo = Path(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo")
+    assert mo.exists(), f"run: python -m piepmatz.i18n compile ({mo} is missing)"
+    with mo.open("rb") as fh:
+        compiled = gettext.GNUTranslations(fh)
+    want: dict[object, str] = {}
+    for message in po:
+        if not message.id:
+            continue
+        key = message.id if message.context is None else f"{message.context}\x04{message.id}"
+        if isinstance(message.id, tuple):
+            for i, text in enumerate(message.string):
+                want[
+                    (
+                        message.id[0]
+                        if message.context is None
+                        else f"{message.context}\x04{message.id[0]}",
+                        i,
+                    )
+                ] = text
+        else:
+            want[key] = message.string
+    got = {k: v for k, v in compiled._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    assert got == want, "run: python -m piepmatz.i18n compile"
