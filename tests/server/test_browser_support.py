@@ -131,3 +131,46 @@ def test_the_rules_are_served_in_the_language_asked_for(server: str) -> None:
     assert "genau eine Karte" in german.json()["html"]
     assert "Rules in play: overview" in english.json()["html"]
     assert unknown.status_code == 422 and "'fr'" in unknown.json()["detail"]
+
+
+def test_the_browser_catalogue_in_each_language(server: str) -> None:
+    async def run() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            answers = [await http.get(f"/api/i18n/{lang}") for lang in ("en", "cs", "de", "fr")]
+            answers.append(await http.get("/api/i18n", headers={"accept-language": "de;q=0.9"}))
+            answers.append(await http.get("/api/i18n", headers={"accept-language": "fr, cs;q=0.3"}))
+            answers.append(await http.get("/api/i18n"))
+            return answers
+
+    en, cs, de, fr, chosen_de, chosen_cs, fallback = asyncio.run(run())
+    assert en.json()["lang"] == "en" and en.json()["messages"] == {}
+    assert en.json()["species"]["BL"] == "Blackbird"
+    czech = cs.json()
+    assert czech["messages"]["Seed column"] == "Řada zrní"
+    assert czech["messages"]["{count} player"] == ["{count} hráč", "{count} hráči", "{count} hráčů"]
+    assert czech["plural_forms"].startswith("nplurals=3;")
+    assert czech["species"]["BL"] == "kos"
+    assert czech["languages"] == {"en": "English", "cs": "Čeština", "de": "Deutsch"}
+    assert de.json()["messages"]["Seed column"] == "Körnerreihe"
+    assert de.json()["species"]["YE"] == "Goldammer"
+    assert set(de.json()["messages"]) == set(czech["messages"])
+    assert fr.status_code == 404 and "'fr'" in fr.json()["detail"]
+    assert [chosen_de.json()["lang"], chosen_cs.json()["lang"], fallback.json()["lang"]] == [
+        "de",
+        "cs",
+        "en",
+    ]
+
+
+def test_the_rules_follow_the_requests_language(server: str) -> None:
+    async def run() -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            asked = {"accept-language": "cs-CZ,cs;q=0.9"}
+            return [
+                (await http.get("/api/rules", headers=asked)).json(),
+                (await http.get("/api/rules?lang=de", headers=asked)).json(),
+            ]
+
+    by_header, by_query = asyncio.run(run())
+    assert by_header["lang"] == "cs" and "Pravidla této hry" in by_header["html"]
+    assert by_query["lang"] == "de" and "Regeln dieser Partie" in by_query["html"]

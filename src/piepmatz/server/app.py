@@ -13,10 +13,23 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from piepmatz.args import new_game
 from piepmatz.bots import make_bot
 from piepmatz.core import PiepmatzError
+from piepmatz.core.cards import SPECIES_NAMES
+from piepmatz.i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    UnknownLanguageError,
+    catalogue,
+    check_language,
+    choose_language,
+    current_language,
+    plural_forms,
+    use_language,
+)
 
 from . import db
 from .bots import BotPool
@@ -91,6 +104,57 @@ def _check_seats(kinds: list[str]) -> list[str]:
     return out
 
 
+#: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
+_SPECIES_NAME_INDEX = {"en": 0, "de": 1, "cs": 2}
+
+
+def request_language(scope: Scope) -> str:
+    """The language a request is answered in: ``?lang=``, else ``Accept-Language``, else en.
+
+    A WebSocket cannot set headers from a page's script, so its address carries ``?lang=``.
+    """
+    from urllib.parse import parse_qs
+
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+    if asked:
+        try:
+            return check_language(asked)
+        except UnknownLanguageError:
+            pass  # the endpoints that take ``lang`` refuse it themselves; the rest fall back
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return choose_language(None, {}, accept or None)
+
+
+class LanguageMiddleware:
+    """Every request is answered in its own language (texts from the server: errors, the
+    replay's sentences); a WebSocket's connection keeps the language it opened with."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with use_language(request_language(scope)):
+            await self.app(scope, receive, send)
+
+
+def web_catalogue(lang: str) -> dict[str, Any]:
+    """What the browser client needs to show ``lang``: its ``web`` texts and plural rule, the
+    species' names and the languages to switch to."""
+    lang = check_language(lang)
+    index = _SPECIES_NAME_INDEX[lang]
+    return {
+        "lang": lang,
+        "messages": catalogue(lang, "web"),
+        "plural_forms": plural_forms(lang),
+        "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
+        "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
+    }
+
+
 def rules_html(spec: str, lang: str = "en") -> str:
     """The rules text for players (the terminal game's rules screen) in ``lang``, as HTML."""
     from markdown_it import MarkdownIt
@@ -140,6 +204,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
             await engine.dispose()
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
+    app.add_middleware(LanguageMiddleware)
 
     @app.exception_handler(PiepmatzError)
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
@@ -272,9 +337,25 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         return room.replay() | {"seats": room.info().model_dump()["seats"]}
 
     @app.get("/api/rules")
-    async def rules(spec: str = "standard", lang: str = "en") -> dict[str, str]:
-        """The rules of ``spec`` (a preset, flags allowed) as HTML, in ``lang``."""
+    async def rules(spec: str = "standard", lang: str | None = None) -> dict[str, str]:
+        """The rules of ``spec`` (a preset, flags allowed) as HTML, in ``lang`` (else the
+        request's language)."""
+        lang = lang or current_language()
         return {"rules": spec, "lang": lang, "html": rules_html(spec, lang)}
+
+    @app.get("/api/i18n")
+    async def i18n_chosen() -> dict[str, Any]:
+        """The browser client's texts in the language the browser asks for (Accept-Language)."""
+        return web_catalogue(current_language())
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, Any]:
+        """The browser client's texts in ``lang``: messages (msgid → text, or the plural forms)
+        and the plural rule, as gettext writes it."""
+        try:
+            return web_catalogue(lang)
+        except UnknownLanguageError as exc:
+            raise HTTPException(404, str(exc)) from None
 
     # The browser client: one page whose script shows the lobby, a table, a replay or the rules
     # by the address (``docs/protocol.md``, "The browser client").
@@ -329,7 +410,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                     if seat is not None and room.seats[seat].name is None:
                         await refuse("not_joined", "join the table (choose a name) first")
                         continue
-                    conn = Connection(client, seat)
+                    conn = Connection(client, seat, lang=current_language())
                     await websocket.send_text(
                         Welcome(
                             table=room.id, seat=seat, protocol=PROTOCOL_VERSION

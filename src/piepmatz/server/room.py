@@ -24,6 +24,7 @@ from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, view_to_j
 from piepmatz.core.events import describe_event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.view import filter_event, public_view
+from piepmatz.i18n import use_language
 
 from .bots import BotPool
 from .messages import (
@@ -74,6 +75,8 @@ class Client(Protocol):
 class Connection:
     client: Client
     seat: int | None  # None: a spectator
+    #: The language this connection's sentences are told in (the page's, when it connected).
+    lang: str = "en"
     #: How many log entries this connection has received.
     events_sent: int = 0
     #: A send failed or timed out: nothing more is sent, and the connection is being closed.
@@ -313,13 +316,16 @@ class Room:
             if self.status == "playing" and seat == state.current_player and not over
             else []
         )
+        # Sent from whichever task moved (a bot, another seat): told in this connection's words.
+        with use_language(conn.lang):
+            log = [describe_event(e) for e in seen]
         return StateMessage(
             move=self.move,
             view=doc,
             events_from=start,
             events=events,
             legal=legal,
-            log=[describe_event(e) for e in seen],
+            log=log,
             result=self.game.score().to_json() if over else None,
         ).model_dump_json()
 

@@ -14,6 +14,10 @@ before each rule that a flag changes, a note saying what applies in this game.
 True
 >>> "genau eine Karte" in rules_markdown(Rules.preset("overview"), "de")
 True
+>>> from piepmatz.i18n import use_language
+>>> with use_language("cs"):
+...     rules_markdown(Rules.preset("overview")).splitlines()[0]
+'# Pravidla této hry: overview'
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from importlib import resources
 from typing import Any
 
 from piepmatz.core import Rules
+from piepmatz.i18n import current_language
 
 #: Each language's rules text, in the package; the English one is the project's rules spec.
 RULES_TEXTS = {"en": "RULES.md", "cs": "rules/cs.md", "de": "rules/de.md"}
@@ -75,8 +80,10 @@ def player_part(text: str) -> str:
     return "\n".join(lines[start:end])
 
 
-def rules_markdown(rules: Rules, lang: str = "en") -> str:
-    """The rules screen for a game under ``rules``, in ``lang`` (``en``, ``cs`` or ``de``)."""
+def rules_markdown(rules: Rules, lang: str | None = None) -> str:
+    """The rules screen for a game under ``rules``, in ``lang`` (``en``, ``cs`` or ``de``; by
+    default the language texts are shown in now, as the terminal game set it)."""
+    lang = lang or current_language()
     texts = screen_texts(lang)
     flags: dict[str, dict[str, Any]] = texts["flags"]
 

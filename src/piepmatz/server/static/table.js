@@ -3,6 +3,7 @@
 // server's preview of each, and tells the events step by step.
 import { api, clear, copyText, h, main, savedName, saveName, setRulesLink, toast } from "./dom.js";
 import { actionLabel, bird, birdLabel } from "./cards.js";
+import { _, language, ngettext } from "./i18n.js";
 import { drawBoard, drawScores, fromView, logNames, seatName } from "./board.js";
 
 /** Milliseconds per step of an animation; ``?pace=0`` (tests) shows everything at once. */
@@ -11,17 +12,21 @@ const PACE = Number(new URLSearchParams(location.search).get("pace") ?? localSto
 const STEPS = new Set(["play", "chase", "take_seed", "take_blind", "take_pest", "collect_perch", "crow",
   "crow_nothing", "squirrel", "promote", "collect", "draw_display", "draw_deck", "end_triggered", "reveal"]);
 
-const PROMPTS = {
-  play: "Play a bird: choose a card of your hand, then a perch.",
-  collect: "No chase: you may add a bird from your hand to your collection (T2.2).",
-  crow: "The crow: choose a bird of your most numerous species to lose (T2.1d).",
-  draw: "Draw: take a display card or the top of the bird deck (T3.1).",
-  "last hand": "Last hand: choose the two birds that join your collection (E3).",
-};
+function prompt(phase) {
+  return {
+    play: _("Play a bird: choose a card of your hand, then a perch."),
+    collect: _("No chase: you may add a bird from your hand to your collection (T2.2)."),
+    crow: _("The crow: choose a bird of your most numerous species to lose (T2.1d)."),
+    draw: _("Draw: take a display card or the top of the bird deck (T3.1)."),
+    "last hand": _("Last hand: choose the two birds that join your collection (E3)."),
+  }[phase];
+}
 
+/** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
   const page = new TablePage(tableId);
   await page.start();
+  return () => page.leave();
 }
 
 class TablePage {
@@ -38,6 +43,13 @@ class TablePage {
     this.token = null;
     this.logLines = [];
     this.closing = false;
+    this.keys = new AbortController();
+  }
+
+  leave() {
+    this.closing = true;
+    this.keys.abort();
+    if (this.ws) this.ws.close();
   }
 
   async start() {
@@ -60,11 +72,15 @@ class TablePage {
 
   /** Choose a display name and take the invited seat (or a free seat of a public table). */
   showJoin(token) {
+    const seatWords = (s) => {
+      const who = s.kind === "human" ? s.name || _("free") : _("bot ({level})", { level: s.kind });
+      return _("{seat}: {who}", { seat: s.seat, who });
+    };
     const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
-    const form = h("form", { class: "panel join", "aria-label": "join the table", onsubmit: async (event) => {
+    const form = h("form", { class: "panel join", "aria-label": _("join the table"), onsubmit: async (event) => {
       event.preventDefault();
       const name = input.value.trim();
-      if (!name) return toast("Choose a display name first.");
+      if (!name) return toast(_("Choose a display name first."));
       try {
         const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token });
         saveName(name);
@@ -76,58 +92,59 @@ class TablePage {
         this.layout();
         this.connect();
       } catch (error) {
-        toast(`Could not join: ${error.message}`);
+        toast(_("Could not join: {reason}", { reason: error.message }));
       }
     } },
-    h("h1", {}, token ? `You are invited to seat ${this.seat} at table ${this.id}` : `Table ${this.id}`),
-    h("p", {}, `Rules: ${this.info.rules}. Seats: `, this.info.seats.map((s) => `${s.seat}: ${s.kind === "human" ? s.name || "free" : `bot (${s.kind})`}`).join(", ")),
-    h("label", { for: "join-name" }, "Your display name"), input,
-    h("button", { type: "submit", class: "primary" }, token ? "Take my seat" : "Join"));
+    h("h1", {}, token ? _("You are invited to seat {seat} at table {table}", { seat: this.seat, table: this.id }) : _("Table {table}", { table: this.id })),
+    h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: this.info.rules, seats: this.info.seats.map(seatWords).join(", ") })),
+    h("label", { for: "join-name" }, _("Your display name")), input,
+    h("button", { type: "submit", class: "primary" }, token ? _("Take my seat") : _("Join")));
     clear(main()).append(form);
     input.focus();
   }
 
   layout() {
     this.boardEl = h("div", { id: "board", class: "board-wrap" });
-    this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": "your hand" });
-    this.decisionEl = h("section", { id: "decision", class: "decision", "aria-live": "polite", "aria-label": "your move" });
+    this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": _("your hand") });
+    this.decisionEl = h("section", { id: "decision", class: "decision", "aria-live": "polite", "aria-label": _("your move") });
     this.bannerEl = h("p", { id: "banner", class: "banner", "aria-live": "polite" }, "");
     this.headEl = h("div", { class: "table-head" });
-    this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": "game log" });
-    this.chatEl = h("ol", { id: "chat", class: "chat", role: "log", "aria-label": "table chat" });
-    const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: "Say something to the table", "aria-label": "chat message", autocomplete: "off" });
-    const chatForm = this.seat === null ? h("p", { class: "muted" }, "Spectators read the chat.")
+    this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": _("game log") });
+    this.chatEl = h("ol", { id: "chat", class: "chat", role: "log", "aria-label": _("table chat") });
+    const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: _("Say something to the table"), "aria-label": _("chat message"), autocomplete: "off" });
+    const chatForm = this.seat === null ? h("p", { class: "muted" }, _("Spectators read the chat."))
       : h("form", { class: "chat-form", onsubmit: (event) => {
         event.preventDefault();
         const text = chatInput.value.trim();
         if (text) this.send({ type: "chat", text });
         chatInput.value = "";
-      } }, chatInput, h("button", { type: "submit" }, "Send"));
+      } }, chatInput, h("button", { type: "submit" }, _("Send")));
     clear(main()).append(h("div", { class: "table-page" },
       h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.decisionEl, this.handEl, this.boardEl),
       h("aside", { class: "side-col" },
-        h("section", { class: "panel" }, h("h2", {}, "Game log"), this.logEl),
-        h("section", { class: "panel" }, h("h2", {}, "Chat"), this.chatEl, chatForm))));
-    document.addEventListener("keydown", (event) => this.key(event));
+        h("section", { class: "panel" }, h("h2", {}, _("Game log")), this.logEl),
+        h("section", { class: "panel" }, h("h2", {}, _("Chat")), this.chatEl, chatForm))));
+    document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
   }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}`);
+    // The server tells this connection's events in the page's language.
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}?lang=${language()}`);
     this.ws = ws;
     window.piepmatz = { send: (message) => this.send(message), page: this };
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
     ws.onmessage = (event) => this.receive(JSON.parse(event.data));
     ws.onclose = () => {
-      if (this.closing) return;
-      this.banner("Connection lost: reconnecting…");
+      if (this.closing || this.ws !== ws) return;
+      this.banner(_("Connection lost: reconnecting…"));
       setTimeout(() => this.connect(), 1000);
     };
   }
 
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      toast("Not connected: wait a moment.");
+      toast(_("Not connected: wait a moment."));
       return false;
     }
     this.ws.send(JSON.stringify(message));
@@ -160,7 +177,7 @@ class TablePage {
         break;
       case "error":
         this.pending = false;
-        toast(`Refused: ${message.message}`);
+        toast(_("Refused: {reason}", { reason: message.message }));
         if (message.code === "stale") this.send({ type: "sync" });
         if (this.state) this.renderAll();
         break;
@@ -277,15 +294,20 @@ class TablePage {
 
   renderHead() {
     const info = this.info;
-    const me = this.seat === null ? "spectating" : `seat ${this.seat}`;
+    const parts = [
+      ngettext("{count} player", "{count} players", info.players),
+      _("rules {rules}", { rules: info.rules }),
+      this.seat === null ? _("spectating") : _("seat {seat}", { seat: this.seat }),
+      this.state ? _("move {move}", { move: this.state.move }) : null,
+      info.spectators ? ngettext("{count} watching", "{count} watching", info.spectators) : null,
+    ];
     clear(this.headEl).append(...[
-      h("h1", {}, `Table ${this.id}`),
-      h("span", { class: "muted" }, ` ${info.players} players · rules ${info.rules} · ${me}`,
-        this.state ? ` · move ${this.state.move}` : "", info.spectators ? ` · ${info.spectators} watching` : ""),
+      h("h1", {}, _("Table {table}", { table: this.id })),
+      h("span", { class: "muted" }, " " + parts.filter(Boolean).join(" · ")),
       this.state?.view.end_triggered && !this.state.result
-        ? h("span", { class: "tag last-round", title: "the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)" }, "Last round")
+        ? h("span", { class: "tag last-round", title: _("the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)") }, _("Last round"))
         : null,
-      h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, "Rules of this game"),
+      h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, _("Rules of this game")),
     ].filter(Boolean));
   }
 
@@ -293,7 +315,7 @@ class TablePage {
     this.renderHead();
     if (!this.state) return;
     // A tab in the background still says when it is this seat's move.
-    document.title = this.state.legal.length ? "▶ Your move — Piepmatz" : `Piepmatz — table ${this.id}`;
+    document.title = this.state.legal.length ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
     const model = this.model();
     const pick = (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
@@ -319,7 +341,7 @@ class TablePage {
   pick(where, key) {
     const legal = this.legal();
     if (where === "perch" && this.selected && legal.includes(`play ${this.selected} ${key}`)) {
-      return this.choice(`play ${this.selected} ${key}`, { text: "Play here" });
+      return this.choice(`play ${this.selected} ${key}`, { text: _("Play here") });
     }
     if (where === "display" && legal.includes(`draw display ${key}`)) return this.choice(`draw display ${key}`);
     if (where === "deck" && legal.includes("draw deck")) return this.choice("draw deck");
@@ -333,13 +355,13 @@ class TablePage {
     const hand = this.state.view.hand;
     if (this.seat === null || (this.state.result && !hand.length)) return;
     const legal = this.legal();
-    this.handEl.append(h("h2", {}, "Your hand"), h("div", { class: "cards hand" }, hand.map((code) => {
+    this.handEl.append(h("h2", {}, _("Your hand")), h("div", { class: "cards hand" }, hand.map((code) => {
       const usable = legal.some((a) => a.split(" ").slice(1).includes(code) && !a.startsWith("keep"));
       return h("button", {
         type: "button",
         class: `hand-card${this.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
         "aria-pressed": this.selected === code ? "true" : "false",
-        "aria-label": `${birdLabel(code)}${usable ? "" : " (not playable now)"}`,
+        "aria-label": usable ? birdLabel(code) : _("{bird} (not playable now)", { bird: birdLabel(code) }),
         dataset: { card: code },
         onclick: () => this.clickHand(code),
       }, bird(code, { "aria-hidden": "true", role: null }));
@@ -350,13 +372,13 @@ class TablePage {
   clickHand(code) {
     const legal = this.legal();
     const phase = this.state.view.phase;
-    if (this.pending) return toast("Your move is on its way.");
+    if (this.pending) return toast(_("Your move is on its way."));
     if (!legal.length) {
       const p = this.state.view.current_player;
-      return toast(this.state.result ? "The game is over." : `It is not your turn: waiting for ${seatName(this.model(), p)}.`);
+      return toast(this.state.result ? _("The game is over.") : _("It is not your turn: waiting for {name}.", { name: seatName(this.model(), p) }));
     }
     if (phase === "play") {
-      if (!legal.some((a) => a.startsWith(`play ${code} `))) return toast(`${birdLabel(code)} cannot be played now.`);
+      if (!legal.some((a) => a.startsWith(`play ${code} `))) return toast(_("{bird} cannot be played now.", { bird: birdLabel(code) }));
       this.selected = this.selected === code ? null : code;
       this.renderAll();
       const target = document.querySelector(".perch-pick");
@@ -364,14 +386,15 @@ class TablePage {
       return;
     }
     if (legal.includes(`collect ${code}`)) return this.act(`collect ${code}`);
-    return toast(`${birdLabel(code)} cannot be used now: ${PROMPTS[phase] || "wait"}`);
+    const what = prompt(phase) || _("wait");
+    return toast(_("{bird} cannot be used now: {what}", { bird: birdLabel(code), what }));
   }
 
   act(action) {
-    if (this.pending || !this.state.legal.includes(action)) return toast("That move is not possible now.");
+    if (this.pending || !this.state.legal.includes(action)) return toast(_("That move is not possible now."));
     if (this.send({ type: "action", move: this.state.move, action })) {
       this.pending = true;
-      this.banner(`You: ${actionLabel(action)}…`);
+      this.banner(_("You: {action}…", { action: actionLabel(action) }));
       this.renderAll();
     }
   }
@@ -381,25 +404,25 @@ class TablePage {
     const box = clear(this.decisionEl);
     if (state.result) {
       box.append(drawScores(model, state.result), h("div", { class: "buttons" }, 
-        this.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, "Play again") : null,
-        h("a", { class: "button", href: `/replay/${this.id}` }, "Replay this game"),
-        h("a", { class: "button", href: "/" }, "Lobby")));
+        this.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, _("Play again")) : null,
+        h("a", { class: "button", href: `/replay/${this.id}` }, _("Replay this game")),
+        h("a", { class: "button", href: "/" }, _("Lobby"))));
       return;
     }
     if (this.info.status === "waiting") {
-      const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => `seat ${s.seat}`);
+      const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
       const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${this.id}`) || "null");
-      box.append(h("h2", {}, `Waiting for ${waiting.join(", ")} to join`),
-        invites ? inviteButtons(invites) : h("p", {}, "The game starts when every person's seat is taken."));
+      box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
+        invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
       return;
     }
     const legal = this.legal();
     if (!legal.length) {
       const p = state.view.current_player;
-      box.append(h("p", { class: "waiting" }, this.pending ? "Sending your move…"
-        : `${seatName(model, p)} ${phaseWords(state.view.phase)}.`));
+      box.append(h("p", { class: "waiting" }, this.pending ? _("Sending your move…")
+        : phaseWords(state.view.phase, seatName(model, p))));
       // The last hand (E3): your choice stays yours until everybody has chosen.
-      if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, "You keep: ", state.view.own_kept.map((c) => bird(c))));
+      if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, _("You keep:"), " ", state.view.own_kept.map((c) => bird(c))));
       return;
     }
     let options = legal;
@@ -407,16 +430,16 @@ class TablePage {
     if (state.view.phase === "play" && this.selected) options = legal.filter((a) => a.startsWith(`play ${this.selected} `));
     if (choosing) options = [];
     const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
-      this.previews.size ? "" : "Working out what each move would do…");
+      this.previews.size ? "" : _("Working out what each move would do…"));
     const show = (action) => {
       const p = this.previews.get(action);
       clear(previewBox).append(h("b", {}, actionLabel(action)),
         p ? h("ul", {}, h("li", {}, p.headline), p.steps.map((s) => h("li", {}, s))) : null);
     };
     box.append(...[
-      h("h2", {}, "Your move"),
-      h("p", { class: "prompt" }, PROMPTS[state.view.phase] || ""),
-      h("ol", { class: "options", "aria-label": "your legal moves" }, options.map((action, i) => {
+      h("h2", {}, _("Your move")),
+      h("p", { class: "prompt" }, prompt(state.view.phase) || ""),
+      h("ol", { class: "options", "aria-label": _("your legal moves") }, options.map((action, i) => {
         const p = this.previews.get(action);
         return h("li", {}, h("button", {
           type: "button", class: "option", dataset: { action },
@@ -427,7 +450,7 @@ class TablePage {
         p ? h("span", { class: "headline" }, p.headline) : null));
       })),
       state.view.phase === "play" && (this.selected || !this.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
-        onclick: () => { this.selected = null; this.showAll = true; this.renderAll(); } }, "List every move") : null,
+        onclick: () => { this.selected = null; this.showAll = true; this.renderAll(); } }, _("List every move")) : null,
       choosing ? null : previewBox,
     ].filter(Boolean));
     // The first move's steps until another is pointed at.
@@ -451,7 +474,7 @@ class TablePage {
 
   async playAgain() {
     const seats = this.info.seats;
-    const name = seats[this.seat]?.name || savedName() || "You";
+    const name = seats[this.seat]?.name || savedName() || _("You");
     try {
       const humans = seats.filter((s) => s.kind === "human");
       const made = humans.length === 1
@@ -460,21 +483,24 @@ class TablePage {
       rememberTable(made);
       this.closing = true;
       this.ws.close();
-      location.assign(made.link.replace(/^https?:\/\/[^/]+/, "") + "");
+      const link = new URL(made.link);
+      location.assign(link.pathname + link.search + link.hash);
     } catch (error) {
-      toast(`Could not open a new table: ${error.message}`);
+      toast(_("Could not open a new table: {reason}", { reason: error.message }));
     }
   }
 }
 
-function phaseWords(phase) {
-  return {
-    play: "is choosing a bird to play",
-    collect: "may add a bird to the collection",
-    crow: "is choosing the crow's victim",
-    draw: "is drawing",
-    "last hand": "is choosing the last hand",
-  }[phase] || "is to play";
+/** What the seat to play is doing, as a sentence (each one whole, for the translations). */
+function phaseWords(phase, name) {
+  const words = {
+    play: _("{name} is choosing a bird to play."),
+    collect: _("{name} may add a bird to the collection."),
+    crow: _("{name} is choosing the crow's victim."),
+    draw: _("{name} is drawing."),
+    "last hand": _("{name} is choosing the last hand."),
+  }[phase] || _("{name} is to play.");
+  return words.replace("{name}", name);
 }
 
 /** Keep the invite links of a table this browser opened, for its waiting screen. */
@@ -485,11 +511,11 @@ export function rememberTable(made) {
 
 export function inviteButtons(made) {
   return h("div", { class: "invites" },
-    h("p", {}, "Send each friend the link of their seat; whoever has a seat's link plays that seat."),
+    h("p", {}, _("Send each friend the link of their seat; whoever has a seat's link plays that seat.")),
     h("ul", {}, made.invites.map((invite) => h("li", {},
-      h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, `seat ${invite.seat}'s invite link`) },
-        `Copy invite link for seat ${invite.seat}`))),
-    h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, "the spectator link") }, "Copy spectator link"))));
+      h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, _("seat {seat}'s invite link", { seat: invite.seat })) },
+        _("Copy invite link for seat {seat}", { seat: invite.seat })))),
+    h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, _("the spectator link")) }, _("Copy spectator link")))));
 }
 
 function sleep(ms) {
