@@ -129,3 +129,27 @@ def new_game(players: int, rules: str, seed: int | None) -> Game:
 
     options = GameOptions.make(players, seed=seed)
     return Game(dataclasses.replace(options, rules=parse_rules(rules)))
+
+
+def add_language(parser: argparse.ArgumentParser) -> None:
+    """``--lang``, for a command that shows a player text (else the environment decides)."""
+    from piepmatz.i18n import LANGUAGE_NAMES
+
+    names = ", ".join(f"{code} ({name})" for code, name in LANGUAGE_NAMES.items())
+    parser.add_argument(
+        "--lang",
+        type=language,
+        default=None,
+        metavar="LANG",
+        help=f"the language to show: {names}; default from LANGUAGE/LC_ALL/LANG, else en",
+    )
+
+
+def language(text: str) -> str:
+    """An argparse type for ``--lang``: one of the game's languages, else a message naming them."""
+    from piepmatz.i18n import UnknownLanguageError, check_language
+
+    try:
+        return check_language(text)
+    except UnknownLanguageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -9,11 +9,20 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from piepmatz.args import extra_of, install_hint, missing_extra, new_game, rules_spec, unwritable
+from piepmatz.args import (
+    add_language,
+    extra_of,
+    install_hint,
+    missing_extra,
+    new_game,
+    rules_spec,
+    unwritable,
+)
 from piepmatz.bots import make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import dump_json
 from piepmatz.core.view import view_of
+from piepmatz.i18n import _, choose_language, set_language
 from piepmatz.tui.words import seat_name, tell
 
 INTERFACE_COMMANDS = (
@@ -44,10 +53,20 @@ def _demo(args: argparse.Namespace) -> int:
     rngs = bot_rngs(args.players, game.options.seed)
     shown = 0
     out = sys.stdout
-    labels = [f"{seat_name(p)} ({bot.name} bot)" for p, bot in enumerate(bots)]
+    labels = [
+        _("{seat} ({bot} bot)").format(seat=seat_name(p), bot=bot.name)
+        for p, bot in enumerate(bots)
+    ]
+    header = (
+        _("Piepmatz demo · {rules} rules · seed {seed} · {players}")
+        if args.bots
+        else _("Piepmatz demo · {rules} rules · seed {seed} · {players} (choose with --bots)")
+    )
     out.write(
-        f"Piepmatz demo · {game.state.rules.name} rules · seed {game.options.seed} · "
-        f"{', '.join(labels)}" + ("" if args.bots else " (choose with --bots)") + "\n"
+        header.format(
+            rules=game.state.rules.name, seed=game.options.seed, players=", ".join(labels)
+        )
+        + "\n"
     )
     while True:
         events = game.state.events or []
@@ -63,7 +82,7 @@ def _demo(args: argparse.Namespace) -> int:
             sys.stderr.write(f"piepmatz demo: bot {bots[p].name!r} in seat {p} {exc}\n")
             return 1
         game.apply(choice)
-    out.write("\n" + game.score().table(labels) + "\n")
+    out.write("\n" + game.score().table(labels, _) + "\n")
     if args.record:
         try:
             Path(args.record).write_text(dump_json(game.record(), indent=1), encoding="utf-8")
@@ -118,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="bot per seat, repeated to fill the table (random): e.g. medium hard",
     )
     demo.add_argument("--record", help="write the game record (JSON) to this file")
+    add_language(demo)
     demo.set_defaults(func=_demo)
 
     replay = sub.add_parser(
@@ -133,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", type=int, metavar="N", help="game N of a records file (its tournament index)"
     )
     which.add_argument("--list", action="store_true", help="list the games of a records file")
+    add_language(replay)
     replay.set_defaults(func=_replay)
 
     # Each interface package adds its own commands from a light ``commands`` module that imports
@@ -155,6 +176,8 @@ def _command_name(args: argparse.Namespace) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(args, "lang"):  # a command that shows a player text
+        set_language(choose_language(args.lang, os.environ))
     # A command whose extra is missing says which one, before any work (``make play`` installs
     # only the terminal game's).
     extra = getattr(args, "extra", None)

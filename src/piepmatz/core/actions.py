@@ -168,7 +168,9 @@ class Action:
             )
         words = text.split()
         if not words:
-            raise InvalidActionError("empty action: expected e.g. 'play BL5m 2' or 'draw deck'")
+            raise InvalidActionError(
+                "empty action: expected e.g. 'play BL5m 2' or 'draw deck'", "unreadable", text=""
+            )
         verb = words[0].lower()
         args = words[1:]
         try:
@@ -191,11 +193,15 @@ class Action:
                     raise ValueError(f"keep names {args[0]} twice: name two different birds")
                 return Action(KEEP, (min(a, b), max(a, b)))
         except ValueError as exc:
-            raise InvalidActionError(f"cannot read action {text!r}: {exc}") from None
+            raise InvalidActionError(
+                f"cannot read action {text!r}: {exc}", "unreadable", text=text
+            ) from None
         raise InvalidActionError(
             f"cannot read action {text!r}: expected one of 'play <bird> <perch>', "
             "'collect <bird>', 'pass', 'draw display <1-3>', 'draw deck', 'crow <bird>', "
-            "'keep <bird> <bird>'"
+            "'keep <bird> <bird>'",
+            "unreadable",
+            text=text,
         )
 
     def __str__(self) -> str:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 
 class PiepmatzError(ValueError):
-    """Base class of every error the engine raises for bad input."""
+    """Base class of every error the engine raises for bad input.
+
+    The message is English. Where a player may read it, the error also says what was wrong as
+    data: ``reason``, an id an interface translates (``not_in_hand``), and ``params``, the values
+    that fill it (``bird="BL5m"``, ``rule="T1.1"``).
+    """
+
+    def __init__(self, message: str, reason: str | None = None, **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
 
 
 class InvalidOptionsError(PiepmatzError):

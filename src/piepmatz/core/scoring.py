@@ -5,7 +5,7 @@ The sheet can be computed at any moment (a running score); it is final once the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,16 @@ if TYPE_CHECKING:
     from .state import State
 
 PAIR_POINTS = 5
+
+
+def N_(text: str) -> str:
+    """Marks a text of the sheet for translation (the interfaces pass a ``gettext``); the core
+    itself writes English."""
+    return text
+
+
+def _english(text: str) -> str:
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,33 +72,57 @@ class ScoreSheet:
             "final": self.final,
         }
 
-    def rows(self, labels: Sequence[str] | None = None) -> list[list[str]]:
+    def rows(
+        self, labels: Sequence[str] | None = None, gettext: Callable[[str], str] = _english
+    ) -> list[list[str]]:
         """The sheet as rows of cells, a column per player named by ``labels``: the one form
-        every interface prints (end screen, text mode, ``replay``, ``demo``)."""
-        names = list(labels) if labels is not None else [f"player {p.player}" for p in self.players]
-        rows = [["", *names], ["seeds", *(str(p.seeds) for p in self.players)]]
-        rows.append(["pairs (count)", *(f"{p.pair_points} ({p.pairs})" for p in self.players)])
+        every interface prints (end screen, text mode, ``replay``, ``demo``). ``gettext``
+        translates the row names."""
+        _ = gettext
+        names = self._names(labels, gettext)
+        rows = [["", *names], [_(N_("seeds")), *(str(p.seeds) for p in self.players)]]
+        rows.append(
+            [_(N_("pairs (count)")), *(f"{p.pair_points} ({p.pairs})" for p in self.players)]
+        )
         for code in SPECIES:
             if any(code in p.singles for p in self.players):
                 rows.append(
-                    [f"singles {code}", *(str(p.singles.get(code, 0)) for p in self.players)]
+                    [
+                        _(N_("singles {species}")).format(species=code),
+                        *(str(p.singles.get(code, 0)) for p in self.players),
+                    ]
                 )
-        rows.append(["total", *(str(p.total) for p in self.players)])
-        rows.append(["birds (tiebreak)", *(str(p.birds) for p in self.players)])
+        rows.append([_(N_("total")), *(str(p.total) for p in self.players)])
+        rows.append([_(N_("birds (tiebreak)")), *(str(p.birds) for p in self.players)])
         return rows
 
-    def verdict(self, labels: Sequence[str] | None = None) -> str:
-        """Who wins, or ``(running score)`` before the end."""
-        if not self.final:
-            return "(running score)"
-        names = list(labels) if labels is not None else [f"player {p.player}" for p in self.players]
-        who = ", ".join(names[w] for w in self.winners)
-        verdict = "wins" if len(self.winners) == 1 else "share the win"
-        return f"{who} {verdict}" + (" (on the tiebreak: most birds, E5)" if self.tiebreak else "")
+    def _names(self, labels: Sequence[str] | None, gettext: Callable[[str], str]) -> list[str]:
+        if labels is not None:
+            return list(labels)
+        return [gettext(N_("player {number}")).format(number=p.player) for p in self.players]
 
-    def table(self, labels: Sequence[str] | None = None) -> str:
+    def verdict(
+        self, labels: Sequence[str] | None = None, gettext: Callable[[str], str] = _english
+    ) -> str:
+        """Who wins, or ``(running score)`` before the end."""
+        _ = gettext
+        if not self.final:
+            return _(N_("(running score)"))
+        names = self._names(labels, gettext)
+        who = ", ".join(names[w] for w in self.winners)
+        if len(self.winners) == 1:
+            if self.tiebreak:
+                return _(N_("{who} wins (on the tiebreak: most birds, E5)")).format(who=who)
+            return _(N_("{who} wins")).format(who=who)
+        if self.tiebreak:
+            return _(N_("{who} share the win (on the tiebreak: most birds, E5)")).format(who=who)
+        return _(N_("{who} share the win")).format(who=who)
+
+    def table(
+        self, labels: Sequence[str] | None = None, gettext: Callable[[str], str] = _english
+    ) -> str:
         """The sheet as a plain-text table, then the verdict."""
-        rows = self.rows(labels)
+        rows = self.rows(labels, gettext)
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         out = [
             "  ".join(
@@ -97,7 +131,7 @@ class ScoreSheet:
             ).rstrip()
             for row in rows
         ]
-        return "\n".join([*out, self.verdict(labels)])
+        return "\n".join([*out, self.verdict(labels, gettext)])
 
 
 def score(

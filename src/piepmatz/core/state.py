@@ -420,19 +420,24 @@ class State:
         elif not isinstance(action, Action):
             raise InvalidActionError(f"{action!r} is not an action")
         if self.phase == GAME_OVER:
-            raise GameOverError(f"{action}: the game is over; no more actions (E2)")
+            raise GameOverError(
+                f"{action}: the game is over; no more actions (E2)", "game_over", rule="E2"
+            )
         if player is not None and (type(player) is not int or not 0 <= player < self.num_players):
             raise InvalidActionError(
                 f"{action}: the player must be a seat 0-{self.num_players - 1}, not {player!r}"
             )
         if player is not None and player != self.current_player:
             raise IllegalActionError(
-                f"{action}: it is not player {player}'s turn; {self.describe_position()}"
+                f"{action}: it is not player {player}'s turn; {self.describe_position()}",
+                "not_your_turn",
+                player=player,
             )
         action_id = action.id
         if action_id not in self.legal_action_ids():
+            why, reason, params = self._why_illegal(action)
             raise IllegalActionError(
-                f"{action}: {self._why_illegal(action)}; {self.describe_position()}"
+                f"{action}: {why}; {self.describe_position()}", reason, **params
             )
         return action
 
@@ -440,7 +445,8 @@ class State:
         """Check and play one action; on any error the state is unchanged."""
         self.apply_id(self.parse_action(action, player).id)
 
-    def _why_illegal(self, action: Action) -> str:
+    def _why_illegal(self, action: Action) -> tuple[str, str, dict[str, object]]:
+        """Why ``action`` is illegal: in English, and as a reason id with its values."""
         p = self.current_player
         kind = action.kind
         expected = {
@@ -458,34 +464,57 @@ class State:
             LAST_HAND: {"keep"},
         }[self.phase]
         if kind not in phase_kinds:
-            return f"a '{kind}' is not possible now, the decision is a '{expected}'"
-        if kind == "play":
-            bird = action.cards[0]
-            if bird not in self.hands[p]:
-                return f"{BIRD_NAMES[bird]} is not in player {p}'s hand (T1.1)"
-            return f"there is no perch {action.index} with {self.num_players} players (C5)"
-        if kind == "collect":
-            bird = action.cards[0]
-            if bird not in self.hands[p]:
-                return f"{BIRD_NAMES[bird]} is not in player {p}'s hand (T2.2)"
             return (
-                f"{BIRD_NAMES[bird]} has value {BIRD_VALUE[bird]}, higher than the bird just "
-                f"played ({self.played_value}) (T2.2)"
+                f"a '{kind}' is not possible now, the decision is a '{expected}'",
+                "wrong_decision",
+                {"kind": str(kind), "expected": expected},
+            )
+        if kind in ("play", "collect", "crow"):
+            bird = BIRD_NAMES[action.cards[0]]
+            rule = {"play": "T1.1", "collect": "T2.2", "crow": "T2.1d"}[kind]
+            place = self.collections[p] if kind == "crow" else self.hands[p]
+            if action.cards[0] not in place:
+                where = "collection" if kind == "crow" else "hand"
+                return (
+                    f"{bird} is not in player {p}'s {where} ({rule})",
+                    f"not_in_{where}",
+                    {"bird": bird, "rule": rule},
+                )
+        if kind == "play":
+            return (
+                f"there is no perch {action.index} with {self.num_players} players (C5)",
+                "no_perch",
+                {"perch": action.index, "players": self.num_players, "rule": "C5"},
+            )
+        if kind == "collect":
+            value = BIRD_VALUE[action.cards[0]]
+            return (
+                f"{bird} has value {value}, higher than the bird just "
+                f"played ({self.played_value}) (T2.2)",
+                "collect_too_high",
+                {"bird": bird, "value": value, "played": self.played_value, "rule": "T2.2"},
             )
         if kind == "draw display":
-            return f"display slot {action.index} is empty (T3.1)"
-        if kind == "draw deck":
-            return "the bird deck is empty (T3.1)"
-        if kind == "crow":
-            bird = action.cards[0]
-            if bird not in self.collections[p]:
-                return f"{BIRD_NAMES[bird]} is not in player {p}'s collection (T2.1d)"
             return (
-                f"{BIRD_NAMES[bird]} is not of a species of which player {p} holds the most "
-                "birds (T2.1d)"
+                f"display slot {action.index} is empty (T3.1)",
+                "display_empty",
+                {"slot": action.index, "rule": "T3.1"},
             )
-        names = " and ".join(BIRD_NAMES[c] for c in action.cards if c not in self.hands[p])
-        return f"{names} not in player {p}'s hand (E3)"
+        if kind == "draw deck":
+            return "the bird deck is empty (T3.1)", "bird_deck_empty", {"rule": "T3.1"}
+        if kind == "crow":
+            return (
+                f"{bird} is not of a species of which player {p} holds the most birds (T2.1d)",
+                "crow_not_most",
+                {"bird": bird, "rule": "T2.1d"},
+            )
+        missing = [BIRD_NAMES[c] for c in action.cards if c not in self.hands[p]]
+        names = " and ".join(missing)
+        return (
+            f"{names} not in player {p}'s hand (E3)",
+            "keep_not_in_hand",
+            {"birds": " ".join(missing), "rule": "E3"},
+        )
 
     # ------------------------------------------------------------------ fast path
 
@@ -518,7 +547,7 @@ class State:
             self._keep(self.current_player, [a, b])
             self._next_last_hand()
         else:
-            raise GameOverError("the game is over; no more actions (E2)")
+            raise GameOverError("the game is over; no more actions (E2)", "game_over", rule="E2")
 
     # ------------------------------------------------------------------ T1 and T2
 

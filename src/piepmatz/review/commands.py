@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from piepmatz.args import positive, unwritable
+from piepmatz.args import add_language, positive, unwritable
 
 NOTES = """\
 Every decision of the player is valued from that player's view at the time: for each legal
@@ -60,6 +60,7 @@ def register(subparsers: Any) -> None:
     r.add_argument("--json", action="store_true", help="print the review as JSON instead")
     r.add_argument("--plot", metavar="FILE.png", help="draw the win chances over the game")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_language(r)
     r.set_defaults(func=run_review, extra="review")
 
 

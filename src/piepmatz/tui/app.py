@@ -11,6 +11,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from piepmatz.core import Game
+from piepmatz.i18n import _
 
 from .records import load_record
 from .screens import ConfirmDialog, NewGameScreen, PathDialog, ReplayScreen, TableScreen
@@ -99,13 +100,13 @@ class PiepmatzApp(App[None]):
     def on_open_save(self, message: OpenSave) -> None:
         if message.replay:
             self._open(
-                "Replay the game saved in:",
+                _("Replay the game saved in:"),
                 load_record,
                 lambda g: self.push_screen(ReplayScreen(*g)),
             )
         else:
             self._open(
-                "Resume the game saved in:",
+                _("Resume the game saved in:"),
                 Session.load,
                 lambda s: self.switch_screen(self._table(s)),
             )
@@ -120,22 +121,24 @@ class PiepmatzApp(App[None]):
                 session.save(path, replace=replace)
             except SaveFileError as exc:
                 if Path(path).is_file() and not replace:
-                    question = f"{path} exists already. Replace it with this game?"
+                    question = _("{path} exists already. Replace it with this game?").format(
+                        path=path
+                    )
                     self.push_screen(
-                        ConfirmDialog(question, "Replace", "Keep it"),
+                        ConfirmDialog(question, _("Replace"), _("Keep it")),
                         lambda yes: save(path, replace=True) if yes else None,
                     )
                     return
-                self.notify(str(exc), title="Not saved", severity="error")
+                self.notify(str(exc), title=_("Not saved"), severity="error")
                 return
-            self.notify(f"Saved to {path}", title="Saved")
+            self.notify(_("Saved to {path}").format(path=path), title=_("Saved"))
 
         suggested = suggest_save_path(session)
         try:
             suggested.parent.mkdir(parents=True, exist_ok=True)
         except OSError:
             suggested = Path(suggested.name)  # no data directory: the current one
-        self.push_screen(PathDialog("Save the game to:", str(suggested)), save)
+        self.push_screen(PathDialog(_("Save the game to:"), str(suggested)), save)
 
     def _open(self, prompt: str, load: Callable[[str], T], loaded: Callable[[T], object]) -> None:
         """Ask for a path and ``load`` it; a broken file is told, and nothing changes."""
@@ -146,7 +149,7 @@ class PiepmatzApp(App[None]):
             try:
                 value = load(path)
             except SaveFileError as exc:
-                self.notify(str(exc), title="Cannot open", severity="error", timeout=10)
+                self.notify(str(exc), title=_("Cannot open"), severity="error", timeout=10)
                 return
             loaded(value)
 

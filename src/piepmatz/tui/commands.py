@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from piepmatz.args import rules_spec, seconds
+from piepmatz.args import add_language, rules_spec, seconds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE_OR_MODULE",
         help="load a Python file or module that registers more bots, to seat them (repeatable)",
     )
+    add_language(play)
     play.set_defaults(func=run_play, extra="tui")
 
 

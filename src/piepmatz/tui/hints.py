@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from piepmatz.bots.review import HINT_BOT, HINT_ITERATIONS, Hint, hint
 from piepmatz.core import Action, Game, PlayerView
+from piepmatz.i18n import _
 
 from .render import action_text
 
@@ -28,10 +29,15 @@ def hint_text(h: Hint, notation: bool = False) -> str:
     """The hint in words (or, with ``notation``, as the action to type) and its estimate."""
     e = h.estimate
     action = Action.from_id(e.action)
-    return (
-        f"{action if notation else action_text(action)} — expected lead {e.lead:+.1f} "
-        f"± {e.lead_spread:.1f} points, "
-        f"win chance {e.win:.0%} (from your view, {e.worlds:,} sampled worlds)"
+    return _(
+        "{action} — expected lead {lead:+.1f} ± {spread:.1f} points, win chance {win:.0%} "
+        "(from your view, {worlds:,} sampled worlds)"
+    ).format(
+        action=action if notation else action_text(action),
+        lead=e.lead,
+        spread=e.lead_spread,
+        win=e.win,
+        worlds=e.worlds,
     )
 
 
@@ -61,15 +67,19 @@ class HintGiver:
         already taken is not shown.
         """
         if not self.enabled:
-            app.notify("Hints are turned off at this table.", title="Hint")
+            app.notify(_("Hints are turned off at this table."), title=_("Hint"))
             return
         if view is None or not view.is_my_turn:
-            app.notify("There is no decision of yours to hint now.", title="Hint")
+            app.notify(_("There is no decision of yours to hint now."), title=_("Hint"))
             return
         if self.busy:
             return
         self.busy = True
-        app.notify(f"The {self.bot} bot is thinking about your move…", title="Hint", timeout=2)
+        app.notify(
+            _("The {bot} bot is thinking about your move…").format(bot=self.bot),
+            title=_("Hint"),
+            timeout=2,
+        )
         bot, iterations = self.bot, self.iterations
 
         def work() -> None:
@@ -84,7 +94,7 @@ class HintGiver:
 
     def _failed(self, app: App[object], message: str) -> None:
         self.busy = False
-        app.notify(f"No hint: {message}", title="Hint", severity="error")
+        app.notify(_("No hint: {reason}").format(reason=message), title=_("Hint"), severity="error")
 
     def _show(
         self,
@@ -97,4 +107,4 @@ class HintGiver:
         if current() != view:
             return  # the decision was taken meanwhile
         self.last = view, found
-        app.notify(hint_text(found), title=f"Hint ({found.bot} bot)", timeout=20)
+        app.notify(hint_text(found), title=_("Hint ({bot} bot)").format(bot=found.bot), timeout=20)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from piepmatz.core import Action, PlayerView, ScoreSheet, determinise, score
 from piepmatz.core.cards import BIRD_NAMES, BIRD_SPECIES, BIRD_VALUE, SPECIES
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, Event
+from piepmatz.i18n import _, ngettext
 
 from .render import feeder, row_strength
 
@@ -63,9 +64,9 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
         world.apply_id(world.legal_action_ids()[0])
     steps, chases = _describe(events[start:], me)
     if world.current_player == me and world.phase == COLLECT:
-        steps.append("Then you may add a bird from your hand to your collection.")
+        steps.append(_("Then you may add a bird from your hand to your collection."))
     elif world.current_player == me and world.phase == DRAW:
-        steps.append("Then you draw.")
+        steps.append(_("Then you draw."))
     change = None
     if _score_is_public(events[start:]):
         # Only the player's own cards change in its turn: the others' stay as the view shows
@@ -80,10 +81,12 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
         change = (before.players[me].total, after.players[me].total)
         steps.extend(_majorities(before, after, me))
         if change[1] != change[0]:
-            steps.append(f"Your score: {change[0]} → {change[1]}.")
+            steps.append(
+                _("Your score: {before} → {after}.").format(before=change[0], after=change[1])
+            )
     headline = _headline(view, action, strengths, chases, steps)
     if change is not None and (change[0] != change[1] or action.kind in _SCORED_CHOICES):
-        headline += f" · score {change[1] - change[0]:+d}"
+        headline += " · " + _("score {change:+d}").format(change=change[1] - change[0])
     return Preview(headline, tuple(steps), change)
 
 
@@ -97,9 +100,9 @@ def _majorities(before: ScoreSheet, after: ScoreSheet, me: int) -> list[str]:
     for code, holder in after.majority.items():
         was = before.majority.get(code)
         if was == me and holder != me:
-            said.append(f"You lose the {code} majority.")
+            said.append(_("You lose the {species} majority.").format(species=code))
         elif holder == me and was != me:
-            said.append(f"You take the {code} majority.")
+            said.append(_("You take the {species} majority.").format(species=code))
     return said
 
 
@@ -148,9 +151,16 @@ def _headline(
         return _choice_headline(view, action, steps)
     perch, ground = strengths
     if not chases:
-        return f"ground {ground} ≤ perch {perch}: no chase"
-    more = f", then {len(chases) - 1} more" if len(chases) > 1 else ""
-    return f"ground {ground} > perch {perch}: {chases[0]}{more}"
+        return _("ground {ground} ≤ perch {perch}: no chase").format(ground=ground, perch=perch)
+    if len(chases) > 1:
+        return ngettext(
+            "ground {ground} > perch {perch}: {chase}, then {more} more",
+            "ground {ground} > perch {perch}: {chase}, then {more} more",
+            len(chases) - 1,
+        ).format(ground=ground, perch=perch, chase=chases[0], more=len(chases) - 1)
+    return _("ground {ground} > perch {perch}: {chase}").format(
+        ground=ground, perch=perch, chase=chases[0]
+    )
 
 
 def _choice_headline(view: PlayerView, action: Action, steps: list[str]) -> str:
@@ -161,16 +171,20 @@ def _choice_headline(view: PlayerView, action: Action, steps: list[str]) -> str:
         species = BIRD_SPECIES[bird]
         have = sum(1 for b in view.collections[view.player] if BIRD_SPECIES[b] == species)
         after = have + 1 if kind == "collect" else have - 1
-        return f"your {SPECIES[species]} birds: {have} → {after}"
+        return _("your {species} birds: {before} → {after}").format(
+            species=SPECIES[species], before=have, after=after
+        )
     if kind == "pass":
-        return "your hand stays as it is"
+        return _("your hand stays as it is")
     if kind == "draw display":
-        return f"take {BIRD_NAMES[view.display[action.index - 1]]}"
+        return _("take {bird}").format(bird=BIRD_NAMES[view.display[action.index - 1]])
     if kind == "draw deck":
-        return f"a hidden card ({view.bird_deck_size} in the deck)"
+        return _("a hidden card ({count} in the deck)").format(count=view.bird_deck_size)
     if kind == "keep":
         rest = [BIRD_NAMES[b] for b in view.hand if b not in action.cards]
-        return "discard " + (" ".join(rest) if rest else "nothing")
+        if not rest:
+            return _("discard nothing")
+        return _("discard {birds}").format(birds=" ".join(rest))
     return steps[0] if steps else str(action)
 
 
@@ -179,55 +193,76 @@ def _describe(new: list[Event], me: int) -> tuple[list[str], list[str]]:
     steps: list[str] = []
     chases: list[str] = []
     blind_pest = False  # the last card taken came blind: its effect is unknown
+    refilled = False  # the column's refill is told once
     for e in new:
         kind = e[0]
         if kind == "turn":
             break  # the next player's turn: the preview ends with this one
         if kind == "chase":
             blind_pest = False
-            steps.append(f"Perch {e[2]}: the ground beats the perch by {e[3]} — a chase.")
+            steps.append(
+                _("Perch {perch}: the ground beats the perch by {difference} — a chase.").format(
+                    perch=e[2], difference=e[3]
+                )
+            )
         elif kind == "take_seed":
-            chases.append(f"takes seed {e[3]} ({feeder(e[2])})")
-            steps.append(f"You take {feeder(e[2])} from seed column position {e[3]}.")
+            chases.append(
+                _("takes seed {position} ({seed})").format(position=e[3], seed=feeder(e[2]))
+            )
+            steps.append(
+                _("You take {seed} from seed column position {position}.").format(
+                    seed=feeder(e[2]), position=e[3]
+                )
+            )
         elif kind == "take_pest" and e[3]:
             if chases:
                 chases[-1] += f" + {feeder(e[2])}"
-            steps.append(f"…and the {feeder(e[2])} beside it.")
+            steps.append(
+                _("…and the crow beside it.") if e[2] < 33 else _("…and the squirrel beside it.")
+            )
         elif kind in ("take_pest", "take_blind"):
             blind_pest = True
-            chases.append("blind draw from the deck")
-            steps.append("You draw a feeder card blind (the column is too short).")
+            chases.append(_("blind draw from the deck"))
+            steps.append(_("You draw a feeder card blind (the column is too short)."))
         elif kind == "feeder_empty":
-            chases.append("no seed (feeder deck empty)")
-            steps.append("The feeder deck is empty: no seed.")
+            chases.append(_("no seed (feeder deck empty)"))
+            steps.append(_("The feeder deck is empty: no seed."))
         elif kind == "collect_perch":
-            steps.append(f"You collect the chased {BIRD_NAMES[e[2]]}.")
+            steps.append(_("You collect the chased {bird}.").format(bird=BIRD_NAMES[e[2]]))
         elif kind in ("crow", "crow_nothing", "squirrel", "choose_victim") and blind_pest:
             continue  # the card drawn blind is unknown, so is its effect
         elif kind == "choose_victim":
-            steps.append("The crow: you choose a bird of your most numerous species to lose.")
+            steps.append(_("The crow: you choose a bird of your most numerous species to lose."))
         elif kind == "crow" and e[1] == me:
-            steps.append(f"The crow scares away your {BIRD_NAMES[e[2]]}.")
+            steps.append(_("The crow scares away your {bird}.").format(bird=BIRD_NAMES[e[2]]))
         elif kind == "squirrel":
-            steps.append("The squirrel takes two random seeds of your pile.")
+            steps.append(_("The squirrel takes two random seeds of your pile."))
         elif kind == "promote":
-            steps.append(f"{BIRD_NAMES[e[2]]} then sits at perch {e[1]}.")
+            steps.append(
+                _("{bird} then sits at perch {perch}.").format(bird=BIRD_NAMES[e[2]], perch=e[1])
+            )
         elif kind == "collect":
-            steps.append(f"You add {BIRD_NAMES[e[2]]} to your collection.")
+            steps.append(_("You add {bird} to your collection.").format(bird=BIRD_NAMES[e[2]]))
         elif kind == "pass":
-            steps.append("You add no bird.")
+            steps.append(_("You add no bird."))
         elif kind == "draw_display":
-            steps.append(f"You take {BIRD_NAMES[e[3]]} from display slot {e[2]}.")
+            steps.append(
+                _("You take {bird} from display slot {slot}.").format(
+                    bird=BIRD_NAMES[e[3]], slot=e[2]
+                )
+            )
         elif kind == "draw_deck":
-            steps.append("You take the top card of the bird deck.")
-        elif kind == "refill_column" and not any("column is refilled" in s for s in steps):
-            steps.append("The seed column is refilled from the feeder deck.")
+            steps.append(_("You take the top card of the bird deck."))
+        elif kind == "refill_column" and not refilled:
+            refilled = True
+            steps.append(_("The seed column is refilled from the feeder deck."))
         elif kind == "end_triggered":
-            steps.append("This triggers the end of the game: the last round starts.")
+            steps.append(_("This triggers the end of the game: the last round starts."))
         elif kind == "keep" and e[1] == me:
             steps.append(
-                f"You keep {BIRD_NAMES[e[2]]} and {BIRD_NAMES[e[3]]}; the rest of your hand is"
-                " discarded."
+                _("You keep {first} and {second}; the rest of your hand is discarded.").format(
+                    first=BIRD_NAMES[e[2]], second=BIRD_NAMES[e[3]]
+                )
             )
         elif kind in _BLIND or kind in ("crow", "reveal", "game_over"):
             continue

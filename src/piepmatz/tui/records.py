@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from piepmatz.core import Game
 from piepmatz.core.errors import PiepmatzError
+from piepmatz.i18n import _, ngettext
 
 from .session import SAVE_FORMAT, SaveFileError, Session, read_documents, seat_labels
 from .words import tell
@@ -49,7 +50,7 @@ def list_games(path: str | Path) -> list[str]:
             continue
         labels = seat_labels(seats, game.options.players)
         over = game.state.is_over()
-        verdict = game.score().verdict(labels) if over else "not over"
+        verdict = game.score().verdict(labels, _) if over else _("not over")
         lines.append(f"{game_index(doc, line):>5}  {', '.join(labels)} · {verdict}")
     return lines
 
@@ -86,11 +87,23 @@ def replay_text(game: Game, seats: list[str] | None, out: TextIO) -> None:
     event (the cards drawn face down, the blind seeds and the last hands included) and the score
     sheet."""
     labels = seat_labels(seats, game.options.players)
+    moves = len(game.actions)
     out.write(
-        f"Replay of a game of Piepmatz · {game.state.rules.name} rules · "
-        f"seed {game.options.seed} · {len(game.actions)} moves · {', '.join(labels)}\n"
-        "Every card is named, also those drawn face down and the blind seeds.\n"
+        ngettext(
+            "Replay of a game of Piepmatz · {rules} rules · seed {seed} · {moves} move · {players}",
+            "Replay of a game of Piepmatz · {rules} rules · seed {seed} · {moves} moves · "
+            "{players}",
+            moves,
+        ).format(
+            rules=game.state.rules.name,
+            seed=game.options.seed,
+            moves=moves,
+            players=", ".join(labels),
+        )
+        + "\n"
+        + _("Every card is named, also those drawn face down and the blind seeds.")
+        + "\n"
     )
     for event in game.state.events or ():
         out.write(tell(event) + "\n")
-    out.write("\n" + game.score().table(labels) + "\n")
+    out.write("\n" + game.score().table(labels, _) + "\n")

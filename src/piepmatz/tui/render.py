@@ -31,7 +31,7 @@ from piepmatz.core.cards import (
     SPECIES,
 )
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
-from piepmatz.i18n import ngettext
+from piepmatz.i18n import N_, _, ngettext
 
 from .words import seat_name
 
@@ -56,13 +56,14 @@ SPECIES_TILE: dict[str, str] = {
 SEX = "♂♀"
 #: A bird's code inside a sentence (``BL5m``).
 _BIRD_CODE = re.compile(r"\b(?:" + "|".join(SPECIES) + r")[1-6][mf]\b")
+#: What the player to act does now, after their name (translated when shown).
 PHASE_TASK = {
-    PLAY: "play a bird to a perch",
-    COLLECT: "may add a bird to the collection",
-    CROW_VICTIM: "choose the crow's victim",
-    DRAW: "draw a bird",
-    LAST_HAND: "choose the last hand",
-    GAME_OVER: "game over",
+    PLAY: N_("{player}: play a bird to a perch"),
+    COLLECT: N_("{player}: may add a bird to the collection"),
+    CROW_VICTIM: N_("{player}: choose the crow's victim"),
+    DRAW: N_("{player}: draw a bird"),
+    LAST_HAND: N_("{player}: choose the last hand"),
+    GAME_OVER: N_("game over"),
 }
 
 
@@ -140,7 +141,7 @@ class Cards:
                 last_value = value
             if majority_of.get(code):
                 out.append(" ★", style="bold")
-        return out if out else Text("no birds yet", style="dim")
+        return out if out else Text(_("no birds yet"), style="dim")
 
 
 CODES = Cards(codes=True)
@@ -152,11 +153,11 @@ def feeder(card: int) -> str:
     kind = FEEDER_KIND[card]
     if kind == SEED:
         return f"S{FEEDER_EGGS[card]}"
-    return "crow" if card < 33 else "squirrel"
+    return _("crow") if card < 33 else _("squirrel")
 
 
 def pest_codes(cards: Sequence[int]) -> str:
-    return " ".join(feeder(c) for c in cards) if cards else "none"
+    return " ".join(feeder(c) for c in cards) if cards else _("none")
 
 
 def row_strength(row: Sequence[int]) -> tuple[int, int]:
@@ -176,18 +177,14 @@ def running_sheet(view: PlayerView) -> ScoreSheet:
     return score(view.rules, [list(c) for c in view.collections], seeds, final=False)
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
-
-
 def table_text(
     view: PlayerView, labels: Sequence[str], show_hand: bool = True, cards: Cards = CODES
 ) -> Text:
     """The whole table as this player sees it: perches, seed column, display, players (with
     the running score), hand."""
     t = Text()
-    t.append("PERCHES", style="bold underline")
-    t.append("  (perch bird ┃ ground birds, in order of arrival)\n", style="dim")
+    t.append(_("PERCHES"), style="bold underline")
+    t.append("  " + _("(perch bird ┃ ground birds, in order of arrival)") + "\n", style="dim")
     for i, row in enumerate(view.rows):
         perch, ground = row_strength(row)
         t.append(f" {i + 1} ", style="bold reverse")
@@ -198,8 +195,8 @@ def table_text(
         t.append_text(line)
         pad = max(1, (34 if cards.codes else 40) - len(line.plain))
         t.append(" " * pad)
-        t.append(f"ground {ground:>2} vs perch {perch}\n")
-    t.append("SEED COLUMN", style="bold underline")
+        t.append(_("ground {ground:>2} vs perch {perch}").format(ground=ground, perch=perch) + "\n")
+    t.append(_("SEED COLUMN"), style="bold underline")
     t.append(" ")
     for pos, card in enumerate(view.column):
         t.append(f" {pos + 1}:", style="dim")
@@ -207,41 +204,42 @@ def table_text(
         pest = view.column_pests[pos]
         if pest >= 0:
             t.append(f"+{feeder(pest)}", style="bold magenta")
-    t.append(f"   feeder deck {view.feeder_deck_size}\n")
-    t.append("DISPLAY", style="bold underline")
-    t.append("     ")
+    t.append("   " + _("feeder deck {count}").format(count=view.feeder_deck_size) + "\n")
+    t.append(_("DISPLAY"), style="bold underline")
+    # The display's slots line up under the seed column's positions.
+    t.append(" " * max(1, len(_("SEED COLUMN")) + 1 - len(_("DISPLAY"))))
     for slot, card in enumerate(view.display):
         t.append(f" {slot + 1}:", style="dim")
         if card >= 0:
             t.append_text(cards.bird(card))
         else:
-            t.append("empty", style="dim")
-    t.append(f"   bird deck {view.bird_deck_size}")
+            t.append(_("empty"), style="dim")
+    t.append("   " + _("bird deck {count}").format(count=view.bird_deck_size))
     if view.removed_birds:
         gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
-        t.append(f" · {', '.join(gone)} set aside (S2)", style="dim")
+        t.append(" · " + _("{species} set aside (S2)").format(species=", ".join(gone)), style="dim")
     t.append("\n")
     sheet = running_sheet(view)
     for p in range(view.num_players):
         marker = "▶" if p == view.current_player else " "
         t.append(f"{marker} ", style="bold")
         t.append(labels[p], style="bold" if p == view.player else "")
-        t.append(f" · score {sheet.players[p].total}", style="bold")
+        t.append(" · " + _("score {score}").format(score=sheet.players[p].total), style="bold")
         seeds = len(view.seeds_seen[p]) + view.blind_counts[p]
         eggs = sum(FEEDER_EGGS[c] for c in view.seeds_seen[p])
         blind = view.blind_counts[p]
-        t.append(f" · hand {view.hand_sizes[p]}")
+        t.append(" · " + _("hand {count}").format(count=view.hand_sizes[p]))
         if view.shown[p] and p != view.player:
             # Birds everybody saw them draw from the display (T3.1); after the last-hand
             # choice they are among the kept and discarded (E3).
-            t.append(" · kept or discarded: " if view.chosen[p] else " incl. ")
+            t.append(" · " + (_("kept or discarded:") if view.chosen[p] else _("incl.")) + " ")
             t.append_text(cards.birds(view.shown[p]))
-        t.append(f" · seeds {seeds}")
+        t.append(" · " + _("seeds {count}").format(count=seeds))
         if seeds:
             t.append(" (" + ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs))
-            t.append(f", {blind} blind)" if blind else ")")
+            t.append(", " + _("{count} blind").format(count=blind) + ")" if blind else ")")
         if view.pests[p]:
-            t.append(f" · pests {pest_codes(view.pests[p])}")
+            t.append(" · " + _("pests {pests}").format(pests=pest_codes(view.pests[p])))
         t.append("\n")
         majority = {code: holder == p for code, holder in sheet.majority.items()}
         t.append("    ")
@@ -254,23 +252,31 @@ def table_text(
 
 def hand_text(view: PlayerView, cards: Cards = CODES) -> Text:
     t = Text()
-    t.append(f"YOUR HAND ({seat_name(view.player)})", style="bold underline")
+    t.append(
+        _("YOUR HAND ({player})").format(player=seat_name(view.player)), style="bold underline"
+    )
     t.append("  ")
     t.append_text(cards.birds(view.hand, sep="  "))
     if view.own_blind:
-        t.append(f"   your blind seeds: {' '.join(feeder(c) for c in view.own_blind)}", style="dim")
+        blind = " ".join(feeder(c) for c in view.own_blind)
+        t.append("   " + _("your blind seeds: {seeds}").format(seeds=blind), style="dim")
     return t
 
 
 def status_text(view: PlayerView, labels: Sequence[str], rules_name: str, seed: int) -> Text:
     t = Text()
-    t.append(f"{rules_name} rules · seed {seed} · turn {view.turn} · ")
-    if view.phase == GAME_OVER:
-        t.append("game over", style="bold")
-    else:
-        t.append(f"{labels[view.current_player]}: {PHASE_TASK[view.phase]}", style="bold")
+    t.append(
+        _("{rules} rules · seed {seed} · turn {turn}").format(
+            rules=rules_name, seed=seed, turn=view.turn
+        )
+        + " · "
+    )
+    task = _(PHASE_TASK[view.phase])
+    if view.phase != GAME_OVER:
+        task = task.format(player=labels[view.current_player])
+    t.append(task, style="bold")
     if view.end_triggered is not None:
-        t.append(" · last round", style="bold red")
+        t.append(" · " + _("last round"), style="bold red")
     return t
 
 
@@ -279,18 +285,22 @@ def action_text(action: Action, short: bool = False) -> str:
     kind = action.kind
     cards = [BIRD_NAMES[c] for c in action.cards]
     if kind == "play":
-        return f"{cards[0]} → perch {action.index}"
+        return _("{bird} → perch {perch}").format(bird=cards[0], perch=action.index)
     if kind == "collect":
-        return f"add {cards[0]}" + ("" if short else " to your collection")
+        text = _("add {bird}") if short else _("add {bird} to your collection")
+        return text.format(bird=cards[0])
     if kind == "pass":
-        return "add no bird"
+        return _("add no bird")
     if kind == "draw display":
-        return ("" if short else "take ") + f"display slot {action.index}"
+        text = _("display slot {slot}") if short else _("take display slot {slot}")
+        return text.format(slot=action.index)
     if kind == "draw deck":
-        return "bird deck (top)" if short else "take the top of the bird deck"
+        return _("bird deck (top)") if short else _("take the top of the bird deck")
     if kind == "crow":
-        return f"lose {cards[0]}" + ("" if short else " to the crow")
-    return f"keep {cards[0]} + {cards[1]}" if short else f"keep {cards[0]} and {cards[1]}"
+        text = _("lose {bird}") if short else _("lose {bird} to the crow")
+        return text.format(bird=cards[0])
+    text = _("keep {first} + {second}") if short else _("keep {first} and {second}")
+    return text.format(first=cards[0], second=cards[1])
 
 
 def short_label(label: str) -> str:
@@ -302,14 +312,14 @@ def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
     """The score sheet (the core's one table, :meth:`ScoreSheet.table`), columns headed by
     short names so that four players fit 80 columns; who sat where, and the majorities."""
     t = Text()
-    for line in sheet.table([short_label(label) for label in labels]).splitlines():
-        strong = line.startswith(("total", " ")) or not line[:1].strip()
+    for line in sheet.table([short_label(label) for label in labels], _).splitlines():
+        strong = line.startswith((_("total"), " ")) or not line[:1].strip()
         t.append(line + "\n", style="bold" if strong else "")
     if any(short_label(label) != label for label in labels):
         t.append(" · ".join(labels) + "\n", style="dim")
     majority = ", ".join(
-        f"{code}: {'tie' if holder is None else short_label(labels[holder])}"
+        f"{code}: {_('tie') if holder is None else short_label(labels[holder])}"
         for code, holder in sheet.majority.items()
     )
-    t.append(f"majorities: {majority or 'none'}", style="dim")
+    t.append(_("majorities: {majorities}").format(majorities=majority or _("none")), style="dim")
     return t

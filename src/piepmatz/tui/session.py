@@ -36,6 +36,7 @@ from piepmatz.core import (
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.core.state import Event
+from piepmatz.i18n import _
 
 from .words import seat_name
 
@@ -94,7 +95,9 @@ def parse_seats(text: str) -> list[str]:
 
 def seat_label(seats: Sequence[str], player: int) -> str:
     kind = seats[player]
-    return seat_name(player) + (" (person)" if kind == HUMAN else f" ({kind} bot)")
+    if kind == HUMAN:
+        return _("{seat} (person)").format(seat=seat_name(player))
+    return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=kind)
 
 
 def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:

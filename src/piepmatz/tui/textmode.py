@@ -21,12 +21,13 @@ from piepmatz.bots.review import HINT_BOT, hint
 from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import PHASE_NAMES
+from piepmatz.i18n import _
 
 from .hints import hint_seed, hint_text
 from .preview import preview
 from .render import score_sheet_text, status_text, table_text
 from .session import SaveFileError, Session
-from .words import seat_name, tell
+from .words import reason, seat_name, tell
 
 #: Card codes in any case (``bl5m``) read as the engine writes them (``BL5m``).
 _CARD_CODES = {name.lower(): name for name in BIRD_NAMES}
@@ -67,7 +68,7 @@ class TextGame:
         return [self.session.label(p) for p in range(len(self.session.seats))]
 
     def error(self, message: str) -> None:
-        self.err.write(f"error: {message}\n")
+        self.err.write(_("error: {message}").format(message=message) + "\n")
         self.err.flush()
         if not self.inp.isatty():
             self.refused = True
@@ -89,25 +90,32 @@ class TextGame:
 
     def print_help(self, player: int) -> None:
         view = self.session.view(player)
-        self.say("Legal actions (type one as shown, or its number):")
+        self.say(_("Legal actions (type one as shown, or its number):"))
         for n, action_id in enumerate(self.session.game.state.legal_action_ids(), 1):
             action = f"{Action.from_id(action_id)!s:<20}"
             self.say(f"{n:>3}. {action} {preview(view, action_id).headline}")
-        self.say("Other commands: help, table, hint, save FILE, save --replace FILE, quit")
+        self.say(_("Other commands: help, table, hint, save FILE, save --replace FILE, quit"))
 
     def print_hint(self, player: int) -> None:
         if not self.session.hints:
-            self.say("Hints are turned off at this table.")
+            self.say(_("Hints are turned off at this table."))
             return
         found = hint(self.session.view(player), hint_seed(self.session.game), self.hint_bot)
-        self.say(f"Hint ({found.bot} bot): {hint_text(found, notation=True)}")
+        self.say(
+            _("Hint ({bot} bot): {hint}").format(
+                bot=found.bot, hint=hint_text(found, notation=True)
+            )
+        )
 
     def run(self) -> int:
         session = self.session
         game = session.game
         self.say(
-            f"Piepmatz · {game.state.rules.name} rules · seed {game.options.seed} · "
-            + ", ".join(self.labels())
+            _("Piepmatz · {rules} rules · seed {seed} · {players}").format(
+                rules=game.state.rules.name,
+                seed=game.options.seed,
+                players=", ".join(self.labels()),
+            )
         )
         while not session.state_over:
             player = session.to_act
@@ -116,7 +124,7 @@ class TextGame:
                     session.bot_move()
                 except BotMoveError as exc:
                     self.print_new_events()
-                    self.say(f"error: {exc}; the game stops here.")
+                    self.say(_("error: {reason}; the game stops here.").format(reason=exc))
                     return 1
                 self.print_new_events()
                 if self.delay:
@@ -138,15 +146,19 @@ class TextGame:
         replace = args.startswith("--replace")
         path = args.removeprefix("--replace").strip()
         if not path:
-            self.error("name the file: save mygame.json")
+            self.error(_("name the file: save mygame.json"))
             return
         try:
             self.session.save(path, replace=replace)
         except SaveFileError as exc:
-            more = " (save --replace FILE replaces it)" if "exists already" in str(exc) else ""
-            self.error(f"{exc}{more}")
+            if "exists already" in str(exc):
+                self.error(_("{reason} (save --replace FILE replaces it)").format(reason=exc))
+            else:
+                self.error(str(exc))
             return
-        self.say(f"Saved to {path}: go on with piepmatz play --text --resume {path}")
+        self.say(
+            _("Saved to {path}: go on with piepmatz play --text --resume {path}").format(path=path)
+        )
 
     def ask(self, player: int) -> str | None:
         """Read lines until one is a legal action for ``player`` (None); at the end of input or
@@ -158,7 +170,7 @@ class TextGame:
             line = self.inp.readline()
             if not line:
                 self.say("")
-                return "End of input: the game is left unfinished."
+                return _("End of input: the game is left unfinished.")
             text = line.strip()
             if not text:
                 continue
@@ -170,7 +182,7 @@ class TextGame:
             elif word == "hint":
                 self.print_hint(player)
             elif word == "quit":
-                return "You left the game unfinished (save FILE first keeps it)."
+                return _("You left the game unfinished (save FILE first keeps it).")
             elif word == "save":
                 self.save(text[4:].strip())
             elif self.play(text, player):
@@ -181,7 +193,11 @@ class TextGame:
         legal = self.session.game.state.legal_action_ids()
         if text.isdigit():
             if not 1 <= int(text) <= len(legal):
-                self.error(f"there is no move {text}: choose 1-{len(legal)} (see 'help')")
+                self.error(
+                    _("there is no move {number}: choose 1-{last} (see 'help')").format(
+                        number=text, last=len(legal)
+                    )
+                )
                 return False
             action: int | str = legal[int(text) - 1]
         else:
@@ -189,6 +205,6 @@ class TextGame:
         try:
             self.session.apply(action, player)
         except PiepmatzError as exc:
-            self.error(f"{exc}. Type 'help' for the legal actions.")
+            self.error(_("{reason}. Type 'help' for the legal actions.").format(reason=reason(exc)))
             return False
         return True

@@ -14,29 +14,37 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 
 from piepmatz.core import PlayerView
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND
+from piepmatz.i18n import N_, _
 
 from ..render import CODES, Cards, hand_text, running_sheet
-from .widgets import ChoiceList, choice_options, preview_text
+from .widgets import ChoiceList, choice_options, preview_text, translate_bindings
 
+#: Each dialog's title (after it, who decides) and why it asks (translated when shown).
 DIALOG_TEXT = {
     COLLECT: (
-        "No chase — add a bird?",
-        "The row did not chase (T2.2). You may add one bird from your hand whose value is not "
-        "higher than the bird you just played to your collection, or add none.",
+        N_("No chase — add a bird? — {player}"),
+        N_(
+            "The row did not chase (T2.2). You may add one bird from your hand whose value is "
+            "not higher than the bird you just played to your collection, or add none."
+        ),
     ),
     CROW_VICTIM: (
-        "The crow — choose your loss",
-        "You took a crow (T2.1d): one bird of a species of which you hold the most leaves the "
-        "game. Choose which.",
+        N_("The crow — choose your loss — {player}"),
+        N_(
+            "You took a crow (T2.1d): one bird of a species of which you hold the most leaves "
+            "the game. Choose which."
+        ),
     ),
     DRAW: (
-        "Draw a bird",
-        "Take a face-up display bird or the top card of the bird deck (T3.1).",
+        N_("Draw a bird — {player}"),
+        N_("Take a face-up display bird or the top card of the bird deck (T3.1)."),
     ),
     LAST_HAND: (
-        "The last hand",
-        "The game is over after this round (E3): choose two birds of your hand for your "
-        "collection; the rest is discarded. Nobody sees your choice until all have chosen.",
+        N_("The last hand — {player}"),
+        N_(
+            "The game is over after this round (E3): choose two birds of your hand for your "
+            "collection; the rest is discarded. Nobody sees your choice until all have chosen."
+        ),
     ),
 }
 
@@ -59,7 +67,7 @@ class ChoiceDialog(ModalScreen[int]):
     }
     ChoiceDialog #dialog-preview { width: 1fr; height: auto; padding: 0 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "hint", "Hint")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "hint", N_("Hint"))]
 
     def __init__(
         self,
@@ -70,6 +78,7 @@ class ChoiceDialog(ModalScreen[int]):
         cards: Cards = CODES,
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.cards = cards
         self.view = view
         self.legal = list(legal)
@@ -80,13 +89,13 @@ class ChoiceDialog(ModalScreen[int]):
     def compose(self) -> ComposeResult:
         title, why = DIALOG_TEXT[self.view.phase]
         with Vertical() as box:
-            box.border_title = f"{title} — {self.label}"
+            box.border_title = _(title).format(player=self.label)
             if self.this_turn:
                 yield Static(Text("\n").join(self.this_turn[-4:]), id="this-turn")
-            yield Static(why, id="why")
+            yield Static(_(why), id="why")
             yield Static(self._context_text(), id="context")
             yield Static(
-                Text("↑↓/click: see what it does · Enter/click again: choose", style="italic"),
+                Text(_("↑↓/click: see what it does · Enter/click again: choose"), style="italic"),
                 id="how",
             )
             with Horizontal():
@@ -101,20 +110,25 @@ class ChoiceDialog(ModalScreen[int]):
         if view.phase == CROW_VICTIM:
             sheet = running_sheet(view)
             majority = {c: h == view.player for c, h in sheet.majority.items()}
-            t.append("Your collection: ")
+            t.append(_("Your collection:") + " ")
             t.append_text(self.cards.collection(view.collections[view.player], majority))
         elif view.phase == DRAW:
-            t.append("Display: ")
+            t.append(_("Display:") + " ")
             for slot, card in enumerate(view.display):
                 t.append(f"{slot + 1}:")
-                t.append_text(self.cards.bird(card) if card >= 0 else Text("empty"))
+                t.append_text(self.cards.bird(card) if card >= 0 else Text(_("empty")))
                 t.append("  ")
-            t.append(f"bird deck {view.bird_deck_size} · draws left {view.draws_left} · hand ")
+            t.append(
+                _("bird deck {count} · draws left {draws} · hand").format(
+                    count=view.bird_deck_size, draws=view.draws_left
+                )
+                + " "
+            )
             t.append_text(self.cards.birds(view.hand))
         else:
             t.append_text(hand_text(view, self.cards))
             if view.phase == COLLECT:
-                t.append(f"   (you played a {view.played_value})")
+                t.append("   " + _("(you played a {value})").format(value=view.played_value))
         return t
 
     def on_mount(self) -> None:
@@ -149,18 +163,25 @@ class HandoffScreen(ModalScreen[None]):
     HandoffScreen Static { width: 100%; content-align: center middle; }
     HandoffScreen Button { width: 100%; margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Show my hand")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("Show my hand"))]
 
     def __init__(self, label: str, name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.label = label
         self.person = name
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(f"Pass the keyboard to {self.label}.", style="bold"))
-            yield Static("The hand stays hidden until they are ready.")
-            yield Button(f"I am {self.person} — show my hand", id="ready", variant="primary")
+            yield Static(
+                Text(_("Pass the keyboard to {player}.").format(player=self.label), style="bold")
+            )
+            yield Static(_("The hand stays hidden until they are ready."))
+            yield Button(
+                _("I am {player} — show my hand").format(player=self.person),
+                id="ready",
+                variant="primary",
+            )
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()
@@ -182,10 +203,11 @@ class PathDialog(ModalScreen[str | None]):
         background: $surface;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, title: str, default: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.title_text = title
         self.default = default
 
@@ -193,7 +215,7 @@ class PathDialog(ModalScreen[str | None]):
         with Vertical():
             yield Label(self.title_text)
             yield Input(value=self.default, id="path")
-            yield Label("Enter to confirm, Escape to cancel", classes="muted")
+            yield Label(_("Enter to confirm, Escape to cancel"), classes="muted")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         value = event.value.strip()
@@ -217,12 +239,13 @@ class ConfirmDialog(ModalScreen[bool]):
     ConfirmDialog Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("escape,n", "answer(False)", "No"),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("escape,n", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str, yes: str, no: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.question = question
         self.yes = yes
         self.no = no

@@ -11,10 +11,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from piepmatz.i18n import N_, _
+
 from ..render import score_sheet_text
 from ..session import Session
 from .messages import SaveGame
 from .review import ReviewScreen
+from .widgets import translate_bindings
 
 
 class EndScreen(ModalScreen[str | None]):
@@ -31,30 +34,31 @@ class EndScreen(ModalScreen[str | None]):
     EndScreen Button { margin-right: 1; min-width: 8; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "choose('new')", "New game"),
-        Binding("s", "save", "Save"),
-        Binding("p", "choose('replay')", "Replay"),
-        Binding("v", "review", "Review"),
-        Binding("escape", "choose(None)", "Look at the table"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("n", "choose('new')", N_("New game")),
+        Binding("s", "save", N_("Save")),
+        Binding("p", "choose('replay')", N_("Replay")),
+        Binding("v", "review", N_("Review")),
+        Binding("escape", "choose(None)", N_("Look at the table")),
+        Binding("q", "choose('quit')", N_("Quit")),
     ]
 
     def __init__(self, session: Session, labels: Sequence[str]) -> None:
         super().__init__()
+        translate_bindings(self)
         self.session = session
         self.labels = list(labels)
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = "The game is over — score sheet (E4, E5)"
+            box.border_title = _("The game is over — score sheet (E4, E5)")
             with VerticalScroll(id="sheet-scroll"):
                 yield Static(score_sheet_text(self.session.game.score(), self.labels), id="sheet")
             with Horizontal(id="end-buttons"):
-                yield Button("New game", id="new", variant="primary")
-                yield Button("Save", id="save")
-                yield Button("Replay", id="replay")
-                yield Button("Review", id="review")
-                yield Button("Quit", id="quit")
+                yield Button(_("New game"), id="new", variant="primary")
+                yield Button(_("Save"), id="save")
+                yield Button(_("Replay"), id="replay")
+                yield Button(_("Review"), id="review")
+                yield Button(_("Quit"), id="quit")
 
     def on_mount(self) -> None:
         self.query_one("#new", Button).focus()

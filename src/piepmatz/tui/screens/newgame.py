@@ -11,10 +11,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from piepmatz.core.rules import PRESETS
+from piepmatz.i18n import LANGUAGE_NAMES, N_, _, current_language, set_language
 
 from ..session import HUMAN, SeatError, Session, available_bots, default_bot
 from ..words import seat_name
 from .messages import OpenSave, StartGame
+from .widgets import translate_bindings
 
 
 class NewGameScreen(Screen[None]):
@@ -35,16 +37,17 @@ class NewGameScreen(Screen[None]):
     NewGameScreen #error { color: $error; height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "Start"),
-        Binding("ctrl+l", "resume_kept", "Resume the last game", show=False),
-        Binding("ctrl+o", "resume", "Resume a save"),
-        Binding("ctrl+r", "replay", "Replay a save"),
+        Binding("ctrl+s", "start", N_("Start")),
+        Binding("ctrl+l", "resume_kept", N_("Resume the last game"), show=False),
+        Binding("ctrl+o", "resume", N_("Resume a save")),
+        Binding("ctrl+r", "replay", N_("Replay a save")),
     ]
 
     def __init__(
         self, rules: str = "standard", seed: int | None = None, kept: Session | None = None
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         #: A preset, or a ``--rules`` spec with flags (offered beside the presets).
         self.rules = rules
         self.seed = seed
@@ -52,21 +55,32 @@ class NewGameScreen(Screen[None]):
         self.kept = kept
 
     def compose(self) -> ComposeResult:
-        kinds = [("person", HUMAN)] + [(f"{b} bot", b) for b in available_bots()]
+        kinds = [(_("person"), HUMAN)] + [
+            (_("{bot} bot").format(bot=b), b) for b in available_bots()
+        ]
         bot = default_bot()
         with VerticalScroll() as box:
-            box.border_title = "Piepmatz — new game"
+            box.border_title = _("Piepmatz — new game")
             if self.kept is not None:
                 state = self.kept.game.state
                 yield Static(
-                    f"Your last game is kept: {len(self.kept.seats)} players, "
-                    f"{state.rules.name} rules, turn {state.turn}.",
+                    _(
+                        "Your last game is kept: {players} players, {rules} rules, turn {turn}."
+                    ).format(players=len(self.kept.seats), rules=state.rules.name, turn=state.turn),
                     id="kept",
                 )
                 with Horizontal(id="kept-buttons", classes="row"):
-                    yield Button("Resume the last game", id="resume-kept", variant="warning")
+                    yield Button(_("Resume the last game"), id="resume-kept", variant="warning")
             with Horizontal(classes="row"):
-                yield Label("Players")
+                yield Label(_("Language"))
+                yield Select(
+                    [(name, code) for code, name in LANGUAGE_NAMES.items()],
+                    value=current_language(),
+                    allow_blank=False,
+                    id="language",
+                )
+            with Horizontal(classes="row"):
+                yield Label(_("Players"))
                 yield Select(
                     [(str(n), n) for n in (2, 3, 4)], value=3, allow_blank=False, id="players"
                 )
@@ -82,7 +96,7 @@ class NewGameScreen(Screen[None]):
                         id=f"seat-{seat}",
                     )
             with Horizontal(classes="row"):
-                yield Label("Rules")
+                yield Label(_("Rules"))
                 yield Select(
                     [(name, name) for name in sorted({*PRESETS, self.rules})],
                     value=self.rules,
@@ -90,31 +104,37 @@ class NewGameScreen(Screen[None]):
                     id="rules",
                 )
             with Horizontal(classes="row"):
-                yield Label("Seed")
+                yield Label(_("Seed"))
                 yield Input(
                     "" if self.seed is None else str(self.seed),
-                    placeholder="empty: a fresh deal",
+                    placeholder=_("empty: a fresh deal"),
                     id="seed",
                 )
-                yield Label("Hints (h)", id="hints-label")
+                yield Label(_("Hints (h)"), id="hints-label")
                 yield Select(
-                    [("on", True), ("off", False)],
+                    [(_("on"), True), (_("off"), False)],
                     value=getattr(self.app, "hints", True),
                     allow_blank=False,
                     id="hints",
                 )
             yield Static(id="error")
             with Horizontal(id="buttons"):
-                yield Button("Start", id="start", variant="primary")
-                yield Button("Resume…", id="resume")
-                yield Button("Replay…", id="replay")
-                yield Button("Quit", id="quit")
+                yield Button(_("Start"), id="start", variant="primary")
+                yield Button(_("Resume…"), id="resume")
+                yield Button(_("Replay…"), id="replay")
+                yield Button(_("Quit"), id="quit")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#resume-kept" if self.kept else "#start", Button).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "language" and event.value != current_language():
+            # At once: this screen is drawn again in the new language, and so is every
+            # screen after it.
+            set_language(str(event.value))
+            self.app.switch_screen(NewGameScreen(self.rules, self._seed_typed(), self.kept))
+            return
         if event.select.id == "players" and isinstance(event.value, int):
             for seat in range(4):
                 self.query_one(f"#seat-row-{seat}").set_class(seat >= event.value, "hidden")
@@ -142,7 +162,7 @@ class NewGameScreen(Screen[None]):
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:
-            error.update(f"The seed must be a whole number, not {seed_text!r}.")
+            error.update(_("The seed must be a whole number, not {text!r}.").format(text=seed_text))
             return
         try:
             rules = str(self._value("rules"))
@@ -151,6 +171,10 @@ class NewGameScreen(Screen[None]):
             error.update(str(exc))
             return
         self.post_message(StartGame(session))
+
+    def _seed_typed(self) -> int | None:
+        text = self.query_one("#seed", Input).value.strip()
+        return int(text) if text.isdigit() else self.seed
 
     def action_resume_kept(self) -> None:
         if self.kept is not None:

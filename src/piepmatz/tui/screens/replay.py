@@ -13,10 +13,11 @@ from textual.widgets import Button, Footer, RichLog, Static
 
 from piepmatz.core import Game, view_of
 from piepmatz.core.state import State
+from piepmatz.i18n import N_, _
 
 from ..render import birds, feeder, score_sheet_text, status_text, table_text
 from ..session import seat_labels
-from .widgets import event_line
+from .widgets import event_line, translate_bindings
 
 
 class ReplayScreen(Screen[None]):
@@ -32,15 +33,16 @@ class ReplayScreen(Screen[None]):
     ReplayScreen RichLog { height: 1fr; min-height: 4; padding: 0 1; border-top: solid $warning; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", "Forward"),
-        Binding("left,h", "step(-1)", "Back"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("escape,q", "close", "Close"),
+        Binding("right,l", "step(1)", N_("Forward")),
+        Binding("left,h", "step(-1)", N_("Back")),
+        Binding("home", "jump(0)", N_("Start")),
+        Binding("end", "jump(-1)", N_("End")),
+        Binding("escape,q", "close", N_("Close")),
     ]
 
     def __init__(self, game: Game, seats: list[str] | None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.game = game
         self.labels = seat_labels(seats, game.options.players)
         # Every state of the game, from the deal to the end (games are short: ~70 actions).
@@ -63,9 +65,9 @@ class ReplayScreen(Screen[None]):
         yield Static(id="table")
         yield Static(id="hands")
         with Horizontal(id="nav"):
-            yield Button("◀ back", id="back")
-            yield Button("forward ▶", id="forward")
-            yield Button("close", id="close")
+            yield Button(_("◀ back"), id="back")
+            yield Button(_("forward ▶"), id="forward")
+            yield Button(_("close"), id="close")
         yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
@@ -76,20 +78,24 @@ class ReplayScreen(Screen[None]):
         state = self.states[self.index]
         view = view_of(state, 0)
         last = len(self.states) - 1
-        what = str(self.game.actions[self.index - 1]) if self.index else "the deal"
+        what = str(self.game.actions[self.index - 1]) if self.index else _("the deal")
         status = Text(
-            f"REPLAY · every hand and blind seed shown · step {self.index}/{last} · {what}\n"
+            _("REPLAY · every hand and blind seed shown · step {step}/{last} · {action}").format(
+                step=self.index, last=last, action=what
+            )
+            + "\n"
         )
         status.append_text(status_text(view, self.labels, state.rules.name, self.game.options.seed))
         self.query_one("#status", Static).update(status)
         self.query_one("#table", Static).update(table_text(view, self.labels, show_hand=False))
         hands = Text()
         for p in range(state.num_players):
-            hands.append(f"{self.labels[p].split(' (')[0]} hand: ", style="bold")
+            seat = self.labels[p].split(" (")[0]
+            hands.append(_("{player} hand:").format(player=seat) + " ", style="bold")
             hands.append_text(birds(state.hands[p]))
             if state.seeds_blind[p]:
                 blind = " ".join(feeder(c) for c in state.seeds_blind[p])
-                hands.append(f" · blind seeds: {blind}")
+                hands.append(" · " + _("blind seeds: {seeds}").format(seeds=blind))
             hands.append("\n")
         self.query_one("#hands", Static).update(hands)
         log = self.query_one(RichLog)

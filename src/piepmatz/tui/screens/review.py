@@ -29,8 +29,19 @@ from piepmatz.bots.review import (
     summarise,
 )
 from piepmatz.core import Action, Game
+from piepmatz.i18n import N_, _, ngettext
 
 from ..render import action_text, table_text
+from .widgets import translate_bindings
+
+#: The grades' words (the review's data keeps the English ids).
+GRADE_WORDS = {
+    "best": N_("best"),
+    "good": N_("good"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
 
 #: The search's budget per option, and the processes it runs on (None: every core).
 ITERATIONS = DEFAULT_ITERATIONS
@@ -75,11 +86,11 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #review-detail { height: 1fr; padding: 0 1; border-top: solid $accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", "Next decision"),
-        Binding("left,h", "step(-1)", "Previous"),
-        Binding("home", "jump(0)", "First"),
-        Binding("end", "jump(-1)", "Last"),
-        Binding("escape,q", "close", "Close"),
+        Binding("right,l", "step(1)", N_("Next decision")),
+        Binding("left,h", "step(-1)", N_("Previous")),
+        Binding("home", "jump(0)", N_("First")),
+        Binding("end", "jump(-1)", N_("Last")),
+        Binding("escape,q", "close", N_("Close")),
     ]
 
     def __init__(
@@ -92,6 +103,7 @@ class ReviewScreen(Screen[None]):
         seed: int = 1,
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.game = game
         self.player = player
         self.labels = list(labels)
@@ -146,14 +158,18 @@ class ReviewScreen(Screen[None]):
         total = len(self.decisions)
         who = self.labels[self.player]
         if not total:
-            status.update(f"REVIEW of {who}: no decision to review")
-            options.update("This player took no decision with more than one option.")
+            status.update(_("REVIEW of {player}: no decision to review").format(player=who))
+            options.update(_("This player took no decision with more than one option."))
             return
-        progress = "" if self.done else f" · searching: {len(self.reviews)} of {total} done"
         d = self.decisions[self.index]
-        status.update(
-            f"REVIEW of {who} · decision {self.index + 1}/{total} (turn {d.view.turn}){progress}"
+        line = _("REVIEW of {player} · decision {number}/{total} (turn {turn})").format(
+            player=who, number=self.index + 1, total=total, turn=d.view.turn
         )
+        if not self.done:
+            line += " · " + _("searching: {done} of {total} done").format(
+                done=len(self.reviews), total=total
+            )
+        status.update(line)
         self.query_one("#review-table", Static).update(table_text(d.view, self.labels))
         options.update(self.detail(d))
 
@@ -162,22 +178,36 @@ class ReviewScreen(Screen[None]):
         t = Text()
         played = action_text(Action.from_id(d.played))
         if self.index >= len(self.reviews):
-            t.append(f"Played: {played}. The search has not reached this decision yet.\n")
+            t.append(
+                _("Played: {action}. The search has not reached this decision yet.").format(
+                    action=played
+                )
+                + "\n"
+            )
         else:
             r = self.reviews[self.index]
-            t.append(f"Played: {played} — ")
-            t.append(r.grade, style=GRADE_STYLES[r.grade])
+            t.append(_("Played: {action} —").format(action=played) + " ")
+            t.append(_(GRADE_WORDS[r.grade]), style=GRADE_STYLES[r.grade])
             if r.grade != "best":
                 t.append(
-                    f" ({r.loss:.1f} points of lead lost, win chance {100 * r.win_change:+.0f} %"
-                    f"); best: {action_text(Action.from_id(r.best.action))}"
+                    " "
+                    + _(
+                        "({loss:.1f} points of lead lost, win chance {change:+.0f} %); best: {best}"
+                    ).format(
+                        loss=r.loss,
+                        change=100 * r.win_change,
+                        best=action_text(Action.from_id(r.best.action)),
+                    )
                 )
             t.append("\n")
             for e in r.options:
                 mark = "▶ " if e.action == r.played else "  "
                 t.append(
-                    f"{mark}{action_text(Action.from_id(e.action)):<34} lead {e.lead:+5.1f} "
-                    f"± {e.lead_spread:3.1f}   win {e.win:4.0%}\n",
+                    f"{mark}{action_text(Action.from_id(e.action)):<34} "
+                    + _("lead {lead:+5.1f} ± {spread:3.1f}   win {win:4.0%}").format(
+                        lead=e.lead, spread=e.lead_spread, win=e.win
+                    )
+                    + "\n",
                     style="bold" if e.action == r.played else "",
                 )
         if self.done:
@@ -186,9 +216,22 @@ class ReviewScreen(Screen[None]):
                 f"{name} {c.loss:.1f}" for name, c in s.categories.items() if c.decisions
             )
             t.append(
-                f"\nAccuracy {s.accuracy:.0%} ({s.decisions} decisions); points of lead lost: "
-                f"{s.loss:.1f} ({lost}). {self.iterations:,} search iterations per option, "
-                "from this player's view only."
+                "\n"
+                + ngettext(
+                    "Accuracy {accuracy:.0%} ({decisions} decision); points of lead lost: "
+                    "{loss:.1f} ({lost}). {iterations:,} search iterations per option, from this "
+                    "player's view only.",
+                    "Accuracy {accuracy:.0%} ({decisions} decisions); points of lead lost: "
+                    "{loss:.1f} ({lost}). {iterations:,} search iterations per option, from this "
+                    "player's view only.",
+                    s.decisions,
+                ).format(
+                    accuracy=s.accuracy,
+                    decisions=s.decisions,
+                    loss=s.loss,
+                    lost=lost,
+                    iterations=self.iterations,
+                )
             )
         return t
 

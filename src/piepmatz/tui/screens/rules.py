@@ -10,6 +10,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from piepmatz.i18n import N_, _
+
+from .widgets import translate_bindings
+
 
 class RulesScreen(ModalScreen[None]):
     """RULES.md for the rules in play: the flags first, each rule that differs marked."""
@@ -20,17 +24,20 @@ class RulesScreen(ModalScreen[None]):
         border: thick $accent; background: $surface; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,r", "close", "Close the rules"),
+        Binding("escape,q,r", "close", N_("Close the rules")),
     ]
 
     def __init__(self, rules_name: str, markdown: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.rules_name = rules_name
         self.markdown = markdown
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
-            scroll.border_title = f"Rules — {self.rules_name} (Escape to close)"
+            scroll.border_title = _("Rules — {rules} (Escape to close)").format(
+                rules=self.rules_name
+            )
             yield Markdown(self.markdown)
 
     def on_mount(self) -> None:

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from piepmatz.bots.base import BotMoveError
 from piepmatz.core import PlayerView
 from piepmatz.core.state import PLAY
+from piepmatz.i18n import N_, _
 
 from ..hints import HintGiver, hint_seed
 from ..render import CODES, TILES, Cards, status_text, table_text
@@ -32,11 +33,11 @@ from .dialogs import ChoiceDialog, ConfirmDialog, HandoffScreen
 from .end import EndScreen
 from .messages import NewGame, OpenSave, SaveGame, ShowReplay
 from .rules import RulesScreen
-from .widgets import ChoiceList, choice_options, event_line, preview_text
+from .widgets import ChoiceList, choice_options, event_line, preview_text, translate_bindings
 
 #: How many recent events the log shows again when the seat at the keyboard changes.
 LOG_REWRITE = 40
-LEAVE_QUESTION = (
+LEAVE_QUESTION = N_(
     "Leave this game? It is kept: the next `piepmatz play` offers to resume it "
     "(or save it under a name first with s)."
 )
@@ -65,16 +66,16 @@ class TableScreen(Screen[None]):
     TableScreen.too-small #too-small { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "hint", "Hint"),
-        Binding("r", "rules", "Rules"),
-        Binding("s", "save", "Save"),
-        Binding("o", "resume", "Resume"),
-        Binding("n", "new_game", "New game"),
-        Binding("c", "codes", "Codes/tiles"),
-        Binding("l", "log", "Log"),
-        Binding("pageup", "scroll_log(-1)", "Log up", show=False, priority=True),
-        Binding("pagedown", "scroll_log(1)", "Log down", show=False, priority=True),
-        Binding("q", "quit", "Quit"),
+        Binding("h", "hint", N_("Hint")),
+        Binding("r", "rules", N_("Rules")),
+        Binding("s", "save", N_("Save")),
+        Binding("o", "resume", N_("Resume")),
+        Binding("n", "new_game", N_("New game")),
+        Binding("c", "codes", N_("Codes/tiles")),
+        Binding("l", "log", N_("Log")),
+        Binding("pageup", "scroll_log(-1)", N_("Log up"), show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", N_("Log down"), show=False, priority=True),
+        Binding("q", "quit", N_("Quit")),
     ]
     #: Below this width the log moves behind the choices (``l`` shows it).
     WIDE = 100
@@ -83,6 +84,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, session: Session, bot_delay: float = 0.6, keep: Path | None = None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.session = session
         self.bot_delay = bot_delay
         #: Where the game is kept after every move (the autosave), or None.
@@ -133,9 +135,16 @@ class TableScreen(Screen[None]):
         self.set_class(small, "too-small")
         if small:
             self.query_one("#too-small", Static).update(
-                f"The terminal is {width} × {height}: Piepmatz needs at least "
-                f"{self.MIN_SIZE[0]} × {self.MIN_SIZE[1]}. Make it larger to play on "
-                "(the game waits), or use piepmatz play --text."
+                _(
+                    "The terminal is {width} × {height}: Piepmatz needs at least "
+                    "{min_width} × {min_height}. Make it larger to play on (the game waits), "
+                    "or use piepmatz play --text."
+                ).format(
+                    width=width,
+                    height=height,
+                    min_width=self.MIN_SIZE[0],
+                    min_height=self.MIN_SIZE[1],
+                )
             )
         self.query_one(RichLog).scroll_end(animate=False)
 
@@ -148,7 +157,9 @@ class TableScreen(Screen[None]):
     def labels(self) -> list[str]:
         you = self.session.humans == [self.viewer]
         return [
-            f"{seat_name(p)} (you)" if you and p == self.viewer else self.session.label(p)
+            _("{seat} (you)").format(seat=seat_name(p))
+            if you and p == self.viewer
+            else self.session.label(p)
             for p in range(len(self.session.seats))
         ]
 
@@ -190,7 +201,7 @@ class TableScreen(Screen[None]):
         session = self.session
         if session.state_over:
             self.redraw()
-            self.clear_choices("The game is over.")
+            self.clear_choices(_("The game is over."))
             if not self.ended:
                 self.ended = True
                 self.app.push_screen(EndScreen(session, self.labels()), self._ended)
@@ -198,7 +209,7 @@ class TableScreen(Screen[None]):
         player = session.to_act
         if not session.is_human(player):
             self.redraw()
-            self.clear_choices(f"{session.label(player)} is thinking…")
+            self.clear_choices(_("{player} is thinking…").format(player=session.label(player)))
             self.start_bot()
             return
         if player != self.confirmed:
@@ -207,7 +218,7 @@ class TableScreen(Screen[None]):
                 return
             # Hot-seat: hide the table until the next person is at the keyboard.
             self.set_viewer(player)
-            self.clear_choices(f"Waiting for {session.label(player)}…")
+            self.clear_choices(_("Waiting for {player}…").format(player=session.label(player)))
             self.waiting = True
             self.app.push_screen(
                 HandoffScreen(session.label(player), seat_name(player)), self._handed_off
@@ -221,10 +232,11 @@ class TableScreen(Screen[None]):
         """Hot-seat: the person who moved sees what it brought (the bird drawn) first."""
         self.set_viewer(self.confirmed)
         self.redraw()
-        self.query_one("#choices-title", Static).update("Your turn is over: look at your hand.")
+        self.query_one("#choices-title", Static).update(_("Your turn is over: look at your hand."))
         choices = self.query_one(ChoiceList)
         label = self.session.label(player)
-        choices.set_options([Option(f"Hide my hand and pass the keyboard to {label}", "handoff")])
+        handoff = _("Hide my hand and pass the keyboard to {player}").format(player=label)
+        choices.set_options([Option(handoff, "handoff")])
         choices.highlighted = 0
         choices.focus()
         self.query_one("#preview", Static).update("")
@@ -239,14 +251,14 @@ class TableScreen(Screen[None]):
         legal = self.session.game.state.legal_action_ids()
         if view.phase == PLAY:
             self.query_one("#choices-title", Static).update(
-                "Your move — ↑↓/click: preview · Enter/click again: play"
+                _("Your move — ↑↓/click: preview · Enter/click again: play")
             )
             choices = self.query_one(ChoiceList)
             choices.set_options(choice_options(view, legal, self.cards))
             choices.highlighted = 0
             choices.focus()
             return
-        self.clear_choices("Choose in the dialog below.")
+        self.clear_choices(_("Choose in the dialog below."))
         self.waiting = True
         dialog = ChoiceDialog(view, legal, self.labels()[player], self.this_turn(view), self.cards)
         self.app.push_screen(dialog, self._chosen)
@@ -283,7 +295,9 @@ class TableScreen(Screen[None]):
                 self.session.save(self.keep, replace=True)
         except (OSError, SaveFileError) as exc:
             self.keep = None  # told once; the game goes on without it
-            self.app.notify(f"The game cannot be kept: {exc}", severity="warning")
+            self.app.notify(
+                _("The game cannot be kept: {reason}").format(reason=exc), severity="warning"
+            )
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         chosen = event.option.id
@@ -328,7 +342,7 @@ class TableScreen(Screen[None]):
     def _bot_failed(self, message: str) -> None:
         # The game stays where it is: it can still be saved, and the bot's author told why.
         self.thinking = False
-        self.app.notify(message, title="A bot failed", severity="error", timeout=30)
+        self.app.notify(message, title=_("A bot failed"), severity="error", timeout=30)
 
     def _bot_chose(self, action_id: int) -> None:
         self.thinking = False
@@ -371,7 +385,7 @@ class TableScreen(Screen[None]):
         if self.session.state_over:
             go(True)
         else:
-            self.app.push_screen(ConfirmDialog(LEAVE_QUESTION, "Leave", "Stay"), go)
+            self.app.push_screen(ConfirmDialog(_(LEAVE_QUESTION), _("Leave"), _("Stay")), go)
 
     def action_codes(self) -> None:
         self.codes = not self.codes

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
 from textual import events
+from textual.dom import DOMNode
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from piepmatz.core import Action, PlayerView
+from piepmatz.i18n import _
 
 from ..preview import preview
 from ..render import CODES, Cards, action_text
@@ -31,6 +34,18 @@ _STEPS = frozenset(
     }
 )
 _QUIET = frozenset({"refill_display", "refill_column", "pest_beside"})
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Show ``node``'s key bindings in the current language: they are declared once per class, in
+    English (marked with ``N_``), and each screen translates them as it opens, so a language
+    chosen on the new-game screen holds on every screen after it."""
+    # Textual keeps a per-instance copy of the class's bindings; only the descriptions change.
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [
+            replace(b, description=_(b.description)) if b.description else b for b in bindings
+        ]
 
 
 def event_line(event: tuple[Any, ...], cards: Cards = CODES) -> Text:
