@@ -20,7 +20,7 @@ def _lobby(browser: Any, site: str, locale: str, query: str = "") -> tuple[Any, 
 
 def test_the_lobby_follows_the_browsers_language(browser: Any, site: str) -> None:
     for locale, lang, words in (
-        ("cs-CZ", "cs", ["Hrát hned proti botům", "Otevřít stůl", "Vaše jméno"]),
+        ("cs-CZ", "cs", ["Hrát hned proti botům", "Otevřít stůl", "Tvoje jméno"]),
         ("de-DE", "de", ["Sofort gegen Bots spielen", "Tisch eröffnen", "Dein Name"]),
         ("fr-FR", "en", ["Play against bots now", "Open a table", "Your display name"]),
     ):
@@ -71,6 +71,10 @@ def test_a_table_in_german_then_in_czech(browser: Any, site: str) -> None:
         for word in ("Körnerreihe", "Auslage", "Vogelstapel", "Futterstapel", "Sitzstange 1"):
             assert word in board, word
         assert "Spielverlauf" in page.inner_text(".side-col")
+        # the log's sentences come in German, each "Spieler N" told by the seat's name
+        log = page.inner_text("#log")
+        assert "Zug 1:" in log and "Spieler" not in log
+        assert "Grete" in log or "Bot 1" in log or "Bot 2" in log
         assert page.get_attribute(".card.bird", "aria-label").split()[-1] in {
             "Männchen",
             "Weibchen",
@@ -84,6 +88,8 @@ def test_a_table_in_german_then_in_czech(browser: Any, site: str) -> None:
         for word in ("Nabídka", "balíček ptáků", "balíček krmiva", "Bidýlko 1"):
             assert word in board, word
         assert "Průběh hry" in page.inner_text(".side-col")
+        log = page.inner_text("#log")
+        assert "Tah 1:" in log and "hráč" not in log.lower() and "Zug 1:" not in log
         assert "Körnerreihe" not in page.inner_text("main")
         # the page still plays: its new connection receives the game
         page.wait_for_function(

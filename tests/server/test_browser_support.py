@@ -11,9 +11,11 @@ import httpx
 
 from piepmatz.core import view_of
 from piepmatz.core.cards import BIRD_NAMES
-from piepmatz.core.events import describe_event, event_from_json
+from piepmatz.core.events import event_from_json
+from piepmatz.i18n import use_language
 from piepmatz.server.client import SeatClient
 from piepmatz.tui.preview import preview
+from piepmatz.tui.words import tell
 from serverplay import game_at, get, play_randomly, post, until, ws_url
 
 
@@ -65,7 +67,7 @@ def test_state_messages_tell_each_event_in_a_sentence(server: str) -> None:
     full = asyncio.run(run())
     assert full["events_from"] == 0 and len(full["log"]) == len(full["events"]) > 0
     for event, line in zip(full["events"], full["log"], strict=True):
-        assert line == describe_event(event_from_json(event))
+        assert line == tell(event_from_json(event))
 
 
 def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(server: str) -> None:
@@ -174,3 +176,37 @@ def test_the_rules_follow_the_requests_language(server: str) -> None:
     by_header, by_query = asyncio.run(run())
     assert by_header["lang"] == "cs" and "Pravidla této hry" in by_header["html"]
     assert by_query["lang"] == "de" and "Regeln dieser Partie" in by_query["html"]
+
+
+def test_each_connection_hears_the_game_in_its_own_language(server: str) -> None:
+    async def run() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 5})
+        url = ws_url(server, table["table"])
+        async with (
+            SeatClient.connect(f"{url}?lang=de", table["token"]) as seat,
+            SeatClient.connect(f"{url}?lang=cs", table["spectator_token"]) as spectator,
+        ):
+            state = await until(seat, "state")
+            while not state["legal"]:
+                state = await until(seat, "state")
+            await seat.act("pass", state["move"])  # not a move of this phase: refused
+            refused = await until(seat, "error")
+            await spectator.send({"type": "sync"})
+            while (watched := await until(spectator, "state"))["events_from"] != 0:
+                pass
+            await seat.send({"type": "sync"})
+            while (played := await until(seat, "state"))["events_from"] != 0:
+                pass
+            return refused, played, watched
+
+    refused, played, watched = asyncio.run(run())
+    assert refused["code"] == "illegal"
+    # the reason is told in the refused seat's language, naming the move it refused
+    assert "'pass'" in refused["message"] and "nicht" in refused["message"]
+    for message, lang in ((played, "de"), (watched, "cs")):
+        with use_language(lang):
+            told = [tell(event_from_json(e)) for e in message["events"]]
+        assert message["log"] == told and len(told) > 0
+    assert any("Spieler" in line for line in played["log"])
+    assert any("hráč" in line.lower() for line in watched["log"])
+    assert not any("Spieler" in line or "Player" in line for line in watched["log"])

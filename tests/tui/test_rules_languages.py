@@ -15,7 +15,7 @@ from piepmatz.tui.screens import RulesScreen, TableScreen
 @pytest.mark.parametrize(
     ("lang", "heading", "note"),
     [
-        ("cs", "Pravidla této hry: overview", "v každém tahu si doberete právě jednu kartu"),
+        ("cs", "Pravidla této hry: overview", "v každém tahu si dobereš právě jednu kartu"),
         ("de", "Regeln dieser Partie: overview", "Man zieht in jedem Zug genau eine Karte"),
     ],
 )

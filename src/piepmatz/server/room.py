@@ -21,10 +21,11 @@ from typing import Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
 from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, view_to_json
-from piepmatz.core.events import describe_event, event_to_json
+from piepmatz.core.events import event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.view import filter_event, public_view
 from piepmatz.i18n import use_language
+from piepmatz.tui.words import reason, tell
 
 from .bots import BotPool
 from .messages import (
@@ -318,7 +319,7 @@ class Room:
         )
         # Sent from whichever task moved (a bot, another seat): told in this connection's words.
         with use_language(conn.lang):
-            log = [describe_event(e) for e in seen]
+            log = [tell(e) for e in seen]
         return StateMessage(
             move=self.move,
             view=doc,
@@ -376,7 +377,7 @@ class Room:
             try:
                 action = self.game.apply(text, player=seat)
             except PiepmatzError as exc:
-                raise RoomError("illegal", str(exc)) from None
+                raise RoomError("illegal", reason(exc)) from None
             over = self.game.state.is_over()
             try:
                 await self.store.add_move(
@@ -468,7 +469,7 @@ class Room:
             "action": action,
             "state": state_to_json(state) | {"events": []},
             "majority": view_to_json(view_of(state, 0)._replace(events=None))["majority"],
-            "log": [describe_event(e) for e in (state.events or [])[since:]],
+            "log": [tell(e) for e in (state.events or [])[since:]],
         }
 
 

@@ -81,12 +81,15 @@ export function seatName(model, p) {
   return p === model.me ? _("{name} (you)", { name }) : name;
 }
 
-/** A log sentence with each "Player N" (in the page's language) replaced by the seat's name. */
+/**
+ * A log sentence with each "Player N" (in the page's language; N counts from 1, as people do)
+ * replaced by the name of seat N - 1.
+ */
 export function logNames(sentence, seats) {
   // TRANSLATORS: the word(s) before a seat number in the game log's sentences, as a regular
   // expression that matches every grammatical form used there ("Player 1", "player 1's").
   const word = _("[Pp]layer");
-  return sentence.replace(new RegExp(`(?<![\\p{L}])(?:${word}) (\\d)\\b`, "gu"), (all, p) => seatName({ seats }, Number(p)));
+  return sentence.replace(new RegExp(`(?<![\\p{L}])(?:${word}) (\\d)\\b`, "gu"), (all, n) => seatName({ seats }, Number(n) - 1));
 }
 
 function value(code) {

@@ -177,7 +177,7 @@ class TablePage {
         break;
       case "error":
         this.pending = false;
-        toast(_("Refused: {reason}", { reason: message.message }));
+        toast(_("Refused: {reason}", { reason: refusal(message) }));
         if (message.code === "stale") this.send({ type: "sync" });
         if (this.state) this.renderAll();
         break;
@@ -501,6 +501,23 @@ function phaseWords(phase, name) {
     "last hand": _("{name} is choosing the last hand."),
   }[phase] || _("{name} is to play.");
   return words.replace("{name}", name);
+}
+
+/** Why the server refused, in the page's language: by the error's code; an illegal move's
+reason comes from the server already in this connection's language. */
+function refusal(message) {
+  const words = {
+    stale: _("the game has moved on: the page catches up"),
+    not_your_turn: _("it is not your decision"),
+    not_playing: _("the game is not being played now"),
+    storage: _("the move could not be stored; try again"),
+    spectator: _("a spectator only watches"),
+    bad_token: _("this link is no seat's or spectator's at this table"),
+    not_joined: _("join the table (choose a name) first"),
+    no_table: _("there is no such table"),
+    too_long: _("that message is too long"),
+  }[message.code];
+  return words || message.message;
 }
 
 /** Keep the invite links of a table this browser opened, for its waiting screen. */
