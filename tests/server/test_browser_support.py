@@ -71,15 +71,23 @@ def test_state_messages_tell_each_event_in_a_sentence(server: str) -> None:
 
 
 def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(server: str) -> None:
-    async def run() -> tuple[int, dict[str, Any]]:
+    async def run() -> tuple[int, dict[str, Any], dict[str, Any]]:
         table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 9})
         tid = table["table"]
         refused = await get(server, f"/api/tables/{tid}/replay", status=409)
         async with SeatClient.connect(ws_url(server, tid), table["token"]) as seat:
             await play_randomly(seat, random.Random(3))
-        return len(refused["detail"]), await get(server, f"/api/tables/{tid}/replay")
+        replay = await get(server, f"/api/tables/{tid}/replay")
+        return (
+            len(refused["detail"]),
+            replay,
+            await get(server, f"/api/tables/{tid}/replay?lang=cs"),
+        )
 
-    refusal, replay = asyncio.run(run())
+    refusal, replay, czech = asyncio.run(run())
+    # the same frames, told in the language asked for
+    assert [f["action"] for f in czech["frames"]] == [f["action"] for f in replay["frames"]]
+    assert czech["frames"][1]["log"][0].startswith("Hráč")
     assert refusal > 0
     record = replay["record"]
     assert len(replay["frames"]) == len(record["actions"]) + 1

@@ -2,7 +2,7 @@
 // Nothing here decides a rule: strengths are sums of the values shown, the majority holder comes
 // from the server, and what may be clicked comes from the legal actions the server sent.
 import { h } from "./dom.js";
-import { bird, feeder, parseBird, SPECIES_CODES } from "./cards.js";
+import { bird, botLevel, feeder, parseBird, SPECIES_CODES } from "./cards.js";
 import { _, ngettext, speciesName } from "./i18n.js";
 
 function phaseTag(phase) {
@@ -185,7 +185,7 @@ function drawPlayer(model, p, pick) {
   const seat = model.seats[p] || {};
   const active = model.current_player === p && model.phase !== "game over";
   const status = [];
-  if (seat.kind && seat.kind !== "human") status.push(h("span", { class: "tag bot" }, _("bot: {level}", { level: seat.kind })));
+  if (seat.kind && seat.kind !== "human") status.push(h("span", { class: "tag bot" }, _("bot: {level}", { level: botLevel(seat.kind) })));
   if (seat.kind === "human" && seat.connected !== null && seat.connected !== undefined) {
     status.push(h("span", { class: `tag ${seat.connected ? "online" : "offline"}` }, seat.connected ? _("● connected") : _("○ away")));
   }

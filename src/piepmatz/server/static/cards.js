@@ -14,6 +14,11 @@ export const SPECIES = {
 };
 export const SPECIES_CODES = Object.keys(SPECIES);
 
+/** A bot's level in words (the level's name is the server's id: easy, medium, hard, random). */
+export function botLevel(kind) {
+  return { easy: _("easy"), medium: _("medium"), hard: _("hard"), random: _("random") }[kind] || kind;
+}
+
 /** "BL5m" → {species: "BL", value: 5, sex: "m"} */
 export function parseBird(code) {
   return { species: code.slice(0, 2), value: Number(code[2]), sex: code[3] };

@@ -1,5 +1,6 @@
 // The lobby: play against bots at once, open a table with invite links, join an open table.
 import { api, clear, h, main, savedName, saveName, toast } from "./dom.js";
+import { botLevel } from "./cards.js";
 import { _, ngettext } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./table.js";
 
@@ -119,7 +120,7 @@ export async function showLobby() {
     } catch {
       return;
     }
-    const seatWords = (s) => (s.kind === "human" ? s.name || _("free seat") : _("bot {level}", { level: s.kind }));
+    const seatWords = (s) => (s.kind === "human" ? s.name || _("free seat") : _("bot {level}", { level: botLevel(s.kind) }));
     clear(list).append(...(tables.length ? tables.map((t) => h("li", {},
       h("span", {}, ngettext("Table {table}: {count} player, {rules}; {seats}", "Table {table}: {count} players, {rules}; {seats}", t.players,
         { table: t.table, rules: t.rules, seats: t.seats.map(seatWords).join(", ") })),

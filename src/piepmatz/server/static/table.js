@@ -2,7 +2,7 @@
 // this page shows the seat's view, offers exactly the legal actions it was sent, with the
 // server's preview of each, and tells the events step by step.
 import { api, clear, copyText, h, main, savedName, saveName, setRulesLink, toast } from "./dom.js";
-import { actionLabel, bird, birdLabel } from "./cards.js";
+import { actionLabel, bird, birdLabel, botLevel } from "./cards.js";
 import { _, language, ngettext } from "./i18n.js";
 import { drawBoard, drawScores, fromView, logNames, seatName } from "./board.js";
 
@@ -73,7 +73,7 @@ class TablePage {
   /** Choose a display name and take the invited seat (or a free seat of a public table). */
   showJoin(token) {
     const seatWords = (s) => {
-      const who = s.kind === "human" ? s.name || _("free") : _("bot ({level})", { level: s.kind });
+      const who = s.kind === "human" ? s.name || _("free") : _("bot ({level})", { level: botLevel(s.kind) });
       return _("{seat}: {who}", { seat: s.seat, who });
     };
     const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
