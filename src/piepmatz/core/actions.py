@@ -193,9 +193,8 @@ class Action:
                     raise ValueError(f"keep names {args[0]} twice: name two different birds")
                 return Action(KEEP, (min(a, b), max(a, b)))
         except ValueError as exc:
-            raise InvalidActionError(
-                f"cannot read action {text!r}: {exc}", "unreadable", text=text
-            ) from None
+            # The detail (a card or number that is none) stays the core's English.
+            raise InvalidActionError(f"cannot read action {text!r}: {exc}") from None
         raise InvalidActionError(
             f"cannot read action {text!r}: expected one of 'play <bird> <perch>', "
             "'collect <bird>', 'pass', 'draw display <1-3>', 'draw deck', 'crow <bird>', "

@@ -421,7 +421,10 @@ class State:
             raise InvalidActionError(f"{action!r} is not an action")
         if self.phase == GAME_OVER:
             raise GameOverError(
-                f"{action}: the game is over; no more actions (E2)", "game_over", rule="E2"
+                f"{action}: the game is over; no more actions (E2)",
+                "game_over",
+                action=str(action),
+                rule="E2",
             )
         if player is not None and (type(player) is not int or not 0 <= player < self.num_players):
             raise InvalidActionError(
@@ -431,13 +434,14 @@ class State:
             raise IllegalActionError(
                 f"{action}: it is not player {player}'s turn; {self.describe_position()}",
                 "not_your_turn",
+                action=str(action),
                 player=player,
             )
         action_id = action.id
         if action_id not in self.legal_action_ids():
             why, reason, params = self._why_illegal(action)
             raise IllegalActionError(
-                f"{action}: {why}; {self.describe_position()}", reason, **params
+                f"{action}: {why}; {self.describe_position()}", reason, action=str(action), **params
             )
         return action
 

@@ -205,6 +205,11 @@ class TextGame:
         try:
             self.session.apply(action, player)
         except PiepmatzError as exc:
-            self.error(_("{reason}. Type 'help' for the legal actions.").format(reason=reason(exc)))
+            why = reason(exc)
+            if "action" in exc.params:
+                told = _("{action}: {reason}. Type 'help' for the legal actions.")
+            else:
+                told = _("{reason}. Type 'help' for the legal actions.")
+            self.error(told.format(action=exc.params.get("action"), reason=why))
             return False
         return True

@@ -238,7 +238,7 @@ REASONS: dict[str, str] = {
     "not_your_turn": N_("it is not your turn"),
     "game_over": N_("the game is over; no more moves ({rule})"),
     "unreadable": N_(
-        "cannot read {text!r}: type e.g. 'play BL5m 2', 'collect BL3f', 'pass', "
+        "cannot read action {text!r}: type e.g. 'play BL5m 2', 'collect BL3f', 'pass', "
         "'draw display 1', 'draw deck', 'crow BL5m' or 'keep BL5m YE2f'"
     ),
 }

@@ -1,0 +1,167 @@
+"""The player's sentences in every language: events, an illegal move's reason, --lang."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+
+import pytest
+
+from piepmatz.cli import main
+from piepmatz.core import Game, State
+from piepmatz.core.errors import IllegalActionError, InvalidActionError, PiepmatzError
+from piepmatz.core.state import PLAY
+from piepmatz.i18n import LANGUAGES, use_language
+from piepmatz.tui.words import REASONS, reason, tell
+
+
+def _events() -> list[tuple[object, ...]]:
+    """Every event of a few random games (each kind occurs), the others' hidden cards hidden."""
+    events: list[tuple[object, ...]] = []
+    for seed in range(12):
+        state = State.new_game(players=2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.apply_id(rng.choice(state.legal_action_ids()))
+        events += state.events or []
+    events.append(("keep", 1, None, None))
+    events.append(("draw_deck", 0, None))
+    events.append(("take_blind", 0, None))
+    return events
+
+
+EVENTS = _events()
+#: Words only the English sentences use.
+ENGLISH = re.compile(r"\b(Player|player|takes|the|seed|perch|bird|crow|squirrel)\b")
+
+
+def test_every_event_kind_occurs() -> None:
+    kinds = {e[0] for e in EVENTS}
+    assert kinds >= {"turn", "play", "chase", "take_seed", "take_pest", "crow", "squirrel"}
+    assert kinds >= {"collect", "pass", "draw_deck", "draw_display", "keep", "game_over"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_event_is_told_in_the_language(lang: str) -> None:
+    for event in EVENTS:
+        english = tell(event)
+        with use_language(lang):
+            told = tell(event)
+        assert told != english or event[0] == "promote", event
+        assert not ENGLISH.search(told), told
+        # The birds and numbers of the sentence are all there.
+        assert sorted(re.findall(r"[A-Z]{2}\d[mf]|\d+", told)) == sorted(
+            re.findall(r"[A-Z]{2}\d[mf]|\d+", english)
+        ), (told, english)
+
+
+def _illegal() -> list[PiepmatzError]:
+    state = State.new_game(players=3, seed=7)
+    assert state.phase == PLAY
+    p = state.current_player
+    other = next(b for b in range(72) if b not in state.hands[p])
+    errors: list[PiepmatzError] = []
+    for action in (
+        f"play {state_bird(other)} 1",
+        f"play {state_bird(state.hands[p][0])} 3",
+        "draw deck",
+        "fly away",
+    ):
+        try:
+            state.apply(action)
+        except PiepmatzError as exc:
+            errors.append(exc)
+    try:
+        state.apply(state.legal_action_ids()[0], player=(p + 1) % 3)
+    except PiepmatzError as exc:
+        errors.append(exc)
+    return errors
+
+
+def state_bird(card: int) -> str:
+    from piepmatz.core.cards import BIRD_NAMES
+
+    return BIRD_NAMES[card]
+
+
+def test_an_illegal_move_names_its_reason_and_each_language_tells_it() -> None:
+    errors = _illegal()
+    assert [e.reason for e in errors] == [
+        "not_in_hand",
+        "no_perch",
+        "wrong_decision",
+        "unreadable",
+        "not_your_turn",
+    ]
+    assert isinstance(errors[0], IllegalActionError) and isinstance(errors[3], InvalidActionError)
+    # The core's English message is unchanged in meaning and names the rule.
+    assert "(T1.1)" in str(errors[0]) and errors[0].params["rule"] == "T1.1"
+    for error in errors:
+        assert error.reason in REASONS
+        told = {}
+        for lang in LANGUAGES:
+            with use_language(lang):
+                told[lang] = reason(error)
+        assert len(set(told.values())) == 3, told
+        rule = error.params.get("rule")
+        if rule:
+            assert all(str(rule) in text for text in told.values())
+
+
+def test_an_error_without_a_reason_is_told_in_the_cores_words() -> None:
+    with use_language("de"):
+        assert reason(PiepmatzError("something else")) == "something else"
+
+
+def test_the_game_over_reason() -> None:
+    game = Game.new(players=2, seed=1)
+    rng = random.Random(1)
+    while not game.state.is_over():
+        game.apply(rng.choice(game.state.legal_action_ids()))
+    with pytest.raises(IllegalActionError) as err:
+        game.apply("pass")
+    with use_language("cs"):
+        assert reason(err.value) == "hra skončila; už žádné tahy (E2)"
+
+
+def test_an_unknown_language_on_the_command_line_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["demo", "--lang", "xx", "--seed", "1"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --lang: unknown language 'xx'" in err
+    assert "en, cs, de" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "words"),
+    [
+        (["--lang", "cs"], {"LANG": "de_DE.UTF-8"}, ["Piepmatz ukázka", "celkem", "Tah 1: hráč"]),
+        ([], {"LANG": "de_DE.UTF-8"}, ["Piepmatz-Demo", "gesamt", "Zug 1: Spieler"]),
+        ([], {"LANG": "C.UTF-8"}, ["Piepmatz demo", "total", "Turn 1: Player"]),
+    ],
+)
+def test_demo_in_the_chosen_language(
+    argv: list[str], env: dict[str, str], words: list[str]
+) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "piepmatz.cli", "demo", "--seed", "4", "--players", "2", *argv],
+        capture_output=True,
+        text=True,
+        env={**_base_env(), **env},
+        timeout=120,
+        check=True,
+    )
+    for word in words:
+        assert word in proc.stdout
+
+
+def _base_env() -> dict[str, str]:
+    import os
+
+    keep = ("PATH", "PYTHONPATH", "HOME", "SYSTEMROOT")
+    return {k: v for k, v in os.environ.items() if k in keep}
