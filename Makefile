@@ -27,7 +27,7 @@ $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.review: $(VENV)/.%: $(BIN)/pyth
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play serve sim envs ray review test lint bench postgresql chromium clean
+.PHONY: play serve sim envs ray review test lint bench postgresql chromium clean translations
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
 ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
@@ -63,6 +63,12 @@ lint: $(VENV)/.test
 
 test: lint postgresql chromium  ## the whole test suite: ruff, mypy --strict, pytest
 	$(BIN)/pytest -n 2 -q
+
+# The message catalogues: the marked texts extracted and merged into every language's .po, then
+# compiled to the .mo files the game reads (translate the new entries in between, then run again).
+translations: $(VENV)/.test
+	$(BIN)/python -m piepmatz.i18n update
+	$(BIN)/python -m piepmatz.i18n compile
 
 bench: $(VENV)/.test
 	$(BIN)/python benchmarks/engine.py

@@ -240,6 +240,7 @@ def extract(domain: str, template: Path) -> None:
         cfg = Path(tmp) / "babel.cfg"
         cfg.write_text(mapping, encoding="utf-8")
         argv = ["extract", "-F", str(cfg), "-o", str(template), "--no-location", "--sort-output"]
+        argv += ["-w", "100"]
         argv += ["--project", "piepmatz", "-c", "TRANSLATORS:"]
         for pattern in ignore:
             argv += ["--ignore-dirs", pattern]
@@ -257,6 +258,7 @@ def update(domain: str) -> None:
             po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
             verb = "update" if po.exists() else "init"
             argv = [verb, "-D", domain, "-i", str(template), "-d", str(LOCALE_DIR), "-l", lang]
+            argv += ["-w", "100"]
             if verb == "update":
                 argv += ["--no-fuzzy-matching", "--ignore-obsolete"]
             _pybabel(argv)

@@ -85,7 +85,7 @@ def test_a_table_in_german_then_in_czech(browser: Any, site: str) -> None:
         page.wait_for_selector("#log li", timeout=PATIENCE)
         assert page.evaluate("window.notReloaded") is True
         board = page.text_content(".board-wrap") or ""
-        for word in ("Nabídka", "balíček ptáků", "balíček krmiva", "Bidýlko 1"):
+        for word in ("Nabídka", "balíček ptáků", "balíček krmítka", "Bidýlko 1"):
             assert word in board, word
         assert "Průběh hry" in page.inner_text(".side-col")
         log = page.inner_text("#log")

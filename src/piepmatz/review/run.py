@@ -23,6 +23,8 @@ from piepmatz.bots.review import (
 from piepmatz.core import Game, InvalidJSONError, dump_json, parse_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
+from piepmatz.i18n import _, pgettext
+from piepmatz.tui.words import GRADE_WORDS
 
 
 class ReviewInputError(ValueError):
@@ -162,23 +164,53 @@ def report_text(
     reviews: Sequence[DecisionReview],
     summary: Summary,
 ) -> str:
+    o = game.options
+    if game.state.is_over():
+        about = _("{game}: {players} players, {rules} rules, seed {seed} (finished)")
+    else:
+        about = _(
+            "{game}: {players} players, {rules} rules, seed {seed} (unfinished, {moves} actions)"
+        )
+    about = about.format(
+        game=label, players=o.players, rules=o.rules.name, seed=o.seed, moves=len(game.actions)
+    )
+    # Column headings (the notation in the cells is the engine's, the same in every language).
+    heads = [
+        _("turn"),
+        _("kind"),
+        _("played"),
+        pgettext("column", "best"),
+        _("lead of best"),
+        _("win"),
+        _("lost"),
+        _("win Δ"),
+        _("grade"),
+    ]
+    w = [max(len(h), n) for h, n in zip(heads, (4, 9, 16, 16, 13, 4, 5, 6, 0), strict=True)]
     out = [
-        f"Review of player {player} — {_describe(game, label)}",
-        f"The search: {iterations:,} iterations per option, from player {player}'s view only.",
-        "lead: the expected final lead over the best other player, in points, ± its spread over",
-        "the sampled worlds; win: the win chance; lost: points of lead given away against the",
-        "best option; win Δ: the win chance given away.",
+        _("Review of player {player} — {game}").format(player=player, game=about),
+        _(
+            "The search: {iterations:,} iterations per option, from player {player}'s view only."
+        ).format(iterations=iterations, player=player),
+        _(
+            "lead: the expected final lead over the best other player, in points, ± its spread "
+            "over\nthe sampled worlds; win: the win chance; lost: points of lead given away "
+            "against the\nbest option; win Δ: the win chance given away."
+        ),
         "",
-        f"{'turn':>4}  {'kind':<9}  {'played':<16}  {'best':<16}  {'lead of best':>13}  "
-        f"{'win':>4}  {'lost':>5}  {'win Δ':>6}  grade",
+        f"{heads[0]:>{w[0]}}  {heads[1]:<{w[1]}}  {heads[2]:<{w[2]}}  {heads[3]:<{w[3]}}  "
+        f"{heads[4]:>{w[4]}}  {heads[5]:>{w[5]}}  {heads[6]:>{w[6]}}  {heads[7]:>{w[7]}}  "
+        f"{heads[8]}",
     ]
     for r in reviews:
         b = r.best
         same = r.played == b.action
+        lead = f"{b.lead:>+6.1f} ± {b.lead_spread:<4.1f}"
         out.append(
-            f"{r.turn:>4}  {r.phase:<9}  {r.played_estimate.text:<16}  "
-            f"{'(same)' if same else b.text:<16}  {b.lead:>+6.1f} ± {b.lead_spread:<4.1f}  "
-            f"{b.win:>4.0%}  {r.loss:>5.1f}  {100 * r.win_change:>+5.0f}%  {r.grade}"
+            f"{r.turn:>{w[0]}}  {r.phase:<{w[1]}}  {r.played_estimate.text:<{w[2]}}  "
+            f"{_('(same)') if same else b.text:<{w[3]}}  {lead:>{w[4]}}  "
+            f"{b.win:>{w[5]}.0%}  {r.loss:>{w[6]}.1f}  {f'{100 * r.win_change:+.0f}%':>{w[7]}}  "
+            f"{_(GRADE_WORDS[r.grade])}"
         )
     out += ["", summary_text(summary)]
     return "\n".join(out) + "\n"
@@ -187,18 +219,23 @@ def report_text(
 def summary_text(summary: Summary) -> str:
     s = summary
     good = s.grades["best"] + s.grades["good"]
+    grades = [_(GRADE_WORDS[g]) for g in GRADE_NAMES]
+    kind, decisions, lost = _("kind"), _("decisions"), _("lost")
+    w = [max(9, len(kind)), max(9, len(decisions)), max(5, len(lost))]
     lines = [
-        f"Accuracy {s.accuracy:.0%} ({good} of {s.decisions} decisions best or good), "
-        f"{s.loss:.1f} points of lead lost in all.",
-        f"{'kind':<9}  {'decisions':>9}  {'lost':>5}  " + "  ".join(GRADE_NAMES),
+        _(
+            "Accuracy {accuracy:.0%} ({good} of {decisions} decisions best or good), "
+            "{loss:.1f} points of lead lost in all."
+        ).format(accuracy=s.accuracy, good=good, decisions=s.decisions, loss=s.loss),
+        f"{kind:<{w[0]}}  {decisions:>{w[1]}}  {lost:>{w[2]}}  " + "  ".join(grades),
     ]
-    widths = [len(g) for g in GRADE_NAMES]
+    widths = [len(g) for g in grades]
     for name in CATEGORIES:
         c = s.categories[name]
         if not c.decisions:
             continue
-        counts = "  ".join(f"{c.grades[g]:>{w}}" for g, w in zip(GRADE_NAMES, widths, strict=True))
-        lines.append(f"{name:<9}  {c.decisions:>9}  {c.loss:>5.1f}  {counts}")
+        counts = "  ".join(f"{c.grades[g]:>{n}}" for g, n in zip(GRADE_NAMES, widths, strict=True))
+        lines.append(f"{name:<{w[0]}}  {c.decisions:>{w[1]}}  {c.loss:>{w[2]}.1f}  {counts}")
     return "\n".join(lines)
 
 

@@ -124,9 +124,15 @@ def run_play(args: argparse.Namespace) -> int:
         return TextGame(session, sys.stdout, sys.stdin, delay).run()
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from piepmatz.i18n import _
+
         sys.stderr.write(
-            "piepmatz play: stdin and stdout must be a terminal for the full-screen game; "
-            "for plain lines on a pipe use piepmatz play --text\n"
+            "piepmatz play: "
+            + _(
+                "stdin and stdout must be a terminal for the full-screen game; "
+                "for plain lines on a pipe use piepmatz play --text"
+            )
+            + "\n"
         )
         return 2
     from .app import PiepmatzApp

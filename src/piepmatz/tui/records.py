@@ -62,13 +62,15 @@ def load_record(path: str | Path, index: int | None = None) -> tuple[Game, list[
     if index is not None:
         found = [d for n, d in enumerate(docs) if game_index(d, n) == index]
         if not found:
-            raise SaveFileError(f"{path} has no game {index}")
+            raise SaveFileError(_("{path} has no game {index}").format(path=path, index=index))
         doc = found[0]
     elif len(docs) == 1:
         doc = docs[0]
     else:
         raise SaveFileError(
-            f"{path} holds {len(docs)} games: choose one with --game N (the list: --list)"
+            _("{path} holds {count} games: choose one with --game N (the list: --list)").format(
+                path=path, count=len(docs)
+            )
         )
     try:
         game, seats = _game_of(doc)
@@ -76,8 +78,10 @@ def load_record(path: str | Path, index: int | None = None) -> tuple[Game, list[
         raise SaveFileError(f"{path}: {exc}") from None
     if not game.state.is_over():
         raise SaveFileError(
-            f"{path}: the game is not over, and its replay would show every hand; "
-            "resume it instead (piepmatz play --resume FILE)"
+            _(
+                "{path}: the game is not over, and its replay would show every hand; "
+                "resume it instead (piepmatz play --resume FILE)"
+            ).format(path=path)
         )
     return game, seats
 

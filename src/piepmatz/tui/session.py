@@ -57,6 +57,11 @@ class SeatError(ValueError):
 class SaveFileError(ValueError):
     """A save file that cannot be read, is not a save, or does not replay."""
 
+    def __init__(self, message: str, exists: bool = False) -> None:
+        super().__init__(message)
+        #: The file exists already and was not replaced (saving again with replace would).
+        self.exists = exists
+
 
 def available_bots() -> list[str]:
     """Registered bot names that need no argument, the levels (easy, medium, hard) first."""
@@ -272,16 +277,21 @@ class Session:
         once the whole text is written."""
         target = Path(path)
         if target.is_dir():
-            raise SaveFileError(f"{path} is a folder, not a file")
+            raise SaveFileError(_("{path} is a folder, not a file").format(path=path))
         if target.exists() and not replace:
-            raise SaveFileError(f"{path} exists already: choose another name, or replace it")
+            raise SaveFileError(
+                _("{path} exists already: choose another name, or replace it").format(path=path),
+                exists=True,
+            )
         text = dump_json(self.save_doc(), indent=1)
         tmp = target.with_name(target.name + ".tmp")
         try:
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(target)
         except OSError as exc:
-            raise SaveFileError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise SaveFileError(
+                _("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+            ) from None
 
     @classmethod
     def load(cls, path: str | Path) -> Session:

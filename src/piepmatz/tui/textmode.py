@@ -151,7 +151,7 @@ class TextGame:
         try:
             self.session.save(path, replace=replace)
         except SaveFileError as exc:
-            if "exists already" in str(exc):
+            if exc.exists:
                 self.error(_("{reason} (save --replace FILE replaces it)").format(reason=exc))
             else:
                 self.error(str(exc))

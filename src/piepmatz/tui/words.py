@@ -221,6 +221,15 @@ _TELLERS: dict[str, Callable[[tuple[Any, ...]], str]] = {
     "game_over": lambda a: _("The game is over."),
 }
 
+#: The review's grades in words (its data keeps the English ids).
+GRADE_WORDS = {
+    "best": N_("best"),
+    "good": N_("good"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
+
 #: An illegal or unreadable action's reason (:attr:`PiepmatzError.reason`), told to the player
 #: whose move it was.
 REASONS: dict[str, str] = {

@@ -32,16 +32,8 @@ from piepmatz.core import Action, Game
 from piepmatz.i18n import N_, _, ngettext
 
 from ..render import action_text, table_text
+from ..words import GRADE_WORDS
 from .widgets import translate_bindings
-
-#: The grades' words (the review's data keeps the English ids).
-GRADE_WORDS = {
-    "best": N_("best"),
-    "good": N_("good"),
-    "inaccuracy": N_("inaccuracy"),
-    "mistake": N_("mistake"),
-    "blunder": N_("blunder"),
-}
 
 #: The search's budget per option, and the processes it runs on (None: every core).
 ITERATIONS = DEFAULT_ITERATIONS
