@@ -27,12 +27,13 @@ from piepmatz.server.store import Store
 
 
 @contextmanager
-def running_server(database_url: str, bot_workers: int = 0) -> Iterator[str]:
-    """The app on uvicorn in a thread of this process; yields ``host:port``."""
+def running_server(database_url: str, bot_workers: int = 0, **budgets: Any) -> Iterator[str]:
+    """The app on uvicorn in a thread of this process; yields ``host:port``. ``budgets`` are
+    ``create_app``'s hint and review budgets."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app = create_app(database_url, bot_workers=bot_workers)
+    app = create_app(database_url, bot_workers=bot_workers, **budgets)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

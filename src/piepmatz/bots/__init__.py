@@ -230,21 +230,8 @@ register("medium", _level("medium", "heuristic"))
 register("hard", _level("hard", "ismcts:hard"))
 
 
-def _ppo(arg: str) -> Bot:
-    # A trained policy lives with its trainer (piepmatz.rl) and needs NumPy: imported only
-    # when a ``ppo:`` bot is asked for, so the bots themselves stay standard-library only.
-    try:
-        from piepmatz.rl.policy import make_policy_bot
-    except ModuleNotFoundError as exc:
-        raise ValueError(
-            f"bot 'ppo' needs NumPy ({exc.name} is missing): pip install 'piepmatz[rl]'"
-        ) from None
-    return make_policy_bot(arg)
-
-
-register("ppo", _ppo)
-#: Bots that cannot be built from their bare name (``ppo`` needs a checkpoint path): menus that
-#: offer bots by name leave them out.
+#: Bots that cannot be built from their bare name (``ppo``, declared by :mod:`piepmatz.rl.bot`
+#: as an entry point, needs a checkpoint path): menus that offer bots by name leave them out.
 NEEDS_ARGUMENT: frozenset[str] = frozenset({"ppo"})
 
 __all__ = [

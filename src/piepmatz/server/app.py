@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -32,7 +33,7 @@ from piepmatz.i18n import (
 )
 
 from . import db
-from .bots import BotPool
+from .bots import Analysis, BotPool
 from .messages import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -40,6 +41,7 @@ from .messages import (
     Chat,
     Error,
     Hello,
+    HintRequest,
     Join,
     NewTable,
     PreviewRequest,
@@ -48,6 +50,7 @@ from .messages import (
     Welcome,
     parse_client_message,
 )
+from .review import Reviews
 from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
 from .store import Store
 
@@ -61,6 +64,7 @@ class Hub:
         self.store = store
         self.bots = bots
         self.rooms: dict[str, Room] = {}
+        self.reviews = Reviews(bots)
 
     async def resume(self) -> int:
         """Rebuild every unfinished table from its stored record; bots carry on."""
@@ -174,15 +178,32 @@ def rules_html(spec: str, lang: str = "en") -> str:
     return html
 
 
-def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI:
-    """The app; the schema is migrated and unfinished games resumed when it starts."""
+def create_app(
+    database_url: str | None = None,
+    bot_workers: int = 2,
+    *,
+    hint_bot: str | None = None,
+    hint_iterations: int | None = None,
+    review_iterations: int | None = None,
+) -> FastAPI:
+    """The app; the schema is migrated and unfinished games resumed when it starts.
+
+    ``hint_bot``, ``hint_iterations`` and ``review_iterations`` set the budgets of hints and
+    reviews (default: the hard bot and :mod:`piepmatz.bots.review`'s budgets).
+    """
     url = database_url or db.default_database_url()
+    defaults = Analysis()
+    analysis = Analysis(
+        hint_bot or defaults.hint_bot,
+        hint_iterations or defaults.hint_iterations,
+        review_iterations or defaults.review_iterations,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(url)
         await db.upgrade(engine)
-        bots = BotPool(bot_workers)
+        bots = BotPool(bot_workers, analysis)
         hub = Hub(Store(engine), bots)
         resumed = await hub.resume()
         if resumed:
@@ -199,6 +220,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
             for room in hub.rooms.values():
                 if room.bot_task is not None:
                     room.bot_task.cancel()
+            hub.reviews.close()
             bots.close()
             await hub.store.close()
             await engine.dispose()
@@ -227,6 +249,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         public: bool,
         name: str,
         creator: int | None,
+        hints: bool,
     ) -> dict[str, Any]:
         hub = hub_of(request)
         kinds = _check_seats(kinds)
@@ -246,7 +269,12 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
             secrets.token_urlsafe(9),
             game,
             [
-                Seat(k, name if i == seat else None, token_hash(tokens[i]) if i in tokens else None)
+                Seat(
+                    k,
+                    name if i == seat else None,
+                    token_hash(tokens[i]) if i in tokens else None,
+                    hints and i == seat,
+                )
                 for i, k in enumerate(kinds)
             ],
             rules_spec=rules,
@@ -276,13 +304,22 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
     @app.post("/api/tables", status_code=201)
     async def new_table(body: NewTable, request: Request) -> dict[str, Any]:
         return await open_table(
-            request, body.seats, body.rules, body.seed, body.public, body.name, body.seat
+            request,
+            body.seats,
+            body.rules,
+            body.seed,
+            body.public,
+            body.name,
+            body.seat,
+            body.hints,
         )
 
     @app.post("/api/quick", status_code=201)
     async def quick(body: QuickGame, request: Request) -> dict[str, Any]:
         kinds = [HUMAN] + [body.bot] * (body.players - 1)
-        return await open_table(request, kinds, body.rules, body.seed, False, body.name, 0)
+        return await open_table(
+            request, kinds, body.rules, body.seed, False, body.name, 0, body.hints
+        )
 
     @app.get("/api/tables")
     async def open_tables(request: Request) -> list[dict[str, Any]]:
@@ -311,7 +348,7 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         elif not room.public:
             raise HTTPException(403, "this table is joined by invite only")
         try:
-            seat, token = await room.take_seat(seat, body.name, body.token)
+            seat, token = await room.take_seat(seat, body.name, body.token, body.hints)
         except RoomError as exc:
             raise HTTPException(409, str(exc)) from None
         return {"table": room.id, "seat": seat, "token": token}
@@ -335,6 +372,25 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                 409, "the game is not over: its replay, which shows every hand, comes after"
             )
         return room.replay() | {"seats": room.info().model_dump()["seats"]}
+
+    @app.get("/api/tables/{table_id}/review")
+    async def review(table_id: str, player: int, request: Request) -> JSONResponse:
+        """``player``'s decisions in a finished game graded by the search (computed in the bot
+        pool): 202 with the progress while it is computed, then 200 with the review."""
+        hub = hub_of(request)
+        room = await hub.room(table_id)
+        if room.status != "over":
+            raise HTTPException(409, "the game is not over: it is reviewed once it has ended")
+        if not 0 <= player < len(room.seats):
+            raise HTTPException(
+                422, f"no player {player} at this table (players are 0-{len(room.seats) - 1})"
+            )
+        job = hub.reviews.get(room.id, room.game, player)
+        if job.result is not None:
+            return JSONResponse(job.result)
+        if job.error is not None:
+            raise HTTPException(503, job.error)
+        return JSONResponse(job.progress(), status_code=202)
 
     @app.get("/api/rules")
     async def rules(spec: str = "standard", lang: str | None = None) -> dict[str, str]:
@@ -380,6 +436,14 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         client = WebSocketClient(websocket)
         room = hub.rooms.get(table_id)
         conn: Connection | None = None
+        # Hints are worked out beside the conversation, so that the seat can play meanwhile.
+        hinting: set[asyncio.Task[None]] = set()
+
+        async def send_hint(room: Room, conn: Connection, seat: int, move: int) -> None:
+            try:
+                await conn.send(await room.hint(seat, move))
+            except RoomError as exc:
+                await conn.send(exc.message())
 
         async def refuse(code: str, message: str) -> None:
             await websocket.send_text(Error(code=code, message=message).model_dump_json())
@@ -431,6 +495,13 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
                         await conn.send(room.previews(conn.seat, message.move))
                     except RoomError as exc:
                         await conn.send(exc.message())
+                elif isinstance(message, HintRequest):
+                    if conn.seat is None:
+                        await refuse("spectator", "a spectator has no decision to hint")
+                        continue
+                    task = asyncio.create_task(send_hint(room, conn, conn.seat, message.move))
+                    hinting.add(task)
+                    task.add_done_callback(hinting.discard)
                 elif conn.seat is None:
                     await refuse("spectator", "a spectator cannot act or chat")
                 elif isinstance(message, Act):
@@ -443,6 +514,8 @@ def create_app(database_url: str | None = None, bot_workers: int = 2) -> FastAPI
         except WebSocketDisconnect:
             pass
         finally:
+            for task in hinting:
+                task.cancel()
             if conn is not None and room is not None:
                 await room.disconnect(conn)
 

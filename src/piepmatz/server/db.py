@@ -23,6 +23,7 @@ from sqlalchemy import (
     Table,
     Text,
     event,
+    false,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -49,6 +50,8 @@ seats = Table(
     Column("kind", String(64), nullable=False),  # "human" or a bot spec
     Column("name", String(64), nullable=True),  # a person's display name once taken
     Column("token_hash", String(64), nullable=True),  # a person's seat credential
+    # The person at this seat allows hints (a table has them only when every person does).
+    Column("hints", Boolean, nullable=False, server_default=false()),
 )
 
 #: One row per accepted action; the primary key refuses a second action for the same move.

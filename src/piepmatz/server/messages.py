@@ -77,7 +77,15 @@ class PreviewRequest(_Strict):
     move: int = Field(ge=0)
 
 
-AnyClientMessage = Hello | Act | Chat | Sync | PreviewRequest
+class HintRequest(_Strict):
+    """Ask for the hint bot's suggestion for the seat's decision at move ``move`` (only at a
+    table where every person allowed hints); answered by a ``hint`` message."""
+
+    type: Literal["hint"]
+    move: int = Field(ge=0)
+
+
+AnyClientMessage = Hello | Act | Chat | Sync | PreviewRequest | HintRequest
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -108,6 +116,8 @@ class SeatInfo(BaseModel):
     kind: str  # "human" or the bot's spec
     name: str | None
     connected: bool
+    #: Whether the person at this seat allows hints (None for a bot's seat).
+    hints: bool | None = None
 
 
 class TableInfo(BaseModel):
@@ -120,6 +130,8 @@ class TableInfo(BaseModel):
     rules: str
     seats: list[SeatInfo]
     spectators: int
+    #: Hints are on: every person's seat (taken or still free) allows them.
+    hints: bool = False
 
 
 class Welcome(BaseModel):
@@ -162,6 +174,23 @@ class Previews(BaseModel):
     previews: list[ActionPreview]
 
 
+class HintAnswer(BaseModel):
+    """The hint bot's suggestion for the receiver's decision at ``move``, from their view only,
+    with the search's estimate of it: mean and spread over ``worlds`` sampled worlds."""
+
+    type: Literal["hint"] = "hint"
+    move: int
+    action: str
+    bot: str
+    #: The expected final lead over the best other player, in points.
+    lead: float
+    lead_spread: float
+    #: The expected win chance (0-1).
+    win: float
+    win_spread: float
+    worlds: int
+
+
 class Ack(BaseModel):
     """The sender's action is stored and played (sent before the new state)."""
 
@@ -198,6 +227,8 @@ class NewTable(_Strict):
     seat: int | None = None
     public: bool = False
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    #: The creator allows hints; they are on only if every person who joins allows them too.
+    hints: bool = False
 
 
 class QuickGame(_Strict):
@@ -208,6 +239,8 @@ class QuickGame(_Strict):
     bot: str = Field(default="medium", max_length=64)
     rules: str = Field(default="standard", max_length=200)
     seed: int | None = Field(default=None, ge=0, lt=2**63)
+    #: Hints for the one person at the table (on unless turned off).
+    hints: bool = True
 
 
 class Join(_Strict):
@@ -215,3 +248,5 @@ class Join(_Strict):
 
     name: DisplayName
     token: str | None = Field(default=None, max_length=128)
+    #: The person joining allows hints at this table.
+    hints: bool = False

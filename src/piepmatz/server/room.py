@@ -34,6 +34,7 @@ from .messages import (
     ActionPreview,
     ChatLine,
     Error,
+    HintAnswer,
     Previews,
     SeatInfo,
     StateMessage,
@@ -111,6 +112,8 @@ class Seat:
     kind: str
     name: str | None = None
     token_hash: str | None = None
+    #: The person at this seat allows hints.
+    hints: bool = False
     connections: set[Connection] = field(default_factory=set)
 
     @property
@@ -157,6 +160,10 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         #: The ``error`` message of a bot that broke the protocol; the game waits on it.
         self.bot_failure: str | None = None
+        #: Seats whose hint is being worked out (one at a time per seat).
+        self.hinting: set[int] = set()
+        #: The last hint per seat, with the move it answers: asked again, it is sent again.
+        self.hints_given: dict[int, tuple[int, str]] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -175,7 +182,7 @@ class Room:
         return cls(
             stored.id,
             game,
-            [Seat(s.kind, s.name, s.token_hash) for s in stored.seats],
+            [Seat(s.kind, s.name, s.token_hash, s.hints) for s in stored.seats],
             rules_spec=str(stored.options.get("spec", stored.options.get("preset"))),
             public=stored.public,
             spectator_hash=stored.spectator_hash,
@@ -192,7 +199,7 @@ class Room:
             self.status,
             self.public,
             self.spectator_hash,
-            [StoredSeat(s.kind, s.name, s.token_hash) for s in self.seats],
+            [StoredSeat(s.kind, s.name, s.token_hash, s.hints) for s in self.seats],
             [str(a) for a in self.game.actions],
         )
 
@@ -217,9 +224,17 @@ class Room:
     def is_spectator_token(self, token: str) -> bool:
         return token_matches(token, self.spectator_hash)
 
-    async def take_seat(self, seat: int | None, name: str, token: str | None) -> tuple[int, str]:
+    @property
+    def hints(self) -> bool:
+        """Hints are on when every person's seat allows them (a free seat does not, yet)."""
+        return all(s.hints for s in self.seats if s.is_human)
+
+    async def take_seat(
+        self, seat: int | None, name: str, token: str | None, hints: bool = False
+    ) -> tuple[int, str]:
         """A person sits down at ``seat`` (an invite's) or the first free one (a public table,
-        with a new credential); the game starts once every person's seat is taken."""
+        with a new credential), allowing hints or not; the game starts once every person's
+        seat is taken."""
         async with self.lock:
             free = self.free_seats()
             if seat is None:
@@ -230,9 +245,10 @@ class Room:
                 raise RoomError("seat_taken", f"seat {seat} is already taken")
             assert token is not None
             status = "playing" if len(free) == 1 else self.status
-            await self.store.take_seat(self.id, seat, name, token_hash(token), status)
+            await self.store.take_seat(self.id, seat, name, token_hash(token), status, hints)
             self.seats[seat].name = name
             self.seats[seat].token_hash = token_hash(token)
+            self.seats[seat].hints = hints
             self.status = status
             await self.announce_table()
             if status == "playing":
@@ -283,10 +299,12 @@ class Room:
                     kind=s.kind,
                     name=s.name if s.is_human else s.kind,
                     connected=any(not c.broken for c in s.connections) if s.is_human else True,
+                    hints=s.hints if s.is_human else None,
                 )
                 for i, s in enumerate(self.seats)
             ],
             spectators=len(self.spectators),
+            hints=self.hints,
         )
 
     async def announce_table(self) -> None:
@@ -350,6 +368,52 @@ class Room:
                 ActionPreview(action=str(action), headline=shown.headline, steps=list(shown.steps))
             )
         return Previews(move=move, previews=out).model_dump_json()
+
+    async def hint(self, seat: int, move: int) -> str:
+        """The ``hint`` message for ``seat``'s decision at ``move``: the hint bot's choice and
+        its estimate, searched in the bot pool from the seat's view only.
+
+        Raises :class:`RoomError` when hints are off, the move is not the current one, the
+        decision is not the seat's, or the seat's previous hint is still being worked out.
+        """
+        if not self.hints:
+            raise RoomError(
+                "hints_off", "hints are off at this table: not every person allowed them"
+            )
+        if move != self.move:
+            raise RoomError("stale", f"hint for move {move}, but the game is at move {self.move}")
+        state = self.game.state
+        if self.status != "playing" or state.is_over() or state.current_player != seat:
+            raise RoomError("not_your_turn", "it is not your decision: nothing to hint")
+        given = self.hints_given.get(seat)
+        if given is not None and given[0] == move:
+            return given[1]
+        if seat in self.hinting:
+            raise RoomError("hint_busy", "your hint is being worked out: wait for it")
+        self.hinting.add(seat)
+        try:
+            seed = derive_seed(self.game.options.seed, "hint", move, seat)
+            found = await self.bots.hint(view_of(state, seat), seed)
+        except (BotMoveError, BrokenProcessPool, ValueError) as exc:
+            log.error("table %s: hint for seat %d failed: %s", self.id, seat, exc)
+            raise RoomError("hint_failed", f"no hint: {exc}") from None
+        finally:
+            self.hinting.discard(seat)
+        if move != self.move:
+            raise RoomError("stale", f"the hint for move {move} came after the move was taken")
+        e = found.estimate
+        text = HintAnswer(
+            move=move,
+            action=e.text,
+            bot=found.bot,
+            lead=round(e.lead, 3),
+            lead_spread=round(e.lead_spread, 3),
+            win=round(e.win, 4),
+            win_spread=round(e.win_spread, 4),
+            worlds=e.worlds,
+        ).model_dump_json()
+        self.hints_given[seat] = (move, text)
+        return text
 
     async def broadcast_state(self) -> None:
         for conn in self.connections():

@@ -21,6 +21,7 @@ class StoredSeat:
     kind: str
     name: str | None = None
     token_hash: str | None = None
+    hints: bool = False
 
 
 @dataclass
@@ -106,19 +107,26 @@ class Store:
                         "kind": s.kind,
                         "name": s.name,
                         "token_hash": s.token_hash,
+                        "hints": s.hints,
                     }
                     for i, s in enumerate(table.seats)
                 ],
             )
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, status: str
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        status: str,
+        hints: bool = False,
     ) -> None:
         async with self._writing() as conn:
             await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(name=name, token_hash=token_hash)
+                .values(name=name, token_hash=token_hash, hints=hints)
             )
             await conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
 
@@ -194,7 +202,9 @@ class Store:
             for row in await conn.execute(
                 select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.seat)
             ):
-                found[row.table_id].seats.append(StoredSeat(row.kind, row.name, row.token_hash))
+                found[row.table_id].seats.append(
+                    StoredSeat(row.kind, row.name, row.token_hash, row.hints)
+                )
             for row in await conn.execute(
                 select(moves.c.table_id, moves.c.action)
                 .where(moves.c.table_id.in_(ids))

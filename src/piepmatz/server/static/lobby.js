@@ -12,6 +12,11 @@ const levels = () => [
 ];
 const presets = () => [["standard", _("standard (the published game)")], ["overview", _("overview (the English overview)")]];
 let timer = null;
+/** The words of the hints option, in one place (a function: the page's language may change). */
+const hintText = () => ({
+  quick: _("Hints (the hard bot's suggestion, when you ask)"),
+  table: _("Allow hints (on only if every person allows them)"),
+});
 
 function select(id, options, value) {
   return h("select", { id, name: id }, options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
@@ -40,16 +45,18 @@ export async function showLobby() {
   // One click: you against bots.
   const quickPlayers = select("quick-players", [3, 2, 4].map((n) => [String(n), ngettext("{count} player", "{count} players", n)]), "3");
   const quickBot = select("quick-bot", LEVELS, "medium");
+  const quickHints = h("input", { type: "checkbox", id: "quick-hints", checked: true });
   const quick = h("section", { class: "panel", "aria-labelledby": "quick-title" },
     h("h2", { id: "quick-title" }, _("Play against bots now")),
     h("div", { class: "fields" },
       h("label", { for: "quick-players" }, _("Players")), quickPlayers,
-      h("label", { for: "quick-bot" }, _("Bots")), quickBot),
+      h("label", { for: "quick-bot" }, _("Bots")), quickBot,
+      h("label", { for: "quick-hints" }, hintText().quick), quickHints),
     h("button", { type: "button", class: "primary", id: "quick-start", onclick: async () => {
       const who = myName();
       if (!who) return;
       try {
-        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value }));
+        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked }));
       } catch (error) {
         toast(_("Could not start: {reason}", { reason: error.message }));
       }
@@ -73,6 +80,7 @@ export async function showLobby() {
   drawSeats();
   const preset = select("preset", presets(), "standard");
   const isPublic = h("input", { type: "checkbox", id: "public" });
+  const allowHints = h("input", { type: "checkbox", id: "hints" });
   const created = h("div", { id: "created" });
   const create = h("form", { class: "panel", "aria-labelledby": "create-title", onsubmit: async (event) => {
     event.preventDefault();
@@ -91,7 +99,7 @@ export async function showLobby() {
     }
     if (mine === null) return toast(_("Choose the seat you take ('you')."));
     try {
-      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked });
+      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked, hints: allowHints.checked });
       rememberTable(made);
       const link = new URL(made.link);
       clear(created).append(h("div", { class: "made" },
@@ -107,7 +115,8 @@ export async function showLobby() {
     h("label", { for: "seat-count" }, _("Seats")), count,
     seatsBox,
     h("label", { for: "preset" }, _("Rules")), preset,
-    h("label", { for: "public" }, _("Listed for anyone to join")), isPublic),
+    h("label", { for: "public" }, _("Listed for anyone to join")), isPublic,
+    h("label", { for: "hints" }, hintText().table), allowHints),
   h("button", { type: "submit", class: "primary", id: "create" }, _("Open the table")),
   created);
 

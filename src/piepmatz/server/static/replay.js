@@ -1,8 +1,41 @@
 // The replay page: every position of a finished game, every hand shown, both ways.
 import { api, clear, h, main, setRulesLink } from "./dom.js";
 import { drawBoard, drawScores, fromState, logNames } from "./board.js";
-import { actionLabel } from "./cards.js";
-import { _, language } from "./i18n.js";
+import { actionLabel, botLevel } from "./cards.js";
+import { _, language, ngettext } from "./i18n.js";
+
+/** The words of the review, in one place (a function: the page's language may change). */
+const reviewText = () => ({
+  title: _("Review"),
+  intro: _("The search grades one player's decisions from that player's view at the time, never from hidden cards."),
+  button: (name) => _("Review {name}", { name }),
+  computing: (done, total) => _("Reviewing: {done} of {total} decisions searched…", { done, total }),
+  failed: (message) => _("The review failed: {reason}", { reason: message }),
+  summary: (s) => ngettext(
+    "Accuracy {accuracy} ({good} of {count} decision best or good); {loss} points of lead lost in all.",
+    "Accuracy {accuracy} ({good} of {count} decisions best or good); {loss} points of lead lost in all.",
+    s.decisions, { accuracy: percent(s.accuracy), good: s.grades.best + s.grades.good, loss: number(s.loss, 1) }),
+  budget: (r) => ngettext("{count} search iteration per option.", "{count} search iterations per option.", r.iterations, { count: number(r.iterations) }),
+  kinds: [_("Kind"), _("Decisions"), _("Points lost")],
+  columns: [_("Move"), _("Kind"), _("Played"), _("Best"), _("Lost"), _("Win Δ"), _("Grade")],
+  same: _("(the same)"),
+  thisMove: (d) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
+    grade: gradeName(d.grade), best: actionLabel(d.best), loss: number(d.loss, 1), change: signedPercent(d.win_change),
+  }),
+  seat: (s) => (s.kind === "human" ? s.name || _("seat {seat}", { seat: s.seat }) : _("bot ({level}, seat {seat})", { level: botLevel(s.kind), seat: s.seat })),
+});
+/** Milliseconds between two questions about a review being computed. */
+const POLL = 500;
+
+/** A grade's name as players read it (the review sends the engine's word: best … blunder). */
+function gradeName(grade) {
+  return { best: _("best"), good: _("good"), inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[grade] || grade;
+}
+
+/** A kind of decision (the engine's phase name) as players read it. */
+function kindName(phase) {
+  return { play: _("playing a bird"), collect: _("collecting"), crow: _("the crow"), draw: _("drawing"), "last hand": _("the last hand") }[phase] || phase;
+}
 
 /** Show the replay; returns what stops its keys, for a redraw in a new language. */
 export async function showReplay(tableId) {
@@ -17,6 +50,9 @@ export async function showReplay(tableId) {
   const boardEl = h("div", { id: "board" });
   const logEl = h("ol", { class: "log", id: "replay-log", "aria-label": _("what this move did") });
   const where = h("p", { id: "where", "aria-live": "polite" });
+  const gradeEl = h("p", { id: "move-grade" });
+  let review = null; // the review shown: one player's graded decisions
+  const reviewEl = h("div", { id: "review-result" });
   const show = () => {
     const frame = frames[at];
     const model = fromState(frame.state, seats, frame.majority);
@@ -26,6 +62,12 @@ export async function showReplay(tableId) {
     clear(boardEl).append(drawBoard(model));
     if (at === frames.length - 1) boardEl.append(drawScores(model, data.record.result));
     clear(logEl).append(...frame.log.map((line) => h("li", {}, names(line))));
+    // Frame ``at`` follows the action with index ``at - 1``: its grade, if it was reviewed.
+    const graded = review?.decisions.find((d) => d.index === at - 1);
+    gradeEl.textContent = graded ? reviewText().thisMove(graded) : "";
+    for (const row of reviewEl.querySelectorAll("tr.decision-row")) {
+      row.classList.toggle("current", Number(row.dataset.index) === at - 1);
+    }
   };
   const step = (to) => {
     at = Math.max(0, Math.min(frames.length - 1, to));
@@ -43,9 +85,80 @@ export async function showReplay(tableId) {
     else if (event.key === "Home") step(0);
     else if (event.key === "End") step(frames.length - 1);
   }, { signal: keys.signal });
+  const progress = h("div", { id: "review-progress", "aria-live": "polite" });
+  const ask = async (player) => {
+    review = null;
+    clear(reviewEl);
+    const bar = h("progress", { max: 1, value: 0 });
+    const text = h("p", {}, reviewText().computing(0, "…"));
+    clear(progress).append(text, bar);
+    for (;;) {
+      let answer;
+      try {
+        answer = await api("GET", `/api/tables/${tableId}/review?player=${player}`);
+      } catch (error) {
+        clear(progress).append(h("p", { class: "problem" }, reviewText().failed(error.message)));
+        return;
+      }
+      if (answer.status !== "computing") {
+        clear(progress);
+        review = answer;
+        reviewEl.append(drawReview(answer, seats, (index) => step(index + 1)));
+        show();
+        return;
+      }
+      text.textContent = reviewText().computing(answer.done, answer.total);
+      bar.max = Math.max(1, answer.total);
+      bar.value = answer.done;
+      await new Promise((resolve) => setTimeout(resolve, POLL));
+    }
+  };
+  const reviewPanel = h("section", { class: "panel review", "aria-labelledby": "review-title" },
+    h("h2", { id: "review-title" }, reviewText().title),
+    h("p", { class: "muted" }, reviewText().intro),
+    h("div", { class: "buttons" }, seats.map((s) => h("button", { type: "button", id: `review-${s.seat}`, onclick: () => ask(s.seat) },
+      reviewText().button(reviewText().seat(s))))),
+    progress, reviewEl);
   clear(main()).append(h("div", { class: "replay" },
     h("h1", {}, _("Replay of table {table}", { table: tableId })), controls, where,
-    h("section", { class: "panel" }, h("h2", {}, _("This move")), logEl), boardEl));
+    h("section", { class: "panel" }, h("h2", {}, _("This move")), gradeEl, logEl), boardEl, reviewPanel));
   show();
   return () => keys.abort();
+}
+
+/** The review of one player: the summary, points lost by kind, and every decision graded. */
+function drawReview(review, seats, goTo) {
+  const s = review.summary;
+  const kinds = Object.entries(s.categories).filter(([, c]) => c.decisions > 0);
+  const words = reviewText();
+  const cell = (text, cls) => h("td", cls ? { class: cls } : {}, text);
+  return h("div", { id: "review" },
+    h("p", { id: "review-summary" }, h("b", {}, words.summary(s)), " ", words.budget(review)),
+    h("table", { class: "review-table", id: "review-kinds" },
+      h("thead", {}, h("tr", {}, words.kinds.map((k) => h("th", { scope: "col" }, k)))),
+      h("tbody", {}, kinds.map(([name, c]) => h("tr", {}, h("th", { scope: "row" }, kindName(name)), cell(c.decisions, "num"), cell(number(c.loss, 1), "num"))))),
+    h("div", { class: "review-scroll" }, h("table", { class: "review-table", id: "review-decisions" },
+      h("thead", {}, h("tr", {}, words.columns.map((k) => h("th", { scope: "col" }, k)))),
+      h("tbody", {}, review.decisions.map((d) => h("tr", {
+        class: "decision-row", tabindex: 0, dataset: { index: String(d.index) },
+        onclick: () => goTo(d.index),
+        onkeydown: (event) => { if (event.key === "Enter") goTo(d.index); },
+      }, cell(d.index + 1, "num"), cell(kindName(d.phase)), cell(actionLabel(d.played)),
+      cell(d.best === d.played ? words.same : actionLabel(d.best)),
+      cell(number(d.loss, 1), "num"), cell(signedPercent(d.win_change), "num"),
+      h("td", {}, h("span", { class: `grade grade-${d.grade}` }, gradeName(d.grade)))))))));
+}
+
+function signedPercent(x) {
+  const p = Math.round(100 * x);
+  return `${p > 0 ? "+" : p < 0 ? "−" : "±"}${number(Math.abs(p))} %`;
+}
+
+function percent(x) {
+  return `${number(Math.round(100 * x))} %`;
+}
+
+/** A number written the way the page's language writes it (decimal comma in Czech and German). */
+function number(x, digits = 0) {
+  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }

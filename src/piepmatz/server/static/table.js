@@ -22,6 +22,23 @@ function prompt(phase) {
   }[phase];
 }
 
+/** The words of hints, in one place (a function: the page's language may change). */
+const hintText = () => ({
+  button: _("Hint (H)"),
+  thinking: _("Thinking…"),
+  title: (bot, move) => _("Hint from the bot ({bot}): {move}", { bot: botLevel(bot), move }),
+  estimate: (h) => _("Expected lead {lead} ± {lead_spread} points, win chance {win} ± {win_spread} (from your view only, {worlds} sampled worlds).", {
+    lead: signed(h.lead), lead_spread: number(h.lead_spread, 1), win: percent(h.win), win_spread: percent(h.win_spread), worlds: number(h.worlds),
+  }),
+  on: _("Hints on"),
+  onTitle: _("every person at this table allowed hints: press H or the Hint button on your move"),
+  off: _("Hints off"),
+  offTitle: _("hints are on only when every person at the table allows them"),
+  allow: _("Allow hints (the hard bot's suggestion for your move, when you ask)"),
+  allowNote: _("Hints are on only if every person at the table allows them."),
+  refused: _("Hints are off at this table: someone there did not allow them."),
+});
+
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
   const page = new TablePage(tableId);
@@ -44,6 +61,8 @@ class TablePage {
     this.logLines = [];
     this.closing = false;
     this.keys = new AbortController();
+    this.hint = null; // the hint message for the decision shown
+    this.hinting = false; // a hint is being worked out
   }
 
   leave() {
@@ -77,12 +96,15 @@ class TablePage {
       return _("{seat}: {who}", { seat: s.seat, who });
     };
     const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
+    // Hints need every person's consent: only worth asking while nobody seated has refused.
+    const othersAllow = this.info.seats.filter((s) => s.kind === "human" && s.name).every((s) => s.hints);
+    const allowHints = h("input", { type: "checkbox", id: "join-hints" });
     const form = h("form", { class: "panel join", "aria-label": _("join the table"), onsubmit: async (event) => {
       event.preventDefault();
       const name = input.value.trim();
       if (!name) return toast(_("Choose a display name first."));
       try {
-        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token });
+        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token, hints: allowHints.checked });
         saveName(name);
         this.seat = joined.seat;
         this.token = joined.token;
@@ -98,6 +120,8 @@ class TablePage {
     h("h1", {}, token ? _("You are invited to seat {seat} at table {table}", { seat: this.seat, table: this.id }) : _("Table {table}", { table: this.id })),
     h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: this.info.rules, seats: this.info.seats.map(seatWords).join(", ") })),
     h("label", { for: "join-name" }, _("Your display name")), input,
+    othersAllow ? h("label", { class: "check" }, allowHints, ` ${hintText().allow}`) : h("p", { id: "hints-refused" }, hintText().refused),
+    othersAllow ? h("p", { class: "muted" }, hintText().allowNote) : null,
     h("button", { type: "submit", class: "primary" }, token ? _("Take my seat") : _("Join")));
     clear(main()).append(form);
     input.focus();
@@ -175,8 +199,16 @@ class TablePage {
         this.chatEl.append(h("li", {}, h("b", {}, `${message.name}: `), message.text));
         this.chatEl.scrollTop = this.chatEl.scrollHeight;
         break;
+      case "hint":
+        if (this.state && message.move === this.state.move) {
+          this.hint = message;
+          this.hinting = false;
+          this.renderAll();
+        }
+        break;
       case "error":
         this.pending = false;
+        if (message.code.startsWith("hint") || message.code === "hints_off") this.hinting = false;
         toast(_("Refused: {reason}", { reason: refusal(message) }));
         if (message.code === "stale") this.send({ type: "sync" });
         if (this.state) this.renderAll();
@@ -209,6 +241,10 @@ class TablePage {
         }
       }
       if (message.log.length) this.banner(this.names(message.log[message.log.length - 1]));
+      if (this.state?.move !== message.move) {
+        this.hint = null;
+        this.hinting = false;
+      }
       this.state = message;
       this.previews = new Map();
       this.selected = null;
@@ -304,6 +340,10 @@ class TablePage {
     clear(this.headEl).append(...[
       h("h1", {}, _("Table {table}", { table: this.id })),
       h("span", { class: "muted" }, " " + parts.filter(Boolean).join(" · ")),
+      this.seat !== null && info.status !== "over"
+        ? h("span", { class: `tag hints-${info.hints ? "on" : "off"}`, id: "hints-tag", title: info.hints ? hintText().onTitle : hintText().offTitle },
+          info.hints ? hintText().on : hintText().off)
+        : null,
       this.state?.view.end_triggered && !this.state.result
         ? h("span", { class: "tag last-round", title: _("the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)") }, _("Last round"))
         : null,
@@ -321,6 +361,39 @@ class TablePage {
     clear(this.boardEl).append(drawBoard(model, pick));
     this.renderHand(model);
     this.renderDecision(model);
+    this.markHint();
+  }
+
+  /** Ask for a hint on this seat's decision (the server refuses when hints are off). */
+  askHint() {
+    if (!this.info?.hints || !this.state?.legal.length || this.pending || this.hinting || this.hint) return;
+    if (this.send({ type: "hint", move: this.state.move })) {
+      this.hinting = true;
+      this.renderAll();
+    }
+  }
+
+  /** Ring what the hint suggests: its listed move or perch, and the hand cards it names. */
+  markHint() {
+    if (!this.hint) return;
+    const action = this.hint.action;
+    for (const el of document.querySelectorAll(`[data-action="${action}"]`)) el.classList.add("hinted");
+    const [kind, ...cards] = action.split(" ");
+    if (["play", "collect", "keep"].includes(kind)) {
+      for (const code of kind === "play" ? cards.slice(0, 1) : cards) {
+        for (const el of this.handEl.querySelectorAll(`[data-card="${code}"]`)) el.classList.add("hinted");
+      }
+    }
+  }
+
+  hintBox() {
+    if (!this.info?.hints || this.seat === null) return null;
+    const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: this.hinting || this.pending || !!this.hint,
+      onclick: () => this.askHint() }, this.hinting ? hintText().thinking : hintText().button);
+    const shown = this.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
+      h("b", {}, hintText().title(this.hint.bot, actionLabel(this.hint.action))),
+      h("p", {}, hintText().estimate(this.hint))) : null;
+    return h("div", { class: "hint-area" }, button, shown);
   }
 
   legal() {
@@ -439,6 +512,7 @@ class TablePage {
     box.append(...[
       h("h2", {}, _("Your move")),
       h("p", { class: "prompt" }, prompt(state.view.phase) || ""),
+      this.hintBox(),
       h("ol", { class: "options", "aria-label": _("your legal moves") }, options.map((action, i) => {
         const p = this.previews.get(action);
         return h("li", {}, h("button", {
@@ -465,6 +539,10 @@ class TablePage {
       this.renderAll();
       return;
     }
+    if ((event.key === "h" || event.key === "H") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      this.askHint();
+      return;
+    }
     if (/^[1-9]$/.test(event.key)) {
       const buttons = this.decisionEl.querySelectorAll("button.option");
       const button = buttons[Number(event.key) - 1];
@@ -478,8 +556,8 @@ class TablePage {
     try {
       const humans = seats.filter((s) => s.kind === "human");
       const made = humans.length === 1
-        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules })
-        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat });
+        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules, hints: !!seats[this.seat]?.hints })
+        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat, hints: !!seats[this.seat]?.hints });
       rememberTable(made);
       this.closing = true;
       this.ws.close();
@@ -516,6 +594,9 @@ function refusal(message) {
     not_joined: _("join the table (choose a name) first"),
     no_table: _("there is no such table"),
     too_long: _("that message is too long"),
+    hints_off: _("hints are off at this table: not every person allowed them"),
+    hint_busy: _("your hint is being worked out: wait for it"),
+    hint_failed: _("no hint could be found this time; try again"),
   }[message.code];
   return words || message.message;
 }
@@ -533,6 +614,19 @@ export function inviteButtons(made) {
       h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, _("seat {seat}'s invite link", { seat: invite.seat })) },
         _("Copy invite link for seat {seat}", { seat: invite.seat })))),
     h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, _("the spectator link")) }, _("Copy spectator link")))));
+}
+
+function signed(x) {
+  return `${x >= 0 ? "+" : "−"}${number(Math.abs(x), 1)}`;
+}
+
+function percent(x) {
+  return `${number(Math.round(100 * x))} %`;
+}
+
+/** A number written the way the page's language writes it (decimal comma in Czech and German). */
+function number(x, digits = 0) {
+  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
 function sleep(ms) {
