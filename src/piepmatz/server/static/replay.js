@@ -34,7 +34,8 @@ function gradeName(grade) {
 
 /** A kind of decision (the engine's phase name) as players read it. */
 function kindName(phase) {
-  return { play: _("playing a bird"), collect: _("collecting"), crow: _("the crow"), draw: _("drawing"), "last hand": _("the last hand") }[phase] || phase;
+  // TRANSLATORS: a kind of decision in the game review (play a bird, collect, the crow, draw, last hand).
+  return { play: _("play"), collect: _("collect"), crow: _("crow"), draw: _("draw"), "last hand": _("last hand") }[phase] || phase;
 }
 
 /** Show the replay; returns what stops its keys, for a redraw in a new language. */

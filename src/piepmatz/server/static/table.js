@@ -26,7 +26,7 @@ function prompt(phase) {
 const hintText = () => ({
   button: _("Hint (H)"),
   thinking: _("Thinking…"),
-  title: (bot, move) => _("Hint from the bot ({bot}): {move}", { bot: botLevel(bot), move }),
+  title: (bot, move) => _("Hint from the {bot} bot: {move}", { bot: botLevel(bot), move }),
   estimate: (h) => _("Expected lead {lead} ± {lead_spread} points, win chance {win} ± {win_spread} (from your view only, {worlds} sampled worlds).", {
     lead: signed(h.lead), lead_spread: number(h.lead_spread, 1), win: percent(h.win), win_spread: percent(h.win_spread), worlds: number(h.worlds),
   }),
