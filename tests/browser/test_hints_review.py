@@ -202,12 +202,12 @@ CZECH_GRADES = {
 
 def test_hints_and_the_review_read_in_czech(browser: Any, site: str) -> None:
     page = open_seat(browser, site, quick_game(site, True, 5), query="&lang=cs")
-    assert page.inner_text("#hints-tag") == "Nápovědy zapnuté"
-    assert page.inner_text("#hint") == "Nápověda (H)"
+    assert page.inner_text("#hints-tag") == "Rady zapnuté"
+    assert page.inner_text("#hint") == "Rada (H)"
     page.keyboard.press("h")
     page.wait_for_selector("#hint-box", timeout=PATIENCE)
     text = page.inner_text("#hint-box")
-    assert f"Nápověda od bota ({HINT_BOT}):" in text
+    assert f"Rada (bot {HINT_BOT}):" in text
     assert "šance na výhru" in text and "vzorkované světy: 60" in text
     page.close()
 
@@ -215,7 +215,7 @@ def test_hints_and_the_review_read_in_czech(browser: Any, site: str) -> None:
     finish(site, made, 3)
     page = browser.new_page(viewport=DESKTOP)
     page.goto(f"{site}/replay/{made['table']}?lang=cs")
-    assert page.inner_text("#review-title") == "Rozbor partie"
+    assert page.inner_text("#review-title") == "Rozbor hry"
     page.click("#review-0")
     page.wait_for_selector("#review-summary", timeout=PATIENCE)
     review = httpx.get(f"{site}/api/tables/{made['table']}/review", params={"player": 0}).json()

@@ -24,6 +24,7 @@ from piepmatz.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
     UnknownLanguageError,
+    _,
     catalogue,
     check_language,
     choose_language,
@@ -380,10 +381,14 @@ def create_app(
         hub = hub_of(request)
         room = await hub.room(table_id)
         if room.status != "over":
-            raise HTTPException(409, "the game is not over: it is reviewed once it has ended")
+            # The replay page shows these refusals to the player: in the request's language.
+            raise HTTPException(409, _("the game is not over: it is reviewed once it has ended"))
         if not 0 <= player < len(room.seats):
             raise HTTPException(
-                422, f"no player {player} at this table (players are 0-{len(room.seats) - 1})"
+                422,
+                _("no player {player} at this table (players are 0-{last})").format(
+                    player=player, last=len(room.seats) - 1
+                ),
             )
         job = hub.reviews.get(room.id, room.game, player)
         if job.result is not None:
