@@ -46,12 +46,15 @@ def quick_game(site: str, hints: bool, seed: int) -> dict[str, Any]:
     return made
 
 
-def open_seat(browser: Any, site: str, made: dict[str, Any], sent: list[str] | None = None) -> Any:
-    """The seat's page, once it offers the seat a decision; ``sent`` collects its messages."""
+def open_seat(
+    browser: Any, site: str, made: dict[str, Any], sent: list[str] | None = None, query: str = ""
+) -> Any:
+    """The seat's page (``query`` added to its address), once it offers the seat a decision;
+    ``sent`` collects its messages."""
     page = browser.new_page(viewport=DESKTOP)
     if sent is not None:
         page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
-    link = re.sub(r"^https?://[^/]+", "", made["link"]).replace("#", "?pace=0#")
+    link = re.sub(r"^https?://[^/]+", "", made["link"]).replace("#", f"?pace=0{query}#")
     page.goto(site + link)
     page.wait_for_function(
         """() => { const t = window.piepmatz && window.piepmatz.page;
@@ -184,4 +187,40 @@ def test_the_replay_page_shows_the_review_of_a_finished_game(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     page.screenshot(path=str(artefacts / "review-phone.png"), full_page=True)
     assert problems == []
+    page.close()
+
+
+#: The review's grades as the Czech page names them.
+CZECH_GRADES = {
+    "best": "nejlepší",
+    "good": "dobrý",
+    "inaccuracy": "nepřesnost",
+    "mistake": "chyba",
+    "blunder": "hrubá chyba",
+}
+
+
+def test_hints_and_the_review_read_in_czech(browser: Any, site: str) -> None:
+    page = open_seat(browser, site, quick_game(site, True, 5), query="&lang=cs")
+    assert page.inner_text("#hints-tag") == "Rady zapnuté"
+    assert page.inner_text("#hint") == "Rada (H)"
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-box", timeout=PATIENCE)
+    text = page.inner_text("#hint-box")
+    assert f"Rada (bot {HINT_BOT}):" in text
+    assert "šance na výhru" in text and "vzorkované světy: 60" in text
+    page.close()
+
+    made = quick_game(site, False, 9)
+    finish(site, made, 3)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{site}/replay/{made['table']}?lang=cs")
+    assert page.inner_text("#review-title") == "Rozbor hry"
+    page.click("#review-0")
+    page.wait_for_selector("#review-summary", timeout=PATIENCE)
+    review = httpx.get(f"{site}/api/tables/{made['table']}/review", params={"player": 0}).json()
+    accuracy = round(100 * review["summary"]["accuracy"])
+    assert page.inner_text("#review-summary").startswith(f"Přesnost {accuracy} %")
+    grades = page.locator("#review-decisions tbody .grade").all_inner_texts()
+    assert grades == [CZECH_GRADES[d["grade"]] for d in review["decisions"]]
     page.close()

@@ -11,9 +11,11 @@ import httpx
 
 from piepmatz.core import view_of
 from piepmatz.core.cards import BIRD_NAMES
-from piepmatz.core.events import describe_event, event_from_json
+from piepmatz.core.events import event_from_json
+from piepmatz.i18n import use_language
 from piepmatz.server.client import SeatClient
 from piepmatz.tui.preview import preview
+from piepmatz.tui.words import tell
 from serverplay import game_at, get, play_randomly, post, until, ws_url
 
 
@@ -65,19 +67,27 @@ def test_state_messages_tell_each_event_in_a_sentence(server: str) -> None:
     full = asyncio.run(run())
     assert full["events_from"] == 0 and len(full["log"]) == len(full["events"]) > 0
     for event, line in zip(full["events"], full["log"], strict=True):
-        assert line == describe_event(event_from_json(event))
+        assert line == tell(event_from_json(event))
 
 
 def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(server: str) -> None:
-    async def run() -> tuple[int, dict[str, Any]]:
+    async def run() -> tuple[int, dict[str, Any], dict[str, Any]]:
         table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 9})
         tid = table["table"]
         refused = await get(server, f"/api/tables/{tid}/replay", status=409)
         async with SeatClient.connect(ws_url(server, tid), table["token"]) as seat:
             await play_randomly(seat, random.Random(3))
-        return len(refused["detail"]), await get(server, f"/api/tables/{tid}/replay")
+        replay = await get(server, f"/api/tables/{tid}/replay")
+        return (
+            len(refused["detail"]),
+            replay,
+            await get(server, f"/api/tables/{tid}/replay?lang=cs"),
+        )
 
-    refusal, replay = asyncio.run(run())
+    refusal, replay, czech = asyncio.run(run())
+    # the same frames, told in the language asked for
+    assert [f["action"] for f in czech["frames"]] == [f["action"] for f in replay["frames"]]
+    assert czech["frames"][1]["log"][0].startswith("Hráč")
     assert refusal > 0
     record = replay["record"]
     assert len(replay["frames"]) == len(record["actions"]) + 1
@@ -116,3 +126,95 @@ def test_the_rules_of_a_preset_and_the_pages_are_served(server: str) -> None:
     assert 'src="/static/app.js"' in pages[0].text
     assert "showLobby" in pages[4].text
     assert escape.status_code == 404
+
+
+def test_the_rules_are_served_in_the_language_asked_for(server: str) -> None:
+    async def run() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            paths = ["cs", "de", "en", "fr"]
+            return [await http.get(f"/api/rules?spec=overview&lang={p}") for p in paths]
+
+    czech, german, english, unknown = asyncio.run(run())
+    assert "Pravidla této hry: overview" in czech.json()["html"]
+    assert "krmítk" in czech.json()["html"] and "Chase" not in czech.json()["html"]
+    assert "Regeln dieser Partie: overview" in german.json()["html"]
+    assert "genau eine Karte" in german.json()["html"]
+    assert "Rules in play: overview" in english.json()["html"]
+    assert unknown.status_code == 422 and "'fr'" in unknown.json()["detail"]
+
+
+def test_the_browser_catalogue_in_each_language(server: str) -> None:
+    async def run() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            answers = [await http.get(f"/api/i18n/{lang}") for lang in ("en", "cs", "de", "fr")]
+            answers.append(await http.get("/api/i18n", headers={"accept-language": "de;q=0.9"}))
+            answers.append(await http.get("/api/i18n", headers={"accept-language": "fr, cs;q=0.3"}))
+            answers.append(await http.get("/api/i18n"))
+            return answers
+
+    en, cs, de, fr, chosen_de, chosen_cs, fallback = asyncio.run(run())
+    assert en.json()["lang"] == "en" and en.json()["messages"] == {}
+    assert en.json()["species"]["BL"] == "Blackbird"
+    czech = cs.json()
+    assert czech["messages"]["Seed column"] == "Řada zrní"
+    assert czech["messages"]["{count} player"] == ["{count} hráč", "{count} hráči", "{count} hráčů"]
+    assert czech["plural_forms"].startswith("nplurals=3;")
+    assert czech["species"]["BL"] == "kos"
+    assert czech["languages"] == {"en": "English", "cs": "Čeština", "de": "Deutsch"}
+    assert de.json()["messages"]["Seed column"] == "Körnerreihe"
+    assert de.json()["species"]["YE"] == "Goldammer"
+    assert set(de.json()["messages"]) == set(czech["messages"])
+    assert fr.status_code == 404 and "'fr'" in fr.json()["detail"]
+    assert [chosen_de.json()["lang"], chosen_cs.json()["lang"], fallback.json()["lang"]] == [
+        "de",
+        "cs",
+        "en",
+    ]
+
+
+def test_the_rules_follow_the_requests_language(server: str) -> None:
+    async def run() -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            asked = {"accept-language": "cs-CZ,cs;q=0.9"}
+            return [
+                (await http.get("/api/rules", headers=asked)).json(),
+                (await http.get("/api/rules?lang=de", headers=asked)).json(),
+            ]
+
+    by_header, by_query = asyncio.run(run())
+    assert by_header["lang"] == "cs" and "Pravidla této hry" in by_header["html"]
+    assert by_query["lang"] == "de" and "Regeln dieser Partie" in by_query["html"]
+
+
+def test_each_connection_hears_the_game_in_its_own_language(server: str) -> None:
+    async def run() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 5})
+        url = ws_url(server, table["table"])
+        async with (
+            SeatClient.connect(f"{url}?lang=de", table["token"]) as seat,
+            SeatClient.connect(f"{url}?lang=cs", table["spectator_token"]) as spectator,
+        ):
+            state = await until(seat, "state")
+            while not state["legal"]:
+                state = await until(seat, "state")
+            await seat.act("pass", state["move"])  # not a move of this phase: refused
+            refused = await until(seat, "error")
+            await spectator.send({"type": "sync"})
+            while (watched := await until(spectator, "state"))["events_from"] != 0:
+                pass
+            await seat.send({"type": "sync"})
+            while (played := await until(seat, "state"))["events_from"] != 0:
+                pass
+            return refused, played, watched
+
+    refused, played, watched = asyncio.run(run())
+    assert refused["code"] == "illegal"
+    # the reason is told in the refused seat's language, naming the move it refused
+    assert "'pass'" in refused["message"] and "nicht" in refused["message"]
+    for message, lang in ((played, "de"), (watched, "cs")):
+        with use_language(lang):
+            told = [tell(event_from_json(e)) for e in message["events"]]
+        assert message["log"] == told and len(told) > 0
+    assert any("Spieler" in line for line in played["log"])
+    assert any("hráč" in line.lower() for line in watched["log"])
+    assert not any("Spieler" in line or "Player" in line for line in watched["log"])

@@ -260,6 +260,9 @@ def test_the_review_comes_after_the_end_and_is_the_search_of_the_seats_view(
         path = f"/api/tables/{made['table']}/review"
         early = await get(address, f"{path}?player=0", status=409)
         assert "not over" in early["detail"]
+        async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+            czech = await http.get(path, params={"player": 0}, headers={"accept-language": "cs"})
+            assert czech.status_code == 409 and "neskončila" in czech.json()["detail"]
         async with SeatClient.connect(ws_url(address, made["table"]), made["token"]) as anna:
             await play_randomly(anna, random.Random(2))
         record = await get(address, f"/api/tables/{made['table']}/record")

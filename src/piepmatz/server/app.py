@@ -15,11 +15,25 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnected
 
 from piepmatz.args import new_game
 from piepmatz.bots import make_bot
 from piepmatz.core import PiepmatzError
+from piepmatz.core.cards import SPECIES_NAMES
+from piepmatz.i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    UnknownLanguageError,
+    _,
+    catalogue,
+    check_language,
+    choose_language,
+    current_language,
+    plural_forms,
+    use_language,
+)
 
 from . import db
 from .bots import BOT_TIMEOUT, Analysis, BotPool
@@ -145,8 +159,59 @@ def _check_seats(kinds: list[str]) -> list[str]:
     return out
 
 
-def rules_html(spec: str) -> str:
-    """The rules text for players (the terminal game's rules screen) rendered to HTML."""
+#: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
+_SPECIES_NAME_INDEX = {"en": 0, "de": 1, "cs": 2}
+
+
+def request_language(scope: Scope) -> str:
+    """The language a request is answered in: ``?lang=``, else ``Accept-Language``, else en.
+
+    A WebSocket cannot set headers from a page's script, so its address carries ``?lang=``.
+    """
+    from urllib.parse import parse_qs
+
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+    if asked:
+        try:
+            return check_language(asked)
+        except UnknownLanguageError:
+            pass  # the endpoints that take ``lang`` refuse it themselves; the rest fall back
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return choose_language(None, {}, accept or None)
+
+
+class LanguageMiddleware:
+    """Every request is answered in its own language (texts from the server: errors, the
+    replay's sentences); a WebSocket's connection keeps the language it opened with."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with use_language(request_language(scope)):
+            await self.app(scope, receive, send)
+
+
+def web_catalogue(lang: str) -> dict[str, Any]:
+    """What the browser client needs to show ``lang``: its ``web`` texts and plural rule, the
+    species' names and the languages to switch to."""
+    lang = check_language(lang)
+    index = _SPECIES_NAME_INDEX[lang]
+    return {
+        "lang": lang,
+        "messages": catalogue(lang, "web"),
+        "plural_forms": plural_forms(lang),
+        "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
+        "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
+    }
+
+
+def rules_html(spec: str, lang: str = "en") -> str:
+    """The rules text for players (the terminal game's rules screen) in ``lang``, as HTML."""
     from markdown_it import MarkdownIt
 
     from piepmatz.sim.play import parse_rules
@@ -156,9 +221,11 @@ def rules_html(spec: str) -> str:
         rules = parse_rules(spec)
     except ValueError as exc:
         raise HTTPException(422, f"rules {spec!r}: {exc}") from None
-    html: str = (
-        MarkdownIt("commonmark", {"html": False}).enable("table").render(rules_markdown(rules))
-    )
+    try:
+        text = rules_markdown(rules, lang)
+    except ValueError as exc:
+        raise HTTPException(422, str(exc)) from None
+    html: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     return html
 
 
@@ -234,6 +301,7 @@ def create_app(
             await engine.dispose()
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
+    app.add_middleware(LanguageMiddleware)
 
     @app.exception_handler(StorageUnavailable)
     async def _unavailable(_request: Request, exc: StorageUnavailable) -> JSONResponse:
@@ -403,10 +471,14 @@ def create_app(
         hub = hub_of(request)
         room = await hub.room(table_id)
         if room.status != "over":
-            raise HTTPException(409, "the game is not over: it is reviewed once it has ended")
+            # The replay page shows these refusals to the player: in the request's language.
+            raise HTTPException(409, _("the game is not over: it is reviewed once it has ended"))
         if not 0 <= player < len(room.seats):
             raise HTTPException(
-                422, f"no player {player} at this table (players are 0-{len(room.seats) - 1})"
+                422,
+                _("no player {player} at this table (players are 0-{last})").format(
+                    player=player, last=len(room.seats) - 1
+                ),
             )
         job = hub.reviews.get(room.id, room.game, player)
         if job.result is not None:
@@ -416,9 +488,25 @@ def create_app(
         return JSONResponse(job.progress(), status_code=202)
 
     @app.get("/api/rules")
-    async def rules(spec: str = "standard") -> dict[str, str]:
-        """The rules of ``spec`` (a preset, flags allowed) as HTML, from the shipped RULES.md."""
-        return {"rules": spec, "html": rules_html(spec)}
+    async def rules(spec: str = "standard", lang: str | None = None) -> dict[str, str]:
+        """The rules of ``spec`` (a preset, flags allowed) as HTML, in ``lang`` (else the
+        request's language)."""
+        lang = lang or current_language()
+        return {"rules": spec, "lang": lang, "html": rules_html(spec, lang)}
+
+    @app.get("/api/i18n")
+    async def i18n_chosen() -> dict[str, Any]:
+        """The browser client's texts in the language the browser asks for (Accept-Language)."""
+        return web_catalogue(current_language())
+
+    @app.get("/api/i18n/{lang}")
+    async def i18n(lang: str) -> dict[str, Any]:
+        """The browser client's texts in ``lang``: messages (msgid → text, or the plural forms)
+        and the plural rule, as gettext writes it."""
+        try:
+            return web_catalogue(lang)
+        except UnknownLanguageError as exc:
+            raise HTTPException(404, str(exc)) from None
 
     # The browser client: one page whose script shows the lobby, a table, a replay or the rules
     # by the address (``docs/protocol.md``, "The browser client").
@@ -522,7 +610,7 @@ def create_app(
                     if seat is not None and room.seats[seat].name is None:
                         await refuse("not_joined", "join the table (choose a name) first")
                         continue
-                    conn = Connection(client, seat)
+                    conn = Connection(client, seat, lang=current_language())
                     await client.send(
                         Welcome(
                             table=room.id, seat=seat, protocol=PROTOCOL_VERSION

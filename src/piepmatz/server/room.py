@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
 from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, view_to_json
-from piepmatz.core.events import describe_event, event_to_json
+from piepmatz.core.events import event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.view import filter_event, public_view
+from piepmatz.i18n import use_language
+from piepmatz.tui.words import reason, tell
 
 from .bots import FALLBACK_BOT, BotPool
 from .messages import (
@@ -89,6 +91,8 @@ class Client(Protocol):
 class Connection:
     client: Client
     seat: int | None  # None: a spectator
+    #: The language this connection's sentences are told in (the page's, when it connected).
+    lang: str = "en"
     #: How many log entries this connection has received.
     events_sent: int = 0
     #: A send failed or timed out: nothing more is sent, and the connection is being closed.
@@ -384,13 +388,16 @@ class Room:
             if self.status == "playing" and seat == state.current_player and not over
             else []
         )
+        # Sent from whichever task moved (a bot, another seat): told in this connection's words.
+        with use_language(conn.lang):
+            log = [tell(e) for e in seen]
         return StateMessage(
             move=self.move,
             view=doc,
             events_from=start,
             events=events,
             legal=legal,
-            log=[describe_event(e) for e in seen],
+            log=log,
             result=self.game.score().to_json() if over else None,
         ).model_dump_json()
 
@@ -492,7 +499,7 @@ class Room:
             try:
                 action = state.parse_action(text, player=seat)
             except PiepmatzError as exc:
-                raise RoomError("illegal", str(exc)) from None
+                raise RoomError("illegal", reason(exc)) from None
             # The game moves on only once the move is stored: until then (and for good, if the
             # store fails) every reader sees the position before it.
             after = state.copy(events=False)
@@ -746,7 +753,7 @@ class Room:
             "action": action,
             "state": state_to_json(state) | {"events": []},
             "majority": view_to_json(view_of(state, 0)._replace(events=None))["majority"],
-            "log": [describe_event(e) for e in (state.events or [])[since:]],
+            "log": [tell(e) for e in (state.events or [])[since:]],
         }
 
 

@@ -1,109 +1,112 @@
-"""The rules screen's text: the shipped copy of RULES.md, marked for the rules in play.
+"""The rules screen's text: the shipped rules text in the player's language, marked for the game.
 
-``piepmatz/RULES.md`` is the rules text the package ships (a test keeps it equal to the spec).
-The rules screen shows the flags in play first, then the sections a player needs (cards, setup,
-turn, end and scoring, the flags), and before each rule that a flag changes, a note saying what
-applies in this game.
+``piepmatz/RULES.md`` is the English rules text the package ships (a test keeps it equal to the
+spec); ``piepmatz/rules/cs.md`` and ``de.md`` are the Czech and German texts, written from the same
+rule ids and sections. Beside each text, ``rules/<lang>.json`` holds what the rules screen adds in
+that language: its heading, and for each rule flag a title, the line that starts the rule it
+changes, and what each of the flag's values means in play. The rules screen shows the flags in
+play first, then the sections a player needs (cards, setup, turn, end and scoring, the flags), and
+before each rule that a flag changes, a note saying what applies in this game.
 
 >>> from piepmatz.core import Rules
 >>> text = rules_markdown(Rules.preset("overview"))
 >>> "draw exactly one card" in text and "Appendix" not in text
 True
+>>> "genau eine Karte" in rules_markdown(Rules.preset("overview"), "de")
+True
+>>> from piepmatz.i18n import use_language
+>>> with use_language("cs"):
+...     rules_markdown(Rules.preset("overview")).splitlines()[0]
+'# Pravidla této hry: overview'
 """
 
 from __future__ import annotations
 
+import json
+import re
+from functools import cache
 from importlib import resources
+from typing import Any
 
 from piepmatz.core import Rules
-from piepmatz.i18n import N_, _
+from piepmatz.i18n import current_language
 
-#: Flag → (the line that starts the rule it changes, what each value means in play).
-_FLAG_NOTES: dict[str, tuple[str, dict[object, str]]] = {
-    "no_chase_collect": (
-        "**T2.2 No chase.**",
-        {
-            True: N_(
-                "after no chase you **may** add a low bird from your hand to your collection."
-            ),
-            False: N_("after no chase **nothing happens** — T2.2 below does not apply."),
-        },
-    ),
-    "draw": (
-        "- **T3.1 Hand.**",
-        {
-            "refill": N_("you refill your hand to four cards, one card at a time."),
-            "one": N_("you draw exactly one card per turn, not four."),
-        },
-    ),
-    "end_trigger": (
-        "- **E1. Trigger.**",
-        {
-            "feeder": N_("the end is triggered by the empty feeder deck (or a skipped turn)."),
-            "feeder_or_birds": N_(
-                "the end is triggered by the empty feeder deck **or** an empty "
-                "bird deck at the end of a turn."
-            ),
-        },
-    ),
-    "last_hand": (
-        "- **E3. Last hand.**",
-        {
-            True: N_("two hand cards join your collection at the end."),
-            False: N_("there is no last hand — E3 below does not apply; hands score nothing."),
-        },
-    ),
-    "pairs": (
-        "  - **Mated pairs:**",
-        {
-            "mated": N_("a male and a female of one species **and value** form a pair worth 5."),
-            "species": N_(
-                "in each species where you hold both sexes, every bird scores its eggs; "
-                "the other species score singles for the majority holder only."
-            ),
-        },
-    ),
-}
-_FLAG_TITLES = {
-    "no_chase_collect": N_("no-chase collect (T2.2)"),
-    "draw": N_("draw (T3.1)"),
-    "end_trigger": N_("end trigger (E1)"),
-    "last_hand": N_("last hand (E3)"),
-    "pairs": N_("pairs and singles (E4)"),
-}
+#: Each language's rules text, in the package; the English one is the project's rules spec.
+RULES_TEXTS = {"en": "RULES.md", "cs": "rules/cs.md", "de": "rules/de.md"}
+#: The sections a player reads (by their letter); the appendix on the sources is for developers.
+PLAYER_SECTIONS = "CSTEV"
+_SECTION = re.compile(r"## ([A-Z])\. ")
 
 
-def full_rules() -> str:
-    return resources.files("piepmatz").joinpath("RULES.md").read_text(encoding="utf-8")
+def _language(lang: str) -> str:
+    if lang not in RULES_TEXTS:
+        raise ValueError(
+            f"no rules text in language {lang!r}: choose one of {', '.join(RULES_TEXTS)}"
+        )
+    return lang
 
 
-def rules_markdown(rules: Rules) -> str:
-    text = full_rules()
-    # The player's part: from the cards to the flags; the sources' appendix is for developers.
-    start = text.index("## C. Cards")
-    end = text.find("## Appendix")
-    body = text[start : end if end >= 0 else len(text)]
-    lines = body.splitlines()
+def full_rules(lang: str = "en") -> str:
+    """The whole rules text in ``lang``."""
+    path = RULES_TEXTS[_language(lang)]
+    return resources.files("piepmatz").joinpath(path).read_text(encoding="utf-8")
+
+
+@cache
+def screen_texts(lang: str = "en") -> dict[str, Any]:
+    """What the rules screen adds in ``lang``: heading, flag titles, lines and notes."""
+    name = f"rules/{_language(lang)}.json"
+    texts: dict[str, Any] = json.loads(
+        resources.files("piepmatz").joinpath(name).read_text(encoding="utf-8")
+    )
+    return texts
+
+
+def flag_key(value: object) -> str:
+    """How a flag's value is written in ``rules/<lang>.json`` (``true``, ``refill``, ...)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def player_part(text: str) -> str:
+    """The sections of a rules text a player needs: from ``## C.`` up to the appendix."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("## C. "))
+    end = len(lines)
+    for i in range(start + 1, len(lines)):
+        match = _SECTION.match(lines[i])
+        if lines[i].startswith("## ") and not (match and match.group(1) in PLAYER_SECTIONS):
+            end = i
+            break
+    return "\n".join(lines[start:end])
+
+
+def rules_markdown(rules: Rules, lang: str | None = None) -> str:
+    """The rules screen for a game under ``rules``, in ``lang`` (``en``, ``cs`` or ``de``; by
+    default the language texts are shown in now, as the terminal game set it)."""
+    lang = lang or current_language()
+    texts = screen_texts(lang)
+    flags: dict[str, dict[str, Any]] = texts["flags"]
+
+    def note(flag: str) -> str:
+        notes: dict[str, str] = flags[flag]["notes"]
+        return notes[flag_key(getattr(rules, flag))]
+
     out: list[str] = []
-    for line in lines:
-        for flag, (marker, notes) in _FLAG_NOTES.items():
-            if line.startswith(marker):
-                value = getattr(rules, flag)
-                note = _("> **In this game ({rules}):** {note}")
-                out.append(note.format(rules=rules.name, note=_(notes[value])))
+    for line in player_part(full_rules(lang)).splitlines():
+        for flag, about in flags.items():
+            if line.startswith(about["line"]):
+                out.append("> " + texts["note"].format(name=rules.name, note=note(flag)))
                 out.append("")
         out.append(line)
+    rule, in_game = texts["columns"]
     head = [
-        _("# Rules in play: {rules}").format(rules=rules.name),
+        "# " + texts["title"].format(name=rules.name),
         "",
-        _("| rule | in this game |"),
+        f"| {rule} | {in_game} |",
         "|---|---|",
-        *(
-            f"| {_(_FLAG_TITLES[flag])} | {_(notes[getattr(rules, flag)])} |"
-            for flag, (_marker, notes) in _FLAG_NOTES.items()
-        ),
+        *(f"| {about['title']} | {note(flag)} |" for flag, about in flags.items()),
         "",
-        _("Rules that a flag changes are marked *In this game* below."),
+        texts["marked"],
         "",
     ]
     return "\n".join(head + out)

@@ -1,17 +1,50 @@
-// The page's router: one HTML page shows the lobby, a table, a replay or the rules by address.
+// The page's router: one HTML page shows the lobby, a table, a replay or the rules by address,
+// in the language chosen (?lang=, this browser's earlier choice, else the browser's languages).
 import { main, h, clear } from "./dom.js";
+import { _, language, languages, onLanguageChange, startLanguage, switchLanguage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 
-const path = location.pathname;
-let match;
-try {
-  if ((match = path.match(/^\/play\/([\w-]+)$/))) await showTable(match[1]);
-  else if ((match = path.match(/^\/replay\/([\w-]+)$/))) await showReplay(match[1]);
-  else if (path === "/rules") await showRules(new URLSearchParams(location.search).get("rules") || "standard");
-  else await showLobby();
-} catch (error) {
-  clear(main()).append(h("p", { class: "problem", role: "alert" }, String(error.message || error)));
+let leave = null; // what the page shown needs to stop (a socket, a timer) before it is redrawn
+
+async function route() {
+  if (leave) leave();
+  leave = null;
+  const path = location.pathname;
+  let match;
+  try {
+    if ((match = path.match(/^\/play\/([\w-]+)$/))) leave = await showTable(match[1]);
+    else if ((match = path.match(/^\/replay\/([\w-]+)$/))) leave = await showReplay(match[1]);
+    else if (path === "/rules") await showRules(new URLSearchParams(location.search).get("rules") || "standard");
+    else leave = await showLobby();
+  } catch (error) {
+    clear(main()).append(h("p", { class: "problem", role: "alert" }, String(error.message || error)));
+  }
 }
+
+/** The header's texts and the language switch (the page's settings). */
+function header() {
+  document.querySelector(".brand").setAttribute("aria-label", _("Piepmatz lobby"));
+  document.querySelector(".top nav").setAttribute("aria-label", _("pages"));
+  document.getElementById("lobby-link").textContent = _("Lobby");
+  document.getElementById("rules-link").textContent = _("Rules");
+  const select = h("select", { id: "language", "aria-label": _("Language"), onchange: async () => {
+    const params = new URLSearchParams(location.search);
+    if (params.has("lang")) {
+      params.set("lang", select.value);
+      history.replaceState(null, "", `${location.pathname}?${params}${location.hash}`);
+    }
+    await switchLanguage(select.value);
+  } }, Object.entries(languages()).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
+  clear(document.getElementById("settings")).append(select);
+}
+
+await startLanguage();
+header();
+onLanguageChange(async () => {
+  header();
+  await route();
+});
+await route();

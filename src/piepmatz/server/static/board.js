@@ -2,16 +2,19 @@
 // Nothing here decides a rule: strengths are sums of the values shown, the majority holder comes
 // from the server, and what may be clicked comes from the legal actions the server sent.
 import { h } from "./dom.js";
-import { bird, feeder, parseBird, SPECIES, SPECIES_CODES } from "./cards.js";
+import { bird, botLevel, feeder, parseBird, SPECIES_CODES } from "./cards.js";
+import { _, ngettext, speciesName } from "./i18n.js";
 
-const PHASE_WORDS = {
-  play: "plays a bird",
-  collect: "may add a bird to the collection",
-  crow: "chooses the crow's victim",
-  draw: "draws",
-  "last hand": "chooses the last hand",
-  "game over": "",
-};
+function phaseTag(phase) {
+  return {
+    play: _("plays a bird"),
+    collect: _("may add a bird to the collection"),
+    crow: _("chooses the crow's victim"),
+    draw: _("draws"),
+    "last hand": _("chooses the last hand"),
+    "game over": "",
+  }[phase] ?? _("to play");
+}
 
 /** A model from a seat's (or a spectator's) view as the server sends it. */
 export function fromView(view, seats) {
@@ -74,13 +77,19 @@ export function range(n) {
 
 export function seatName(model, p) {
   const seat = model.seats?.[p];
-  const name = seat && seat.kind !== "human" ? `Bot ${p}` : seat?.name || `Seat ${p} (free)`;
-  return p === model.me ? `${name} (you)` : name;
+  const name = seat && seat.kind !== "human" ? _("Bot {seat}", { seat: p }) : seat?.name || _("Seat {seat} (free)", { seat: p });
+  return p === model.me ? _("{name} (you)", { name }) : name;
 }
 
-/** A log sentence with each "Player N" replaced by the seat's display name. */
+/**
+ * A log sentence with each "Player N" (in the page's language; N counts from 1, as people do)
+ * replaced by the name of seat N - 1.
+ */
 export function logNames(sentence, seats) {
-  return sentence.replace(/\b[Pp]layer (\d)\b/g, (_, p) => seatName({ seats }, Number(p)));
+  // TRANSLATORS: the word(s) before a seat number in the game log's sentences, as a regular
+  // expression that matches every grammatical form used there ("Player 1", "player 1's").
+  const word = _("[Pp]layer");
+  return sentence.replace(new RegExp(`(?<![\\p{L}])(?:${word}) (\\d)\\b`, "gu"), (all, n) => seatName({ seats }, Number(n) - 1));
 }
 
 function value(code) {
@@ -96,9 +105,9 @@ export function drawBoard(model, pick = () => null) {
   return h(
     "div",
     { class: "board" },
-    h("section", { class: "feeder-area", "aria-label": "the feeder" },
+    h("section", { class: "feeder-area", "aria-label": _("the feeder") },
       drawPerches(model, pick), drawColumn(model), drawSupply(model, pick)),
-    h("section", { class: "players", "aria-label": "the players" },
+    h("section", { class: "players", "aria-label": _("the players") },
       model.seats.map((_, p) => drawPlayer(model, p, pick))),
   );
 }
@@ -116,17 +125,17 @@ function drawPerches(model, pick) {
     const ground = row.slice(1).reduce((sum, c) => sum + value(c), 0);
     const beats = ground > perchValue;
     const choice = pick("perch", perch);
-    const label = `Perch ${perch}: perch ${perchValue}, ground ${ground}`;
+    const label = _("Perch {perch}: perch {value}, ground {ground}", { perch, value: perchValue, ground });
     return h("div", { class: `row${choice ? " target" : ""}`, dataset: { perch: String(perch) }, role: "group", "aria-label": label },
       h("div", { class: "row-head" },
-        h("span", { class: "row-name" }, `Perch ${perch}`),
+        h("span", { class: "row-name" }, _("Perch {perch}", { perch })),
         h("span", { class: `strength${beats ? " beats" : ""}` },
-          h("abbr", { title: "ground total" }, "ground "), h("b", {}, String(ground)),
-          beats ? " > " : " ≤ ", h("abbr", { title: "perch strength" }, "perch "), h("b", {}, String(perchValue)))),
+          h("abbr", { title: _("ground total") }, _("ground"), " "), h("b", {}, String(ground)),
+          beats ? " > " : " ≤ ", h("abbr", { title: _("perch strength") }, _("perch"), " "), h("b", {}, String(perchValue)))),
       h("div", { class: "row-cards" },
         h("span", { class: "at-perch" }, bird(row[0])),
         h("span", { class: "ground" }, row.slice(1).map((c) => bird(c)))),
-      choice ? h("div", { class: "row-choice" }, clickable(h("span", {}, choice.text || `Play here`), choice, "perch-pick"),
+      choice ? h("div", { class: "row-choice" }, clickable(h("span", {}, choice.text || _("Play here")), choice, "perch-pick"),
         choice.preview ? h("span", { class: "preview-line" }, choice.preview) : null) : null,
     );
   }));
@@ -135,37 +144,40 @@ function drawPerches(model, pick) {
 function drawColumn(model) {
   const slots = range(4).map((i) => {
     const spot = model.column[i];
-    return h("li", { class: "slot", "aria-label": spot ? `position ${i + 1}: ${describeSpot(spot)}` : `position ${i + 1}: empty`, dataset: { position: String(i + 1) } },
+    const label = spot ? _("position {position}: {what}", { position: i + 1, what: describeSpot(spot) }) : _("position {position}: empty", { position: i + 1 });
+    return h("li", { class: "slot", "aria-label": label, dataset: { position: String(i + 1) } },
       h("span", { class: "pos", "aria-hidden": "true" }, String(i + 1)),
       spot ? feeder(spot.seed) : h("span", { class: "chip empty", "aria-hidden": "true" }, "–"),
       spot && spot.pest ? feeder(spot.pest) : null);
   });
   return h("div", { class: "column" },
-    h("h3", {}, "Seed column"),
-    h("ol", { class: "slots", "aria-label": "seed column, position 1 next to the feeder" }, slots));
+    h("h3", {}, _("Seed column")),
+    h("ol", { class: "slots", "aria-label": _("seed column, position 1 next to the feeder") }, slots));
 }
 
 function describeSpot(spot) {
-  const seedWords = `seed with ${spot.seed[1]} egg${spot.seed[1] === "1" ? "" : "s"}`;
-  if (!spot.pest) return seedWords;
-  return `${seedWords}, ${spot.pest.startsWith("CR") ? "crow" : "squirrel"} beside it`;
+  const eggs = Number(spot.seed[1]);
+  if (!spot.pest) return ngettext("seed with {count} egg", "seed with {count} eggs", eggs);
+  return spot.pest.startsWith("CR")
+    ? ngettext("seed with {count} egg, crow beside it", "seed with {count} eggs, crow beside it", eggs)
+    : ngettext("seed with {count} egg, squirrel beside it", "seed with {count} eggs, squirrel beside it", eggs);
 }
 
 function drawSupply(model, pick) {
   const display = model.display.map((code, i) => {
     const choice = code ? pick("display", i + 1) : null;
-    return h("span", { class: "display-slot" }, code ? clickable(bird(code), choice) : h("span", { class: "card empty" }, "empty"));
+    return h("span", { class: "display-slot" }, code ? clickable(bird(code), choice) : h("span", { class: "card empty" }, _("empty")));
   });
   const deckChoice = pick("deck", 0);
   return h("div", { class: "supply" },
-    h("div", { class: "display" }, h("h3", {}, "Display"), h("div", { class: "cards" }, display)),
+    h("div", { class: "display" }, h("h3", {}, _("Display")), h("div", { class: "cards" }, display)),
     h("div", { class: "decks" },
-      h("div", { class: "deck", "aria-label": `bird deck: ${model.bird_deck_size} cards` },
+      h("div", { class: "deck", "aria-label": ngettext("bird deck: {count} card", "bird deck: {count} cards", model.bird_deck_size) },
         clickable(h("span", { class: "card back deck-card" }, String(model.bird_deck_size)), deckChoice),
-        h("span", { class: "deck-name" }, "bird deck")),
-      h("div", { class: "deck", "aria-label": `feeder deck: ${model.feeder_deck_size} cards` },
+        h("span", { class: "deck-name" }, _("bird deck"))),
+      h("div", { class: "deck", "aria-label": ngettext("feeder deck: {count} card", "feeder deck: {count} cards", model.feeder_deck_size) },
         h("span", { class: "chip back deck-card" }, String(model.feeder_deck_size)),
-        h("span", { class: "deck-name" }, "feeder deck"))),
+        h("span", { class: "deck-name" }, _("feeder deck")))),
   );
 }
 
@@ -173,28 +185,28 @@ function drawPlayer(model, p, pick) {
   const seat = model.seats[p] || {};
   const active = model.current_player === p && model.phase !== "game over";
   const status = [];
-  if (seat.kind && seat.kind !== "human") status.push(h("span", { class: "tag bot" }, `bot: ${seat.kind}`));
+  if (seat.kind && seat.kind !== "human") status.push(h("span", { class: "tag bot" }, _("bot: {level}", { level: botLevel(seat.kind) })));
   if (seat.kind === "human" && seat.connected !== null && seat.connected !== undefined) {
-    status.push(h("span", { class: `tag ${seat.connected ? "online" : "offline"}` }, seat.connected ? "● connected" : "○ away"));
+    status.push(h("span", { class: `tag ${seat.connected ? "online" : "offline"}` }, seat.connected ? _("● connected") : _("○ away")));
   }
-  if (model.first_player === p) status.push(h("span", { class: "tag", title: "first player (C6)" }, "1st"));
-  if (model.phase === "last hand" && model.chosen?.[p]) status.push(h("span", { class: "tag" }, "has chosen"));
+  if (model.first_player === p) status.push(h("span", { class: "tag", title: _("first player (C6)") }, _("1st")));
+  if (model.phase === "last hand" && model.chosen?.[p]) status.push(h("span", { class: "tag" }, _("has chosen")));
   const hand = model.hands[p];
   return h("article", { class: `player${active ? " active" : ""}${p === model.me ? " me" : ""}`, dataset: { seat: String(p) },
-    "aria-label": `${seatName(model, p)}${active ? ", to play" : ""}` },
+    "aria-label": active ? _("{name}, to play", { name: seatName(model, p) }) : seatName(model, p) },
     h("header", {},
       h("span", { class: "turn-mark", "aria-hidden": "true" }, active ? "▶" : ""),
       h("span", { class: "name" }, seatName(model, p)),
-      active ? h("span", { class: "tag turn" }, PHASE_WORDS[model.phase] || "to play") : null,
+      active ? h("span", { class: "tag turn" }, phaseTag(model.phase)) : null,
       status),
-    h("div", { class: "line" }, h("span", { class: "what" }, "Hand"),
+    h("div", { class: "line" }, h("span", { class: "what" }, _("Hand")),
       hand.cards && p !== model.me ? h("span", { class: "cards small" }, hand.cards.map((c) => bird(c))) : null,
-      !hand.cards ? h("span", { class: "cards small" }, (hand.shown || []).map((c) => bird(c, { title: `${c}: everybody saw it drawn` })),
+      !hand.cards ? h("span", { class: "cards small" }, (hand.shown || []).map((c) => bird(c, { title: _("{card}: everybody saw it drawn", { card: c }) })),
         range(Math.max(0, hand.size - (hand.shown || []).length)).map(() => bird(null))) : null,
-      p === model.me ? h("span", {}, hand.size ? `${hand.size} cards (below)` : "no cards") : null,
-      hand.kept && hand.kept.length ? h("span", { class: "kept" }, "keeps ", hand.kept.map((c) => bird(c))) : null),
+      p === model.me ? h("span", {}, hand.size ? ngettext("{count} card (below)", "{count} cards (below)", hand.size) : _("no cards")) : null,
+      hand.kept && hand.kept.length ? h("span", { class: "kept" }, _("keeps"), " ", hand.kept.map((c) => bird(c))) : null),
     drawSeeds(model, p),
-    model.pests[p].length ? h("div", { class: "line" }, h("span", { class: "what" }, "Pests"), model.pests[p].map((c) => feeder(c))) : null,
+    model.pests[p].length ? h("div", { class: "line" }, h("span", { class: "what" }, _("Pests")), model.pests[p].map((c) => feeder(c))) : null,
     drawCollection(model, p, pick),
   );
 }
@@ -204,13 +216,13 @@ function drawSeeds(model, p) {
   const blind = model.blind[p];
   const count = seen.length + blind.count;
   const eggsSeen = seen.reduce((sum, s) => sum + Number(s[1]), 0);
-  return h("div", { class: "line seeds", "aria-label": `seed pile: ${count} cards` },
-    h("span", { class: "what" }, "Seeds"),
+  return h("div", { class: "line seeds", "aria-label": ngettext("seed pile: {count} card", "seed pile: {count} cards", count) },
+    h("span", { class: "what" }, _("Seeds")),
     h("span", { class: "count" }, `${count}`),
-    seen.length ? h("span", { class: "seen", title: "taken from the column: everybody saw them" }, seen.map((s) => feeder(s)), ` ${eggsSeen} egg${eggsSeen === 1 ? "" : "s"} seen`) : null,
+    seen.length ? h("span", { class: "seen", title: _("taken from the column: everybody saw them") }, seen.map((s) => feeder(s)), " ", ngettext("{count} egg seen", "{count} eggs seen", eggsSeen)) : null,
     blind.count ? h("span", { class: "blind" },
-      blind.values ? [" + blind: ", blind.values.map((s) => feeder(s, { class: "chip seed mine" }))]
-        : [` + ${blind.count} blind `, range(blind.count).map(() => feeder(null))]) : null);
+      blind.values ? [" + ", _("blind:"), " ", blind.values.map((s) => feeder(s, { class: "chip seed mine" }))]
+        : [" + ", ngettext("{count} blind", "{count} blind", blind.count), " ", range(blind.count).map(() => feeder(null))]) : null);
 }
 
 /** A collection grouped by species; a male and a female of one value sit together as a pair. */
@@ -227,16 +239,16 @@ function drawCollection(model, p, pick) {
       const mated = model.rules?.pairs !== "species" && b && value(a) === value(b) && a[3] !== b[3];
       const draw = (c) => clickable(bird(c), pick("collection", c));
       if (mated) {
-        items.push(h("span", { class: "pair", title: "a mated pair", "aria-label": "pair" }, draw(a), draw(b)));
+        items.push(h("span", { class: "pair", title: _("a mated pair"), "aria-label": _("pair") }, draw(a), draw(b)));
         i++;
       } else items.push(draw(a));
     }
     return h("span", { class: `group${holder ? " majority" : ""}`,
-      "aria-label": `${SPECIES[sp].name}: ${cards.length}${holder ? ", majority" : ""}` },
-      holder ? h("span", { class: "star", title: "holds the majority of this species" }, "★") : null, items);
+      "aria-label": holder ? _("{species}: {count}, majority", { species: speciesName(sp), count: cards.length }) : `${speciesName(sp)}: ${cards.length}` },
+      holder ? h("span", { class: "star", title: _("holds the majority of this species") }, "★") : null, items);
   });
-  return h("div", { class: "line collection" }, h("span", { class: "what" }, "Birds"),
-    groups.length ? groups : h("span", { class: "none" }, "none yet"));
+  return h("div", { class: "line collection" }, h("span", { class: "what" }, _("Birds")),
+    groups.length ? groups : h("span", { class: "none" }, _("none yet")));
 }
 
 /** The score sheet (E4, E5): every part separately, the winners and the tiebreak. */
@@ -244,19 +256,19 @@ export function drawScores(model, result) {
   const players = result.players;
   const cell = (text, cls = "") => h("td", { class: cls }, String(text));
   const speciesRows = SPECIES_CODES.filter((sp) => players.some((r) => r.singles[sp] !== undefined) || sp in result.majority)
-    .map((sp) => h("tr", {}, h("th", { scope: "row" }, `${SPECIES[sp].name} singles${result.majority[sp] === null || result.majority[sp] === undefined ? "" : ""}`),
+    .map((sp) => h("tr", {}, h("th", { scope: "row" }, _("{species} singles", { species: speciesName(sp) })),
       players.map((r) => cell(r.singles[sp] ?? (result.majority[sp] === r.player ? 0 : "–"), result.majority[sp] === r.player ? "majority" : ""))));
   const winners = result.winners.map((w) => seatName(model, w));
-  return h("section", { class: "scores", "aria-label": "score sheet" },
-    h("h2", {}, winners.length > 1 ? `Shared win: ${winners.join(", ")}` : `${winners[0]} wins`),
-    result.tiebreak ? h("p", {}, "The totals tied: the most birds in the collection decided (E5).") : null,
+  return h("section", { class: "scores", "aria-label": _("score sheet") },
+    h("h2", {}, winners.length > 1 ? _("Shared win: {names}", { names: winners.join(", ") }) : _("{name} wins", { name: winners[0] })),
+    result.tiebreak ? h("p", {}, _("The totals tied: the most birds in the collection decided (E5).")) : null,
     h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), players.map((r) => h("th", { scope: "col", class: result.winners.includes(r.player) ? "winner" : "" }, seatName(model, r.player))))),
       h("tbody", {},
-        h("tr", {}, h("th", { scope: "row" }, "Seeds (eggs)"), players.map((r) => cell(r.seeds))),
-        h("tr", {}, h("th", { scope: "row" }, "Pairs"), players.map((r) => cell(`${r.pairs} × 5 = ${r.pair_points}`))),
+        h("tr", {}, h("th", { scope: "row" }, _("Seeds (eggs)")), players.map((r) => cell(r.seeds))),
+        h("tr", {}, h("th", { scope: "row" }, _("Pairs")), players.map((r) => cell(`${r.pairs} × 5 = ${r.pair_points}`))),
         speciesRows,
-        h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), players.map((r) => cell(r.total, result.winners.includes(r.player) ? "winner" : ""))),
-        h("tr", {}, h("th", { scope: "row" }, "Birds (tiebreak)"), players.map((r) => cell(r.birds))))),
+        h("tr", { class: "total" }, h("th", { scope: "row" }, _("Total")), players.map((r) => cell(r.total, result.winners.includes(r.player) ? "winner" : ""))),
+        h("tr", {}, h("th", { scope: "row" }, _("Birds (tiebreak)")), players.map((r) => cell(r.birds))))),
   );
 }

@@ -1,16 +1,23 @@
 // Cards drawn with CSS: each species has its colour AND its own code and badge shape, so the
 // game reads without colour; value and sex are printed large enough for a phone.
 import { h } from "./dom.js";
+import { _, ngettext, speciesName } from "./i18n.js";
 
+// A species' name in the page's language is speciesName(code), from the server (core/cards.py).
 export const SPECIES = {
-  BL: { name: "Blackbird", shape: "●" },
-  BU: { name: "Bullfinch", shape: "■" },
-  CH: { name: "Chaffinch", shape: "◆" },
-  GR: { name: "Greenfinch", shape: "▲" },
-  SP: { name: "House sparrow", shape: "⬢" },
-  YE: { name: "Yellowhammer", shape: "★" },
+  BL: { shape: "●" },
+  BU: { shape: "■" },
+  CH: { shape: "◆" },
+  GR: { shape: "▲" },
+  SP: { shape: "⬢" },
+  YE: { shape: "★" },
 };
 export const SPECIES_CODES = Object.keys(SPECIES);
+
+/** A bot's level in words (the level's name is the server's id: easy, medium, hard, random). */
+export function botLevel(kind) {
+  return { easy: _("easy"), medium: _("medium"), hard: _("hard"), random: _("random") }[kind] || kind;
+}
 
 /** "BL5m" → {species: "BL", value: 5, sex: "m"} */
 export function parseBird(code) {
@@ -19,12 +26,13 @@ export function parseBird(code) {
 
 export function birdLabel(code) {
   const b = parseBird(code);
-  return `${SPECIES[b.species].name} ${b.value} ${b.sex === "m" ? "male" : "female"}`;
+  const words = { species: speciesName(b.species), value: b.value };
+  return b.sex === "m" ? _("{species} {value} male", words) : _("{species} {value} female", words);
 }
 
 /** A bird card; ``code`` null draws a face-down card. */
 export function bird(code, attrs = {}) {
-  if (!code) return h("span", { class: "card back", role: "img", "aria-label": "hidden bird", ...attrs });
+  if (!code) return h("span", { class: "card back", role: "img", "aria-label": _("hidden bird"), ...attrs });
   const b = parseBird(code);
   return h(
     "span",
@@ -45,21 +53,20 @@ export function bird(code, attrs = {}) {
 
 /** "S2a" → a seed worth 2 eggs; "CRa" a crow; "SQa" a squirrel. */
 export function feederLabel(code) {
-  if (code.startsWith("CR")) return "crow";
-  if (code.startsWith("SQ")) return "squirrel";
-  const eggs = Number(code[1]);
-  return `seed, ${eggs} egg${eggs === 1 ? "" : "s"}`;
+  if (code.startsWith("CR")) return _("crow");
+  if (code.startsWith("SQ")) return _("squirrel");
+  return ngettext("seed, {count} egg", "seed, {count} eggs", Number(code[1]));
 }
 
 export function feeder(code, attrs = {}) {
-  if (!code) return h("span", { class: "chip back", role: "img", "aria-label": "hidden seed", ...attrs }, "?");
+  if (!code) return h("span", { class: "chip back", role: "img", "aria-label": _("hidden seed"), ...attrs }, "?");
   if (code.startsWith("CR") || code.startsWith("SQ")) {
     const crow = code.startsWith("CR");
     return h(
       "span",
       { class: `chip pest ${crow ? "crow" : "squirrel"}`, role: "img", "aria-label": feederLabel(code),
         title: feederLabel(code), dataset: { card: code }, ...attrs },
-      h("span", { "aria-hidden": "true" }, crow ? "Crow" : "Squirrel"),
+      h("span", { "aria-hidden": "true" }, crow ? _("Crow") : _("Squirrel")),
     );
   }
   const eggs = Number(code[1]);
@@ -75,12 +82,12 @@ export function feeder(code, attrs = {}) {
 export function actionLabel(text) {
   const parts = text.split(" ");
   switch (parts[0]) {
-    case "play": return `Play ${birdLabel(parts[1])} to perch ${parts[2]}`;
-    case "collect": return `Add ${birdLabel(parts[1])} to your collection`;
-    case "pass": return "Add no bird";
-    case "draw": return parts[1] === "deck" ? "Draw from the bird deck" : `Take display card ${parts[2]}`;
-    case "crow": return `Let the crow take ${birdLabel(parts[1])}`;
-    case "keep": return `Keep ${birdLabel(parts[1])} and ${birdLabel(parts[2])}`;
+    case "play": return _("Play {bird} to perch {perch}", { bird: birdLabel(parts[1]), perch: parts[2] });
+    case "collect": return _("Add {bird} to your collection", { bird: birdLabel(parts[1]) });
+    case "pass": return _("Add no bird");
+    case "draw": return parts[1] === "deck" ? _("Draw from the bird deck") : _("Take display card {slot}", { slot: parts[2] });
+    case "crow": return _("Let the crow take {bird}", { bird: birdLabel(parts[1]) });
+    case "keep": return _("Keep {bird} and {other}", { bird: birdLabel(parts[1]), other: birdLabel(parts[2]) });
     default: return text;
   }
 }

@@ -1,5 +1,6 @@
 // Building the page: every text goes in as a text node, never as HTML, so that display names
 // and chat lines (user data) can never become markup.
+import { _, language } from "./i18n.js";
 
 /** h("div", {class: "x", onclick: f}, "text", child) */
 export function h(tag, attrs = {}, ...children) {
@@ -47,7 +48,8 @@ export function toast(text, kind = "error") {
 export async function api(method, path, body) {
   const response = await fetch(path, {
     method,
-    headers: body ? { "content-type": "application/json" } : {},
+    // The server answers (and explains a refusal) in the page's language.
+    headers: { "accept-language": language(), ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => ({}));
@@ -71,9 +73,9 @@ export function saveName(name) {
 export async function copyText(text, what) {
   try {
     await navigator.clipboard.writeText(text);
-    toast(`${what} copied`, "info");
+    toast(_("Copied: {what}", { what }), "info");
   } catch {
-    window.prompt(`Copy ${what}:`, text);
+    window.prompt(_("Copy {what}:", { what }), text);
   }
 }
 

@@ -1,19 +1,22 @@
 // The lobby: play against bots at once, open a table with invite links, join an open table.
 import { api, clear, h, main, savedName, saveName, toast } from "./dom.js";
+import { botLevel } from "./cards.js";
+import { _, ngettext } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./table.js";
 
-const LEVELS = [
-  ["easy", "easy bot"],
-  ["medium", "medium bot"],
-  ["hard", "hard bot (thinks up to a second)"],
-  ["random", "random bot (plays any legal move)"],
+const levels = () => [
+  ["easy", _("easy bot")],
+  ["medium", _("medium bot")],
+  ["hard", _("hard bot (thinks up to a second)")],
+  ["random", _("random bot (plays any legal move)")],
 ];
-/** The words of the hints option, in one place. */
-const HINT_TEXT = {
-  quick: "Hints (the hard bot's suggestion, when you ask)",
-  table: "Allow hints (on only if every person allows them)",
-};
-const PRESETS = [["standard", "standard (the published game)"], ["overview", "overview (the English overview)"]];
+const presets = () => [["standard", _("standard (the published game)")], ["overview", _("overview (the English overview)")]];
+let timer = null;
+/** The words of the hints option, in one place (a function: the page's language may change). */
+const hintText = () => ({
+  quick: _("Hints (the hard bot's suggestion, when you ask)"),
+  table: _("Allow hints (on only if every person allows them)"),
+});
 
 function select(id, options, value) {
   return h("select", { id, name: id }, options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
@@ -25,12 +28,13 @@ function go(made) {
 }
 
 export async function showLobby() {
-  document.title = "Piepmatz — lobby";
-  const name = h("input", { id: "name", maxlength: 32, required: true, value: savedName() || "", placeholder: "e.g. Anna", autocomplete: "nickname" });
+  document.title = _("Piepmatz — lobby");
+  const LEVELS = levels();
+  const name = h("input", { id: "name", maxlength: 32, required: true, value: savedName() || "", placeholder: _("e.g. Anna"), autocomplete: "nickname" });
   const myName = () => {
     const value = name.value.trim();
     if (!value) {
-      toast("Choose a display name first.");
+      toast(_("Choose a display name first."));
       name.focus();
       return null;
     }
@@ -39,24 +43,24 @@ export async function showLobby() {
   };
 
   // One click: you against bots.
-  const quickPlayers = select("quick-players", [["3", "3 players"], ["2", "2 players"], ["4", "4 players"]], "3");
+  const quickPlayers = select("quick-players", [3, 2, 4].map((n) => [String(n), ngettext("{count} player", "{count} players", n)]), "3");
   const quickBot = select("quick-bot", LEVELS, "medium");
   const quickHints = h("input", { type: "checkbox", id: "quick-hints", checked: true });
   const quick = h("section", { class: "panel", "aria-labelledby": "quick-title" },
-    h("h2", { id: "quick-title" }, "Play against bots now"),
+    h("h2", { id: "quick-title" }, _("Play against bots now")),
     h("div", { class: "fields" },
-      h("label", { for: "quick-players" }, "Players"), quickPlayers,
-      h("label", { for: "quick-bot" }, "Bots"), quickBot,
-      h("label", { for: "quick-hints" }, HINT_TEXT.quick), quickHints),
+      h("label", { for: "quick-players" }, _("Players")), quickPlayers,
+      h("label", { for: "quick-bot" }, _("Bots")), quickBot,
+      h("label", { for: "quick-hints" }, hintText().quick), quickHints),
     h("button", { type: "button", class: "primary", id: "quick-start", onclick: async () => {
       const who = myName();
       if (!who) return;
       try {
         go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked }));
       } catch (error) {
-        toast(`Could not start: ${error.message}`);
+        toast(_("Could not start: {reason}", { reason: error.message }));
       }
-    } }, "Play against bots now"));
+    } }, _("Play against bots now")));
 
   // A table with friends.
   const seatsBox = h("div", { class: "seats" });
@@ -67,14 +71,14 @@ export async function showLobby() {
     clear(seatsBox);
     for (let i = 0; i < n; i++) {
       const kind = seatKinds[i] || (i === 0 ? "you" : i === 1 ? "human" : "easy");
-      const choice = select(`seat-${i}`, [["you", "you"], ["human", "a friend (invite link)"], ...LEVELS], kind);
+      const choice = select(`seat-${i}`, [["you", _("you")], ["human", _("a friend (invite link)")], ...LEVELS], kind);
       choice.addEventListener("change", () => { seatKinds[i] = choice.value; });
-      seatsBox.append(h("label", { for: `seat-${i}` }, `Seat ${i}`), choice);
+      seatsBox.append(h("label", { for: `seat-${i}` }, _("Seat {seat}", { seat: i })), choice);
     }
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
-  const preset = select("preset", PRESETS, "standard");
+  const preset = select("preset", presets(), "standard");
   const isPublic = h("input", { type: "checkbox", id: "public" });
   const allowHints = h("input", { type: "checkbox", id: "hints" });
   const created = h("div", { id: "created" });
@@ -88,32 +92,32 @@ export async function showLobby() {
     for (let i = 0; i < n; i++) {
       const value = document.getElementById(`seat-${i}`).value;
       if (value === "you") {
-        if (mine !== null) return toast("Choose 'you' for one seat only.");
+        if (mine !== null) return toast(_("Choose 'you' for one seat only."));
         mine = i;
         kinds.push("human");
       } else kinds.push(value);
     }
-    if (mine === null) return toast("Choose the seat you take ('you').");
+    if (mine === null) return toast(_("Choose the seat you take ('you')."));
     try {
       const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked, hints: allowHints.checked });
       rememberTable(made);
       const link = new URL(made.link);
       clear(created).append(h("div", { class: "made" },
-        h("h3", {}, `Table ${made.table} is open`),
+        h("h3", {}, _("Table {table} is open", { table: made.table })),
         made.invites.length ? inviteButtons(made) : null,
-        h("a", { class: "button primary", id: "go-table", href: link.pathname + location.search + link.hash }, "Go to the table")));
+        h("a", { class: "button primary", id: "go-table", href: link.pathname + location.search + link.hash }, _("Go to the table"))));
     } catch (error) {
-      toast(`Could not open the table: ${error.message}`);
+      toast(_("Could not open the table: {reason}", { reason: error.message }));
     }
   } },
-  h("h2", { id: "create-title" }, "Open a table"),
+  h("h2", { id: "create-title" }, _("Open a table")),
   h("div", { class: "fields" },
-    h("label", { for: "seat-count" }, "Seats"), count,
+    h("label", { for: "seat-count" }, _("Seats")), count,
     seatsBox,
-    h("label", { for: "preset" }, "Rules"), preset,
-    h("label", { for: "public" }, "Listed for anyone to join"), isPublic,
-    h("label", { for: "hints" }, HINT_TEXT.table), allowHints),
-  h("button", { type: "submit", class: "primary", id: "create" }, "Open the table"),
+    h("label", { for: "preset" }, _("Rules")), preset,
+    h("label", { for: "public" }, _("Listed for anyone to join")), isPublic,
+    h("label", { for: "hints" }, hintText().table), allowHints),
+  h("button", { type: "submit", class: "primary", id: "create" }, _("Open the table")),
   created);
 
   // Open tables anyone may join.
@@ -125,9 +129,10 @@ export async function showLobby() {
     } catch {
       return;
     }
+    const seatWords = (s) => (s.kind === "human" ? s.name || _("free seat") : _("bot {level}", { level: botLevel(s.kind) }));
     clear(list).append(...(tables.length ? tables.map((t) => h("li", {},
-      h("span", {}, `Table ${t.table}: ${t.players} players, ${t.rules}; `,
-        t.seats.map((s) => (s.kind === "human" ? s.name || "free seat" : `bot ${s.kind}`)).join(", ")),
+      h("span", {}, ngettext("Table {table}: {count} player, {rules}; {seats}", "Table {table}: {count} players, {rules}; {seats}", t.players,
+        { table: t.table, rules: t.rules, seats: t.seats.map(seatWords).join(", ") })),
       h("button", { type: "button", onclick: async () => {
         const who = myName();
         if (!who) return;
@@ -136,17 +141,19 @@ export async function showLobby() {
           localStorage.setItem(`piepmatz:seat:${t.table}`, JSON.stringify(joined));
           location.assign(`/play/${t.table}${location.search}#seat=${joined.seat}&token=${joined.token}`);
         } catch (error) {
-          toast(`Could not join: ${error.message}`);
+          toast(_("Could not join: {reason}", { reason: error.message }));
         }
-      } }, "Join"))) : [h("li", { class: "muted" }, "No open table right now.")]));
+      } }, _("Join")))) : [h("li", { class: "muted" }, _("No open table right now."))]));
   };
   await refresh();
-  setInterval(refresh, 5000);
+  clearInterval(timer);
+  timer = setInterval(refresh, 5000);
 
   clear(main()).append(h("div", { class: "lobby" },
     h("h1", {}, "Piepmatz"),
-    h("p", { class: "muted" }, "Songbirds at a feeder: play birds to the perches, chase the perch bird away, collect seeds and birds."),
-    h("div", { class: "panel" }, h("label", { for: "name" }, "Your display name"), name),
+    h("p", { class: "muted" }, _("Songbirds at a feeder: play birds to the perches, chase the perch bird away, collect seeds and birds.")),
+    h("div", { class: "panel" }, h("label", { for: "name" }, _("Your display name")), name),
     quick, create,
-    h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, "Open tables"), list)));
+    h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, _("Open tables")), list)));
+  return () => clearInterval(timer);
 }

@@ -1,29 +1,47 @@
 // The replay page: every position of a finished game, every hand shown, both ways.
 import { api, clear, h, main, setRulesLink } from "./dom.js";
 import { drawBoard, drawScores, fromState, logNames } from "./board.js";
-import { actionLabel } from "./cards.js";
+import { actionLabel, botLevel } from "./cards.js";
+import { _, language, ngettext } from "./i18n.js";
 
-/** The words of the review, in one place. */
-const REVIEW_TEXT = {
-  title: "Review",
-  intro: "The search grades one player's decisions from that player's view at the time, never from hidden cards.",
-  button: (name) => `Review ${name}`,
-  computing: (done, total) => `Reviewing: ${done} of ${total} decisions searched…`,
-  failed: (message) => `The review failed: ${message}`,
-  summary: (s) => `Accuracy ${Math.round(100 * s.accuracy)} % (${s.grades.best + s.grades.good} of ${s.decisions} decisions best or good); `
-    + `${s.loss.toFixed(1)} points of lead lost in all.`,
-  budget: (r) => `${r.iterations.toLocaleString("en")} search iterations per option.`,
-  kinds: ["Kind", "Decisions", "Points lost"],
-  columns: ["Move", "Kind", "Played", "Best", "Lost", "Win Δ", "Grade"],
-  same: "(the same)",
-  thisMove: (d) => `Grade: ${d.grade}. Best: ${actionLabel(d.best)}; ${d.loss.toFixed(1)} points of lead lost, win chance ${signedPercent(d.win_change)}.`,
-};
+/** The words of the review, in one place (a function: the page's language may change). */
+const reviewText = () => ({
+  title: _("Review"),
+  intro: _("The search grades one player's decisions from that player's view at the time, never from hidden cards."),
+  button: (name) => _("Review {name}", { name }),
+  computing: (done, total) => _("Reviewing: {done} of {total} decisions searched…", { done, total }),
+  failed: (message) => _("The review failed: {reason}", { reason: message }),
+  summary: (s) => ngettext(
+    "Accuracy {accuracy} ({good} of {count} decision best or good); {loss} points of lead lost in all.",
+    "Accuracy {accuracy} ({good} of {count} decisions best or good); {loss} points of lead lost in all.",
+    s.decisions, { accuracy: percent(s.accuracy), good: s.grades.best + s.grades.good, loss: number(s.loss, 1) }),
+  budget: (r) => ngettext("{count} search iteration per option.", "{count} search iterations per option.", r.iterations, { count: number(r.iterations) }),
+  kinds: [_("Kind"), _("Decisions"), _("Points lost")],
+  columns: [_("Move"), _("Kind"), _("Played"), _("Best"), _("Lost"), _("Win Δ"), _("Grade")],
+  same: _("(the same)"),
+  thisMove: (d) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
+    grade: gradeName(d.grade), best: actionLabel(d.best), loss: number(d.loss, 1), change: signedPercent(d.win_change),
+  }),
+  seat: (s) => (s.kind === "human" ? s.name || _("seat {seat}", { seat: s.seat }) : _("bot ({level}, seat {seat})", { level: botLevel(s.kind), seat: s.seat })),
+});
 /** Milliseconds between two questions about a review being computed. */
 const POLL = 500;
 
+/** A grade's name as players read it (the review sends the engine's word: best … blunder). */
+function gradeName(grade) {
+  return { best: _("best"), good: _("good"), inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[grade] || grade;
+}
+
+/** A kind of decision (the engine's phase name) as players read it. */
+function kindName(phase) {
+  // TRANSLATORS: a kind of decision in the game review (play a bird, collect, the crow, draw, last hand).
+  return { play: _("play"), collect: _("collect"), crow: _("crow"), draw: _("draw"), "last hand": _("last hand") }[phase] || phase;
+}
+
+/** Show the replay; returns what stops its keys, for a redraw in a new language. */
 export async function showReplay(tableId) {
-  document.title = `Piepmatz — replay of table ${tableId}`;
-  const data = await api("GET", `/api/tables/${tableId}/replay`);
+  document.title = _("Piepmatz — replay of table {table}", { table: tableId });
+  const data = await api("GET", `/api/tables/${tableId}/replay?lang=${language()}`);
   const frames = data.frames;
   // Who was connected is no part of a replay.
   const seats = data.seats.map((s) => ({ ...s, connected: null }));
@@ -31,7 +49,7 @@ export async function showReplay(tableId) {
   let at = frames.length - 1;
   const names = (text) => logNames(text, seats);
   const boardEl = h("div", { id: "board" });
-  const logEl = h("ol", { class: "log", id: "replay-log", "aria-label": "what this move did" });
+  const logEl = h("ol", { class: "log", id: "replay-log", "aria-label": _("what this move did") });
   const where = h("p", { id: "where", "aria-live": "polite" });
   const gradeEl = h("p", { id: "move-grade" });
   let review = null; // the review shown: one player's graded decisions
@@ -39,13 +57,15 @@ export async function showReplay(tableId) {
   const show = () => {
     const frame = frames[at];
     const model = fromState(frame.state, seats, frame.majority);
-    where.textContent = `Move ${at} of ${frames.length - 1}${frame.action ? `: ${actionLabel(frame.action)}` : ": the deal"}`;
+    where.textContent = frame.action
+      ? _("Move {move} of {moves}: {action}", { move: at, moves: frames.length - 1, action: actionLabel(frame.action) })
+      : _("Move {move} of {moves}: the deal", { move: at, moves: frames.length - 1 });
     clear(boardEl).append(drawBoard(model));
     if (at === frames.length - 1) boardEl.append(drawScores(model, data.record.result));
     clear(logEl).append(...frame.log.map((line) => h("li", {}, names(line))));
     // Frame ``at`` follows the action with index ``at - 1``: its grade, if it was reviewed.
     const graded = review?.decisions.find((d) => d.index === at - 1);
-    gradeEl.textContent = graded ? REVIEW_TEXT.thisMove(graded) : "";
+    gradeEl.textContent = graded ? reviewText().thisMove(graded) : "";
     for (const row of reviewEl.querySelectorAll("tr.decision-row")) {
       row.classList.toggle("current", Number(row.dataset.index) === at - 1);
     }
@@ -54,30 +74,31 @@ export async function showReplay(tableId) {
     at = Math.max(0, Math.min(frames.length - 1, to));
     show();
   };
-  const controls = h("div", { class: "buttons replay-controls", role: "toolbar", "aria-label": "replay controls" },
-    h("button", { type: "button", id: "first", onclick: () => step(0), "aria-label": "the deal" }, "|◀ Start"),
-    h("button", { type: "button", id: "back", onclick: () => step(at - 1), "aria-label": "one move back", "aria-keyshortcuts": "ArrowLeft" }, "◀ Back"),
-    h("button", { type: "button", id: "forward", onclick: () => step(at + 1), "aria-label": "one move forward", "aria-keyshortcuts": "ArrowRight" }, "Forward ▶"),
-    h("button", { type: "button", id: "last", onclick: () => step(frames.length - 1), "aria-label": "the end" }, "End ▶|"));
+  const controls = h("div", { class: "buttons replay-controls", role: "toolbar", "aria-label": _("replay controls") },
+    h("button", { type: "button", id: "first", onclick: () => step(0), "aria-label": _("the deal") }, _("|◀ Start")),
+    h("button", { type: "button", id: "back", onclick: () => step(at - 1), "aria-label": _("one move back"), "aria-keyshortcuts": "ArrowLeft" }, _("◀ Back")),
+    h("button", { type: "button", id: "forward", onclick: () => step(at + 1), "aria-label": _("one move forward"), "aria-keyshortcuts": "ArrowRight" }, _("Forward ▶")),
+    h("button", { type: "button", id: "last", onclick: () => step(frames.length - 1), "aria-label": _("the end") }, _("End ▶|")));
+  const keys = new AbortController();
   document.addEventListener("keydown", (event) => {
     if (event.key === "ArrowLeft") step(at - 1);
     else if (event.key === "ArrowRight") step(at + 1);
     else if (event.key === "Home") step(0);
     else if (event.key === "End") step(frames.length - 1);
-  });
+  }, { signal: keys.signal });
   const progress = h("div", { id: "review-progress", "aria-live": "polite" });
   const ask = async (player) => {
     review = null;
     clear(reviewEl);
     const bar = h("progress", { max: 1, value: 0 });
-    const text = h("p", {}, REVIEW_TEXT.computing(0, "…"));
+    const text = h("p", {}, reviewText().computing(0, "…"));
     clear(progress).append(text, bar);
     for (;;) {
       let answer;
       try {
         answer = await api("GET", `/api/tables/${tableId}/review?player=${player}`);
       } catch (error) {
-        clear(progress).append(h("p", { class: "problem" }, REVIEW_TEXT.failed(error.message)));
+        clear(progress).append(h("p", { class: "problem" }, reviewText().failed(error.message)));
         return;
       }
       if (answer.status !== "computing") {
@@ -87,47 +108,58 @@ export async function showReplay(tableId) {
         show();
         return;
       }
-      text.textContent = REVIEW_TEXT.computing(answer.done, answer.total);
+      text.textContent = reviewText().computing(answer.done, answer.total);
       bar.max = Math.max(1, answer.total);
       bar.value = answer.done;
       await new Promise((resolve) => setTimeout(resolve, POLL));
     }
   };
   const reviewPanel = h("section", { class: "panel review", "aria-labelledby": "review-title" },
-    h("h2", { id: "review-title" }, REVIEW_TEXT.title),
-    h("p", { class: "muted" }, REVIEW_TEXT.intro),
+    h("h2", { id: "review-title" }, reviewText().title),
+    h("p", { class: "muted" }, reviewText().intro),
     h("div", { class: "buttons" }, seats.map((s) => h("button", { type: "button", id: `review-${s.seat}`, onclick: () => ask(s.seat) },
-      REVIEW_TEXT.button(s.kind === "human" ? s.name || `seat ${s.seat}` : `${s.kind} (seat ${s.seat})`)))),
+      reviewText().button(reviewText().seat(s))))),
     progress, reviewEl);
   clear(main()).append(h("div", { class: "replay" },
-    h("h1", {}, `Replay of table ${tableId}`), controls, where,
-    h("section", { class: "panel" }, h("h2", {}, "This move"), gradeEl, logEl), boardEl, reviewPanel));
+    h("h1", {}, _("Replay of table {table}", { table: tableId })), controls, where,
+    h("section", { class: "panel" }, h("h2", {}, _("This move")), gradeEl, logEl), boardEl, reviewPanel));
   show();
+  return () => keys.abort();
 }
 
 /** The review of one player: the summary, points lost by kind, and every decision graded. */
 function drawReview(review, seats, goTo) {
   const s = review.summary;
   const kinds = Object.entries(s.categories).filter(([, c]) => c.decisions > 0);
+  const words = reviewText();
   const cell = (text, cls) => h("td", cls ? { class: cls } : {}, text);
   return h("div", { id: "review" },
-    h("p", { id: "review-summary" }, h("b", {}, REVIEW_TEXT.summary(s)), " ", REVIEW_TEXT.budget(review)),
+    h("p", { id: "review-summary" }, h("b", {}, words.summary(s)), " ", words.budget(review)),
     h("table", { class: "review-table", id: "review-kinds" },
-      h("thead", {}, h("tr", {}, REVIEW_TEXT.kinds.map((k) => h("th", { scope: "col" }, k)))),
-      h("tbody", {}, kinds.map(([name, c]) => h("tr", {}, h("th", { scope: "row" }, name), cell(c.decisions, "num"), cell(c.loss.toFixed(1), "num"))))),
+      h("thead", {}, h("tr", {}, words.kinds.map((k) => h("th", { scope: "col" }, k)))),
+      h("tbody", {}, kinds.map(([name, c]) => h("tr", {}, h("th", { scope: "row" }, kindName(name)), cell(c.decisions, "num"), cell(number(c.loss, 1), "num"))))),
     h("div", { class: "review-scroll" }, h("table", { class: "review-table", id: "review-decisions" },
-      h("thead", {}, h("tr", {}, REVIEW_TEXT.columns.map((k) => h("th", { scope: "col" }, k)))),
+      h("thead", {}, h("tr", {}, words.columns.map((k) => h("th", { scope: "col" }, k)))),
       h("tbody", {}, review.decisions.map((d) => h("tr", {
         class: "decision-row", tabindex: 0, dataset: { index: String(d.index) },
         onclick: () => goTo(d.index),
         onkeydown: (event) => { if (event.key === "Enter") goTo(d.index); },
-      }, cell(d.index + 1, "num"), cell(d.phase), cell(actionLabel(d.played)),
-      cell(d.best === d.played ? REVIEW_TEXT.same : actionLabel(d.best)),
-      cell(d.loss.toFixed(1), "num"), cell(signedPercent(d.win_change), "num"),
-      h("td", {}, h("span", { class: `grade grade-${d.grade}` }, d.grade))))))));
+      }, cell(d.index + 1, "num"), cell(kindName(d.phase)), cell(actionLabel(d.played)),
+      cell(d.best === d.played ? words.same : actionLabel(d.best)),
+      cell(number(d.loss, 1), "num"), cell(signedPercent(d.win_change), "num"),
+      h("td", {}, h("span", { class: `grade grade-${d.grade}` }, gradeName(d.grade)))))))));
 }
 
 function signedPercent(x) {
   const p = Math.round(100 * x);
-  return `${p > 0 ? "+" : p < 0 ? "−" : "±"}${Math.abs(p)} %`;
+  return `${p > 0 ? "+" : p < 0 ? "−" : "±"}${number(Math.abs(p))} %`;
+}
+
+function percent(x) {
+  return `${number(Math.round(100 * x))} %`;
+}
+
+/** A number written the way the page's language writes it (decimal comma in Czech and German). */
+function number(x, digits = 0) {
+  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }

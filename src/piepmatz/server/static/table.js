@@ -2,7 +2,8 @@
 // this page shows the seat's view, offers exactly the legal actions it was sent, with the
 // server's preview of each, and tells the events step by step.
 import { api, clear, copyText, h, main, savedName, saveName, setRulesLink, toast } from "./dom.js";
-import { actionLabel, bird, birdLabel } from "./cards.js";
+import { actionLabel, bird, birdLabel, botLevel } from "./cards.js";
+import { _, language, ngettext } from "./i18n.js";
 import { drawBoard, drawScores, fromView, logNames, seatName } from "./board.js";
 
 /** Milliseconds per step of an animation; ``?pace=0`` (tests) shows everything at once. */
@@ -11,33 +12,38 @@ const PACE = Number(new URLSearchParams(location.search).get("pace") ?? localSto
 const STEPS = new Set(["play", "chase", "take_seed", "take_blind", "take_pest", "collect_perch", "crow",
   "crow_nothing", "squirrel", "promote", "collect", "draw_display", "draw_deck", "end_triggered", "reveal"]);
 
-const PROMPTS = {
-  play: "Play a bird: choose a card of your hand, then a perch.",
-  collect: "No chase: you may add a bird from your hand to your collection (T2.2).",
-  crow: "The crow: choose a bird of your most numerous species to lose (T2.1d).",
-  draw: "Draw: take a display card or the top of the bird deck (T3.1).",
-  "last hand": "Last hand: choose the two birds that join your collection (E3).",
-};
+function prompt(phase) {
+  return {
+    play: _("Play a bird: choose a card of your hand, then a perch."),
+    collect: _("No chase: you may add a bird from your hand to your collection (T2.2)."),
+    crow: _("The crow: choose a bird of your most numerous species to lose (T2.1d)."),
+    draw: _("Draw: take a display card or the top of the bird deck (T3.1)."),
+    "last hand": _("Last hand: choose the two birds that join your collection (E3)."),
+  }[phase];
+}
 
-/** The words of hints, in one place. */
-const HINT_TEXT = {
-  button: "Hint",
-  thinking: "Thinking…",
-  title: (bot) => `Hint from the ${bot} bot`,
-  estimate: (h) => `Expected lead ${signed(h.lead)} ± ${h.lead_spread.toFixed(1)} points, `
-    + `win chance ${percent(h.win)} ± ${percent(h.win_spread)} (from your view only, ${h.worlds.toLocaleString("en")} sampled worlds).`,
-  on: "Hints on",
-  onTitle: "every person at this table allowed hints: press H or the Hint button on your move",
-  off: "Hints off",
-  offTitle: "hints are on only when every person at the table allows them",
-  allow: "Allow hints (the hard bot's suggestion for your move, when you ask)",
-  allowNote: "Hints are on only if every person at the table allows them.",
-  refused: "Hints are off at this table: someone there did not allow them.",
-};
+/** The words of hints, in one place (a function: the page's language may change). */
+const hintText = () => ({
+  button: _("Hint (H)"),
+  thinking: _("Thinking…"),
+  title: (bot, move) => _("Hint from the {bot} bot: {move}", { bot: botLevel(bot), move }),
+  estimate: (h) => _("Expected lead {lead} ± {lead_spread} points, win chance {win} ± {win_spread} (from your view only, {worlds} sampled worlds).", {
+    lead: signed(h.lead), lead_spread: number(h.lead_spread, 1), win: percent(h.win), win_spread: percent(h.win_spread), worlds: number(h.worlds),
+  }),
+  on: _("Hints on"),
+  onTitle: _("every person at this table allowed hints: press H or the Hint button on your move"),
+  off: _("Hints off"),
+  offTitle: _("hints are on only when every person at the table allows them"),
+  allow: _("Allow hints (the hard bot's suggestion for your move, when you ask)"),
+  allowNote: _("Hints are on only if every person at the table allows them."),
+  refused: _("Hints are off at this table: someone there did not allow them."),
+});
 
+/** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
   const page = new TablePage(tableId);
   await page.start();
+  return () => page.leave();
 }
 
 class TablePage {
@@ -54,8 +60,15 @@ class TablePage {
     this.token = null;
     this.logLines = [];
     this.closing = false;
+    this.keys = new AbortController();
     this.hint = null; // the hint message for the decision shown
     this.hinting = false; // a hint is being worked out
+  }
+
+  leave() {
+    this.closing = true;
+    this.keys.abort();
+    if (this.ws) this.ws.close();
   }
 
   async start() {
@@ -92,14 +105,18 @@ class TablePage {
 
   /** Choose a display name and take the invited seat (or a free seat of a public table). */
   showJoin(token) {
+    const seatWords = (s) => {
+      const who = s.kind === "human" ? s.name || _("free") : _("bot ({level})", { level: botLevel(s.kind) });
+      return _("{seat}: {who}", { seat: s.seat, who });
+    };
     const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
     // Hints need every person's consent: only worth asking while nobody seated has refused.
     const othersAllow = this.info.seats.filter((s) => s.kind === "human" && s.name).every((s) => s.hints);
     const allowHints = h("input", { type: "checkbox", id: "join-hints" });
-    const form = h("form", { class: "panel join", "aria-label": "join the table", onsubmit: async (event) => {
+    const form = h("form", { class: "panel join", "aria-label": _("join the table"), onsubmit: async (event) => {
       event.preventDefault();
       const name = input.value.trim();
-      if (!name) return toast("Choose a display name first.");
+      if (!name) return toast(_("Choose a display name first."));
       try {
         const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token, hints: allowHints.checked });
         saveName(name);
@@ -111,46 +128,47 @@ class TablePage {
         this.layout();
         this.connect();
       } catch (error) {
-        toast(`Could not join: ${error.message}`);
+        toast(_("Could not join: {reason}", { reason: error.message }));
       }
     } },
-    h("h1", {}, token ? `You are invited to seat ${this.seat} at table ${this.id}` : `Table ${this.id}`),
-    h("p", {}, `Rules: ${this.info.rules}. Seats: `, this.info.seats.map((s) => `${s.seat}: ${s.kind === "human" ? s.name || "free" : `bot (${s.kind})`}`).join(", ")),
-    h("label", { for: "join-name" }, "Your display name"), input,
-    othersAllow ? h("label", { class: "check" }, allowHints, ` ${HINT_TEXT.allow}`) : h("p", { id: "hints-refused" }, HINT_TEXT.refused),
-    othersAllow ? h("p", { class: "muted" }, HINT_TEXT.allowNote) : null,
-    h("button", { type: "submit", class: "primary" }, token ? "Take my seat" : "Join"));
+    h("h1", {}, token ? _("You are invited to seat {seat} at table {table}", { seat: this.seat, table: this.id }) : _("Table {table}", { table: this.id })),
+    h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: this.info.rules, seats: this.info.seats.map(seatWords).join(", ") })),
+    h("label", { for: "join-name" }, _("Your display name")), input,
+    othersAllow ? h("label", { class: "check" }, allowHints, ` ${hintText().allow}`) : h("p", { id: "hints-refused" }, hintText().refused),
+    othersAllow ? h("p", { class: "muted" }, hintText().allowNote) : null,
+    h("button", { type: "submit", class: "primary" }, token ? _("Take my seat") : _("Join")));
     clear(main()).append(form);
     input.focus();
   }
 
   layout() {
     this.boardEl = h("div", { id: "board", class: "board-wrap" });
-    this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": "your hand" });
-    this.decisionEl = h("section", { id: "decision", class: "decision", "aria-live": "polite", "aria-label": "your move" });
+    this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": _("your hand") });
+    this.decisionEl = h("section", { id: "decision", class: "decision", "aria-live": "polite", "aria-label": _("your move") });
     this.bannerEl = h("p", { id: "banner", class: "banner", "aria-live": "polite" }, "");
     this.headEl = h("div", { class: "table-head" });
-    this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": "game log" });
-    this.chatEl = h("ol", { id: "chat", class: "chat", role: "log", "aria-label": "table chat" });
-    const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: "Say something to the table", "aria-label": "chat message", autocomplete: "off" });
-    const chatForm = this.seat === null ? h("p", { class: "muted" }, "Spectators read the chat.")
+    this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": _("game log") });
+    this.chatEl = h("ol", { id: "chat", class: "chat", role: "log", "aria-label": _("table chat") });
+    const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: _("Say something to the table"), "aria-label": _("chat message"), autocomplete: "off" });
+    const chatForm = this.seat === null ? h("p", { class: "muted" }, _("Spectators read the chat."))
       : h("form", { class: "chat-form", onsubmit: (event) => {
         event.preventDefault();
         const text = chatInput.value.trim();
         if (text) this.send({ type: "chat", text });
         chatInput.value = "";
-      } }, chatInput, h("button", { type: "submit" }, "Send"));
+      } }, chatInput, h("button", { type: "submit" }, _("Send")));
     clear(main()).append(h("div", { class: "table-page" },
       h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.decisionEl, this.handEl, this.boardEl),
       h("aside", { class: "side-col" },
-        h("section", { class: "panel" }, h("h2", {}, "Game log"), this.logEl),
-        h("section", { class: "panel" }, h("h2", {}, "Chat"), this.chatEl, chatForm))));
-    document.addEventListener("keydown", (event) => this.key(event));
+        h("section", { class: "panel" }, h("h2", {}, _("Game log")), this.logEl),
+        h("section", { class: "panel" }, h("h2", {}, _("Chat")), this.chatEl, chatForm))));
+    document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
   }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}`);
+    // The server tells this connection's events in the page's language.
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}?lang=${language()}`);
     this.ws = ws;
     window.piepmatz = { send: (message) => this.send(message), page: this };
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
@@ -159,8 +177,8 @@ class TablePage {
       this.receive(JSON.parse(event.data));
     };
     ws.onclose = () => {
-      if (this.closing) return;
-      this.banner("Connection lost: reconnecting…");
+      if (this.closing || this.ws !== ws) return;
+      this.banner(_("Connection lost: reconnecting…"));
       // Exponential backoff with jitter (0.5 s doubling up to 10 s), so that the pages of a
       // restarted server do not all come back in the same instant.
       const delay = Math.min(10000, 500 * 2 ** (this.retries || 0)) * (0.5 + Math.random() / 2);
@@ -171,7 +189,7 @@ class TablePage {
 
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      toast("Not connected: wait a moment.");
+      toast(_("Not connected: wait a moment."));
       return false;
     }
     this.ws.send(JSON.stringify(message));
@@ -215,7 +233,7 @@ class TablePage {
       case "error":
         this.pending = false;
         if (message.code.startsWith("hint") || message.code === "hints_off") this.hinting = false;
-        toast(`Refused: ${message.message}`);
+        toast(_("Refused: {reason}", { reason: refusal(message) }));
         if (message.code === "stale") this.send({ type: "sync" });
         if (this.state) this.renderAll();
         break;
@@ -336,19 +354,24 @@ class TablePage {
 
   renderHead() {
     const info = this.info;
-    const me = this.seat === null ? "spectating" : `seat ${this.seat}`;
+    const parts = [
+      ngettext("{count} player", "{count} players", info.players),
+      _("rules {rules}", { rules: info.rules }),
+      this.seat === null ? _("spectating") : _("seat {seat}", { seat: this.seat }),
+      this.state ? _("move {move}", { move: this.state.move }) : null,
+      info.spectators ? ngettext("{count} watching", "{count} watching", info.spectators) : null,
+    ];
     clear(this.headEl).append(...[
-      h("h1", {}, `Table ${this.id}`),
-      h("span", { class: "muted" }, ` ${info.players} players · rules ${info.rules} · ${me}`,
-        this.state ? ` · move ${this.state.move}` : "", info.spectators ? ` · ${info.spectators} watching` : ""),
+      h("h1", {}, _("Table {table}", { table: this.id })),
+      h("span", { class: "muted" }, " " + parts.filter(Boolean).join(" · ")),
       this.seat !== null && info.status !== "over"
-        ? h("span", { class: `tag hints-${info.hints ? "on" : "off"}`, id: "hints-tag", title: info.hints ? HINT_TEXT.onTitle : HINT_TEXT.offTitle },
-          info.hints ? HINT_TEXT.on : HINT_TEXT.off)
+        ? h("span", { class: `tag hints-${info.hints ? "on" : "off"}`, id: "hints-tag", title: info.hints ? hintText().onTitle : hintText().offTitle },
+          info.hints ? hintText().on : hintText().off)
         : null,
       this.state?.view.end_triggered && !this.state.result
-        ? h("span", { class: "tag last-round", title: "the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)" }, "Last round")
+        ? h("span", { class: "tag last-round", title: _("the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)") }, _("Last round"))
         : null,
-      h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, "Rules of this game"),
+      h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, _("Rules of this game")),
     ].filter(Boolean));
   }
 
@@ -356,7 +379,7 @@ class TablePage {
     this.renderHead();
     if (!this.state) return;
     // A tab in the background still says when it is this seat's move.
-    document.title = this.state.legal.length ? "▶ Your move — Piepmatz" : `Piepmatz — table ${this.id}`;
+    document.title = this.state.legal.length ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
     const model = this.model();
     const pick = (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
@@ -390,10 +413,10 @@ class TablePage {
   hintBox() {
     if (!this.info?.hints || this.seat === null) return null;
     const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: this.hinting || this.pending || !!this.hint,
-      onclick: () => this.askHint() }, this.hinting ? HINT_TEXT.thinking : `${HINT_TEXT.button} (H)`);
+      onclick: () => this.askHint() }, this.hinting ? hintText().thinking : hintText().button);
     const shown = this.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
-      h("b", {}, `${HINT_TEXT.title(this.hint.bot)}: ${actionLabel(this.hint.action)}`),
-      h("p", {}, HINT_TEXT.estimate(this.hint))) : null;
+      h("b", {}, hintText().title(this.hint.bot, actionLabel(this.hint.action))),
+      h("p", {}, hintText().estimate(this.hint))) : null;
     return h("div", { class: "hint-area" }, button, shown);
   }
 
@@ -415,7 +438,7 @@ class TablePage {
   pick(where, key) {
     const legal = this.legal();
     if (where === "perch" && this.selected && legal.includes(`play ${this.selected} ${key}`)) {
-      return this.choice(`play ${this.selected} ${key}`, { text: "Play here" });
+      return this.choice(`play ${this.selected} ${key}`, { text: _("Play here") });
     }
     if (where === "display" && legal.includes(`draw display ${key}`)) return this.choice(`draw display ${key}`);
     if (where === "deck" && legal.includes("draw deck")) return this.choice("draw deck");
@@ -429,13 +452,13 @@ class TablePage {
     const hand = this.state.view.hand;
     if (this.seat === null || (this.state.result && !hand.length)) return;
     const legal = this.legal();
-    this.handEl.append(h("h2", {}, "Your hand"), h("div", { class: "cards hand" }, hand.map((code) => {
+    this.handEl.append(h("h2", {}, _("Your hand")), h("div", { class: "cards hand" }, hand.map((code) => {
       const usable = legal.some((a) => a.split(" ").slice(1).includes(code) && !a.startsWith("keep"));
       return h("button", {
         type: "button",
         class: `hand-card${this.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
         "aria-pressed": this.selected === code ? "true" : "false",
-        "aria-label": `${birdLabel(code)}${usable ? "" : " (not playable now)"}`,
+        "aria-label": usable ? birdLabel(code) : _("{bird} (not playable now)", { bird: birdLabel(code) }),
         dataset: { card: code },
         onclick: () => this.clickHand(code),
       }, bird(code, { "aria-hidden": "true", role: null }));
@@ -446,13 +469,13 @@ class TablePage {
   clickHand(code) {
     const legal = this.legal();
     const phase = this.state.view.phase;
-    if (this.pending) return toast("Your move is on its way.");
+    if (this.pending) return toast(_("Your move is on its way."));
     if (!legal.length) {
       const p = this.state.view.current_player;
-      return toast(this.state.result ? "The game is over." : `It is not your turn: waiting for ${seatName(this.model(), p)}.`);
+      return toast(this.state.result ? _("The game is over.") : _("It is not your turn: waiting for {name}.", { name: seatName(this.model(), p) }));
     }
     if (phase === "play") {
-      if (!legal.some((a) => a.startsWith(`play ${code} `))) return toast(`${birdLabel(code)} cannot be played now.`);
+      if (!legal.some((a) => a.startsWith(`play ${code} `))) return toast(_("{bird} cannot be played now.", { bird: birdLabel(code) }));
       this.selected = this.selected === code ? null : code;
       this.renderAll();
       const target = document.querySelector(".perch-pick");
@@ -460,14 +483,15 @@ class TablePage {
       return;
     }
     if (legal.includes(`collect ${code}`)) return this.act(`collect ${code}`);
-    return toast(`${birdLabel(code)} cannot be used now: ${PROMPTS[phase] || "wait"}`);
+    const what = prompt(phase) || _("wait");
+    return toast(_("{bird} cannot be used now: {what}", { bird: birdLabel(code), what }));
   }
 
   act(action) {
-    if (this.pending || !this.state.legal.includes(action)) return toast("That move is not possible now.");
+    if (this.pending || !this.state.legal.includes(action)) return toast(_("That move is not possible now."));
     if (this.send({ type: "action", move: this.state.move, action })) {
       this.pending = true;
-      this.banner(`You: ${actionLabel(action)}…`);
+      this.banner(_("You: {action}…", { action: actionLabel(action) }));
       this.renderAll();
     }
   }
@@ -477,25 +501,25 @@ class TablePage {
     const box = clear(this.decisionEl);
     if (state.result) {
       box.append(drawScores(model, state.result), h("div", { class: "buttons" }, 
-        this.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, "Play again") : null,
-        h("a", { class: "button", href: `/replay/${this.id}` }, "Replay this game"),
-        h("a", { class: "button", href: "/" }, "Lobby")));
+        this.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, _("Play again")) : null,
+        h("a", { class: "button", href: `/replay/${this.id}` }, _("Replay this game")),
+        h("a", { class: "button", href: "/" }, _("Lobby"))));
       return;
     }
     if (this.info.status === "waiting") {
-      const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => `seat ${s.seat}`);
+      const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
       const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${this.id}`) || "null");
-      box.append(h("h2", {}, `Waiting for ${waiting.join(", ")} to join`),
-        invites ? inviteButtons(invites) : h("p", {}, "The game starts when every person's seat is taken."));
+      box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
+        invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
       return;
     }
     const legal = this.legal();
     if (!legal.length) {
       const p = state.view.current_player;
-      box.append(h("p", { class: "waiting" }, this.pending ? "Sending your move…"
-        : `${seatName(model, p)} ${phaseWords(state.view.phase)}.`));
+      box.append(h("p", { class: "waiting" }, this.pending ? _("Sending your move…")
+        : phaseWords(state.view.phase, seatName(model, p))));
       // The last hand (E3): your choice stays yours until everybody has chosen.
-      if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, "You keep: ", state.view.own_kept.map((c) => bird(c))));
+      if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, _("You keep:"), " ", state.view.own_kept.map((c) => bird(c))));
       return;
     }
     let options = legal;
@@ -503,17 +527,17 @@ class TablePage {
     if (state.view.phase === "play" && this.selected) options = legal.filter((a) => a.startsWith(`play ${this.selected} `));
     if (choosing) options = [];
     const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
-      this.previews.size ? "" : "Working out what each move would do…");
+      this.previews.size ? "" : _("Working out what each move would do…"));
     const show = (action) => {
       const p = this.previews.get(action);
       clear(previewBox).append(h("b", {}, actionLabel(action)),
         p ? h("ul", {}, h("li", {}, p.headline), p.steps.map((s) => h("li", {}, s))) : null);
     };
     box.append(...[
-      h("h2", {}, "Your move"),
-      h("p", { class: "prompt" }, PROMPTS[state.view.phase] || ""),
+      h("h2", {}, _("Your move")),
+      h("p", { class: "prompt" }, prompt(state.view.phase) || ""),
       this.hintBox(),
-      h("ol", { class: "options", "aria-label": "your legal moves" }, options.map((action, i) => {
+      h("ol", { class: "options", "aria-label": _("your legal moves") }, options.map((action, i) => {
         const p = this.previews.get(action);
         return h("li", {}, h("button", {
           type: "button", class: "option", dataset: { action },
@@ -524,7 +548,7 @@ class TablePage {
         p ? h("span", { class: "headline" }, p.headline) : null));
       })),
       state.view.phase === "play" && (this.selected || !this.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
-        onclick: () => { this.selected = null; this.showAll = true; this.renderAll(); } }, "List every move") : null,
+        onclick: () => { this.selected = null; this.showAll = true; this.renderAll(); } }, _("List every move")) : null,
       choosing ? null : previewBox,
     ].filter(Boolean));
     // The first move's steps until another is pointed at.
@@ -552,7 +576,7 @@ class TablePage {
 
   async playAgain() {
     const seats = this.info.seats;
-    const name = seats[this.seat]?.name || savedName() || "You";
+    const name = seats[this.seat]?.name || savedName() || _("You");
     try {
       const humans = seats.filter((s) => s.kind === "human");
       const made = humans.length === 1
@@ -561,21 +585,44 @@ class TablePage {
       rememberTable(made);
       this.closing = true;
       this.ws.close();
-      location.assign(made.link.replace(/^https?:\/\/[^/]+/, "") + "");
+      const link = new URL(made.link);
+      location.assign(link.pathname + link.search + link.hash);
     } catch (error) {
-      toast(`Could not open a new table: ${error.message}`);
+      toast(_("Could not open a new table: {reason}", { reason: error.message }));
     }
   }
 }
 
-function phaseWords(phase) {
-  return {
-    play: "is choosing a bird to play",
-    collect: "may add a bird to the collection",
-    crow: "is choosing the crow's victim",
-    draw: "is drawing",
-    "last hand": "is choosing the last hand",
-  }[phase] || "is to play";
+/** What the seat to play is doing, as a sentence (each one whole, for the translations). */
+function phaseWords(phase, name) {
+  const words = {
+    play: _("{name} is choosing a bird to play."),
+    collect: _("{name} may add a bird to the collection."),
+    crow: _("{name} is choosing the crow's victim."),
+    draw: _("{name} is drawing."),
+    "last hand": _("{name} is choosing the last hand."),
+  }[phase] || _("{name} is to play.");
+  return words.replace("{name}", name);
+}
+
+/** Why the server refused, in the page's language: by the error's code; an illegal move's
+reason comes from the server already in this connection's language. */
+function refusal(message) {
+  const words = {
+    stale: _("the game has moved on: the page catches up"),
+    not_your_turn: _("it is not your decision"),
+    not_playing: _("the game is not being played now"),
+    storage: _("the move could not be stored; try again"),
+    spectator: _("a spectator only watches"),
+    bad_token: _("this link is no seat's or spectator's at this table"),
+    not_joined: _("join the table (choose a name) first"),
+    no_table: _("there is no such table"),
+    too_long: _("that message is too long"),
+    hints_off: _("hints are off at this table: not every person allowed them"),
+    hint_busy: _("your hint is being worked out: wait for it"),
+    hint_failed: _("no hint could be found this time; try again"),
+  }[message.code];
+  return words || message.message;
 }
 
 /** Keep the invite links of a table this browser opened, for its waiting screen. */
@@ -586,19 +633,24 @@ export function rememberTable(made) {
 
 export function inviteButtons(made) {
   return h("div", { class: "invites" },
-    h("p", {}, "Send each friend the link of their seat; whoever has a seat's link plays that seat."),
+    h("p", {}, _("Send each friend the link of their seat; whoever has a seat's link plays that seat.")),
     h("ul", {}, made.invites.map((invite) => h("li", {},
-      h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, `seat ${invite.seat}'s invite link`) },
-        `Copy invite link for seat ${invite.seat}`))),
-    h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, "the spectator link") }, "Copy spectator link"))));
+      h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, _("seat {seat}'s invite link", { seat: invite.seat })) },
+        _("Copy invite link for seat {seat}", { seat: invite.seat })))),
+    h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, _("the spectator link")) }, _("Copy spectator link")))));
 }
 
 function signed(x) {
-  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
+  return `${x >= 0 ? "+" : "−"}${number(Math.abs(x), 1)}`;
 }
 
 function percent(x) {
-  return `${Math.round(100 * x)} %`;
+  return `${number(Math.round(100 * x))} %`;
+}
+
+/** A number written the way the page's language writes it (decimal comma in Czech and German). */
+function number(x, digits = 0) {
+  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
 function sleep(ms) {

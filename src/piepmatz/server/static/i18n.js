@@ -1,0 +1,90 @@
+// The page's language. Texts are written in English in the code and marked with _() (or
+// ngettext() where a number decides the form); the server hands the page the `web` catalogue of
+// the chosen language (GET /api/i18n/{lang}) with its plural rule, from the same gettext
+// catalogues as the Python side. A text is never built from translated pieces: placeholders
+// ({name}) are filled in after translating.
+
+const STORE = "piepmatz:lang";
+let current = "en";
+let messages = {};
+let pluralIndex = (n) => (n !== 1 ? 1 : 0);
+let names = { en: "English" };
+let species = {};
+const listeners = [];
+
+/** "nplurals=3; plural=((n==1) ? 0 : ...);" → n => index (gettext's C expression is valid JS). */
+function pluralRule(header) {
+  const match = /plural=([^;]+);?/.exec(header);
+  // eslint-disable-next-line no-new-func -- the rule comes from the game's own catalogues
+  return match ? new Function("n", `return Number(${match[1]});`) : pluralIndex;
+}
+
+function fill(text, params) {
+  return params ? text.replace(/\{(\w+)\}/g, (all, key) => (key in params ? String(params[key]) : all)) : text;
+}
+
+/** ``message`` in the page's language, with its {placeholders} filled from ``params``. */
+export function _(message, params) {
+  const text = messages[message];
+  return fill(typeof text === "string" && text ? text : message, params);
+}
+
+/** The form of a text that fits ``n``; ``{count}`` is ``n`` unless ``params`` say otherwise. */
+export function ngettext(singular, plural, n, params) {
+  const forms = messages[singular];
+  const index = pluralIndex(n);
+  const text = Array.isArray(forms) && forms[index] ? forms[index] : n === 1 ? singular : plural;
+  return fill(text, { count: n, ...params });
+}
+
+/** A species' name in the page's language (the game's own names, from core/cards.py). */
+export function speciesName(code) {
+  return species[code] || code;
+}
+
+export function language() {
+  return current;
+}
+
+/** Each language the game is written in, by code, with its name in itself. */
+export function languages() {
+  return names;
+}
+
+/**
+ * Load the language asked for by the address (?lang=, then remembered), else the one chosen
+ * before on this browser, else the server's choice from the browser's languages.
+ */
+export async function startLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  const lang = await loadLanguage(asked || localStorage.getItem(STORE));
+  if (asked) localStorage.setItem(STORE, lang);
+  return lang;
+}
+
+/**
+ * Load ``lang``'s catalogue (null: the server chooses from the browser's Accept-Language);
+ * an unknown language falls back to the server's choice.
+ */
+export async function loadLanguage(lang) {
+  let response = lang ? await fetch(`/api/i18n/${encodeURIComponent(lang)}`) : null;
+  if (!response || !response.ok) response = await fetch("/api/i18n");
+  const data = await response.json();
+  current = data.lang;
+  messages = data.messages;
+  pluralIndex = pluralRule(data.plural_forms);
+  names = data.languages;
+  species = data.species;
+  document.documentElement.lang = current;
+  return current;
+}
+
+/** Switch to ``lang`` now and remember it; every page part that listens redraws itself. */
+export async function switchLanguage(lang) {
+  localStorage.setItem(STORE, await loadLanguage(lang));
+  for (const listener of listeners) await listener(current);
+}
+
+export function onLanguageChange(listener) {
+  listeners.push(listener);
+}

@@ -1,0 +1,44 @@
+"""The terminal game's rules screen shows the rules text of the language the game is shown in."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from piepmatz.i18n import set_language
+from piepmatz.tui.app import PiepmatzApp
+from piepmatz.tui.screens import RulesScreen, TableScreen
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "note"),
+    [
+        ("cs", "Pravidla této hry: overview", "v každém tahu si dobereš právě jednu kartu"),
+        ("de", "Regeln dieser Partie: overview", "Man zieht in jedem Zug genau eine Karte"),
+    ],
+)
+def test_the_rules_screen_in_the_games_language(
+    tui: Any, lang: str, heading: str, note: str
+) -> None:
+    async def scenario() -> None:
+        app = PiepmatzApp(seats=["human", "random"], rules="overview", seed=2, bot_delay=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await tui.settle(pilot)
+            while not isinstance(app.screen, TableScreen):
+                await pilot.press("enter")
+                await tui.settle(pilot)
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert app.screen.markdown.startswith(f"# {heading}")
+            assert "Rules in play" not in app.screen.markdown
+            await pilot.pause(0.3)
+            assert note in tui.rendered(app)
+
+    set_language(lang)
+    try:
+        asyncio.run(scenario())
+    finally:
+        set_language("en")
