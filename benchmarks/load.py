@@ -244,7 +244,10 @@ def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
     """The server processes, as (address, pid)."""
     with contextlib.ExitStack() as stack:
         folder = stack.enter_context(tempfile.TemporaryDirectory())
+        # Every client connects from loopback and moves at once: the per-address and rate
+        # limits, made for people, are off.
         options = ["--bot-workers", "0", "--log-level", "warning"]
+        options += ["--connections-per-address", "0", "--message-rate", "0"]
         url = args.database_url
         if args.servers > 1:
             if url is None:
