@@ -7,8 +7,9 @@ replay of the unfinished game, the page and every static file) is kept. Afterwar
 replayed from its record to the true state after each move, and every frame is checked against
 what its receiver may know at the moment it was sent:
 
-- no card notation (``BL5m``, ``S2c``, ``CRa``: the only notation the protocol, the JSON formats
-  and ``describe_event`` sentences use) of a card hidden from the receiver: another player's
+- no card notation (``BL5m``, ``S2c``, ``CRa``: the only notation the protocol and the JSON
+  formats use; the log's sentences are told from the filtered events) of a card hidden from the
+  receiver: another player's
   hand, either deck, someone else's blind seed, a last-hand choice before it is revealed;
 - each ``state`` is exactly the receiver's core view at its move and the receiver's filtered log
   (so no other field carries anything the view does not);
@@ -39,10 +40,11 @@ from leaks import hidden_names
 from piepmatz.core import Game, GameOptions, view_of, view_to_json
 from piepmatz.core.actions import Action
 from piepmatz.core.cards import BIRD_NAMES
-from piepmatz.core.events import describe_event, event_to_json
+from piepmatz.core.events import event_to_json
 from piepmatz.core.view import filter_event, public_view
 from piepmatz.server.limits import Limits
 from piepmatz.tui.preview import preview
+from piepmatz.tui.words import tell
 from serverplay import PATIENCE, running_server
 
 #: Every card notation there is: birds (species, value, sex) and feeder cards (seeds with their
@@ -268,7 +270,7 @@ def audit(receiver: Receiver, truth: Truth, secrets_: list[str]) -> int:
     moves = [json.loads(f)["move"] for f in receiver.frames if json.loads(f)["type"] == "state"]
     assert moves, f"{who} got no state"
     assert moves == sorted(moves), f"{who} got states out of order: {moves}"
-    probes = iter(receiver.probes)
+    answered = 0  # probes answered so far
     probe_answers: dict[int, set[str]] = {}
     at = 0  # index in ``moves`` of the next state frame
     for text in receiver.frames:
@@ -292,16 +294,17 @@ def audit(receiver: Receiver, truth: Truth, secrets_: list[str]) -> int:
             assert message["previews"] == expected, f"{who}: a preview is not its view's alone"
             assert {p["action"] for p in message["previews"]} == set(previews)
             continue
-        if kind == "error" and message["message"].startswith("play "):
-            probed, bird = next(probes)
-            assert message["message"].startswith(f"play {bird} 1:"), message
+        waiting = receiver.probes[answered : answered + 1]  # the next probe's answer, if any
+        if kind == "error" and waiting and message["code"] == "illegal" and waiting[0][1] in text:
+            probed, bird = waiting[0]
+            answered += 1
             probe_answers.setdefault(probed, set()).add(message["message"].replace(bird, "CARD"))
             # The probed card is the sender's own word; the rest may name nothing hidden.
             text = text.replace(bird, "")
         named = cards_named(_scrubbed(text, secrets_)) & hidden
         assert not named, f"{who} was sent hidden {sorted(named)} in {text[:300]}"
     assert at == len(moves)
-    assert next(probes, None) is None, f"{who}: a probe went unanswered"
+    assert answered == len(receiver.probes), f"{who}: a probe went unanswered"
     # Wherever the probed cards were (another's hand, a deck, the discards), the same words.
     for answers in probe_answers.values():
         assert len(answers) == 1, f"{who}: illegal plays answered differently: {answers}"
@@ -316,7 +319,8 @@ def _check_state(
     start = message["events_from"]
     seen = [filter_event(e, viewer) for e in log[start:]]
     assert message["events"] == [event_to_json(e) for e in seen], f"{who}: log at {move}"
-    assert message["log"] == [describe_event(e) for e in seen], f"{who}: sentences at {move}"
+    # The sentences are the terminal game's, in the connection's language (English here).
+    assert message["log"] == [tell(e) for e in seen], f"{who}: sentences at {move}"
     if message["legal"]:
         assert viewer is not None and truth.views[move][viewer]["current_player"] == viewer
         assert set(message["legal"]) == truth.legal[move], f"{who}: legal at {move}"

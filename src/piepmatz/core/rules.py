@@ -13,7 +13,7 @@ False
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Final, Literal
 
 from .errors import InvalidOptionsError
@@ -100,7 +100,8 @@ class Rules:
         return Rules.preset(name, **flags)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # Every flag is a bool, an int or a str: no deep copy (``asdict``) needed.
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: Any) -> Rules:

@@ -103,12 +103,13 @@ class PlayerView(NamedTuple):
         return view_to_json(self)
 
 
-def view_of(state: State, player: int) -> PlayerView:
-    """Build ``player``'s view of ``state``."""
+def view_of(state: State, player: int, log: bool = True) -> PlayerView:
+    """Build ``player``'s view of ``state``; ``log=False`` leaves the event log out (``events``
+    is ``None``) for a caller that sends only the entries since its last view."""
     if type(player) is not int or not 0 <= player < state.num_players:
         raise InvalidOptionsError(f"no player {player!r} in a {state.num_players}-player game")
     n = state.num_players
-    events = state.events
+    events = state.events if log else None
     return PlayerView(
         player=player,
         rules=state.rules,
@@ -151,13 +152,13 @@ def view_of(state: State, player: int) -> PlayerView:
     )
 
 
-def public_view(state: State) -> PlayerView:
+def public_view(state: State, log: bool = True) -> PlayerView:
     """What someone at no seat (a spectator) knows: a seat's view without anything of its own.
 
     Its ``player`` is 0 only as a placeholder; nothing in it belongs to seat 0 alone.
     """
-    events = state.events
-    return view_of(state, 0)._replace(
+    events = state.events if log else None
+    return view_of(state, 0, log=False)._replace(
         hand=(),
         own_blind=(),
         own_kept=(),

@@ -93,9 +93,14 @@ class SeatClient:
 
     async def _reconnect(self) -> None:
         assert self.reopen is not None
-        self.websocket = await anext(self.reopen)
-        self.reconnects += 1
-        await self._hello()
+        while True:
+            self.websocket = await anext(self.reopen)
+            self.reconnects += 1
+            try:
+                await self._hello()
+                return
+            except ConnectionClosed:
+                continue  # gone again before the hello (a server killed twice): once more
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send ``message``; on a reconnecting client a message sent while the connection is

@@ -371,8 +371,9 @@ class Room:
         """``conn``'s view now, with the log entries it has not had (all of them if ``full``)."""
         state = self.game.state
         seat = conn.seat
-        view = view_of(state, seat) if seat is not None else public_view(state)
-        doc = view_to_json(view._replace(events=None))
+        # The log goes separately, only the entries this connection has not had.
+        view = view_of(state, seat, log=False) if seat is not None else public_view(state, False)
+        doc = view_to_json(view)
         doc.pop("events", None)
         if seat is None:
             doc["player"] = None
