@@ -215,7 +215,7 @@ def rules_html(spec: str, lang: str = "en") -> str:
     from markdown_it import MarkdownIt
 
     from piepmatz.sim.play import parse_rules
-    from piepmatz.tui.rulesdoc import rules_markdown
+    from piepmatz.text.rules import rules_markdown
 
     try:
         rules = parse_rules(spec)
