@@ -37,7 +37,6 @@ import multiprocessing
 import os
 import random
 import resource
-import secrets
 import shutil
 import statistics
 import subprocess
@@ -52,10 +51,10 @@ from typing import Any
 
 import httpx
 
-from piepmatz.server.client import SeatClient, free_port, serve_process
+from piepmatz.server.client import SeatClient, free_port, fresh_database, serve_process
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/"
+LOCAL_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 
 
@@ -229,16 +228,6 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _sql(url: str, statement: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url, timeout=10)
-    try:
-        await conn.execute(statement)
-    finally:
-        await conn.close()
-
-
 @contextlib.contextmanager
 def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
     """The server processes, as (address, pid)."""
@@ -252,14 +241,7 @@ def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
         if args.servers > 1:
             if url is None:
                 # A fresh database on the local PostgreSQL, dropped afterwards.
-                name = f"piepmatz_load_{secrets.token_hex(4)}"
-                asyncio.run(_sql(LOCAL_POSTGRES + "postgres", f'CREATE DATABASE "{name}"'))
-                stack.callback(
-                    lambda: asyncio.run(
-                        _sql(LOCAL_POSTGRES + "postgres", f'DROP DATABASE "{name}" WITH (FORCE)')
-                    )
-                )
-                url = LOCAL_POSTGRES.replace("postgresql:", "postgresql+asyncpg:") + name
+                url = stack.enter_context(fresh_database(LOCAL_POSTGRES, "piepmatz_load"))
             options += ["--redis", args.redis]
         options += ["--database-url", url or f"sqlite+aiosqlite:///{folder}/server.db"]
         started = []
