@@ -19,33 +19,16 @@ import json
 import multiprocessing
 import os
 import random
-import statistics
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
+from _common import SRC, cpu_seconds, latency_figures, open_table, play_seat, thinking
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from piepmatz.server.client import SeatClient, free_port, serve_process
-
-SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-async def open_game(http: httpx.AsyncClient, seed: int) -> dict[str, Any]:
-    table: dict[str, Any] = (
-        await http.post(
-            "/api/tables", json={"seats": ["human", "human"], "name": "A", "seed": seed}
-        )
-    ).json()
-    joined = await http.post(
-        f"/api/tables/{table['table']}/join",
-        json={"name": "B", "token": table["invites"][0]["token"]},
-    )
-    table["second_token"] = joined.json()["token"]
-    return table
 
 
 async def person(
@@ -53,25 +36,13 @@ async def person(
 ) -> None:
     """Play one seat at a person's pace until the game ends or the time is up."""
     async with SeatClient.connect(url, token, keep=False) as client:
-        state = await client.until("state")
-        while time.monotonic() < stop and state["result"] is None:
-            if state["legal"]:
-                await asyncio.sleep(rng.uniform(0, 2 * think))
-                sent = time.perf_counter()
-                await client.act(rng.choice(state["legal"]), state["move"])
-                answer = await client.receive()
-                while answer["type"] not in ("ack", "error"):
-                    answer = await client.receive()
-                if answer["type"] == "error":
-                    raise RuntimeError(f"a person's move was refused: {answer['message']}")
-                latencies.append(time.perf_counter() - sent)
-            state = await client.until("state")
+        await play_seat(client, rng, latencies, before_move=thinking(rng, think), stop=stop)
 
 
 async def flooder(url: str, token: str, stop: float, tally: dict[str, int]) -> None:
     """Flood as a spectator, half syncs and half garbage; connect again when cut off."""
     flood = [json.dumps({"type": "sync"}), "{garbage"] * 2500
-    while time.monotonic() < stop:
+    while time.time() < stop:
         try:
             async with connect(url, max_size=None) as ws:
                 tally["connections"] += 1
@@ -107,31 +78,25 @@ def flood_process(address: str, targets: list[tuple[str, str]], stop: float, out
     out.put(asyncio.run(flood_all(address, targets, stop)))
 
 
-def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time of process ``pid`` so far (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def half(
     address: str, args: argparse.Namespace, flooders: int, seed: int, server: int
 ) -> tuple[list[float], dict[str, int], float]:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=f"http://{address}", timeout=60) as http:
-        tables = await asyncio.gather(*(open_game(http, seed + i) for i in range(args.games)))
-    stop = time.monotonic() + args.seconds
+        tables = await asyncio.gather(*(open_table(http, 2, seed + i) for i in range(args.games)))
+    stop = time.time() + args.seconds
     cpu = cpu_seconds(server)
     latencies: list[float] = []
     tasks = []
-    for table in tables:
+    for table, tokens in tables:
         url = f"ws://{address}/ws/{table['table']}"
-        for token in (table["token"], table["second_token"]):
+        for token in tokens:
             tasks.append(
                 person(url, token, random.Random(rng.random()), args.think, stop, latencies)
             )
     targets = [
-        (tables[i % len(tables)]["table"], tables[i % len(tables)]["spectator_token"])
-        for i in range(flooders)
+        (table["table"], table["spectator_token"])
+        for table, _ in (tables[i % len(tables)] for i in range(flooders))
     ]
     results: Any = multiprocessing.get_context("spawn").Queue()
     process = multiprocessing.get_context("spawn").Process(
@@ -148,11 +113,9 @@ async def half(
 
 
 def report(name: str, latencies: list[float], seconds: float, cpu: float) -> None:
-    cuts = statistics.quantiles(latencies, n=100)
     print(
         f"{name}: {len(latencies)} moves in {seconds:.0f} s; move sent to ack: "
-        f"p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms, "
-        f"max {max(latencies) * 1000:.1f} ms; server CPU {cpu:.1f} s"
+        f"{latency_figures(latencies)}; server CPU {cpu:.1f} s"
     )
 
 

@@ -37,7 +37,6 @@ import multiprocessing
 import os
 import random
 import resource
-import secrets
 import shutil
 import statistics
 import subprocess
@@ -51,11 +50,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from _common import SRC, cpu_seconds, open_table, play_seat
 
-from piepmatz.server.client import SeatClient, free_port, serve_process
+from piepmatz.server.client import SeatClient, free_port, fresh_database, serve_process
 
-SRC = Path(__file__).resolve().parents[1] / "src"
-LOCAL_POSTGRES = "postgresql://postgres@127.0.0.1:5432/"
+LOCAL_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 
 
@@ -87,32 +86,16 @@ async def _seat(
     stop: float,
     figures: Figures,
 ) -> None:
-    state = client.state
-    while time.time() < stop:
-        if state is not None:
-            if state["result"] is not None:
-                figures.finished += 1
-                return
-            if state["legal"]:
-                if pace:
-                    # The game's clock: one move per ``pace`` seconds, whoever's turn it is.
-                    await asyncio.sleep(max(0.0, game["next"] - time.time()))
-                    game["next"] = max(game["next"] + pace, time.time())
-                    if time.time() >= stop:
-                        return
-                action = random.choice(state["legal"])
-                sent = time.perf_counter()
-                await client.act(action, state["move"])
-                while (answer := await client.receive())["type"] not in ("ack", "error"):
-                    pass
-                if answer["type"] == "error":
-                    figures.errors[answer["code"]] += 1
-                else:
-                    figures.latencies.append(time.perf_counter() - sent)
-        message = await client.receive()
-        while message["type"] != "state":
-            message = await client.receive()
-        state = message
+    async def clock() -> None:
+        # The game's clock: one move per ``pace`` seconds, whoever's turn it is.
+        await asyncio.sleep(max(0.0, game["next"] - time.time()))
+        game["next"] = max(game["next"] + pace, time.time())
+
+    rng = random.Random()
+    before_move = clock if pace else None
+    latencies, errors = figures.latencies, figures.errors
+    if await play_seat(client, rng, latencies, before_move=before_move, stop=stop, errors=errors):
+        figures.finished += 1
 
 
 async def _connect(stack: contextlib.AsyncExitStack, plan: GamePlan) -> list[SeatClient]:
@@ -223,22 +206,6 @@ def _raise_open_files() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process so far, from /proc/PID/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def _sql(url: str, statement: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url, timeout=10)
-    try:
-        await conn.execute(statement)
-    finally:
-        await conn.close()
-
-
 @contextlib.contextmanager
 def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
     """The server processes, as (address, pid)."""
@@ -252,14 +219,7 @@ def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
         if args.servers > 1:
             if url is None:
                 # A fresh database on the local PostgreSQL, dropped afterwards.
-                name = f"piepmatz_load_{secrets.token_hex(4)}"
-                asyncio.run(_sql(LOCAL_POSTGRES + "postgres", f'CREATE DATABASE "{name}"'))
-                stack.callback(
-                    lambda: asyncio.run(
-                        _sql(LOCAL_POSTGRES + "postgres", f'DROP DATABASE "{name}" WITH (FORCE)')
-                    )
-                )
-                url = LOCAL_POSTGRES.replace("postgresql:", "postgresql+asyncpg:") + name
+                url = stack.enter_context(fresh_database(LOCAL_POSTGRES, "piepmatz_load"))
             options += ["--redis", args.redis]
         options += ["--database-url", url or f"sqlite+aiosqlite:///{folder}/server.db"]
         started = []
@@ -278,16 +238,7 @@ async def open_games(addresses: list[str], games: int, seats: int, seed: int) ->
 
     async def one(g: int) -> GamePlan:
         async with limit:
-            http = clients[g % len(clients)]
-            body = {"seats": ["human"] * seats, "name": "P0", "seed": seed + g}
-            table = (await http.post("/api/tables", json=body)).json()
-            tokens = [table["token"]]
-            for i, invite in enumerate(table["invites"], start=1):
-                joined = await http.post(
-                    f"/api/tables/{table['table']}/join",
-                    json={"name": f"P{i}", "token": invite["token"]},
-                )
-                tokens.append(joined.json()["token"])
+            table, tokens = await open_table(clients[g % len(clients)], seats, seed + g)
             return GamePlan(
                 table["table"],
                 [(addresses[(g + i) % len(addresses)], t) for i, t in enumerate(tokens)],

@@ -22,30 +22,13 @@ import asyncio
 import contextlib
 import gc
 import random
-import statistics
 import tempfile
 import time
-from pathlib import Path
-from typing import Any
 
 import httpx
+from _common import SRC, latency_figures, open_table, play_seat, thinking
 
 from piepmatz.server.client import SeatClient, free_port, serve_process
-
-SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-async def open_game(http: httpx.AsyncClient, seed: int) -> tuple[str, str, str]:
-    table = (
-        await http.post(
-            "/api/tables", json={"seats": ["human", "human"], "name": "A", "seed": seed}
-        )
-    ).json()
-    joined = await http.post(
-        f"/api/tables/{table['table']}/join",
-        json={"name": "B", "token": table["invites"][0]["token"]},
-    )
-    return table["table"], table["token"], joined.json()["token"]
 
 
 async def seat(
@@ -56,39 +39,22 @@ async def seat(
     latencies: list[float],
 ) -> None:
     await start.wait()
-    sent = 0.0
-    state: dict[str, Any] | None = client.state
-    while True:
-        if state is not None:
-            if state["result"] is not None:
-                return
-            if state["legal"]:
-                if think:
-                    await asyncio.sleep(rng.uniform(0, 2 * think))
-                sent = time.perf_counter()
-                await client.act(rng.choice(state["legal"]), state["move"])
-        message = await client.receive()
-        while message["type"] not in ("state", "ack"):
-            message = await client.receive()
-        if message["type"] == "ack":
-            latencies.append(time.perf_counter() - sent)
-            message = await client.until("state")
-        state = message
+    await play_seat(client, rng, latencies, before_move=thinking(rng, think))
 
 
 async def run(address: str, games: int, think: float, seed: int) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=f"http://{address}", timeout=60) as http:
-        tables = await asyncio.gather(*(open_game(http, seed + i) for i in range(games)))
+        tables = await asyncio.gather(*(open_table(http, 2, seed + i) for i in range(games)))
     latencies: list[float] = []
     start = asyncio.Event()
     tasks = []
     clients = []
     async with contextlib.AsyncExitStack() as stack:
-        for table, *tokens in tables:
+        for table, tokens in tables:
             for token in tokens:
                 client = await stack.enter_async_context(
-                    SeatClient.connect(f"ws://{address}/ws/{table}", token, keep=False)
+                    SeatClient.connect(f"ws://{address}/ws/{table['table']}", token, keep=False)
                 )
                 clients.append(client)
         for client in clients:
@@ -109,13 +75,9 @@ async def run(address: str, games: int, think: float, seed: int) -> None:
         await asyncio.gather(*tasks)
         elapsed = time.perf_counter() - began
     moves = len(latencies)
-    cuts = statistics.quantiles(latencies, n=100)
     print(f"games held at once: {held} (two WebSocket seats each, random moves, think {think} s)")
     print(f"moves: {moves} in {elapsed:.1f} s = {moves / elapsed:,.0f} moves/s")
-    print(
-        f"move sent to ack: p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms, "
-        f"max {max(latencies) * 1000:.1f} ms"
-    )
+    print(f"move sent to ack: {latency_figures(latencies)}")
 
 
 def main() -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -14,6 +16,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 
 from piepmatz.args import new_game
 from piepmatz.core import Game, GameOptions
@@ -91,6 +94,30 @@ async def play_randomly(
             return state
         if state["legal"]:
             await client.act(rng.choice(state["legal"]), state["move"])
+
+
+async def play_and_kill(
+    client: SeatClient,
+    rng: random.Random,
+    process: subprocess.Popen[bytes],
+    after_move: int,
+    acked: list[tuple[int, str]],
+) -> None:
+    """Answer this seat's decisions at random, noting every acknowledged ``(move, action)`` in
+    ``acked``, and kill ``process`` (SIGKILL) right after the acknowledgement of move
+    ``after_move`` or a later one; returns when the connection is gone."""
+    try:
+        while True:
+            message = await client.receive()
+            if message["type"] == "ack":
+                acked.append((message["move"], message["action"]))
+                if message["move"] >= after_move and process.poll() is None:
+                    process.send_signal(signal.SIGKILL)
+                    process.wait(30)
+            elif message["type"] == "state" and message["legal"]:
+                await client.act(rng.choice(message["legal"]), message["move"])
+    except ConnectionClosed:
+        return
 
 
 async def open_table(

@@ -41,7 +41,7 @@ def test_the_shipped_rules_text_is_the_spec() -> None:
 # The Czech and German rules texts: the same rules, found by the same ids.
 
 from piepmatz.core.rules import FLAG_CHOICES  # noqa: E402
-from piepmatz.tui.rulesdoc import (  # noqa: E402
+from piepmatz.text.rules import (  # noqa: E402
     RULES_TEXTS,
     flag_key,
     full_rules,

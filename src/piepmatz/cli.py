@@ -23,7 +23,7 @@ from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import dump_json
 from piepmatz.core.view import view_of
 from piepmatz.i18n import _, choose_language, set_language
-from piepmatz.tui.words import seat_name, tell
+from piepmatz.text.words import seat_name, tell
 
 INTERFACE_COMMANDS = (
     "piepmatz.engine.commands",

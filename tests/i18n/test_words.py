@@ -15,7 +15,7 @@ from piepmatz.core.errors import IllegalActionError, InvalidActionError, Piepmat
 from piepmatz.core.events import DrawDeck, Event, Keep, TakeBlind
 from piepmatz.core.state import PLAY
 from piepmatz.i18n import LANGUAGES, use_language
-from piepmatz.tui.words import REASONS, reason, tell
+from piepmatz.text.words import REASONS, reason, tell
 
 
 def _events() -> list[Event]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import glob
 import os
-import secrets
 import shutil
 import subprocess
 import tempfile
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from piepmatz.server import client
 from piepmatz.server.client import free_port
 from serverplay import running_server
 
@@ -47,16 +47,6 @@ async def _answers(url: str) -> bool:
         return False
     await conn.close()
     return True
-
-
-async def _sql(url: str, statement: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url, timeout=10)
-    try:
-        await conn.execute(statement)
-    finally:
-        await conn.close()
 
 
 def _initdb() -> str | None:
@@ -145,15 +135,11 @@ def module_postgres_url(postgres_server: str) -> Iterator[str]:
 
 @contextmanager
 def fresh_database(postgres_server: str) -> Iterator[str]:
-    name = f"piepmatz_test_{secrets.token_hex(6)}"
-    admin = postgres_server.replace("+asyncpg", "") + (
-        "test" if postgres_server == LOCAL_POSTGRES else "postgres"
-    )
-    asyncio.run(_sql(admin, f'CREATE DATABASE "{name}"'))
-    try:
-        yield postgres_server + name
-    finally:
-        asyncio.run(_sql(admin, f'DROP DATABASE "{name}" WITH (FORCE)'))
+    # The local server was found answering at "test" (postgres_server); a throwaway one has
+    # only "postgres".
+    admin = "test" if postgres_server == LOCAL_POSTGRES else "postgres"
+    with client.fresh_database(postgres_server, "piepmatz_test", admin) as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -43,8 +43,8 @@ from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import event_to_json
 from piepmatz.core.view import filter_event, public_view
 from piepmatz.server.limits import Limits
-from piepmatz.tui.preview import preview
-from piepmatz.tui.words import tell
+from piepmatz.text.preview import preview
+from piepmatz.text.words import tell
 from serverplay import PATIENCE, running_server
 
 #: Every card notation there is: birds (species, value, sex) and feeder cards (seeds with their

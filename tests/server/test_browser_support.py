@@ -14,8 +14,8 @@ from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import event_from_json
 from piepmatz.i18n import use_language
 from piepmatz.server.client import SeatClient
-from piepmatz.tui.preview import preview
-from piepmatz.tui.words import tell
+from piepmatz.text.preview import preview
+from piepmatz.text.words import tell
 from serverplay import game_at, get, play_randomly, post, until, ws_url
 
 

@@ -19,6 +19,8 @@ from piepmatz.server.limits import (
     MESSAGE_BURST,
     POLICY_CLOSE,
     REFUSED_BURST,
+    UNCOUNTED_ERRORS,
+    ConnectionGuard,
     Limits,
     TokenBucket,
 )
@@ -44,6 +46,18 @@ def test_a_token_bucket_allows_a_burst_then_its_rate() -> None:
     assert sum(bucket.take() for _ in range(100)) == 40
     unlimited = TokenBucket(rate=0, burst=0)
     assert all(unlimited.take() for _ in range(1000))
+
+
+def test_stale_actions_are_answered_but_not_held_against_a_connection() -> None:
+    assert "stale" in UNCOUNTED_ERRORS
+    clock = Clock()
+    guard = ConnectionGuard(Limits(), clock=clock)
+    assert not any(guard.refused("stale") for _ in range(10 * REFUSED_BURST))
+    cut_off = [guard.refused("malformed") for _ in range(REFUSED_BURST + 1)]
+    assert cut_off == [False] * REFUSED_BURST + [True]
+    assert guard.refused("stale") is False  # still answered, even past the burst
+    clock.now += 1.0  # one refusal refilled
+    assert [guard.refused("not_your_turn") for _ in range(2)] == [False, True]
 
 
 def test_limits_are_checked_where_they_are_set(capsys: pytest.CaptureFixture[str]) -> None:

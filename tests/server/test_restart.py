@@ -9,11 +9,10 @@ import subprocess
 from pathlib import Path
 
 import httpx
-from websockets.exceptions import ConnectionClosed
 
 from piepmatz.core import Game, GameOptions, view_of, view_to_json
 from piepmatz.server.client import SeatClient, free_port, serve_process
-from serverplay import open_two_person_table, play_randomly, until, ws_url
+from serverplay import open_two_person_table, play_and_kill, play_randomly, until, ws_url
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -25,27 +24,16 @@ async def _play_until_killed(
     table = await open_two_person_table(address, bot="random", seed=21)
     url = ws_url(address, table["table"])
     acked: list[tuple[int, str]] = []
-
-    async def seat(client: SeatClient, rng: random.Random) -> None:
-        try:
-            while True:
-                message = await client.receive()
-                if message["type"] == "ack":
-                    acked.append((message["move"], message["action"]))
-                    if message["move"] >= 20 and process.poll() is None:
-                        process.send_signal(signal.SIGKILL)
-                        process.wait(30)
-                elif message["type"] == "state" and message["legal"]:
-                    await client.act(rng.choice(message["legal"]), message["move"])
-        except ConnectionClosed:
-            return
-
     async with (
         SeatClient.connect(url, table["token"]) as anna,
         SeatClient.connect(url, table["second_token"]) as ben,
     ):
         await asyncio.wait_for(
-            asyncio.gather(seat(anna, random.Random(1)), seat(ben, random.Random(2))), 60
+            asyncio.gather(
+                play_and_kill(anna, random.Random(1), process, 20, acked),
+                play_and_kill(ben, random.Random(2), process, 20, acked),
+            ),
+            60,
         )
     return table, acked
 

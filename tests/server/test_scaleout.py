@@ -16,13 +16,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
 
 from piepmatz.core import Game, GameOptions
 from piepmatz.server import db
 from piepmatz.server.client import SeatClient, free_port, serve_process
 from piepmatz.server.store import MoveTaken, Store, StoredSeat, StoredTable
-from serverplay import get, open_table, play_randomly, post, sheet_from_json, until, ws_url
+from serverplay import (
+    get,
+    open_table,
+    play_and_kill,
+    play_randomly,
+    post,
+    sheet_from_json,
+    until,
+    ws_url,
+)
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -119,28 +127,13 @@ def test_players_at_two_processes_play_one_game_with_a_bot(pair: tuple[str, str]
 async def _killed(a: str, b: str, process: subprocess.Popen[bytes]) -> None:
     table = await open_table(a, ["human", "human", "random"], seed=41)
     acked: list[tuple[int, str]] = []
-
-    async def seat(client: SeatClient, rng: random.Random) -> None:
-        try:
-            while True:
-                message = await client.receive()
-                if message["type"] == "ack":
-                    acked.append((message["move"], message["action"]))
-                    if message["move"] >= 12 and process.poll() is None:
-                        process.send_signal(signal.SIGKILL)
-                        process.wait(30)
-                elif message["type"] == "state" and message["legal"]:
-                    await client.act(rng.choice(message["legal"]), message["move"])
-        except ConnectionClosed:
-            return
-
     # Anna plays at process a, Ben at b; a is killed, Anna comes back at b.
     async with (
         SeatClient.connect(ws_url(a, table["table"]), table["token"]) as anna,
         SeatClient.connect(ws_url(b, table["table"]), table["second_token"]) as ben,
     ):
         rngs = random.Random(1), random.Random(2)
-        first = asyncio.create_task(seat(anna, rngs[0]))
+        first = asyncio.create_task(play_and_kill(anna, rngs[0], process, 12, acked))
         ben_state = asyncio.create_task(play_randomly(ben, rngs[1]))
         await asyncio.wait_for(first, 60)
         assert process.returncode == -signal.SIGKILL

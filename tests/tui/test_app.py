@@ -16,8 +16,9 @@ from piepmatz.core import Game, event_to_json
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS
 from piepmatz.core.state import LAST_HAND
 from piepmatz.core.view import unknown_cards
+from piepmatz.text.words import feeder
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.render import feeder, tile_text
+from piepmatz.tui.render import tile_text
 from piepmatz.tui.screens import (
     ChoiceDialog,
     ChoiceList,
@@ -537,7 +538,7 @@ def test_a_dialog_repeats_the_turn_so_far_that_it_covers(tui: Any) -> None:
 @pytest.mark.parametrize("rules", ["standard", "overview"])
 def test_rules_text_for_each_preset(rules: str) -> None:
     from piepmatz.core import Rules
-    from piepmatz.tui.rulesdoc import rules_markdown
+    from piepmatz.text.rules import rules_markdown
 
     text = rules_markdown(Rules.preset(rules))
     assert text.startswith(f"# Rules in play: {rules}")

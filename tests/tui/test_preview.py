@@ -6,8 +6,8 @@ import random
 import re
 
 from piepmatz.core import Action, State, view_of
-from piepmatz.tui.preview import preview
-from piepmatz.tui.render import feeder
+from piepmatz.text.preview import preview
+from piepmatz.text.words import feeder
 
 
 def positions(games: int = 12) -> list[State]:

@@ -24,7 +24,7 @@ from piepmatz.core import Game, InvalidJSONError, dump_json, parse_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _, pgettext
-from piepmatz.tui.words import GRADE_WORDS
+from piepmatz.text.words import GRADE_WORDS
 
 
 class ReviewInputError(ValueError):

@@ -215,7 +215,7 @@ def rules_html(spec: str, lang: str = "en") -> str:
     from markdown_it import MarkdownIt
 
     from piepmatz.sim.play import parse_rules
-    from piepmatz.tui.rulesdoc import rules_markdown
+    from piepmatz.text.rules import rules_markdown
 
     try:
         rules = parse_rules(spec)
@@ -563,9 +563,7 @@ def create_app(
 
         async def refuse(code: str, message: str) -> None:
             await client.send(Error(code=code, message=message).model_dump_json())
-            # A stale action is what an honest client gets when two of its connections (or a
-            # double click) race for one move: answered, but not held against it.
-            if code != "stale" and guard.refused():
+            if guard.refused(code):
                 raise CutOff
 
         try:

@@ -7,12 +7,17 @@ async with SeatClient.connect("ws://127.0.0.1:8000/ws/TABLE", token) as seat:
 With ``reconnect=True`` a dropped connection (a restarted server, a network hiccup) is opened
 again with exponential backoff and the seat says ``hello`` again: the server answers with the
 whole state, so the caller only sees the next ``state`` message.
+
+For tests and benchmarks that need a real server: :func:`serve_process` starts one on a
+:func:`free_port`, and :func:`fresh_database` gives it a PostgreSQL database of its own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -174,3 +179,29 @@ def serve_process(
         if process.poll() is None:
             process.terminate()
             process.wait(30)
+
+
+@contextmanager
+def fresh_database(server: str, prefix: str = "piepmatz", admin: str = "postgres") -> Iterator[str]:
+    """A PostgreSQL database of its own on ``server`` (a URL without a database,
+    ``postgresql+asyncpg://user@host:port/``), made through the database ``admin`` and dropped
+    afterwards with whatever is still connected; yields its URL. For tests and benchmarks that
+    must leave the rest of the server as it was."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    admin_url = server.replace("+asyncpg", "") + admin
+    asyncio.run(_execute(admin_url, f'CREATE DATABASE "{name}"'))
+    try:
+        yield server + name
+    finally:
+        asyncio.run(_execute(admin_url, f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+async def _execute(url: str, statement: str) -> None:
+    """One SQL statement on PostgreSQL, outside a transaction (as ``CREATE DATABASE`` must be)."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()

@@ -26,6 +26,9 @@ REFUSED_RATE = 1.0
 CONNECTIONS_PER_ADDRESS = 32
 #: The close code of a connection cut off for breaking a limit (RFC 6455: policy violation).
 POLICY_CLOSE = 1008
+#: Errors that are answered but not held against the connection: ``stale`` is what an honest
+#: client gets when two of its connections (or a double click) race for one move.
+UNCOUNTED_ERRORS = frozenset({"stale"})
 
 
 @dataclass(frozen=True)
@@ -80,18 +83,19 @@ class TokenBucket:
 class ConnectionGuard:
     """One connection's budget: its messages and the refusals they earned."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
-        self.messages = TokenBucket(limits.message_rate, limits.message_burst)
-        self.refusals = TokenBucket(limits.refused_rate, limits.refused_burst)
+        self.messages = TokenBucket(limits.message_rate, limits.message_burst, clock)
+        self.refusals = TokenBucket(limits.refused_rate, limits.refused_burst, clock)
 
     def admit(self) -> bool:
         """Whether the next message may be processed (else it is answered ``rate_limited``)."""
         return self.messages.take()
 
-    def refused(self) -> bool:
-        """Count a refused message; ``True`` once the connection has used up its refusals."""
-        return not self.refusals.take()
+    def refused(self, code: str) -> bool:
+        """Count a message refused with error ``code`` (unless it is one of
+        :data:`UNCOUNTED_ERRORS`); ``True`` once the connection has used up its refusals."""
+        return code not in UNCOUNTED_ERRORS and not self.refusals.take()
 
 
 class AddressCounter:
@@ -122,6 +126,7 @@ __all__ = [
     "POLICY_CLOSE",
     "REFUSED_BURST",
     "REFUSED_RATE",
+    "UNCOUNTED_ERRORS",
     "AddressCounter",
     "ConnectionGuard",
     "Limits",

@@ -26,7 +26,7 @@ from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
 from piepmatz.core.view import filter_event
 from piepmatz.i18n import use_language
-from piepmatz.tui.words import reason, tell
+from piepmatz.text.words import reason, tell
 
 from .bots import FALLBACK_BOT, BotPool
 from .messages import (
@@ -412,7 +412,7 @@ class Room:
     def previews(self, seat: int, move: int) -> str:
         """What each of ``seat``'s legal actions at ``move`` would do, computed from the seat's
         view alone by the terminal game's preview (a sampled world, so nothing hidden leaks)."""
-        from piepmatz.tui.preview import preview
+        from piepmatz.text.preview import preview
 
         if move != self.move:
             raise RoomError(

@@ -9,9 +9,9 @@ from typing import Any, TextIO
 from piepmatz.core import Game
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.i18n import _, ngettext
+from piepmatz.text.words import tell
 
 from .session import SAVE_FORMAT, SaveFileError, Session, read_documents, seat_labels
-from .words import tell
 
 
 def _game_of(doc: Any) -> tuple[Game, list[str] | None]:

@@ -26,14 +26,11 @@ from piepmatz.core.cards import (
     BIRD_SPECIES,
     BIRD_VALUE,
     FEEDER_EGGS,
-    FEEDER_KIND,
-    SEED,
     SPECIES,
 )
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
 from piepmatz.i18n import N_, _, ngettext
-
-from .words import seat_name
+from piepmatz.text.words import feeder, row_strength, seat_name
 
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
@@ -148,21 +145,8 @@ CODES = Cards(codes=True)
 TILES = Cards(codes=False)
 
 
-def feeder(card: int) -> str:
-    """A feeder card as the table shows it: seeds by their eggs (``S2``), pests by name."""
-    kind = FEEDER_KIND[card]
-    if kind == SEED:
-        return f"S{FEEDER_EGGS[card]}"
-    return _("crow") if card < 33 else _("squirrel")
-
-
 def pest_codes(cards: Sequence[int]) -> str:
     return " ".join(feeder(c) for c in cards) if cards else _("none")
-
-
-def row_strength(row: Sequence[int]) -> tuple[int, int]:
-    """(perch strength, ground total) of a row as shown on the table."""
-    return BIRD_VALUE[row[0]], sum(BIRD_VALUE[b] for b in row[1:])
 
 
 def grouped_collection(collection: Sequence[int], majority_of: dict[str, bool]) -> Text:

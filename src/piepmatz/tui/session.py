@@ -37,8 +37,7 @@ from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import Event
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _
-
-from .words import seat_name
+from piepmatz.text.words import seat_name
 
 HUMAN: Final = "human"
 #: The levels the new-game screen offers first, in this order, when the bots package has them.

@@ -22,12 +22,12 @@ from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import PHASE_NAMES
 from piepmatz.i18n import _
+from piepmatz.text.preview import preview
+from piepmatz.text.words import reason, seat_name, tell
 
 from .hints import hint_seed, hint_text
-from .preview import preview
 from .render import score_sheet_text, status_text, table_text
 from .session import SaveFileError, Session
-from .words import reason, seat_name, tell
 
 #: Card codes in any case (``bl5m``) read as the engine writes them (``BL5m``).
 _CARD_CODES = {name.lower(): name for name in BIRD_NAMES}

@@ -14,8 +14,9 @@ from textual.widgets import Button, Footer, RichLog, Static
 from piepmatz.core import Game, view_of
 from piepmatz.core.state import State
 from piepmatz.i18n import N_, _
+from piepmatz.text.words import feeder
 
-from ..render import birds, feeder, score_sheet_text, status_text, table_text
+from ..render import birds, score_sheet_text, status_text, table_text
 from ..session import seat_labels
 from .widgets import event_line, translate_bindings
 

@@ -30,9 +30,9 @@ from piepmatz.bots.review import (
 )
 from piepmatz.core import Action, Game
 from piepmatz.i18n import N_, _, ngettext
+from piepmatz.text.words import GRADE_WORDS
 
 from ..render import action_text, table_text
-from ..words import GRADE_WORDS
 from .widgets import translate_bindings
 
 #: The search's budget per option, and the processes it runs on (None: every core).

@@ -23,12 +23,12 @@ from piepmatz.bots.base import BotMoveError
 from piepmatz.core import PlayerView
 from piepmatz.core.state import PLAY
 from piepmatz.i18n import N_, _
+from piepmatz.text.rules import rules_markdown
+from piepmatz.text.words import seat_name
 
 from ..hints import HintGiver, hint_seed
 from ..render import CODES, TILES, Cards, status_text, table_text
-from ..rulesdoc import rules_markdown
 from ..session import SaveFileError, Session
-from ..words import seat_name
 from .dialogs import ChoiceDialog, ConfirmDialog, HandoffScreen
 from .end import EndScreen
 from .messages import NewGame, OpenSave, SaveGame, ShowReplay

@@ -14,10 +14,10 @@ from textual.widgets.option_list import Option
 from piepmatz.core import Action, PlayerView
 from piepmatz.core.events import Event
 from piepmatz.i18n import _
+from piepmatz.text.preview import preview
+from piepmatz.text.words import tell
 
-from ..preview import preview
 from ..render import CODES, Cards, action_text
-from ..words import tell
 
 #: Events told as steps of the chase above them, indented.
 _STEPS = frozenset(

@@ -27,7 +27,7 @@ from piepmatz.core.events import Event, EventKind
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW
 from piepmatz.i18n import _, ngettext
 
-from .render import feeder, row_strength
+from .words import feeder, row_strength
 
 #: Events whose cards come from a face-down deck: never described with their card.
 _BLIND = frozenset(

@@ -22,9 +22,17 @@ which read the same in every language.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS, FEEDER_KIND, FeederKind
+from piepmatz.core.cards import (
+    BIRD_NAMES,
+    BIRD_VALUE,
+    FEEDER_EGGS,
+    FEEDER_KIND,
+    SEED,
+    FeederKind,
+)
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import EndReason, Event, EventKind
 from piepmatz.i18n import N_, _, ngettext, pgettext
@@ -38,6 +46,19 @@ def seat_name(player: int) -> str:
 def seed_card(card: int) -> str:
     """A seed named alone (the squirrel's loot): by its eggs, as the table shows it (``S3``)."""
     return f"S{FEEDER_EGGS[card]}"
+
+
+def feeder(card: int) -> str:
+    """A feeder card as the table shows it: seeds by their eggs (``S2``), pests by name."""
+    kind = FEEDER_KIND[card]
+    if kind == SEED:
+        return f"S{FEEDER_EGGS[card]}"
+    return _("crow") if card < 33 else _("squirrel")
+
+
+def row_strength(row: Sequence[int]) -> tuple[int, int]:
+    """(perch strength, ground total) of a row as shown on the table."""
+    return BIRD_VALUE[row[0]], sum(BIRD_VALUE[b] for b in row[1:])
 
 
 def _seed(card: int) -> str:
