@@ -102,7 +102,8 @@ async def _connect(stack: contextlib.AsyncExitStack, plan: GamePlan) -> list[Sea
     clients = []
     for address, token in plan.seats:
         client = await stack.enter_async_context(
-            SeatClient.connect(f"ws://{address}/ws/{plan.table}", token, keep=False)
+            # No pings of its own, as a browser: the server's pings are part of its load.
+            SeatClient.connect(f"ws://{address}/ws/{plan.table}", token, keep=False, ping=False)
         )
         await client.until("state")
         clients.append(client)
