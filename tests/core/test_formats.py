@@ -488,3 +488,31 @@ def test_events_are_named_tuples_written_as_json_with_their_field_names() -> Non
             assert event_from_json(data) == event
             kinds.add(event.kind)
     assert {"turn", "play", "draw_display", "draw_deck", "game_over"} <= kinds
+
+
+def test_the_engines_event_builders_make_the_classes_own_events() -> None:
+    import pickle
+
+    from piepmatz.core import events
+    from piepmatz.core.events import EVENT_TYPES, Play
+
+    builders = [value for name, value in vars(events).items() if name.startswith("new_")]
+    made = set()
+    for build in builders:
+        cls = build.__self__
+        values = tuple(range(1, len(cls._fields)))
+        event = build(*values)
+        assert type(event) is cls
+        assert event == cls(*values) and event.kind == cls._field_defaults["kind"]
+        assert pickle.loads(pickle.dumps(event)) == event
+        made.add(cls)
+    assert made == set(EVENT_TYPES.values())
+    state = played(3, seed=5, steps=10_000)
+    for event in state.events or ():
+        assert type(event) is EVENT_TYPES[event.kind]
+        assert event == type(event)(*event[:-1])
+    match events.new_play(1, 0, 2)._replace(perch=3):
+        case Play(player=1, bird=0, perch=perch):
+            assert perch == 3
+        case _:
+            raise AssertionError("a built event matches its class")

@@ -55,33 +55,33 @@ from .cards import (
 from .chance import DECKS, Chance
 from .errors import GameOverError, IllegalActionError, InvalidActionError, InvalidOptionsError
 from .events import (
-    Chase,
-    Collect,
-    CollectPerch,
-    Crow,
-    CrowNothing,
-    DrawDeck,
-    DrawDisplay,
     EndReason,
-    EndTriggered,
     Event,
-    FeederEmpty,
-    GameOver,
-    Keep,
-    Pass,
-    PestBeside,
-    PestOut,
-    Play,
-    Promote,
-    RefillColumn,
-    RefillDisplay,
-    Reveal,
-    Skip,
-    Squirrel,
-    TakeBlind,
-    TakePest,
-    TakeSeed,
-    Turn,
+    new_chase,
+    new_collect,
+    new_collect_perch,
+    new_crow,
+    new_crow_nothing,
+    new_draw_deck,
+    new_draw_display,
+    new_end_triggered,
+    new_feeder_empty,
+    new_game_over,
+    new_keep,
+    new_pass,
+    new_pest_beside,
+    new_pest_out,
+    new_play,
+    new_promote,
+    new_refill_column,
+    new_refill_display,
+    new_reveal,
+    new_skip,
+    new_squirrel,
+    new_take_blind,
+    new_take_pest,
+    new_take_seed,
+    new_turn,
 )
 from .hands import NO_FACTS, Facts, asked, left_hand, moved_on
 from .rules import Rules, check_players
@@ -341,7 +341,7 @@ class State:
         s.turn_player = first_player
         s.current_player = first_player
         s.phase = PLAY
-        s.events = [Turn(first_player, 1)] if events else None
+        s.events = [new_turn(first_player, 1)] if events else None
         return s
 
     def copy(self, events: bool = True) -> State:
@@ -560,13 +560,13 @@ class State:
             p = self.current_player
             if action_id == PASS_ID:
                 if self.events is not None:
-                    self.events.append(Pass(p))
+                    self.events.append(new_pass(p))
             else:
                 bird = action_id - COLLECT_BASE
                 self._from_hand(p, bird)
                 self.collections[p].append(bird)
                 if self.events is not None:
-                    self.events.append(Collect(p, bird))
+                    self.events.append(new_collect(p, bird))
             self._start_draw()
         elif phase == CROW_VICTIM:
             self._crow_discard(self.current_player, action_id - CROW_BASE)
@@ -601,7 +601,7 @@ class State:
         self.played_value = value
         self.chased = False
         if self.events is not None:
-            self.events.append(Play(p, bird, perch + 1))
+            self.events.append(new_play(p, bird, perch + 1))
         perch_value, ground = self.row_strengths(perch)
         if ground > perch_value:
             self.chased = True
@@ -635,7 +635,7 @@ class State:
                 break
             d = ground - perch_value
             if events is not None:
-                events.append(Chase(p, perch + 1, d))
+                events.append(new_chase(p, perch + 1, d))
             # a. seed position
             pest = NO_CARD
             column = self.column
@@ -645,31 +645,31 @@ class State:
                 self.column_pests.append(NO_CARD)
                 self.seeds_seen[p].append(seed)
                 if events is not None:
-                    events.append(TakeSeed(p, seed, d))
+                    events.append(new_take_seed(p, seed, d))
                 if pest >= 0:
                     self.pests[p].append(pest)
                     if events is not None:
-                        events.append(TakePest(p, pest, d))
+                        events.append(new_take_pest(p, pest, d))
             elif self.feeder_deck:
                 card = self.chance.feeder(self)
                 if IS_PEST[card]:
                     pest = card
                     self.pests[p].append(pest)
                     if events is not None:
-                        events.append(TakePest(p, pest, 0))
+                        events.append(new_take_pest(p, pest, 0))
                 else:
                     self.seeds_blind[p].append(card)
                     if events is not None:
-                        events.append(TakeBlind(p, card))
+                        events.append(new_take_blind(p, card))
             else:
                 if events is not None:
-                    events.append(FeederEmpty(p))
+                    events.append(new_feeder_empty(p))
                 self._trigger_end(EndReason.FEEDER, p)
             # c. the perch bird joins the collection
             chased_bird = row.pop(0)
             self.collections[p].append(chased_bird)
             if events is not None:
-                events.append(CollectPerch(p, chased_bird))
+                events.append(new_collect_perch(p, chased_bird))
             # d. pest effects
             if pest >= 0:
                 kind = FEEDER_KIND[pest]
@@ -683,7 +683,7 @@ class State:
                     if candidates:
                         self._crow_discard(p, candidates[0])
                     elif events is not None:
-                        events.append(CrowNothing(p))
+                        events.append(new_crow_nothing(p))
                 elif kind == SQUIRREL:
                     self._squirrel(p)
             # e. promotion
@@ -702,13 +702,13 @@ class State:
         if best:
             row.insert(0, row.pop(best))
         if self.events is not None:
-            self.events.append(Promote(perch + 1, row[0]))
+            self.events.append(new_promote(perch + 1, row[0]))
 
     def _crow_discard(self, player: int, bird: int) -> None:
         self.collections[player].remove(bird)
         self.gone_birds.append(bird)
         if self.events is not None:
-            self.events.append(Crow(player, bird))
+            self.events.append(new_crow(player, bird))
 
     def _squirrel(self, player: int) -> None:
         """T2.1d: two random seeds of the pile leave the game face up."""
@@ -724,7 +724,7 @@ class State:
         lost.sort()  # both leave at once: the order of the picks is nothing anybody sees
         self.gone_feeder.extend(lost)
         if self.events is not None:
-            self.events.append(Squirrel(player, tuple(lost)))
+            self.events.append(new_squirrel(player, tuple(lost)))
 
     def _strike(self, seen: list[int], blind: list[int], seed: int) -> int:
         """T2.1d: the squirrel picked ``seed``; the copy that leaves the pile is returned.
@@ -784,7 +784,7 @@ class State:
         if action_id == DRAW_DECK_ID:
             bird = self.chance.bird(self)
             if events is not None:
-                events.append(DrawDeck(p, bird))
+                events.append(new_draw_deck(p, bird))
         else:
             slot = action_id - DRAW_DISPLAY_BASE
             bird = self.display[slot]
@@ -792,9 +792,9 @@ class State:
             self.display[slot] = refill
             self.shown[p].append(bird)
             if events is not None:
-                events.append(DrawDisplay(p, slot + 1, bird))
+                events.append(new_draw_display(p, slot + 1, bird))
                 if refill >= 0:
-                    events.append(RefillDisplay(slot + 1, refill))
+                    events.append(new_refill_display(slot + 1, refill))
         hand = self.hands[p]
         hand.append(bird)
         hand.sort()
@@ -818,7 +818,7 @@ class State:
             else:
                 column.append(card)
                 if events is not None:
-                    events.append(RefillColumn(len(column), card))
+                    events.append(new_refill_column(len(column), card))
         if aside:
             pests = self.column_pests
             for pest in aside:
@@ -826,12 +826,12 @@ class State:
                     if pests[i] < 0:
                         pests[i] = pest
                         if events is not None:
-                            events.append(PestBeside(i + 1, pest))
+                            events.append(new_pest_beside(i + 1, pest))
                         break
                 else:
                     self.gone_feeder.append(pest)  # [house rule] no free seed: leaves the game
                     if events is not None:
-                        events.append(PestOut(pest))
+                        events.append(new_pest_out(pest))
 
     # ------------------------------------------------------------------ E1–E3
 
@@ -839,7 +839,7 @@ class State:
         if self.end_triggered is None:
             self.end_triggered = reason
             if self.events is not None:
-                self.events.append(EndTriggered(player, reason))
+                self.events.append(new_end_triggered(player, reason))
 
     def _end_turn(self) -> None:
         if self.rules.end_trigger == "feeder_or_birds" and not self.bird_deck:
@@ -853,14 +853,14 @@ class State:
             self.turn += 1
             p = self.turn_player
             if self.events is not None:
-                self.events.append(Turn(p, self.turn))
+                self.events.append(new_turn(p, self.turn))
             if self.hands[p]:
                 self.current_player = p
                 self.phase = PLAY
                 return
             # T1.3 [house rule]: no hand (nothing left to draw) — skip, and trigger the end.
             if self.events is not None:
-                self.events.append(Skip(p))
+                self.events.append(new_skip(p))
             self._trigger_end(EndReason.SKIP, p)
 
     def _start_last_hand(self) -> None:
@@ -890,7 +890,7 @@ class State:
             self.kept[p] = []
             self.shown[p].clear()
             if self.events is not None:
-                self.events.append(Reveal(p, tuple(kept)))
+                self.events.append(new_reveal(p, tuple(kept)))
         self._game_over()
 
     def _keep(self, player: int, birds: list[int]) -> None:
@@ -903,13 +903,13 @@ class State:
         self.hand_facts[player] = None
         # ``shown`` stays: everybody still knows those birds are among the kept and discarded.
         if self.events is not None:
-            self.events.append(Keep(player, tuple(birds)))
+            self.events.append(new_keep(player, tuple(birds)))
 
     def _game_over(self) -> None:
         self.phase = GAME_OVER
         self.current_player = -1
         if self.events is not None:
-            self.events.append(GameOver())
+            self.events.append(new_game_over())
 
     # ------------------------------------------------------------------ bookkeeping
 
