@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import subprocess
 import sys
@@ -435,3 +436,47 @@ def test_a_copy_paused_at_a_chance_node_goes_on_like_the_original() -> None:
             copy.apply_action(action)
         assert str(copy) == str(state)
         assert copy.returns() == state.returns()
+
+
+# ---------------------------------------------------------------------------- answered in Python
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_python_answers_agree_with_pyspiels_own(players: int) -> None:
+    """is_chance_node, legal_actions and chance_outcomes are answered without crossing into
+    C++: at every node of random games they give what pyspiel's own would, and the chance
+    outcomes are the fresh uniform pairs over the outcomes still possible."""
+    game = _load(players)
+    nodes = 0
+    for seed in range(3):
+        for state in _random_game(game, random.Random(200 + seed)):
+            nodes += 1
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for player in range(players):
+                expected = pyspiel.State.legal_actions(state, player)
+                assert state.legal_actions(player) == expected
+            if state.is_chance_node():
+                ids = state.position.chance_ids()
+                assert ids == sorted(set(ids))
+                assert state.chance_outcomes() == [(o, 1.0 / len(ids)) for o in ids]
+                assert state.legal_actions() == ids
+    assert nodes > 300
+
+
+def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
+    """No reference cycle holds a game: dropped, it is freed at once (a cycle would leave
+    every game to the collector, which then dominates the binding's time)."""
+    game = _load(3)
+    _random_game(game, random.Random(9))  # the first game builds the caches
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        states = _random_game(game, random.Random(10))
+        assert states[-1].is_terminal()
+        del states
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()

@@ -50,6 +50,7 @@ paused at a chance node is rebuilt by replaying the actions and outcomes since p
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any, Final
 
 import numpy as np
@@ -176,25 +177,35 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
 
 class _Asked(Chance):
     """The engine's chance interface (:mod:`piepmatz.core.chance`) answered by OpenSpiel's chance
-    player: each draw and squirrel's pick pauses the engine there (:meth:`_Position.outcome`)."""
+    player: each draw and squirrel's pick pauses the engine there (:meth:`_Position.outcome`).
+
+    It holds its position weakly: the position holds the engine, which holds this, and a cycle
+    would leave every finished game to the garbage collector (its collections cost more than
+    the rest of the binding's bookkeeping).
+    """
 
     __slots__ = ("position",)
 
     def __init__(self, position: _Position) -> None:
-        self.position = position
+        self.position = weakref.ref(position)
+
+    def _outcome(self, kind: str, outcomes: list[int]) -> int:
+        position = self.position()
+        assert position is not None  # only a live position applies actions
+        return position.outcome(kind, outcomes)
 
     def bird(self, state: State) -> int:
-        card = self.position.outcome("bird", state.bird_deck)
+        card = self._outcome("bird", state.bird_deck)
         state.bird_deck.remove(card)
         return card
 
     def feeder(self, state: State) -> int:
-        card = self.position.outcome("feeder", state.feeder_deck)
+        card = self._outcome("feeder", state.feeder_deck)
         state.feeder_deck.remove(card)
         return card
 
     def squirrel(self, state: State, player: int, pile: list[int]) -> int:
-        return self.position.outcome("squirrel", pile)
+        return self._outcome("squirrel", pile)
 
 
 class _ChanceState(State):
@@ -283,6 +294,7 @@ class _Position:
     """
 
     __slots__ = (
+        "__weakref__",  # the engine's chance interface refers back weakly (see _Asked)
         "base",
         "cache",
         "column",
@@ -332,7 +344,9 @@ class _Position:
     pending: int
     #: OpenSpiel's current player: a seat, chance or terminal (asked several times a node).
     to_move: int
-    need: tuple[str, tuple[int, ...]] | None
+    #: At a chance node during play: what the engine draws, and from what (the deck or the
+    #: squirrel's pile itself, in the engine's order; untouched while the engine waits).
+    need: tuple[str, list[int]] | None
     #: Per player: how many events of the log are rendered, and the rendered text.
     logs: list[tuple[int, str]]
     #: Views and texts of this exact position (OpenSpiel asks for them several times a move);
@@ -394,7 +408,7 @@ class _Position:
 
     def __getstate__(self) -> dict[str, Any]:
         # A paused worker cannot be pickled: a position paused at a chance node is replayed.
-        state = {name: getattr(self, name) for name in self.__slots__ if name != "worker"}
+        state = {name: getattr(self, name) for name in _PICKLED}
         if self.pending >= 0:
             state["engine"] = None
         return state
@@ -490,7 +504,7 @@ class _Position:
         if self.replayed < len(self.drawn):
             card = self.drawn[self.replayed]
         else:
-            self.need = (kind, tuple(sorted(outcomes)))
+            self.need = (kind, outcomes)
             worker = self.worker
             assert worker is not None and worker.parent is not None
             card = worker.parent.switch(_PAUSED)
@@ -532,8 +546,8 @@ class _Position:
         assert self.need is not None
         kind, cards = self.need
         if kind == "bird":
-            return list(cards)
-        return [FEEDER_OUTCOME + c for c in cards]
+            return sorted(cards)
+        return [FEEDER_OUTCOME + c for c in sorted(cards)]
 
     def apply_chance(self, outcome: int) -> None:
         worker = self.worker
@@ -626,8 +640,15 @@ class _Position:
                 f"pests {_feeder(e.pests[p])}; kept {e.kept[p]}"
             )
         if self.pending >= 0:
-            lines.append(f"pending: {Action.from_id(self.pending)}, chance: {self.need}")
+            assert self.need is not None
+            kind, cards = self.need
+            lines.append(
+                f"pending: {Action.from_id(self.pending)}, chance: {(kind, tuple(sorted(cards)))}"
+            )
         return "\n".join(lines)
+
+
+_PICKLED: Final = tuple(n for n in _Position.__slots__ if n not in ("worker", "__weakref__"))
 
 
 # ---------------------------------------------------------------------------- the state
@@ -647,6 +668,25 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         return self._p.to_move
 
+    # pyspiel's own is_chance_node and legal_actions ask current_player, is_terminal and
+    # _legal_actions through C++ and convert the list twice: these give the same answers
+    # without leaving Python (C++ callers still go through pyspiel's).
+
+    def is_chance_node(self) -> bool:
+        return self._p.to_move == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self._p
+        to_move = p.to_move
+        if to_move >= 0 and (player is None or player == to_move):
+            assert p.engine is not None
+            return p.engine.legal_action_ids()
+        if to_move == _CHANCE:
+            return p.chance_ids()  # whoever asks: OpenSpiel's LegalChanceOutcomes
+        if player is None or to_move == _TERMINAL:
+            return []
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
+
     def _legal_actions(self, player: int) -> list[int]:
         engine = self._p.engine
         if engine is None or self._p.pending >= 0 or player != engine.current_player:
@@ -655,8 +695,8 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         outcomes = self._p.chance_ids()
-        probability = 1.0 / len(outcomes)
-        return [(o, probability) for o in outcomes]
+        pairs = _uniform(len(outcomes))
+        return [pairs[o] for o in outcomes]
 
     def _apply_action(self, action: int) -> None:
         p = self._p
@@ -727,6 +767,19 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return self._p.describe()
+
+
+_UNIFORM: dict[int, tuple[tuple[int, float], ...]] = {}
+
+
+def _uniform(count: int) -> tuple[tuple[int, float], ...]:
+    """Every outcome id paired with the chance of one of ``count`` equally likely outcomes:
+    chance_outcomes picks its pairs from here instead of building them at every node."""
+    pairs = _UNIFORM.get(count)
+    if pairs is None:
+        probability = 1.0 / count
+        pairs = _UNIFORM[count] = tuple((o, probability) for o in range(MAX_CHANCE_OUTCOMES))
+    return pairs
 
 
 def _birds(cards: list[int]) -> str:
