@@ -480,3 +480,38 @@ def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+def test_copies_take_the_checkpoints_their_replays_start_from() -> None:
+    """Play keeps every action since the deal; a copy of a position with a long history takes
+    a checkpoint, which the original shares, so later copies replay little. Both go on as
+    before: given the same actions and outcomes they end alike."""
+    state = _load(3).new_initial_state()
+    rng = random.Random(8)
+
+    def step(s: Any) -> int:
+        if s.is_chance_node():
+            action: int = rng.choice(s.chance_outcomes())[0]
+        else:
+            action = rng.choice(s.legal_actions())
+        s.apply_action(action)
+        return action
+
+    while len(state.position.history) < 2 * binding._CHECKPOINT or state.position.pending < 0:
+        step(state)
+    assert state.is_chance_node() and len(state.position.drawn) > 10
+    paused = state.clone()  # paused mid-action: replays the history, then checkpoints there
+    assert state.position.history == paused.position.history == [state.position.pending]
+    assert state.position.replayed == len(state.position.drawn) == len(paused.position.drawn)
+    while len(state.position.history) < 2 * binding._CHECKPOINT or state.is_chance_node():
+        paused.apply_action(step(state))
+    decided = state.clone()  # at a decision: checkpoints without a replay
+    assert state.position.history == decided.position.history == []
+    rest = []
+    while not state.is_terminal():
+        rest.append(step(state))
+    for copy in (paused, decided):
+        for action in rest:
+            copy.apply_action(action)
+        assert str(copy) == str(state)
+        assert copy.returns() == state.returns()

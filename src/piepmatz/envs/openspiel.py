@@ -231,7 +231,7 @@ _STATE_SLOTS: Final = State.__slots__
 
 #: What a worker greenlet says when the engine waits for chance.
 _PAUSED: Final = object()
-#: The most actions a replay goes through (see :meth:`_Position.play`).
+#: A copy takes a checkpoint (a new ``base``) once this many actions would be replayed.
 _CHECKPOINT: Final = 16
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
@@ -268,6 +268,9 @@ def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
 
 
 _DEAL_STEPS: Final = {n: _deal_steps(n) for n in (2, 3, 4)}
+#: The engine's setup (S1–S5) per players, rules, first player and species set aside; the
+#: binding replaces its deal with the one chance made.
+_SETUPS: dict[tuple[int, Rules, int, str | None], State] = {}
 _CARDS_IN_PLAY: dict[tuple[int, str | None], tuple[list[int], list[int]]] = {}
 
 
@@ -402,8 +405,20 @@ class _Position:
         elif self.pending < 0:
             s.engine = _ChanceState.adopt(self.engine.copy(), _Asked(s))
             s.replayed = self.replayed
+            if len(self.history) >= _CHECKPOINT:
+                # Replays of either start here from now on (copies, not play, pay for this).
+                self.base = s.base = self.engine.copy()
+                self.history, self.drawn, self.replayed = [], [], 0
+                s.history, s.drawn, s.replayed = [], [], 0
         else:
             s.replay()
+            if s.base is not self.base:
+                # The replay took a checkpoint: the original's replays start there too.
+                consumed = len(self.drawn) - len(s.drawn)
+                self.base = s.base
+                self.history = s.history[:]
+                self.drawn = self.drawn[consumed:]
+                self.replayed -= consumed
         return s
 
     def __getstate__(self) -> dict[str, Any]:
@@ -465,7 +480,11 @@ class _Position:
 
     def start_play(self) -> None:
         species = SPECIES[self.species] if self.species >= 0 else None
-        base = State.new_game(self.n, self.rules, 0, self.first, species, events=True)
+        key = (self.n, self.rules, self.first, species)
+        if key not in _SETUPS:
+            _SETUPS[key] = State.new_game(self.n, self.rules, 0, self.first, species, events=True)
+        # A copy of the engine's setup costs a fraction of a new one, which shuffles its decks.
+        base = _SETUPS[key].copy()
         # Replace the engine's seeded deal with the one chance made.
         base.rows = [[bird] for bird in self.rows]
         base.hands = [sorted(hand) for hand in self.hands]
@@ -485,11 +504,6 @@ class _Position:
     # -------------------------------------------------------------- play and chance
 
     def play(self, action: int) -> None:
-        if len(self.history) >= _CHECKPOINT:
-            # Replays start here from now on: a copy now and then keeps them short.
-            assert self.engine is not None
-            self.base = self.engine.copy()
-            self.history, self.drawn, self.replayed = [], [], 0
         self.history.append(action)
         self.pending = action
         # Greenlets are slow to start: idle ones wait for the next action of any position.
@@ -533,10 +547,16 @@ class _Position:
         up to where the pending one waits for chance again."""
         assert self.base is not None
         *done, pending = self.history
-        self.engine = _ChanceState.adopt(self.base.copy(), _Asked(self))
+        engine = self.engine = _ChanceState.adopt(self.base.copy(), _Asked(self))
         self.replayed = 0
         for action in done:
-            self.engine.apply_id(action)
+            engine.apply_id(action)
+        if len(done) >= _CHECKPOINT:
+            # Replays start here from now on.
+            self.base = engine.copy()
+            done = []
+            self.drawn = self.drawn[self.replayed :]
+            self.replayed = 0
         self.history = done
         self.play(pending)
 
