@@ -515,3 +515,26 @@ def test_copies_take_the_checkpoints_their_replays_start_from() -> None:
             copy.apply_action(action)
         assert str(copy) == str(state)
         assert copy.returns() == state.returns()
+
+
+def test_serialized_positions_go_on_like_the_original() -> None:
+    """serialize and deserialize_state (a pickle of the position) at decisions, at chance nodes
+    mid-action and in the deal: each restored state ends where the original does."""
+    game = _load(3)
+    state = game.new_initial_state()
+    rng = random.Random(11)
+    restored = []
+    while not state.is_terminal():
+        if len(state.history()) % 7 == 0:
+            restored.append((game.deserialize_state(state.serialize()), len(state.history())))
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert any(s.position.pending >= 0 for s, _ in restored)
+    history = state.history()
+    for copy, at in restored[::3]:
+        for action in history[at:]:
+            copy.apply_action(action)
+        assert str(copy) == str(state)
+        assert copy.returns() == state.returns()

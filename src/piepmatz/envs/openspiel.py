@@ -189,6 +189,9 @@ class _Asked(Chance):
     def __init__(self, position: _Position) -> None:
         self.position = weakref.ref(position)
 
+    def __reduce__(self) -> tuple[type[_Asked], tuple[_Position | None]]:
+        return _Asked, (self.position(),)  # pickled with its position (serialize, clone)
+
     def _outcome(self, kind: str, outcomes: list[int]) -> int:
         position = self.position()
         assert position is not None  # only a live position applies actions
