@@ -192,23 +192,24 @@ class _Asked(Chance):
     def __reduce__(self) -> tuple[type[_Asked], tuple[_Position | None]]:
         return _Asked, (self.position(),)  # pickled with its position (serialize, clone)
 
-    def _outcome(self, kind: str, outcomes: list[int]) -> int:
+    def bird(self, state: State) -> int:
         position = self.position()
         assert position is not None  # only a live position applies actions
-        return position.outcome(kind, outcomes)
-
-    def bird(self, state: State) -> int:
-        card = self._outcome("bird", state.bird_deck)
+        card = position.outcome(_BIRD, state.bird_deck)
         state.bird_deck.remove(card)
         return card
 
     def feeder(self, state: State) -> int:
-        card = self._outcome("feeder", state.feeder_deck)
+        position = self.position()
+        assert position is not None
+        card = position.outcome(_FEEDER, state.feeder_deck)
         state.feeder_deck.remove(card)
         return card
 
     def squirrel(self, state: State, player: int, pile: list[int]) -> int:
-        return self._outcome("squirrel", pile)
+        position = self.position()
+        assert position is not None
+        return position.outcome(_SQUIRREL, pile)
 
 
 class _ChanceState(State):
@@ -232,6 +233,10 @@ _STATE_SLOTS: Final = State.__slots__
 
 # ---------------------------------------------------------------------------- the position
 
+#: What the engine waits for at a chance node during play (``_Position.need``).
+_BIRD: Final = "bird"
+_FEEDER: Final = "feeder"
+_SQUIRREL: Final = "squirrel"
 #: What a worker greenlet says when the engine waits for chance.
 _PAUSED: Final = object()
 #: A copy takes a checkpoint (a new ``base``) once this many actions would be replayed.
@@ -531,7 +536,8 @@ class _Position:
 
     def _settle(self, paused: object) -> None:
         """After the worker ran: paused at a chance node, or done with the action."""
-        self.cache = {}
+        if self.cache:
+            self.cache = {}
         if paused is _PAUSED:
             self.to_move = _CHANCE
             return
@@ -568,14 +574,14 @@ class _Position:
             return self.deal_outcomes()
         assert self.need is not None
         kind, cards = self.need
-        if kind == "bird":
+        if kind == _BIRD:
             return sorted(cards)
         return [FEEDER_OUTCOME + c for c in sorted(cards)]
 
     def apply_chance(self, outcome: int) -> None:
         worker = self.worker
         assert self.need is not None and worker is not None
-        card = outcome if self.need[0] == "bird" else outcome - FEEDER_OUTCOME
+        card = outcome if self.need[0] == _BIRD else outcome - FEEDER_OUTCOME
         worker.parent = getcurrent()
         self._settle(worker.switch(card))
 
@@ -717,9 +723,16 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         return engine.legal_action_ids()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes = self._p.chance_ids()
-        pairs = _uniform(len(outcomes))
-        return [pairs[o] for o in outcomes]
+        p = self._p
+        if p.engine is None:
+            outcomes = p.deal_outcomes()
+            pairs = _uniform(len(outcomes))[0]
+            return [pairs[o] for o in outcomes]
+        assert p.need is not None
+        kind, cards = p.need
+        by_id, by_feeder = _uniform(len(cards))
+        pairs = by_id if kind == _BIRD else by_feeder
+        return [pairs[c] for c in sorted(cards)]
 
     def _apply_action(self, action: int) -> None:
         p = self._p
@@ -751,7 +764,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
                 "display": "display slot",
             }[kind]
             return f"deal {card} to {where} {index if kind == 'hand' else index + 1}"
-        if p.need is not None and p.need[0] == "squirrel":
+        if p.need is not None and p.need[0] == _SQUIRREL:
             return f"squirrel takes {card}"
         return f"reveal {card}"
 
@@ -792,17 +805,20 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         return self._p.describe()
 
 
-_UNIFORM: dict[int, tuple[tuple[int, float], ...]] = {}
+_Pairs = tuple[tuple[int, float], ...]
+_UNIFORM: dict[int, tuple[_Pairs, _Pairs]] = {}
 
 
-def _uniform(count: int) -> tuple[tuple[int, float], ...]:
-    """Every outcome id paired with the chance of one of ``count`` equally likely outcomes:
-    chance_outcomes picks its pairs from here instead of building them at every node."""
-    pairs = _UNIFORM.get(count)
-    if pairs is None:
+def _uniform(count: int) -> tuple[_Pairs, _Pairs]:
+    """Every outcome paired with the chance of one of ``count`` equally likely outcomes, by
+    outcome id and by feeder card: chance_outcomes picks its pairs from here instead of
+    building them at every node."""
+    tables = _UNIFORM.get(count)
+    if tables is None:
         probability = 1.0 / count
-        pairs = _UNIFORM[count] = tuple((o, probability) for o in range(MAX_CHANCE_OUTCOMES))
-    return pairs
+        by_id = tuple((o, probability) for o in range(MAX_CHANCE_OUTCOMES))
+        tables = _UNIFORM[count] = (by_id, by_id[FEEDER_OUTCOME:SPECIES_OUTCOME])
+    return tables
 
 
 def _birds(cards: list[int]) -> str:
