@@ -29,7 +29,9 @@ interface (:mod:`piepmatz.core.chance`) for every card it draws and every squirr
 binding's answer (:class:`_Asked`) pauses the engine right there — it applies a player's action in
 a greenlet, which switches back — and the state is a chance node over the possible outcomes until
 one is applied, which resumes the engine. Nothing is copied or applied twice. A copy of a state
-paused at a chance node is rebuilt by replaying the actions and outcomes since play began.
+paused at a chance node is rebuilt by replaying the actions and outcomes since the last
+checkpoint (a copy of the engine). Copies take the checkpoints, not play: the first copy of a
+long-played state replays it once, later copies replay a few actions.
 
 **Utility.** Zero-sum, from the winners (E5): a sole winner gets 1, the others share -1
 (:func:`~piepmatz.envs.encoding.win_rewards`); terminal rewards only.
@@ -255,13 +257,14 @@ _IDLE: list[greenlet] = []
 def _work(position: _Position) -> None:
     """A worker greenlet: applies a position's pending action (pausing at chance nodes), then
     waits idle for the next one. An exception ends it (it is not reused)."""
+    me = getcurrent()
     while True:
         engine = position.engine
         assert engine is not None
         engine.apply_id(position.pending)
         del position, engine  # an idle worker holds no position
-        _IDLE.append(getcurrent())
-        parent = getcurrent().parent
+        _IDLE.append(me)
+        parent = me.parent
         assert parent is not None
         position = parent.switch(None)
 
