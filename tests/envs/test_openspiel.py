@@ -538,3 +538,27 @@ def test_serialized_positions_go_on_like_the_original() -> None:
             copy.apply_action(action)
         assert str(copy) == str(state)
         assert copy.returns() == state.returns()
+
+
+def test_dropped_copies_paused_at_chance_nodes_are_freed() -> None:
+    """A state paused at a chance node holds a suspended greenlet, which the garbage collector
+    never frees: dropping the state ends it, so copies made there leave nothing behind."""
+    state = _load(3).new_initial_state()
+    rng = random.Random(12)
+    while not (state.is_chance_node() and state.position.pending >= 0):
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(20):
+        state.clone()  # warms the caches and the idle workers
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(200):
+        copy = state.clone()
+        assert copy.position.worker is not None
+        del copy
+    gc.collect()
+    assert len(gc.get_objects()) - before < 50
+    state.apply_action(state.chance_outcomes()[0][0])  # the original goes on
+    assert not state.is_terminal()

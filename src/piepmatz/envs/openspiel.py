@@ -52,6 +52,7 @@ long-played state replays it once, later copies replay a few actions.
 from __future__ import annotations
 
 import random
+import sys
 import weakref
 from operator import itemgetter
 from typing import Any, Final
@@ -697,6 +698,17 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PiepmatzGame) -> None:
         super().__init__(game)
         self._p = _Position.initial(game.players, game.rules)
+
+    def __del__(self) -> None:
+        # Paused at a chance node, the worker's frames hold the position, which holds the
+        # worker; a suspended greenlet is never garbage-collected, so end it here.
+        p: _Position | None = self.__dict__.get("_p")
+        if p is None or p.worker is None or sys.is_finalizing():
+            return
+        worker, p.worker = p.worker, None
+        if not worker.dead:
+            worker.parent = getcurrent()
+            worker.throw()  # GreenletExit at the pause: the engine's frames let go
 
     @property
     def position(self) -> _Position:
