@@ -184,8 +184,8 @@ class _Asked(Chance):
     player: each draw and squirrel's pick pauses the engine there (:meth:`_Position.outcome`).
 
     It holds its position weakly: the position holds the engine, which holds this, and a cycle
-    would leave every finished game to the garbage collector (its collections cost more than
-    the rest of the binding's bookkeeping).
+    would leave every finished game to the garbage collector (whose full collections then cost
+    a few microseconds a decision in long runs).
     """
 
     __slots__ = ("position",)
