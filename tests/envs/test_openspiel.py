@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import subprocess
 import sys
@@ -435,3 +436,129 @@ def test_a_copy_paused_at_a_chance_node_goes_on_like_the_original() -> None:
             copy.apply_action(action)
         assert str(copy) == str(state)
         assert copy.returns() == state.returns()
+
+
+# ---------------------------------------------------------------------------- answered in Python
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_python_answers_agree_with_pyspiels_own(players: int) -> None:
+    """is_chance_node, legal_actions and chance_outcomes are answered without crossing into
+    C++: at every node of random games they give what pyspiel's own would, and the chance
+    outcomes are the fresh uniform pairs over the outcomes still possible."""
+    game = _load(players)
+    nodes = 0
+    for seed in range(3):
+        for state in _random_game(game, random.Random(200 + seed)):
+            nodes += 1
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for player in range(players):
+                expected = pyspiel.State.legal_actions(state, player)
+                assert state.legal_actions(player) == expected
+            if state.is_chance_node():
+                ids = state.position.chance_ids()
+                assert ids == sorted(set(ids))
+                assert state.chance_outcomes() == [(o, 1.0 / len(ids)) for o in ids]
+                assert state.legal_actions() == ids
+    assert nodes > 300
+
+
+def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
+    """No reference cycle holds a game: dropped, it is freed at once (a cycle would leave
+    every game to the collector, which then dominates the binding's time)."""
+    game = _load(3)
+    _random_game(game, random.Random(9))  # the first game builds the caches
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        states = _random_game(game, random.Random(10))
+        assert states[-1].is_terminal()
+        del states
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_copies_take_the_checkpoints_their_replays_start_from() -> None:
+    """Play keeps every action since the deal; a copy of a position with a long history takes
+    a checkpoint, which the original shares, so later copies replay little. Both go on as
+    before: given the same actions and outcomes they end alike."""
+    state = _load(3).new_initial_state()
+    rng = random.Random(8)
+
+    def step(s: Any) -> int:
+        if s.is_chance_node():
+            action: int = rng.choice(s.chance_outcomes())[0]
+        else:
+            action = rng.choice(s.legal_actions())
+        s.apply_action(action)
+        return action
+
+    while len(state.position.history) < 2 * binding._CHECKPOINT or state.position.pending < 0:
+        step(state)
+    assert state.is_chance_node() and len(state.position.drawn) > 10
+    paused = state.clone()  # paused mid-action: replays the history, then checkpoints there
+    assert state.position.history == paused.position.history == [state.position.pending]
+    assert state.position.replayed == len(state.position.drawn) == len(paused.position.drawn)
+    while len(state.position.history) < 2 * binding._CHECKPOINT or state.is_chance_node():
+        paused.apply_action(step(state))
+    decided = state.clone()  # at a decision: checkpoints without a replay
+    assert state.position.history == decided.position.history == []
+    rest = []
+    while not state.is_terminal():
+        rest.append(step(state))
+    for copy in (paused, decided):
+        for action in rest:
+            copy.apply_action(action)
+        assert str(copy) == str(state)
+        assert copy.returns() == state.returns()
+
+
+def test_serialized_positions_go_on_like_the_original() -> None:
+    """serialize and deserialize_state (a pickle of the position) at decisions, at chance nodes
+    mid-action and in the deal: each restored state ends where the original does."""
+    game = _load(3)
+    state = game.new_initial_state()
+    rng = random.Random(11)
+    restored = []
+    while not state.is_terminal():
+        if len(state.history()) % 7 == 0:
+            restored.append((game.deserialize_state(state.serialize()), len(state.history())))
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert any(s.position.pending >= 0 for s, _ in restored)
+    history = state.history()
+    for copy, at in restored[::3]:
+        for action in history[at:]:
+            copy.apply_action(action)
+        assert str(copy) == str(state)
+        assert copy.returns() == state.returns()
+
+
+def test_dropped_copies_paused_at_chance_nodes_are_freed() -> None:
+    """A state paused at a chance node holds a suspended greenlet, which the garbage collector
+    never frees: dropping the state ends it, so copies made there leave nothing behind."""
+    state = _load(3).new_initial_state()
+    rng = random.Random(12)
+    while not (state.is_chance_node() and state.position.pending >= 0):
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(20):
+        state.clone()  # warms the caches and the idle workers
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(200):
+        copy = state.clone()
+        assert copy.position.worker is not None
+        del copy
+    gc.collect()
+    assert len(gc.get_objects()) - before < 50
+    state.apply_action(state.chance_outcomes()[0][0])  # the original goes on
+    assert not state.is_terminal()

@@ -29,7 +29,9 @@ interface (:mod:`piepmatz.core.chance`) for every card it draws and every squirr
 binding's answer (:class:`_Asked`) pauses the engine right there — it applies a player's action in
 a greenlet, which switches back — and the state is a chance node over the possible outcomes until
 one is applied, which resumes the engine. Nothing is copied or applied twice. A copy of a state
-paused at a chance node is rebuilt by replaying the actions and outcomes since play began.
+paused at a chance node is rebuilt by replaying the actions and outcomes since the last
+checkpoint (a copy of the engine). Copies take the checkpoints, not play: the first copy of a
+long-played state replays it once, later copies replay a few actions.
 
 **Utility.** Zero-sum, from the winners (E5): a sole winner gets 1, the others share -1
 (:func:`~piepmatz.envs.encoding.win_rewards`); terminal rewards only.
@@ -50,6 +52,9 @@ paused at a chance node is rebuilt by replaying the actions and outcomes since p
 from __future__ import annotations
 
 import random
+import sys
+import weakref
+from operator import itemgetter
 from typing import Any, Final
 
 import numpy as np
@@ -176,29 +181,47 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
 
 class _Asked(Chance):
     """The engine's chance interface (:mod:`piepmatz.core.chance`) answered by OpenSpiel's chance
-    player: each draw and squirrel's pick pauses the engine there (:meth:`_Position.outcome`)."""
+    player: each draw and squirrel's pick pauses the engine there (:meth:`_Position.outcome`).
+
+    It holds its position weakly: the position holds the engine, which holds this, and a cycle
+    would leave every finished game to the garbage collector (whose full collections then cost
+    a few microseconds a decision in long runs).
+    """
 
     __slots__ = ("position",)
 
     def __init__(self, position: _Position) -> None:
-        self.position = position
+        self.position = weakref.ref(position)
+
+    def __reduce__(self) -> tuple[type[_Asked], tuple[_Position | None]]:
+        return _Asked, (self.position(),)  # pickled with its position (serialize, clone)
 
     def bird(self, state: State) -> int:
-        card = self.position.outcome("bird", state.bird_deck)
+        position = self.position()
+        assert position is not None  # only a live position applies actions
+        card = position.outcome(_BIRD, state.bird_deck)
         state.bird_deck.remove(card)
         return card
 
     def feeder(self, state: State) -> int:
-        card = self.position.outcome("feeder", state.feeder_deck)
+        position = self.position()
+        assert position is not None
+        card = position.outcome(_FEEDER, state.feeder_deck)
         state.feeder_deck.remove(card)
         return card
 
     def squirrel(self, state: State, player: int, pile: list[int]) -> int:
-        return self.position.outcome("squirrel", pile)
+        position = self.position()
+        assert position is not None
+        return position.outcome(_SQUIRREL, pile)
 
 
 class _ChanceState(State):
-    """The engine state whose decks hold the unseen cards in no order: chance picks each draw."""
+    """The engine state whose decks hold the unseen cards in no order: chance picks each draw.
+
+    The binding keeps each deck in ascending order, the order of OpenSpiel's outcomes: it deals
+    them so, and after the deal the engine only takes cards out of a deck (through chance).
+    """
 
     __slots__ = ("chance",)
 
@@ -218,9 +241,13 @@ _STATE_SLOTS: Final = State.__slots__
 
 # ---------------------------------------------------------------------------- the position
 
+#: What the engine waits for at a chance node during play (``_Position.need``).
+_BIRD: Final = "bird"
+_FEEDER: Final = "feeder"
+_SQUIRREL: Final = "squirrel"
 #: What a worker greenlet says when the engine waits for chance.
 _PAUSED: Final = object()
-#: The most actions a replay goes through (see :meth:`_Position.play`).
+#: A copy takes a checkpoint (a new ``base``) once this many actions would be replayed.
 _CHECKPOINT: Final = 16
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
@@ -231,13 +258,14 @@ _IDLE: list[greenlet] = []
 def _work(position: _Position) -> None:
     """A worker greenlet: applies a position's pending action (pausing at chance nodes), then
     waits idle for the next one. An exception ends it (it is not reused)."""
+    me = getcurrent()
     while True:
         engine = position.engine
         assert engine is not None
         engine.apply_id(position.pending)
         del position, engine  # an idle worker holds no position
-        _IDLE.append(getcurrent())
-        parent = getcurrent().parent
+        _IDLE.append(me)
+        parent = me.parent
         assert parent is not None
         position = parent.switch(None)
 
@@ -257,6 +285,9 @@ def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
 
 
 _DEAL_STEPS: Final = {n: _deal_steps(n) for n in (2, 3, 4)}
+#: The engine's setup (S1–S5) per players, rules, first player and species set aside; the
+#: binding replaces its deal with the one chance made.
+_SETUPS: dict[tuple[int, Rules, int, str | None], State] = {}
 _CARDS_IN_PLAY: dict[tuple[int, str | None], tuple[list[int], list[int]]] = {}
 
 
@@ -283,6 +314,7 @@ class _Position:
     """
 
     __slots__ = (
+        "__weakref__",  # the engine's chance interface refers back weakly (see _Asked)
         "base",
         "cache",
         "column",
@@ -332,7 +364,9 @@ class _Position:
     pending: int
     #: OpenSpiel's current player: a seat, chance or terminal (asked several times a node).
     to_move: int
-    need: tuple[str, tuple[int, ...]] | None
+    #: At a chance node during play: what the engine draws, and from what (the deck or the
+    #: squirrel's pile itself, in the engine's order; untouched while the engine waits).
+    need: tuple[str, list[int]] | None
     #: Per player: how many events of the log are rendered, and the rendered text.
     logs: list[tuple[int, str]]
     #: Views and texts of this exact position (OpenSpiel asks for them several times a move);
@@ -388,13 +422,25 @@ class _Position:
         elif self.pending < 0:
             s.engine = _ChanceState.adopt(self.engine.copy(), _Asked(s))
             s.replayed = self.replayed
+            if len(self.history) >= _CHECKPOINT:
+                # Replays of either start here from now on (copies, not play, pay for this).
+                self.base = s.base = self.engine.copy()
+                self.history, self.drawn, self.replayed = [], [], 0
+                s.history, s.drawn, s.replayed = [], [], 0
         else:
             s.replay()
+            if s.base is not self.base:
+                # The replay took a checkpoint: the original's replays start there too.
+                consumed = len(self.drawn) - len(s.drawn)
+                self.base = s.base
+                self.history = s.history[:]
+                self.drawn = self.drawn[consumed:]
+                self.replayed -= consumed
         return s
 
     def __getstate__(self) -> dict[str, Any]:
         # A paused worker cannot be pickled: a position paused at a chance node is replayed.
-        state = {name: getattr(self, name) for name in self.__slots__ if name != "worker"}
+        state = {name: getattr(self, name) for name in _PICKLED}
         if self.pending >= 0:
             state["engine"] = None
         return state
@@ -451,7 +497,11 @@ class _Position:
 
     def start_play(self) -> None:
         species = SPECIES[self.species] if self.species >= 0 else None
-        base = State.new_game(self.n, self.rules, 0, self.first, species, events=True)
+        key = (self.n, self.rules, self.first, species)
+        if key not in _SETUPS:
+            _SETUPS[key] = State.new_game(self.n, self.rules, 0, self.first, species, events=True)
+        # A copy of the engine's setup costs a fraction of a new one, which shuffles its decks.
+        base = _SETUPS[key].copy()
         # Replace the engine's seeded deal with the one chance made.
         base.rows = [[bird] for bird in self.rows]
         base.hands = [sorted(hand) for hand in self.hands]
@@ -471,11 +521,6 @@ class _Position:
     # -------------------------------------------------------------- play and chance
 
     def play(self, action: int) -> None:
-        if len(self.history) >= _CHECKPOINT:
-            # Replays start here from now on: a copy now and then keeps them short.
-            assert self.engine is not None
-            self.base = self.engine.copy()
-            self.history, self.drawn, self.replayed = [], [], 0
         self.history.append(action)
         self.pending = action
         # Greenlets are slow to start: idle ones wait for the next action of any position.
@@ -490,7 +535,7 @@ class _Position:
         if self.replayed < len(self.drawn):
             card = self.drawn[self.replayed]
         else:
-            self.need = (kind, tuple(sorted(outcomes)))
+            self.need = (kind, outcomes)
             worker = self.worker
             assert worker is not None and worker.parent is not None
             card = worker.parent.switch(_PAUSED)
@@ -500,7 +545,8 @@ class _Position:
 
     def _settle(self, paused: object) -> None:
         """After the worker ran: paused at a chance node, or done with the action."""
-        self.cache = {}
+        if self.cache:
+            self.cache = {}
         if paused is _PAUSED:
             self.to_move = _CHANCE
             return
@@ -519,10 +565,16 @@ class _Position:
         up to where the pending one waits for chance again."""
         assert self.base is not None
         *done, pending = self.history
-        self.engine = _ChanceState.adopt(self.base.copy(), _Asked(self))
+        engine = self.engine = _ChanceState.adopt(self.base.copy(), _Asked(self))
         self.replayed = 0
         for action in done:
-            self.engine.apply_id(action)
+            engine.apply_id(action)
+        if len(done) >= _CHECKPOINT:
+            # Replays start here from now on.
+            self.base = engine.copy()
+            done = []
+            self.drawn = self.drawn[self.replayed :]
+            self.replayed = 0
         self.history = done
         self.play(pending)
 
@@ -531,14 +583,14 @@ class _Position:
             return self.deal_outcomes()
         assert self.need is not None
         kind, cards = self.need
-        if kind == "bird":
-            return list(cards)
-        return [FEEDER_OUTCOME + c for c in cards]
+        if kind == _BIRD:
+            return cards[:]  # a deck is in ascending order (see _ChanceState)
+        return [FEEDER_OUTCOME + c for c in (cards if kind == _FEEDER else sorted(cards))]
 
     def apply_chance(self, outcome: int) -> None:
         worker = self.worker
         assert self.need is not None and worker is not None
-        card = outcome if self.need[0] == "bird" else outcome - FEEDER_OUTCOME
+        card = outcome if self.need[0] == _BIRD else outcome - FEEDER_OUTCOME
         worker.parent = getcurrent()
         self._settle(worker.switch(card))
 
@@ -626,8 +678,15 @@ class _Position:
                 f"pests {_feeder(e.pests[p])}; kept {e.kept[p]}"
             )
         if self.pending >= 0:
-            lines.append(f"pending: {Action.from_id(self.pending)}, chance: {self.need}")
+            assert self.need is not None
+            kind, cards = self.need
+            lines.append(
+                f"pending: {Action.from_id(self.pending)}, chance: {(kind, tuple(sorted(cards)))}"
+            )
         return "\n".join(lines)
+
+
+_PICKLED: Final = tuple(n for n in _Position.__slots__ if n not in ("worker", "__weakref__"))
 
 
 # ---------------------------------------------------------------------------- the state
@@ -640,12 +699,42 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._p = _Position.initial(game.players, game.rules)
 
+    def __del__(self) -> None:
+        # Paused at a chance node, the worker's frames hold the position, which holds the
+        # worker; a suspended greenlet is never garbage-collected, so end it here.
+        p: _Position | None = self.__dict__.get("_p")
+        if p is None or p.worker is None or sys.is_finalizing():
+            return
+        worker, p.worker = p.worker, None
+        if not worker.dead:
+            worker.parent = getcurrent()
+            worker.throw()  # GreenletExit at the pause: the engine's frames let go
+
     @property
     def position(self) -> _Position:
         return self._p
 
     def current_player(self) -> int:
         return self._p.to_move
+
+    # pyspiel's own is_chance_node and legal_actions ask current_player, is_terminal and
+    # _legal_actions through C++ and convert the list twice: these give the same answers
+    # without leaving Python (C++ callers still go through pyspiel's).
+
+    def is_chance_node(self) -> bool:
+        return self._p.to_move == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self._p
+        to_move = p.to_move
+        if to_move >= 0 and (player is None or player == to_move):
+            assert p.engine is not None
+            return p.engine.legal_action_ids()
+        if to_move == _CHANCE:
+            return p.chance_ids()  # whoever asks: OpenSpiel's LegalChanceOutcomes
+        if player is None or to_move == _TERMINAL:
+            return []
+        return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
 
     def _legal_actions(self, player: int) -> list[int]:
         engine = self._p.engine
@@ -654,9 +743,16 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         return engine.legal_action_ids()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes = self._p.chance_ids()
-        probability = 1.0 / len(outcomes)
-        return [(o, probability) for o in outcomes]
+        p = self._p
+        if p.engine is None:
+            outcomes = p.deal_outcomes()
+            return _pick(_uniform(len(outcomes))[0], outcomes)
+        assert p.need is not None
+        kind, cards = p.need
+        by_id, by_feeder = _uniform(len(cards))
+        if kind == _BIRD:
+            return _pick(by_id, cards)  # a deck is in ascending order (see _ChanceState)
+        return _pick(by_feeder, cards if kind == _FEEDER else sorted(cards))
 
     def _apply_action(self, action: int) -> None:
         p = self._p
@@ -688,7 +784,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
                 "display": "display slot",
             }[kind]
             return f"deal {card} to {where} {index if kind == 'hand' else index + 1}"
-        if p.need is not None and p.need[0] == "squirrel":
+        if p.need is not None and p.need[0] == _SQUIRREL:
             return f"squirrel takes {card}"
         return f"reveal {card}"
 
@@ -727,6 +823,30 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return self._p.describe()
+
+
+_Pairs = tuple[tuple[int, float], ...]
+_UNIFORM: dict[int, tuple[_Pairs, _Pairs]] = {}
+
+
+def _uniform(count: int) -> tuple[_Pairs, _Pairs]:
+    """Every outcome paired with the chance of one of ``count`` equally likely outcomes, by
+    outcome id and by feeder card: chance_outcomes picks its pairs from here instead of
+    building them at every node."""
+    tables = _UNIFORM.get(count)
+    if tables is None:
+        probability = 1.0 / count
+        by_id = tuple((o, probability) for o in range(MAX_CHANCE_OUTCOMES))
+        tables = _UNIFORM[count] = (by_id, by_id[FEEDER_OUTCOME:SPECIES_OUTCOME])
+    return tables
+
+
+def _pick(pairs: _Pairs, outcomes: list[int]) -> list[tuple[int, float]]:
+    """The pairs of ``outcomes``, in their order: picked in C, as a list comprehension over a
+    deck costs several times more."""
+    if len(outcomes) == 1:
+        return [pairs[outcomes[0]]]  # itemgetter of one item gives the item itself
+    return list(itemgetter(*outcomes)(pairs))
 
 
 def _birds(cards: list[int]) -> str:
