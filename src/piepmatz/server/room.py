@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
 from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, views_to_json
-from piepmatz.core.events import event_to_json
+from piepmatz.core.events import Event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
 from piepmatz.core.view import filter_event
@@ -75,13 +75,18 @@ def token_matches(token: str, stored: str | None) -> bool:
     return stored is not None and hmac.compare_digest(token_hash(token), stored)
 
 
-#: Seconds a message may take to leave; a client that stops reading is cut off after that, so
-#: that it cannot hold up its table (sends happen in order, under the table's lock).
+#: Seconds a message may take to leave, and a close to finish; a client that stops reading is
+#: cut off after that (by its outbox, :mod:`.outbox`).
 SEND_TIMEOUT = 10.0
 
 
 class Client(Protocol):
-    """A connection at a table (a WebSocket in the app, a checking double in tests)."""
+    """A connection at a table (a WebSocket's outbox in the app, a checking double in tests).
+
+    ``send`` queues and returns at once, never waiting on the network: a table announces each
+    move under its lock, so one client that stopped reading would hold up the whole table. It
+    raises once the client is gone or cut off.
+    """
 
     async def send(self, text: str) -> None: ...
 
@@ -103,8 +108,7 @@ class Connection:
         if self.broken:
             return False
         try:
-            async with asyncio.timeout(SEND_TIMEOUT):
-                await self.client.send(text)
+            await self.client.send(text)
         except Exception:  # gone, or not reading: the room forgets it when it closes
             self.broken = True
             _closing.add(task := asyncio.create_task(self._close()))
@@ -383,18 +387,21 @@ class Room:
         legal = [str(a) for a in state.legal_actions()] if to_act is not None else []
         result = self.game.score().to_json() if over else None
         log_ = state.events or []
-        # The log's new entries as a seat saw them, and told in a language: (seat, from, lang).
-        told: dict[tuple[int | None, int, str], tuple[list[dict[str, Any]], list[str]]] = {}
+        # The log's new entries as JSON and told in a language, by the entries as a seat saw
+        # them: seats that saw the same (no secret among them) share the work.
+        told: dict[tuple[tuple[Event, ...], str], tuple[list[dict[str, Any]], list[str]]] = {}
         out = []
         for conn in conns:
             start = 0 if full else conn.events_sent
-            key = (conn.seat, start, conn.lang)
-            if key not in told:
-                seen = [filter_event(e, conn.seat) for e in log_[start:]]
+            seen = tuple(filter_event(e, conn.seat) for e in log_[start:])
+            if (seen, conn.lang) not in told:
                 # Sent from whichever task moved (a bot, another seat): in the receiver's words.
                 with use_language(conn.lang):
-                    told[key] = ([event_to_json(e) for e in seen], [tell(e) for e in seen])
-            events, log = told[key]
+                    told[seen, conn.lang] = (
+                        [event_to_json(e) for e in seen],
+                        [tell(e) for e in seen],
+                    )
+            events, log = told[seen, conn.lang]
             conn.events_sent = len(log_)
             # Built from values the server made itself: nothing to validate.
             message = StateMessage.model_construct(
