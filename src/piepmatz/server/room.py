@@ -39,8 +39,8 @@ from .messages import (
     HintAnswer,
     Previews,
     SeatInfo,
-    StateMessage,
     TableInfo,
+    state_message,
 )
 from .store import (
     MoveTaken,
@@ -403,8 +403,7 @@ class Room:
                     )
             events, log = told[seen, conn.lang]
             conn.events_sent = len(log_)
-            # Built from values the server made itself: nothing to validate.
-            message = StateMessage.model_construct(
+            message = state_message(
                 move=self.move,
                 view=docs[conn.seat],
                 events_from=start,
@@ -413,7 +412,7 @@ class Room:
                 log=log,
                 result=result,
             )
-            out.append(message.model_dump_json())
+            out.append(message)
         return out
 
     def previews(self, seat: int, move: int) -> str:
