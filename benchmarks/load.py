@@ -11,7 +11,8 @@ directory; ``--servers 2`` shares a fresh PostgreSQL database, made on the local
 unless ``--redis`` names another; the seats of a game are spread over the processes, so most
 moves cross from one to the other). Client processes
 (``--clients``) play every seat as a random player: they send an action, wait for its ``ack``
-(sent once the move is committed) and the new state, as a browser would. The server's CPU is
+(sent once the move is committed) and the new state, as a browser would (and, like a browser,
+send no keepalive pings of their own). The server's CPU is
 read from ``/proc/PID/stat`` over the measured window, so the clients' own work is not counted.
 
 (a) ``--pace P``: every game makes one move each P seconds (the games' clocks are spread over
@@ -102,7 +103,8 @@ async def _connect(stack: contextlib.AsyncExitStack, plan: GamePlan) -> list[Sea
     clients = []
     for address, token in plan.seats:
         client = await stack.enter_async_context(
-            SeatClient.connect(f"ws://{address}/ws/{plan.table}", token, keep=False)
+            # No pings of its own, as a browser: the server's pings are part of its load.
+            SeatClient.connect(f"ws://{address}/ws/{plan.table}", token, keep=False, ping=False)
         )
         await client.until("state")
         clients.append(client)

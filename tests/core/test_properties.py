@@ -17,10 +17,12 @@ from piepmatz.core import (
     state_to_json,
     view_of,
     view_to_json,
+    views_to_json,
 )
 from piepmatz.core.cards import BIRD_VALUE
 from piepmatz.core.scoring import score
 from piepmatz.core.state import CROW_VICTIM, GAME_OVER
+from piepmatz.core.view import public_view
 
 games = st.tuples(
     st.integers(min_value=0, max_value=2**63),
@@ -145,3 +147,27 @@ def assert_hides_the_hidden(state: State, p: int) -> None:
     doc = view_to_json(view_of(state, p))
     doc.pop("events")
     assert_names_none(doc, hidden_names(state, p), f"player {p}'s view")
+
+
+@settings(max_examples=300, deadline=None)
+@given(games)
+def test_views_of_every_seat_at_once_equal_each_view_on_its_own(
+    game: tuple[int, int, str, int],
+) -> None:
+    """``views_to_json`` shares the common part between the seats' documents: each still equals
+    its seat's own document (the log left out), and the public one a spectator's."""
+    seed, players, preset, policy = game
+    state = State.new_game(players=players, rules=preset, seed=seed)
+    rng = random.Random(policy)
+    while not state.is_over():
+        if rng.random() < 0.2:
+            docs = views_to_json(state, [None, *range(players)])
+            for p in range(players):
+                alone = view_to_json(view_of(state, p, log=False))
+                alone.pop("events")
+                assert json.dumps(docs[p]) == json.dumps(alone), f"seat {p}'s document"
+            public = view_to_json(public_view(state, log=False)) | {"player": None}
+            public.pop("events")
+            assert json.dumps(docs[None]) == json.dumps(public | {"own_seeds": []})
+        ids = state.legal_action_ids()
+        state.apply_id(ids[rng.randrange(len(ids))])

@@ -193,3 +193,32 @@ def test_a_process_that_lost_its_subscription_catches_up_when_back(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_lost_subscription(postgres_url, redis_url))
+
+
+async def _many_at_once(redis_url: str) -> None:
+    heard: list[dict[str, object]] = []
+
+    async def hear(_table: str, message: dict[str, object]) -> None:
+        heard.append(message)
+
+    sender = Bus(redis_url, hear)
+    listener = Bus(redis_url, hear)
+    await sender.start()
+    await listener.start()
+    try:
+        await listener.hold("crowd")
+        # Far more publishes at once than the process keeps connections to Redis: they wait
+        # for a connection instead of failing.
+        told = await asyncio.gather(*(sender.publish("crowd", "move", move=i) for i in range(500)))
+        assert all(told), f"{told.count(False)} of 500 publishes failed"
+        async with asyncio.timeout(PATIENCE):
+            while len(heard) < 500:
+                await asyncio.sleep(0.01)
+        assert sorted(m["move"] for m in heard) == list(range(500))  # type: ignore[type-var]
+    finally:
+        await sender.close()
+        await listener.close()
+
+
+def test_hundreds_of_tables_publishing_at_once_all_get_through(redis_url: str) -> None:
+    asyncio.run(_many_at_once(redis_url))

@@ -314,3 +314,43 @@ def test_a_bot_that_breaks_the_protocol_is_replaced_for_the_move_and_the_game_go
         assert "-1" in replaced[0]["reason"]
 
     asyncio.run(run())
+
+
+# ---------------------------------------------------------------------- the state message
+
+
+def test_the_state_message_written_directly_is_the_models_byte_for_byte() -> None:
+    """The server writes its most frequent message without the model (for speed): along whole
+    games, in Czech too, it is exactly what the model would write, and the model reads it."""
+    import random
+
+    from piepmatz.core import Game, views_to_json
+    from piepmatz.core.events import event_to_json
+    from piepmatz.i18n import use_language
+    from piepmatz.server.messages import StateMessage, state_message
+    from piepmatz.text.words import tell
+
+    for seed, players in ((1, 2), (2, 3), (3, 4)):
+        game = Game.new(players=players, preset="standard", seed=seed)
+        rng = random.Random(seed)
+        while True:
+            state = game.state
+            events = state.events or []
+            with use_language("cs"):
+                log = [tell(e) for e in events[-5:]]
+            seat = 0 if state.is_over() else state.current_player
+            fields: dict[str, Any] = {
+                "move": len(game.actions),
+                "view": views_to_json(state, [seat])[seat],
+                "events_from": max(0, len(events) - 5),
+                "events": [event_to_json(e) for e in events[-5:]],
+                "legal": [str(a) for a in state.legal_actions()],
+                "log": log,
+                "result": game.score().to_json() if state.is_over() else None,
+            }
+            text = state_message(**fields)
+            assert text == StateMessage(**fields).model_dump_json()
+            assert StateMessage.model_validate_json(text).model_dump() == json.loads(text)
+            if state.is_over():
+                break
+            game.apply(rng.choice(state.legal_action_ids()))

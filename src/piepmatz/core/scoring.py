@@ -134,13 +134,9 @@ class ScoreSheet:
         return "\n".join([*out, self.verdict(labels, gettext)])
 
 
-def score(
-    rules: Rules,
-    collections: list[list[int]],
-    seed_piles: list[list[int]],
-    final: bool = True,
-) -> ScoreSheet:
-    """E4/E5 for given collections and seed piles (one list per player)."""
+def majorities(collections: Sequence[Sequence[int]]) -> dict[str, int | None]:
+    """E4's majorities: for each species someone collected, the one player with the most birds
+    of it, or ``None`` when the most are shared."""
     n = len(collections)
     counts = [[0] * len(SPECIES) for _ in range(n)]
     for p, collection in enumerate(collections):
@@ -153,6 +149,17 @@ def score(
             continue
         holders = [p for p in range(n) if counts[p][s] == best]
         majority[code] = holders[0] if len(holders) == 1 else None
+    return majority
+
+
+def score(
+    rules: Rules,
+    collections: list[list[int]],
+    seed_piles: list[list[int]],
+    final: bool = True,
+) -> ScoreSheet:
+    """E4/E5 for given collections and seed piles (one list per player)."""
+    majority = majorities(collections)
     sheets = []
     for p, collection in enumerate(collections):
         seeds = sum(FEEDER_EGGS[c] for c in seed_piles[p])

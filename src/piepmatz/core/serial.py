@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, NamedTuple
 
 from .actions import DISPLAY_SIZE, PASS_ID
@@ -29,6 +29,7 @@ from .errors import InvalidOptionsError, InvalidStateError
 from .events import EndReason, event_from_json, event_to_json
 from .rng import MASK
 from .rules import Rules
+from .scoring import majorities
 from .state import (
     COLLECT,
     COLUMN_SIZE,
@@ -46,7 +47,7 @@ from .state import (
     State,
     perches_for,
 )
-from .view import PlayerView
+from .view import PlayerView, public_view, seat_view
 
 STATE_FORMAT: Final = "piepmatz-state"
 STATE_VERSION: Final = 1
@@ -550,8 +551,6 @@ def _check_phase(s: State, r: _Reader) -> None:
 def view_to_json(view: PlayerView) -> dict[str, Any]:
     """A player's view as JSON: the same field names as the state where the information is the
     same (the state's codecs write them), hidden parts as counts; in the order of ``FIELDS``."""
-    from .scoring import score
-
     doc: dict[str, Any] = {"format": "piepmatz-view", "version": STATE_VERSION}
     doc["player"] = view.player
     for field in FIELDS:
@@ -560,11 +559,34 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
             doc.update(own(view))
         elif (key := _CODECS[field.name].key) is not None:
             doc[key] = _CODECS[field.name].write(view)
-    running = score(
-        view.rules,
-        [list(c) for c in view.collections],
-        [list(x) for x in view.seeds_seen],
-        final=False,
-    )
-    doc["majority"] = running.majority
+    doc["majority"] = majorities(view.collections)
     return doc
+
+
+#: The fields whose part of a view's document can differ from seat to seat.
+_SEAT_FIELDS: Final = tuple(
+    f.name for f in FIELDS if f.view == "private" and _VIEW[f.name] is not None
+)
+
+
+def views_to_json(state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The documents of several views of one position, without the log (``None``: the public
+    view, a spectator's, whose ``player`` is null). What every seat sees alike is written once,
+    so that a server telling each seat of a move pays for the common part once; each document
+    equals ``view_to_json`` of that seat's view, ``events`` left out. The documents share the
+    values they have in common: write them out, do not change them."""
+    public = public_view(state, log=False)
+    common = view_to_json(public)
+    common.pop("events", None)
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        doc = dict(common)
+        if seat is None:
+            doc.update(player=None, own_seeds=[])
+        else:
+            view = seat_view(public, state, seat)
+            doc["player"] = seat
+            for name in _SEAT_FIELDS:
+                doc.update(_VIEW[name](view))  # type: ignore[misc]
+        out[seat] = doc
+    return out

@@ -108,12 +108,34 @@ def view_of(state: State, player: int, log: bool = True) -> PlayerView:
     is ``None``) for a caller that sends only the entries since its last view."""
     if type(player) is not int or not 0 <= player < state.num_players:
         raise InvalidOptionsError(f"no player {player!r} in a {state.num_players}-player game")
-    n = state.num_players
+    view = seat_view(public_view(state, log=False), state, player)
+    if log and state.events is not None:
+        view = view._replace(events=tuple(filter_event(e, player) for e in state.events))
+    return view
+
+
+def seat_view(public: PlayerView, state: State, player: int) -> PlayerView:
+    """``player``'s view, from the public view of the same ``state`` (without its log): what
+    only that seat sees is added. One public view serves every seat of a position."""
+    return public._replace(
+        player=player,
+        hand=tuple(state.hands[player]),
+        own_blind=tuple(state.seeds_blind[player]),
+        own_kept=tuple(state.kept[player] or ()),
+        own_discards=tuple(state.discards[player]),
+    )
+
+
+def public_view(state: State, log: bool = True) -> PlayerView:
+    """What someone at no seat (a spectator) knows: a seat's view without anything of its own.
+
+    Its ``player`` is 0 only as a placeholder; nothing in it belongs to seat 0 alone.
+    """
     events = state.events if log else None
     return PlayerView(
-        player=player,
+        player=0,
         rules=state.rules,
-        num_players=n,
+        num_players=state.num_players,
         phase=state.phase,
         current_player=state.current_player,
         turn_player=state.turn_player,
@@ -124,7 +146,7 @@ def view_of(state: State, player: int, log: bool = True) -> PlayerView:
         chased=state.chased,
         played_value=state.played_value,
         draws_left=state.draws_left,
-        hand=tuple(state.hands[player]),
+        hand=(),
         hand_sizes=tuple(len(h) for h in state.hands),
         shown=tuple(tuple(x) for x in state.shown),
         rows=tuple(tuple(r) for r in state.rows),
@@ -137,33 +159,18 @@ def view_of(state: State, player: int, log: bool = True) -> PlayerView:
         pests=tuple(tuple(x) for x in state.pests),
         seeds_seen=tuple(tuple(x) for x in state.seeds_seen),
         blind_counts=tuple(len(x) for x in state.seeds_blind),
-        own_blind=tuple(state.seeds_blind[player]),
+        own_blind=(),
         gone_birds=tuple(state.gone_birds),
         gone_feeder=tuple(state.gone_feeder),
         removed_birds=tuple(state.removed_birds),
         removed_feeder=tuple(state.removed_feeder),
         chosen=tuple(k is not None for k in state.kept),
-        own_kept=tuple(state.kept[player] or ()),
-        own_discards=tuple(state.discards[player]),
-        kept_sizes=tuple(len(k or ()) for k in state.kept),
-        discard_sizes=tuple(len(d) for d in state.discards),
-        events=None if events is None else tuple(filter_event(e, player) for e in events),
-        hand_facts=tuple(state.hand_facts),
-    )
-
-
-def public_view(state: State, log: bool = True) -> PlayerView:
-    """What someone at no seat (a spectator) knows: a seat's view without anything of its own.
-
-    Its ``player`` is 0 only as a placeholder; nothing in it belongs to seat 0 alone.
-    """
-    events = state.events if log else None
-    return view_of(state, 0, log=False)._replace(
-        hand=(),
-        own_blind=(),
         own_kept=(),
         own_discards=(),
+        kept_sizes=tuple(len(k or ()) for k in state.kept),
+        discard_sizes=tuple(len(d) for d in state.discards),
         events=None if events is None else tuple(filter_event(e, None) for e in events),
+        hand_facts=tuple(state.hand_facts),
     )
 
 

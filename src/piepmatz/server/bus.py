@@ -32,6 +32,11 @@ LEASE_RETRY = 1.0
 #: other processes forget that process's connections.
 PRESENCE_EVERY = 15.0
 
+#: Connections a process keeps to Redis for publishing and leases (the subscription has its
+#: own), and seconds a publish waits for one of them before it counts as failed.
+REDIS_CONNECTIONS = 32
+REDIS_WAIT = 10.0
+
 Handler = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
 
 
@@ -51,8 +56,16 @@ class Bus:
         self.url = url
         #: This process, as the other processes see it (to ignore its own news).
         self.origin = secrets.token_hex(6)
-        # Named, so that `CLIENT LIST` on the Redis server tells which process is which.
-        self.redis: redis.Redis = redis.Redis.from_url(url, client_name=f"piepmatz-{self.origin}")
+        # Under load, hundreds of tables publish at once: they wait for one of a bounded set of
+        # connections instead of failing (redis-py's default pool refuses past 100). Named, so
+        # that `CLIENT LIST` on the Redis server tells which process is which.
+        pool = redis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT,
+            client_name=f"piepmatz-{self.origin}",
+        )
+        self.redis: redis.Redis = redis.Redis.from_pool(pool)
         self.handler = handler
         self.tables: set[str] = set()
         self._pubsub: Any = None

@@ -72,11 +72,14 @@ class SeatClient:
         keep: bool = True,
         reconnect: bool = False,
         delays: Callable[[], Generator[float]] = reconnect_delays,
+        ping: bool = True,
     ) -> AsyncIterator[SeatClient]:
         """A connection at ``url`` that says hello with ``token``; with ``reconnect`` a dropped
-        connection is opened again (waiting ``delays`` between failed attempts, for ever)."""
+        connection is opened again (waiting ``delays`` between failed attempts, for ever).
+        ``ping=False`` sends no keepalive pings of its own, as a browser (the server's pings
+        still keep the connection alive)."""
         if not reconnect:
-            async with connect(url, max_size=None) as websocket:
+            async with connect(url, max_size=None, ping_interval=20 if ping else None) as websocket:
                 client = cls(websocket, keep, token=token)
                 await client._hello()
                 yield client

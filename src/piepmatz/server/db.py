@@ -22,10 +22,11 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    create_engine,
     event,
     false,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 metadata = MetaData()
@@ -95,18 +96,28 @@ def make_engine(url: str) -> AsyncEngine:
         kwargs["pool_pre_ping"] = True
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            # WAL with synchronous=NORMAL: a commit is in the log file before it returns, so a
-            # killed server loses nothing acknowledged (a power cut may lose the last commits).
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def sqlite_thread_engine(engine: AsyncEngine) -> Engine:
+    """A plain (blocking) engine on the same SQLite file as ``engine``, for a thread of its own:
+    there a whole transaction costs one hop from the event loop, where aiosqlite hops to its
+    thread for every call."""
+    url = engine.url.set(drivername="sqlite+pysqlite")
+    sync = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+    event.listen(sync, "connect", _sqlite_pragmas)
+    return sync
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL with synchronous=NORMAL: a commit is in the log file before it returns, so a killed
+    # server loses nothing acknowledged (a power cut may lose the last commits).
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
 def _alembic_upgrade(connection: Connection) -> None:

@@ -20,10 +20,11 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
-from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, view_to_json
-from piepmatz.core.events import event_to_json
+from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, views_to_json
+from piepmatz.core.events import Event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
-from piepmatz.core.view import filter_event, public_view
+from piepmatz.core.scoring import majorities
+from piepmatz.core.view import filter_event
 from piepmatz.i18n import use_language
 from piepmatz.text.words import reason, tell
 
@@ -38,8 +39,8 @@ from .messages import (
     HintAnswer,
     Previews,
     SeatInfo,
-    StateMessage,
     TableInfo,
+    state_message,
 )
 from .store import (
     MoveTaken,
@@ -74,13 +75,18 @@ def token_matches(token: str, stored: str | None) -> bool:
     return stored is not None and hmac.compare_digest(token_hash(token), stored)
 
 
-#: Seconds a message may take to leave; a client that stops reading is cut off after that, so
-#: that it cannot hold up its table (sends happen in order, under the table's lock).
+#: Seconds a message may take to leave, and a close to finish; a client that stops reading is
+#: cut off after that (by its outbox, :mod:`.outbox`).
 SEND_TIMEOUT = 10.0
 
 
 class Client(Protocol):
-    """A connection at a table (a WebSocket in the app, a checking double in tests)."""
+    """A connection at a table (a WebSocket's outbox in the app, a checking double in tests).
+
+    ``send`` queues and returns at once, never waiting on the network: a table announces each
+    move under its lock, so one client that stopped reading would hold up the whole table. It
+    raises once the client is gone or cut off.
+    """
 
     async def send(self, text: str) -> None: ...
 
@@ -102,8 +108,7 @@ class Connection:
         if self.broken:
             return False
         try:
-            async with asyncio.timeout(SEND_TIMEOUT):
-                await self.client.send(text)
+            await self.client.send(text)
         except Exception:  # gone, or not reading: the room forgets it when it closes
             self.broken = True
             _closing.add(task := asyncio.create_task(self._close()))
@@ -369,38 +374,46 @@ class Room:
 
     def state_message(self, conn: Connection, full: bool = False) -> str:
         """``conn``'s view now, with the log entries it has not had (all of them if ``full``)."""
+        return self.state_messages([conn], full)[0]
+
+    def state_messages(self, conns: list[Connection], full: bool = False) -> list[str]:
+        """Each connection's ``state`` message now (see :meth:`state_message`). What seats see
+        alike (the public part of the views, the score, the log's sentences in one language)
+        is worked out once per position, not once per connection: a move is told to everyone."""
         state = self.game.state
-        seat = conn.seat
-        # The log goes separately, only the entries this connection has not had.
-        view = view_of(state, seat, log=False) if seat is not None else public_view(state, False)
-        doc = view_to_json(view)
-        doc.pop("events", None)
-        if seat is None:
-            doc["player"] = None
-            doc["own_seeds"] = []
-        start = 0 if full else conn.events_sent
-        log_ = state.events or []
-        seen = [filter_event(e, seat) for e in log_[start:]]
-        events = [event_to_json(e) for e in seen]
-        conn.events_sent = len(log_)
+        docs = views_to_json(state, {conn.seat for conn in conns})
         over = state.is_over()
-        legal = (
-            [str(a) for a in state.legal_actions()]
-            if self.status == "playing" and seat == state.current_player and not over
-            else []
-        )
-        # Sent from whichever task moved (a bot, another seat): told in this connection's words.
-        with use_language(conn.lang):
-            log = [tell(e) for e in seen]
-        return StateMessage(
-            move=self.move,
-            view=doc,
-            events_from=start,
-            events=events,
-            legal=legal,
-            log=log,
-            result=self.game.score().to_json() if over else None,
-        ).model_dump_json()
+        to_act = state.current_player if self.status == "playing" and not over else None
+        legal = [str(a) for a in state.legal_actions()] if to_act is not None else []
+        result = self.game.score().to_json() if over else None
+        log_ = state.events or []
+        # The log's new entries as JSON and told in a language, by the entries as a seat saw
+        # them: seats that saw the same (no secret among them) share the work.
+        told: dict[tuple[tuple[Event, ...], str], tuple[list[dict[str, Any]], list[str]]] = {}
+        out = []
+        for conn in conns:
+            start = 0 if full else conn.events_sent
+            seen = tuple(filter_event(e, conn.seat) for e in log_[start:])
+            if (seen, conn.lang) not in told:
+                # Sent from whichever task moved (a bot, another seat): in the receiver's words.
+                with use_language(conn.lang):
+                    told[seen, conn.lang] = (
+                        [event_to_json(e) for e in seen],
+                        [tell(e) for e in seen],
+                    )
+            events, log = told[seen, conn.lang]
+            conn.events_sent = len(log_)
+            message = state_message(
+                move=self.move,
+                view=docs[conn.seat],
+                events_from=start,
+                events=events,
+                legal=legal if conn.seat == to_act else [],
+                log=log,
+                result=result,
+            )
+            out.append(message)
+        return out
 
     def previews(self, seat: int, move: int) -> str:
         """What each of ``seat``'s legal actions at ``move`` would do, computed from the seat's
@@ -470,8 +483,9 @@ class Room:
         return text
 
     async def broadcast_state(self) -> None:
-        for conn in self.connections():
-            await conn.send(self.state_message(conn))
+        conns = self.connections()
+        for conn, text in zip(conns, self.state_messages(conns), strict=True):
+            await conn.send(text)
 
     # ------------------------------------------------------------------ playing
 
@@ -753,7 +767,7 @@ class Room:
         return {
             "action": action,
             "state": state_to_json(state) | {"events": []},
-            "majority": view_to_json(view_of(state, 0)._replace(events=None))["majority"],
+            "majority": majorities(state.collections),
             "log": [tell(e) for e in (state.events or [])[since:]],
         }
 

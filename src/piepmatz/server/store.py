@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,12 +14,37 @@ from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .db import chat, moves, seats, tables
+from .db import chat, moves, seats, sqlite_thread_engine, tables
 
 log = logging.getLogger("piepmatz.server")
+
+
+#: The moves' insert, built once per dialect (it runs hundreds of times a second): a taken
+#: move number is skipped, not an error, so that the other tables' moves in the commit stand.
+_INSERT_MOVES = {
+    d.dialect.name: d.insert(moves)
+    .on_conflict_do_nothing()
+    .returning(moves.c.table_id, moves.c.number)
+    for d in (postgresql, sqlite)
+}
+
+
+def _insert_moves(conn: Connection, batch: list[_PendingMove]) -> list[_PendingMove]:
+    """Insert a batch of moves (and the tables' new status); returns the moves whose number was
+    taken already."""
+    stored = conn.execute(_INSERT_MOVES[conn.dialect.name], [m.row for m in batch])
+    added = {(r.table_id, r.number) for r in stored}
+    taken = [m for m in batch if (m.row["table_id"], m.row["number"]) not in added]
+    for m in batch:
+        if m.status is not None and m not in taken:
+            conn.execute(
+                update(tables).where(tables.c.id == m.row["table_id"]).values(status=m.status)
+            )
+    return taken
 
 
 class StorageUnavailable(Exception):
@@ -104,6 +130,13 @@ class Store:
         # The one writing connection stays open: a checkout and a reset per commit would each
         # be another hop to the driver's thread.
         self._connection: AsyncConnection | None = None
+        #: SQLite: the moves, the writes that come by the hundred a second, are written by a
+        #: plain connection in a thread of their own (:func:`db.sqlite_thread_engine`).
+        self._thread_engine = (
+            sqlite_thread_engine(engine) if engine.dialect.name == "sqlite" else None
+        )
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="piepmatz-moves")
+        self._thread_connection: Connection | None = None
 
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[AsyncConnection]:
@@ -126,11 +159,22 @@ class Store:
                 raise
 
     async def close(self) -> None:
-        """Close the writing connection (before the engine is disposed)."""
+        """Close the writing connections (before the engine is disposed)."""
         async with self.write_lock:
             if self._connection is not None:
                 await self._connection.close()
                 self._connection = None
+            if self._thread_engine is not None:
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self._thread, self._close_thread_engine)
+                self._thread.shutdown()
+
+    def _close_thread_engine(self) -> None:
+        assert self._thread_engine is not None
+        if self._thread_connection is not None:
+            self._thread_connection.close()
+            self._thread_connection = None
+        self._thread_engine.dispose()
 
     async def create(self, table: StoredTable) -> None:
         async with self._writing() as conn:
@@ -225,27 +269,28 @@ class Store:
                         m.done.set_result(None)
 
     async def _store_moves(self, batch: list[_PendingMove]) -> list[_PendingMove]:
-        """Store a batch of moves; returns those whose number was taken already."""
-        async with self._writing() as conn:
-            # A taken move number is skipped, not an error: the other tables' moves in the
-            # same commit stand.
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            stored = await conn.execute(
-                dialect.insert(moves)
-                .on_conflict_do_nothing()
-                .returning(moves.c.table_id, moves.c.number),
-                [m.row for m in batch],
-            )
-            added = {(r.table_id, r.number) for r in stored}
-            taken = [m for m in batch if (m.row["table_id"], m.row["number"]) not in added]
-            for m in batch:
-                if m.status is not None and m not in taken:
-                    await conn.execute(
-                        update(tables)
-                        .where(tables.c.id == m.row["table_id"])
-                        .values(status=m.status)
-                    )
-        return taken
+        """Store a batch of moves in one transaction; returns those whose number was taken
+        already."""
+        if self._thread_engine is None:
+            async with self._writing() as conn:
+                return await conn.run_sync(_insert_moves, batch)
+        async with _answering(), self.write_lock:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread, self._store_moves_in_thread, batch)
+
+    def _store_moves_in_thread(self, batch: list[_PendingMove]) -> list[_PendingMove]:
+        assert self._thread_engine is not None
+        # One connection held, as for the other writes: no checkout and reset per commit.
+        if self._thread_connection is None:
+            self._thread_connection = self._thread_engine.connect()
+        try:
+            with self._thread_connection.begin():
+                return _insert_moves(self._thread_connection, batch)
+        except BaseException:
+            connection, self._thread_connection = self._thread_connection, None
+            with contextlib.suppress(Exception):
+                connection.close()
+            raise
 
     async def add_chat(self, table_id: str, line: StoredChat) -> None:
         async with self._writing() as conn:
