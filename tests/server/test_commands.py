@@ -73,3 +73,31 @@ def test_serve_refuses_a_redis_it_cannot_use_before_it_starts(
     nobody = f"redis://127.0.0.1:{free_port()}/0"
     assert main(["serve", "--redis", nobody]) == 2
     assert f"--redis {nobody}: Redis does not answer" in capsys.readouterr().err
+
+
+def test_serve_sets_the_budgets_of_hints_and_reviews_and_refuses_bad_ones(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.hint_bot, args.hint_iterations, args.review_iterations) == ("hard", 2000, 1000)
+    assert main(["serve", "--hint-iterations", "0"]) == 2
+    assert "--hint-iterations must be 1 or more, not 0" in capsys.readouterr().err
+    assert main(["serve", "--review-iterations", "-5"]) == 2
+    assert "--review-iterations must be 1 or more, not -5" in capsys.readouterr().err
+    assert main(["serve", "--hint-bot", "oracle"]) == 2
+    assert "--hint-bot: unknown bot 'oracle'" in capsys.readouterr().err
+
+    import uvicorn
+
+    import piepmatz.server.app
+
+    made: dict[str, object] = {}
+    monkeypatch.setattr(piepmatz.server.app, "create_app", lambda *a, **k: made.update(k))
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    budgets = ["--hint-bot", "heuristic", "--hint-iterations", "50", "--review-iterations", "70"]
+    assert main(["serve", "--bot-workers", "0", *budgets]) == 0
+    assert (made["hint_bot"], made["hint_iterations"], made["review_iterations"]) == (
+        "heuristic",
+        50,
+        70,
+    )

@@ -42,6 +42,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="FILE_OR_MODULE",
         help="load a Python file or module that registers more bots (repeatable)",
     )
+    from piepmatz.bots.review import DEFAULT_ITERATIONS, HINT_BOT, HINT_ITERATIONS
+
+    serve.add_argument(
+        "--hint-bot",
+        default=HINT_BOT,
+        metavar="SPEC",
+        help=f"the bot whose move a hint suggests ({HINT_BOT}; any bot spec, as for seats)",
+    )
+    serve.add_argument(
+        "--hint-iterations",
+        type=int,
+        default=HINT_ITERATIONS,
+        metavar="N",
+        help=f"search iterations of the estimate shown with a hint ({HINT_ITERATIONS:,})",
+    )
+    serve.add_argument(
+        "--review-iterations",
+        type=int,
+        default=DEFAULT_ITERATIONS,
+        metavar="N",
+        help=f"search iterations per decision of a game review ({DEFAULT_ITERATIONS:,})",
+    )
     serve.add_argument(
         "--redis",
         default=None,
@@ -115,6 +137,20 @@ def run_serve(args: argparse.Namespace) -> int:
     except PluginError as exc:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
         return 2
+    for option, value in (
+        ("--hint-iterations", args.hint_iterations),
+        ("--review-iterations", args.review_iterations),
+    ):
+        if value < 1:
+            sys.stderr.write(f"piepmatz serve: {option} must be 1 or more, not {value}\n")
+            return 2
+    from piepmatz.bots import make_bot
+
+    try:
+        make_bot(args.hint_bot)  # after the plugins: the hint bot may be one of theirs
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz serve: --hint-bot: {exc}\n")
+        return 2
     try:
         limits = Limits(
             message_rate=args.message_rate,
@@ -134,6 +170,9 @@ def run_serve(args: argparse.Namespace) -> int:
         plugins=plugins,
         limits=limits,
         redis_url=args.redis,
+        hint_bot=args.hint_bot,
+        hint_iterations=args.hint_iterations,
+        review_iterations=args.review_iterations,
     )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(
