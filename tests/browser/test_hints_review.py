@@ -224,3 +224,27 @@ def test_hints_and_the_review_read_in_czech(browser: Any, site: str) -> None:
     grades = page.locator("#review-decisions tbody .grade").all_inner_texts()
     assert grades == [CZECH_GRADES[d["grade"]] for d in review["decisions"]]
     page.close()
+
+
+def test_joining_an_open_table_from_the_lobby_says_whether_one_allows_hints(
+    browser: Any, site: str
+) -> None:
+    for seed, allow in ((5, True), (6, False)):
+        body = {"seats": ["human", "human"], "name": "Anna", "seed": seed, "public": True}
+        made = httpx.post(f"{site}/api/tables", json=body | {"hints": True}).json()
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(site + "/")
+        page.fill("#name", "Ben")
+        if allow:
+            page.check("#join-hints")
+        page.wait_for_selector(f"#open-tables li:has-text('{made['table']}') button")
+        page.click(f"#open-tables li:has-text('{made['table']}') button")
+        page.wait_for_url(re.compile(rf"/play/{made['table']}"), timeout=PATIENCE)
+        seats = httpx.get(f"{site}/api/tables/{made['table']}").json()["seats"]
+        assert [s["hints"] for s in seats] == [True, allow]
+        expected = "Hints on" if allow else "Hints off"
+        page.wait_for_function(
+            f"() => document.querySelector('#hints-tag')?.textContent === '{expected}'",
+            timeout=PATIENCE,
+        )
+        page.close()

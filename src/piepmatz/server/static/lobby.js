@@ -120,8 +120,9 @@ export async function showLobby() {
   h("button", { type: "submit", class: "primary", id: "create" }, _("Open the table")),
   created);
 
-  // Open tables anyone may join.
+  // Open tables anyone may join; joining one says whether this person allows hints there.
   const list = h("ul", { id: "open-tables", class: "open-tables" });
+  const joinHints = h("input", { type: "checkbox", id: "join-hints" });
   const refresh = async () => {
     let tables = [];
     try {
@@ -137,7 +138,7 @@ export async function showLobby() {
         const who = myName();
         if (!who) return;
         try {
-          const joined = await api("POST", `/api/tables/${t.table}/join`, { name: who });
+          const joined = await api("POST", `/api/tables/${t.table}/join`, { name: who, hints: joinHints.checked });
           localStorage.setItem(`piepmatz:seat:${t.table}`, JSON.stringify(joined));
           location.assign(`/play/${t.table}${location.search}#seat=${joined.seat}&token=${joined.token}`);
         } catch (error) {
@@ -154,6 +155,7 @@ export async function showLobby() {
     h("p", { class: "muted" }, _("Songbirds at a feeder: play birds to the perches, chase the perch bird away, collect seeds and birds.")),
     h("div", { class: "panel" }, h("label", { for: "name" }, _("Your display name")), name),
     quick, create,
-    h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, _("Open tables")), list)));
+    h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, _("Open tables")),
+      h("label", { for: "join-hints" }, hintText().table), joinHints, list)));
   return () => clearInterval(timer);
 }
