@@ -18,7 +18,7 @@ records it in the event log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
@@ -191,6 +191,15 @@ def _copy_source() -> str:
     lines += ["    " + how[f.copy].format(f.name) for f in FIELDS]
     lines.append("    return s")
     return "\n".join(lines)
+
+
+def row_strength(row: Sequence[int]) -> tuple[int, int]:
+    """``(P, G)``: a row's perch bird's value and its ground birds' total (T2); the row as the
+    state and every view hold it, perch bird first."""
+    ground = 0
+    for bird in row[1:]:
+        ground += BIRD_VALUE[bird]
+    return BIRD_VALUE[row[0]], ground
 
 
 class State:
@@ -367,12 +376,8 @@ class State:
         return self.seeds_seen[player] + self.seeds_blind[player]
 
     def row_strengths(self, perch: int) -> tuple[int, int]:
-        """``(P, G)``: the perch bird's value and the ground birds' total (T2), perch 0-based."""
-        row = self.rows[perch]
-        ground = 0
-        for bird in row[1:]:
-            ground += BIRD_VALUE[bird]
-        return BIRD_VALUE[row[0]], ground
+        """``(P, G)`` of the row at ``perch`` (0-based): see :func:`row_strength`."""
+        return row_strength(self.rows[perch])
 
     def crow_candidates(self, player: int) -> list[int]:
         """T2.1d: the birds of the player's most numerous species (all tied species)."""

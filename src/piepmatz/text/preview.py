@@ -24,10 +24,10 @@ from typing import NamedTuple
 from piepmatz.core import Action, PlayerView, ScoreSheet, determinise, score
 from piepmatz.core.cards import BIRD_NAMES, BIRD_SPECIES, BIRD_VALUE, SPECIES
 from piepmatz.core.events import Event, EventKind
-from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW
+from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, row_strength
 from piepmatz.i18n import _, ngettext
 
-from .words import feeder, row_strength
+from .words import feeder
 
 #: Events whose cards come from a face-down deck: never described with their card.
 _BLIND = frozenset(

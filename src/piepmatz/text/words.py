@@ -22,12 +22,10 @@ which read the same in every language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from piepmatz.core.cards import (
     BIRD_NAMES,
-    BIRD_VALUE,
     FEEDER_EGGS,
     FEEDER_KIND,
     SEED,
@@ -54,11 +52,6 @@ def feeder(card: int) -> str:
     if kind == SEED:
         return f"S{FEEDER_EGGS[card]}"
     return _("crow") if card < 33 else _("squirrel")
-
-
-def row_strength(row: Sequence[int]) -> tuple[int, int]:
-    """(perch strength, ground total) of a row as shown on the table."""
-    return BIRD_VALUE[row[0]], sum(BIRD_VALUE[b] for b in row[1:])
 
 
 def _seed(card: int) -> str:

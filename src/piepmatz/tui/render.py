@@ -28,9 +28,9 @@ from piepmatz.core.cards import (
     FEEDER_EGGS,
     SPECIES,
 )
-from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY
+from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
 from piepmatz.i18n import N_, _, ngettext
-from piepmatz.text.words import feeder, row_strength, seat_name
+from piepmatz.text.words import feeder, seat_name
 
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
