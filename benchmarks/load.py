@@ -138,18 +138,22 @@ async def _games_in_turn(
             await _game(await _connect(stack, plan), pace, time.time(), stop, figures)
 
 
-async def _play(
-    addresses: list[str],
-    games: int,
-    seats: int,
-    seed: int,
-    pace: float,
-    duration: float,
-    ready: Any,
-    go: Any,
-) -> Figures:
+@dataclass(frozen=True)
+class Share:
+    """One client process's part of a measurement."""
+
+    addresses: list[str]
+    games: int
+    seats: int
+    seed: int
+    pace: float
+    duration: float
+
+
+async def _play(share: Share, ready: Any, go: Any) -> Figures:
+    addresses, seats, seed, pace = share.addresses, share.seats, share.seed, share.pace
     figures = Figures()
-    plans = await open_games(addresses, games, seats, seed)
+    plans = await open_games(addresses, share.games, seats, seed)
     async with contextlib.AsyncExitStack() as stack:
         limit = asyncio.Semaphore(50)
 
@@ -165,7 +169,7 @@ async def _play(
         gc.freeze()
         await asyncio.to_thread(ready.wait)
         start = await asyncio.to_thread(go.get)
-        stop = start + duration
+        stop = start + share.duration
         cpu = time.process_time()
         tasks = [
             asyncio.create_task(
@@ -181,20 +185,9 @@ async def _play(
     return figures
 
 
-def _client_process(
-    addresses: list[str],
-    games: int,
-    seats: int,
-    seed: int,
-    pace: float,
-    duration: float,
-    ready: Any,
-    go: Any,
-    out: Any,
-) -> None:
+def _client_process(share: Share, ready: Any, go: Any, out: Any) -> None:
     _raise_open_files()
-    figures = asyncio.run(_play(addresses, games, seats, seed, pace, duration, ready, go))
-    out.put(figures)
+    out.put(asyncio.run(_play(share, ready, go)))
 
 
 # ---------------------------------------------------------------------- the servers
@@ -300,17 +293,12 @@ def measure(
     ready = context.Barrier(workers + 1)
     go = context.Queue()
     out = context.Queue()
-    share = [games // workers + (w < games % workers) for w in range(workers)]
+    games_of = [games // workers + (w < games % workers) for w in range(workers)]
     processes = [
         context.Process(
             target=_client_process,
             args=(
-                addresses,
-                share[w],
-                args.seats,
-                seed + w * 1_000_000,
-                pace,
-                args.duration,
+                Share(addresses, games_of[w], args.seats, seed + w * 10**6, pace, args.duration),
                 ready,
                 go,
                 out,

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -132,10 +132,11 @@ class Store:
         self._connection: AsyncConnection | None = None
         #: SQLite: the moves, the writes that come by the hundred a second, are written by a
         #: plain connection in a thread of their own (:func:`db.sqlite_thread_engine`).
-        self._thread_engine = (
-            sqlite_thread_engine(engine) if engine.dialect.name == "sqlite" else None
-        )
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="piepmatz-moves")
+        self._thread_engine: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        if engine.dialect.name == "sqlite":
+            self._thread_engine = sqlite_thread_engine(engine)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="piepmatz-moves")
         self._thread_connection: Connection | None = None
 
     @asynccontextmanager
@@ -164,7 +165,7 @@ class Store:
             if self._connection is not None:
                 await self._connection.close()
                 self._connection = None
-            if self._thread_engine is not None:
+            if self._thread is not None:
                 loop = asyncio.get_running_loop()
                 await loop.run_in_executor(self._thread, self._close_thread_engine)
                 self._thread.shutdown()
@@ -271,7 +272,7 @@ class Store:
     async def _store_moves(self, batch: list[_PendingMove]) -> list[_PendingMove]:
         """Store a batch of moves in one transaction; returns those whose number was taken
         already."""
-        if self._thread_engine is None:
+        if self._thread is None:
             async with self._writing() as conn:
                 return await conn.run_sync(_insert_moves, batch)
         async with _answering(), self.write_lock:
