@@ -69,7 +69,8 @@ log = logging.getLogger("piepmatz.server")
 
 
 class CutOff(Exception):
-    """The client used up its refusals: it is disconnected."""
+    """The client used up its refusals: it is disconnected. (Defined once, here: a class made
+    per connection would be a cycle left for the collector.)"""
 
 
 class Hub:
