@@ -148,6 +148,8 @@ class Share:
     seed: int
     pace: float
     duration: float
+    #: Seconds played before the measured window, whose moves are not counted.
+    warmup: float = 0.0
 
 
 async def _play(share: Share, ready: Any, go: Any) -> Figures:
@@ -169,14 +171,17 @@ async def _play(share: Share, ready: Any, go: Any) -> Figures:
         gc.freeze()
         await asyncio.to_thread(ready.wait)
         start = await asyncio.to_thread(go.get)
-        stop = start + share.duration
-        cpu = time.process_time()
+        measured = start + share.warmup
+        stop = measured + share.duration
         tasks = [
             asyncio.create_task(
                 _games_in_turn(c, addresses, seats, seed + g, pace, start, stop, figures)
             )
             for g, c in enumerate(clients)
         ]
+        await asyncio.sleep(max(0.0, measured - time.time()))
+        figures.latencies.clear()  # the warm-up's
+        cpu = time.process_time()
         await asyncio.sleep(max(0.0, stop - time.time()))
         figures.cpu = time.process_time() - cpu
         for task in tasks:
@@ -298,7 +303,15 @@ def measure(
         context.Process(
             target=_client_process,
             args=(
-                Share(addresses, games_of[w], args.seats, seed + w * 10**6, pace, args.duration),
+                Share(
+                    addresses,
+                    games_of[w],
+                    args.seats,
+                    seed + w * 10**6,
+                    pace,
+                    args.duration,
+                    args.warmup,
+                ),
                 ready,
                 go,
                 out,
@@ -312,10 +325,10 @@ def measure(
     start = time.time() + 0.5
     for _ in processes:
         go.put(start)
-    time.sleep(max(0.0, start - time.time()))
+    time.sleep(max(0.0, start + args.warmup - time.time()))
     before = sum(cpu_seconds(pid) for _, pid in started)
     spy = _profile_start(started, args.duration, profile)
-    figures: list[Figures] = [out.get(timeout=args.duration + 600) for _ in processes]
+    figures: list[Figures] = [out.get(timeout=args.warmup + args.duration + 600) for _ in processes]
     after = sum(cpu_seconds(pid) for _, pid in started)
     for process in processes:
         process.join(60)
@@ -404,6 +417,9 @@ def main() -> None:
     parser.add_argument("--flat-out", action="store_true", help="find the most moves/s")
     parser.add_argument("--start", type=int, default=10, help="games in the first flat-out step")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured (a step)")
+    parser.add_argument(
+        "--warmup", type=float, default=0.0, help="seconds played before measuring (a step)"
+    )
     parser.add_argument("--servers", type=int, default=1, help="server processes")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--database-url", default=None, help="default: SQLite, or PostgreSQL")

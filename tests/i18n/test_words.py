@@ -166,3 +166,13 @@ def _base_env() -> dict[str, str]:
 
     keep = ("PATH", "PYTHONPATH", "HOME", "SYSTEMROOT")
     return {k: v for k, v in os.environ.items() if k in keep}
+
+
+def test_a_feeder_card_is_named_by_its_kind() -> None:
+    from piepmatz.core.cards import CROW, FEEDER_EGGS, FEEDER_KIND, SQUIRREL
+    from piepmatz.text.words import feeder
+
+    expected = {CROW: "crow", SQUIRREL: "squirrel"}
+    for card, kind in enumerate(FEEDER_KIND):
+        assert feeder(card) == expected.get(kind, f"S{FEEDER_EGGS[card]}")
+    assert set(FEEDER_KIND) >= {CROW, SQUIRREL}

@@ -37,6 +37,7 @@ from piepmatz.i18n import (
 
 from . import db
 from .bots import BOT_TIMEOUT, Analysis, BotPool
+from .collector import collect
 from .limits import POLICY_CLOSE, AddressCounter, ConnectionGuard, Limits
 from .logfilter import keep_tokens_out_of_logs
 from .messages import (
@@ -64,11 +65,12 @@ from .store import StorageUnavailable, Store
 if TYPE_CHECKING:
     from .bus import Bus
 
-#: The collector's thresholds while serving (young objects, then passes of each older
-#: generation); Python's defaults are (700, 10, 10).
-GC_THRESHOLDS = (50_000, 20, 100)
-
 log = logging.getLogger("piepmatz.server")
+
+
+class CutOff(Exception):
+    """The client used up its refusals: it is disconnected. (Defined once, here: a class made
+    per connection would be a cycle left for the collector.)"""
 
 
 class Hub:
@@ -289,16 +291,12 @@ def create_app(
         # paused the server for 0.1-0.4 s under benchmarks/server.py's 200 games.
         gc.collect()
         gc.freeze()
-        # The tables make almost no cyclic garbage (reference counting frees a move's), yet
-        # hold millions of objects, which the collector's passes scan: with the default
-        # thresholds the slowest answers at 1,000 tables took over a second (benchmarks/load.py
-        # p99 1.25 s, against 0.18 s with these). Young passes are rarer, old ones rarer still.
-        thresholds = gc.get_threshold()
-        gc.set_threshold(*GC_THRESHOLDS)
+        # The collector's passes run on the event loop's clock, short and often (collector.py).
+        collector = asyncio.create_task(collect(), name="collector")
         try:
             yield
         finally:
-            gc.set_threshold(*thresholds)
+            collector.cancel()
             for room in hub.rooms.values():
                 if room.bot_task is not None:
                     room.bot_task.cancel()
@@ -568,9 +566,6 @@ def create_app(
                 await conn.send(exc.message())
 
         guard = ConnectionGuard(limits)
-
-        class CutOff(Exception):
-            """The client used up its refusals: it is disconnected."""
 
         async def refuse(code: str, message: str) -> None:
             await client.send(Error(code=code, message=message).model_dump_json())

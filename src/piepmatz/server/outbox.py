@@ -80,4 +80,7 @@ class WebSocketClient:
         """The connection is over: nothing more is sent."""
         self.gone = True
         if self.writer is not None:
+            # Let go of the task: its CancelledError's traceback holds this client, and a
+            # reference back would make the whole connection a cycle for the collector.
             self.writer.cancel()
+            self.writer = None

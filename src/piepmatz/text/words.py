@@ -26,6 +26,7 @@ from typing import Any
 
 from piepmatz.core.cards import (
     BIRD_NAMES,
+    CROW,
     FEEDER_EGGS,
     FEEDER_KIND,
     SEED,
@@ -51,7 +52,7 @@ def feeder(card: int) -> str:
     kind = FEEDER_KIND[card]
     if kind == SEED:
         return f"S{FEEDER_EGGS[card]}"
-    return _("crow") if card < 33 else _("squirrel")
+    return _("crow") if kind == CROW else _("squirrel")
 
 
 def _seed(card: int) -> str:
