@@ -246,8 +246,6 @@ _STATE_SLOTS: Final = State.__slots__
 _BIRD: Final = "bird"
 _FEEDER: Final = "feeder"
 _SQUIRREL: Final = "squirrel"
-#: What a worker greenlet says when the engine waits for chance.
-_PAUSED: Final = object()
 #: A copy takes a checkpoint (a new ``base``) once this many actions would be replayed.
 _CHECKPOINT: Final = 16
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
@@ -264,11 +262,17 @@ def _work(position: _Position) -> None:
         engine = position.engine
         assert engine is not None
         engine.apply_id(position.pending)
+        # Done: a player's turn or the end. The worker settles the position itself, as
+        # _Position.outcome does at a chance node, so the caller has nothing left to do.
+        position.worker = None
+        position.pending = -1
+        position.need = None
+        position.to_move = _TERMINAL if engine.is_over() else engine.current_player
         del position, engine  # an idle worker holds no position
         _IDLE.append(me)
         parent = me.parent
         assert parent is not None
-        position = parent.switch(None)
+        position = parent.switch()
 
 
 def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
@@ -528,7 +532,8 @@ class _Position:
         self.base = base
         self.engine = self.fresh(base)
         self.history, self.drawn, self.replayed = [], [], 0
-        self.settle(None)
+        engine = self.engine
+        self.to_move = _TERMINAL if engine.is_over() else engine.current_player
 
     def fresh(self, state: _ChanceState) -> _ChanceState:
         """A copy of ``state`` to play on, its chance answered by this position."""
@@ -544,8 +549,10 @@ class _Position:
         # Greenlets are slow to start: idle ones wait for the next action of any position.
         worker = _IDLE.pop() if _IDLE else greenlet(_work)
         self.worker = worker
+        if self.cache:
+            self.cache = {}
         worker.parent = getcurrent()
-        self.settle(worker.switch(self))
+        worker.switch(self)  # back paused at a chance node, or done (see _work)
 
     def outcome(self, kind: str, outcomes: list[int]) -> int:
         """The engine asks chance (in the worker greenlet): an outcome given before (a copy
@@ -554,26 +561,13 @@ class _Position:
             card = self.drawn[self.replayed]
         else:
             self.need = (kind, outcomes)
+            self.to_move = _CHANCE
             worker = self.worker
             assert worker is not None and worker.parent is not None
-            card = worker.parent.switch(_PAUSED)
+            card = worker.parent.switch()
             self.drawn.append(card)
         self.replayed += 1
         return card
-
-    def settle(self, paused: object) -> None:
-        """After the worker ran: paused at a chance node, or done with the action."""
-        if self.cache:
-            self.cache = {}
-        if paused is _PAUSED:
-            self.to_move = _CHANCE
-            return
-        self.worker = None
-        self.pending = -1
-        self.need = None
-        engine = self.engine
-        assert engine is not None
-        self.to_move = _TERMINAL if engine.is_over() else engine.current_player
 
     def replay(self) -> None:
         """Rebuild the engine from ``base``: the actions taken, with the outcomes chance gave,
@@ -778,8 +772,10 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
             # Chance during play: the outcome resumes the engine where it asked.
             worker = p.worker
             assert p.need is not None and worker is not None
+            if p.cache:
+                p.cache = {}
             worker.parent = getcurrent()
-            p.settle(worker.switch(action if p.need[0] == _BIRD else action - FEEDER_OUTCOME))
+            worker.switch(action if p.need[0] == _BIRD else action - FEEDER_OUTCOME)
         elif p.engine is None:
             p.apply_deal(action)
         else:
