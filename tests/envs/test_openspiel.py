@@ -500,6 +500,30 @@ def test_the_engine_setups_copied_for_each_game_stay_as_dealt() -> None:
         assert state_to_json(setup) == state_to_json(fresh)
 
 
+def test_an_outcome_chance_cannot_give_is_refused() -> None:
+    """A card already dealt or drawn is no outcome: applying it fails instead of taking another
+    card out of the deck in its place."""
+    game = _load(3)
+    state = game.new_initial_state()
+    while not state.position.rows:
+        state.apply_action(state.chance_outcomes()[-1][0])
+    dealt = state.position.rows[0]  # a perch bird; the hands are dealt next
+    with pytest.raises((ValueError, RuntimeError)):
+        state.clone().apply_action(dealt)
+    while state.position.dealing:
+        state.apply_action(state.chance_outcomes()[-1][0])
+    rng = random.Random(3)
+    while not (state.is_chance_node() and state.position.need[0] == "bird"):
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    deck = state.position.engine.bird_deck[:]
+    with pytest.raises((ValueError, RuntimeError)):
+        state.clone().apply_action(dealt)
+    assert state.position.engine.bird_deck == deck
+
+
 def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
     """No reference cycle holds a game: dropped, it is freed at once (a cycle would leave
     every game to the collector, which then dominates the binding's time)."""
