@@ -464,6 +464,66 @@ def test_python_answers_agree_with_pyspiels_own(players: int) -> None:
     assert nodes > 300
 
 
+def test_texts_follow_every_move_of_one_state() -> None:
+    """The texts a position keeps (OpenSpiel asks for them several times a move) are dropped
+    whenever it changes: at every node of a game played on one state object, after decisions
+    and chance alike, they equal those of the same history applied to a new state."""
+    game = _load(3)
+    rng = random.Random(21)
+    state = game.new_initial_state()
+    nodes = 0
+    while not state.is_terminal():
+        nodes += 1
+        texts = [str(state)] + [state.observation_string(p) for p in range(3)]
+        if nodes % 7 == 0:
+            fresh = game.new_initial_state()
+            for action in state.history():
+                fresh.apply_action(action)
+            assert texts == [str(fresh)] + [fresh.observation_string(p) for p in range(3)]
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert nodes > 150
+
+
+def test_the_engine_setups_copied_for_each_game_stay_as_dealt() -> None:
+    """Each game starts from a copy of the engine's setup with the deal chance made: playing
+    games changes nothing in the setups themselves."""
+    for players in (2, 3, 4):
+        game = _load(players)
+        for seed in range(3):
+            _random_game(game, random.Random(300 + seed))
+    assert binding._SETUPS
+    for (players, rules, first, species), setup in binding._SETUPS.items():
+        fresh = State.new_game(players, rules, 0, first, species)
+        assert state_to_json(setup) == state_to_json(fresh)
+
+
+def test_an_outcome_chance_cannot_give_is_refused() -> None:
+    """A card already dealt or drawn is no outcome: applying it fails instead of taking another
+    card out of the deck in its place."""
+    game = _load(3)
+    state = game.new_initial_state()
+    while not state.position.rows:
+        state.apply_action(state.chance_outcomes()[-1][0])
+    dealt = state.position.rows[0]  # a perch bird; the hands are dealt next
+    with pytest.raises((ValueError, RuntimeError)):
+        state.clone().apply_action(dealt)
+    while state.position.dealing:
+        state.apply_action(state.chance_outcomes()[-1][0])
+    rng = random.Random(3)
+    while not (state.is_chance_node() and state.position.need[0] == "bird"):
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    deck = state.position.engine.bird_deck[:]
+    with pytest.raises((ValueError, RuntimeError)):
+        state.clone().apply_action(dealt)
+    assert state.position.engine.bird_deck == deck
+
+
 def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
     """No reference cycle holds a game: dropped, it is freed at once (a cycle would leave
     every game to the collector, which then dominates the binding's time)."""

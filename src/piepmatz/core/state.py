@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Self
 
 from . import rng as _rng
 from .actions import (
@@ -273,7 +273,7 @@ class State:
         first_player: int | None = None,
         removed_species: str | None = None,
         events: bool = True,
-    ) -> State:
+    ) -> Self:
         """Set up a game (S1–S5). Same arguments → the same deal, card for card."""
         if not isinstance(rules, Rules):
             rules = Rules.preset(rules)  # a name; anything else is refused there
@@ -353,9 +353,10 @@ class State:
         s.events = [new_turn(first_player, 1)] if events else None
         return s
 
-    def copy(self, events: bool = True) -> State:
-        """A cheap independent copy; ``events=False`` drops the event log (for search)."""
-        copy: State = _copy(self, events)  # generated from FIELDS, below the class
+    def copy(self, events: bool = True) -> Self:
+        """A cheap independent copy of the same type; ``events=False`` drops the event log (for
+        search)."""
+        copy: Self = _copy(self, events)  # generated from FIELDS, below the class
         return copy
 
     # ------------------------------------------------------------------ queries

@@ -221,6 +221,8 @@ class _ChanceState(State):
 
     The binding keeps each deck in ascending order, the order of OpenSpiel's outcomes: it deals
     them so, and after the deal the engine only takes cards out of a deck (through chance).
+    A copy is a ``_ChanceState`` too (:meth:`State.copy` keeps the type) without ``chance``:
+    checkpoints and templates are never played on; :meth:`_Position.fresh` gives one its chance.
     """
 
     __slots__ = ("chance",)
@@ -228,11 +230,10 @@ class _ChanceState(State):
     chance: Chance
 
     @staticmethod
-    def adopt(state: State, chance: Chance) -> _ChanceState:
+    def adopt(state: State) -> _ChanceState:
         s = _ChanceState.__new__(_ChanceState)
         for name in _STATE_SLOTS:
             setattr(s, name, getattr(state, name))
-        s.chance = chance
         return s
 
 
@@ -245,8 +246,6 @@ _STATE_SLOTS: Final = State.__slots__
 _BIRD: Final = "bird"
 _FEEDER: Final = "feeder"
 _SQUIRREL: Final = "squirrel"
-#: What a worker greenlet says when the engine waits for chance.
-_PAUSED: Final = object()
 #: A copy takes a checkpoint (a new ``base``) once this many actions would be replayed.
 _CHECKPOINT: Final = 16
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
@@ -263,11 +262,17 @@ def _work(position: _Position) -> None:
         engine = position.engine
         assert engine is not None
         engine.apply_id(position.pending)
+        # Done: a player's turn or the end. The worker settles the position itself, as
+        # _Position.outcome does at a chance node, so the caller has nothing left to do.
+        position.worker = None
+        position.pending = -1
+        position.need = None
+        position.to_move = _TERMINAL if engine.is_over() else engine.current_player
         del position, engine  # an idle worker holds no position
         _IDLE.append(me)
         parent = me.parent
         assert parent is not None
-        position = parent.switch(None)
+        position = parent.switch()
 
 
 def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
@@ -287,15 +292,24 @@ def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
 _DEAL_STEPS: Final = {n: _deal_steps(n) for n in (2, 3, 4)}
 #: The engine's setup (S1–S5) per players, rules, first player and species set aside; the
 #: binding replaces its deal with the one chance made.
-_SETUPS: dict[tuple[int, Rules, int, str | None], State] = {}
+_SETUPS: dict[tuple[int, Rules, int, str | None], _ChanceState] = {}
 _CARDS_IN_PLAY: dict[tuple[int, str | None], tuple[list[int], list[int]]] = {}
 
 
-def _cards_in_play(players: int, species: str | None) -> tuple[list[int], list[int]]:
+def _setup(players: int, rules: Rules, first: int, species: str | None) -> _ChanceState:
+    key = (players, rules, first, species)
+    setup = _SETUPS.get(key)
+    if setup is None:
+        setup = _SETUPS[key] = _ChanceState.new_game(players, rules, 0, first, species)
+    return setup
+
+
+def _cards_in_play(players: int, rules: Rules, species: str | None) -> tuple[list[int], list[int]]:
     """The birds and feeder cards of a game, taken from the engine's own setup (S2)."""
     key = (players, species)
     if key not in _CARDS_IN_PLAY:
-        template = State.new_game(players, "standard", 0, 0, species, events=False)
+        # The setup of first player 0 serves the games that player begins, too.
+        template = _setup(players, rules, 0, species)
         removed_b = set(template.removed_birds)
         removed_f = set(template.removed_feeder)
         _CARDS_IN_PLAY[key] = (
@@ -354,7 +368,7 @@ class _Position:
     #: An engine state of this game (never played on), the actions taken since and every
     #: chance outcome since, in the order the engine asked for them: a copy of a position
     #: paused at a chance node is replayed from them.
-    base: State | None
+    base: _ChanceState | None
     history: list[int]
     drawn: list[int]
     #: How many of ``drawn`` the engine has been given (fewer while a copy replays).
@@ -384,7 +398,7 @@ class _Position:
         s.column, s.rows, s.display = [], [], []
         s.hands = [[] for _ in range(players)]
         s.unseen_birds, s.unseen_feeder = (
-            ([], []) if players == 2 else _cards_in_play(players, None)
+            ([], []) if players == 2 else _cards_in_play(players, rules, None)
         )
         s.engine = s.base = s.worker = None
         s.history, s.drawn, s.replayed = [], [], 0
@@ -420,7 +434,7 @@ class _Position:
         if self.engine is None:
             s.engine = None
         elif self.pending < 0:
-            s.engine = _ChanceState.adopt(self.engine.copy(), _Asked(s))
+            s.engine = s.fresh(self.engine)
             s.replayed = self.replayed
             if len(self.history) >= _CHECKPOINT:
                 # Replays of either start here from now on (copies, not play, pay for this).
@@ -461,6 +475,8 @@ class _Position:
         return self.engine is None
 
     def deal_outcomes(self) -> list[int]:
+        """The outcome ids of this deal step, ascending (the unseen birds themselves: not to be
+        changed)."""
         kind, _ = _DEAL_STEPS[self.n][self.step]
         if kind == "species":
             return [SPECIES_OUTCOME + s for s in range(len(SPECIES))]
@@ -468,15 +484,18 @@ class _Position:
             return [FIRST_OUTCOME + p for p in range(self.n)]
         if kind == "column":
             return [FEEDER_OUTCOME + f for f in self.unseen_feeder if FEEDER_KIND[f] == SEED]
-        return self.unseen_birds[:]
+        return self.unseen_birds
 
     def apply_deal(self, outcome: int) -> None:
-        self.cache = {}
+        if self.cache:
+            self.cache = {}
         steps = _DEAL_STEPS[self.n]
         kind, index = steps[self.step]
         if kind == "species":
             self.species = outcome - SPECIES_OUTCOME
-            self.unseen_birds, self.unseen_feeder = _cards_in_play(2, SPECIES[self.species])
+            self.unseen_birds, self.unseen_feeder = _cards_in_play(
+                2, self.rules, SPECIES[self.species]
+            )
         elif kind == "first":
             self.first = outcome - FIRST_OUTCOME
         elif kind == "column":
@@ -497,11 +516,8 @@ class _Position:
 
     def start_play(self) -> None:
         species = SPECIES[self.species] if self.species >= 0 else None
-        key = (self.n, self.rules, self.first, species)
-        if key not in _SETUPS:
-            _SETUPS[key] = State.new_game(self.n, self.rules, 0, self.first, species, events=True)
         # A copy of the engine's setup costs a fraction of a new one, which shuffles its decks.
-        base = _SETUPS[key].copy()
+        base = _setup(self.n, self.rules, self.first, species).copy()
         # Replace the engine's seeded deal with the one chance made.
         base.rows = [[bird] for bird in self.rows]
         base.hands = [sorted(hand) for hand in self.hands]
@@ -512,11 +528,18 @@ class _Position:
         base.feeder_deck = self.unseen_feeder[:]
         self.start_from(base)
 
-    def start_from(self, base: State) -> None:
+    def start_from(self, base: _ChanceState) -> None:
         self.base = base
-        self.engine = _ChanceState.adopt(base.copy(), _Asked(self))
+        self.engine = self.fresh(base)
         self.history, self.drawn, self.replayed = [], [], 0
-        self.settle_player()
+        engine = self.engine
+        self.to_move = _TERMINAL if engine.is_over() else engine.current_player
+
+    def fresh(self, state: _ChanceState) -> _ChanceState:
+        """A copy of ``state`` to play on, its chance answered by this position."""
+        engine = state.copy()
+        engine.chance = _Asked(self)
+        return engine
 
     # -------------------------------------------------------------- play and chance
 
@@ -526,8 +549,10 @@ class _Position:
         # Greenlets are slow to start: idle ones wait for the next action of any position.
         worker = _IDLE.pop() if _IDLE else greenlet(_work)
         self.worker = worker
+        if self.cache:
+            self.cache = {}
         worker.parent = getcurrent()
-        self._settle(worker.switch(self))
+        worker.switch(self)  # back paused at a chance node, or done (see _work)
 
     def outcome(self, kind: str, outcomes: list[int]) -> int:
         """The engine asks chance (in the worker greenlet): an outcome given before (a copy
@@ -536,36 +561,20 @@ class _Position:
             card = self.drawn[self.replayed]
         else:
             self.need = (kind, outcomes)
+            self.to_move = _CHANCE
             worker = self.worker
             assert worker is not None and worker.parent is not None
-            card = worker.parent.switch(_PAUSED)
+            card = worker.parent.switch()
             self.drawn.append(card)
         self.replayed += 1
         return card
-
-    def _settle(self, paused: object) -> None:
-        """After the worker ran: paused at a chance node, or done with the action."""
-        if self.cache:
-            self.cache = {}
-        if paused is _PAUSED:
-            self.to_move = _CHANCE
-            return
-        self.worker = None
-        self.pending = -1
-        self.need = None
-        self.settle_player()
-
-    def settle_player(self) -> None:
-        engine = self.engine
-        assert engine is not None
-        self.to_move = _TERMINAL if engine.is_over() else engine.current_player
 
     def replay(self) -> None:
         """Rebuild the engine from ``base``: the actions taken, with the outcomes chance gave,
         up to where the pending one waits for chance again."""
         assert self.base is not None
         *done, pending = self.history
-        engine = self.engine = _ChanceState.adopt(self.base.copy(), _Asked(self))
+        engine = self.engine = self.fresh(self.base)
         self.replayed = 0
         for action in done:
             engine.apply_id(action)
@@ -580,19 +589,12 @@ class _Position:
 
     def chance_ids(self) -> list[int]:
         if self.engine is None:
-            return self.deal_outcomes()
+            return self.deal_outcomes()[:]
         assert self.need is not None
         kind, cards = self.need
         if kind == _BIRD:
             return cards[:]  # a deck is in ascending order (see _ChanceState)
         return [FEEDER_OUTCOME + c for c in (cards if kind == _FEEDER else sorted(cards))]
-
-    def apply_chance(self, outcome: int) -> None:
-        worker = self.worker
-        assert self.need is not None and worker is not None
-        card = outcome if self.need[0] == _BIRD else outcome - FEEDER_OUTCOME
-        worker.parent = getcurrent()
-        self._settle(worker.switch(card))
 
     # -------------------------------------------------------------- what a player saw
 
@@ -743,23 +745,39 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         return engine.legal_action_ids()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        # Asked at every chance node: one frame, the pairs picked in C from prepared tables.
         p = self._p
         if p.engine is None:
             outcomes = p.deal_outcomes()
-            return _pick(_uniform(len(outcomes))[0], outcomes)
-        assert p.need is not None
-        kind, cards = p.need
-        by_id, by_feeder = _uniform(len(cards))
-        if kind == _BIRD:
-            return _pick(by_id, cards)  # a deck is in ascending order (see _ChanceState)
-        return _pick(by_feeder, cards if kind == _FEEDER else sorted(cards))
+            table = 0  # by outcome id
+        else:
+            assert p.need is not None
+            kind, outcomes = p.need
+            if kind == _BIRD:
+                table = 0  # a deck is in ascending order (see _ChanceState)
+            else:
+                table = 1  # by feeder card
+                if kind == _SQUIRREL:
+                    outcomes = sorted(outcomes)
+        count = len(outcomes)
+        tables = _UNIFORM.get(count) or _uniform(count)
+        pairs = tables[table]
+        if count == 1:
+            return [pairs[outcomes[0]]]  # itemgetter of one item gives the item itself
+        return list(itemgetter(*outcomes)(pairs))
 
     def _apply_action(self, action: int) -> None:
         p = self._p
-        if p.engine is None:
+        if p.pending >= 0:
+            # Chance during play: the outcome resumes the engine where it asked.
+            worker = p.worker
+            assert p.need is not None and worker is not None
+            if p.cache:
+                p.cache = {}
+            worker.parent = getcurrent()
+            worker.switch(action if p.need[0] == _BIRD else action - FEEDER_OUTCOME)
+        elif p.engine is None:
             p.apply_deal(action)
-        elif p.pending >= 0:
-            p.apply_chance(action)
         else:
             p.play(action)
 
@@ -818,7 +836,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         # The decks' order is chance's to fix again, card by card.
         world.bird_deck.sort()
         world.feeder_deck.sort()
-        q.start_from(world)
+        q.start_from(_ChanceState.adopt(world))
         return clone
 
     def __str__(self) -> str:
@@ -826,6 +844,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
 
 
 _Pairs = tuple[tuple[int, float], ...]
+#: By count: the pairs of every outcome id, and of every feeder card (see _uniform).
 _UNIFORM: dict[int, tuple[_Pairs, _Pairs]] = {}
 
 
@@ -839,14 +858,6 @@ def _uniform(count: int) -> tuple[_Pairs, _Pairs]:
         by_id = tuple((o, probability) for o in range(MAX_CHANCE_OUTCOMES))
         tables = _UNIFORM[count] = (by_id, by_id[FEEDER_OUTCOME:SPECIES_OUTCOME])
     return tables
-
-
-def _pick(pairs: _Pairs, outcomes: list[int]) -> list[tuple[int, float]]:
-    """The pairs of ``outcomes``, in their order: picked in C, as a list comprehension over a
-    deck costs several times more."""
-    if len(outcomes) == 1:
-        return [pairs[outcomes[0]]]  # itemgetter of one item gives the item itself
-    return list(itemgetter(*outcomes)(pairs))
 
 
 def _birds(cards: list[int]) -> str:
