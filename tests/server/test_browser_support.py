@@ -218,3 +218,48 @@ def test_each_connection_hears_the_game_in_its_own_language(server: str) -> None
     assert any("Spieler" in line for line in played["log"])
     assert any("hráč" in line.lower() for line in watched["log"])
     assert not any("Spieler" in line or "Player" in line for line in watched["log"])
+
+
+def test_a_refused_join_or_record_is_told_in_the_requests_language(server: str) -> None:
+    """The pages show these refusals to the player as the server words them."""
+
+    async def run() -> dict[str, tuple[int, str]]:
+        body = {"seats": ["human", "human", "human"], "name": "Anna", "public": True, "seed": 3}
+        public = await post(server, "/api/tables", body)
+        private = await post(server, "/api/tables", body | {"public": False})
+        invite = public["invites"][0]["token"]
+        answers: dict[str, tuple[int, str]] = {}
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+
+            async def ask(key: str, lang: str, method: str, path: str, **body: Any) -> None:
+                response = await http.request(
+                    method, path, json=body or None, headers={"accept-language": lang}
+                )
+                answers[key] = (response.status_code, response.json()["detail"])
+
+            join = f"/api/tables/{public['table']}/join"
+            await ask("invite only", "cs", "POST", f"/api/tables/{private['table']}/join", name="B")
+            await ask("not this table", "de", "POST", join, name="B", token=private["token"])
+            await post(server, join, {"name": "B", "token": invite}, 200)
+            await ask("taken", "cs", "POST", join, name="B2", token=invite)
+            await post(server, join, {"name": "C"}, 200)  # the last free seat
+            await ask("full", "de", "POST", join, name="D")
+            await ask("record", "cs", "GET", f"/api/tables/{public['table']}/record")
+            await ask("no table", "de", "GET", "/api/tables/nonesuch")
+            await ask("english", "en", "POST", join, name="E")
+        return answers
+
+    answers = asyncio.run(run())
+    assert answers == {
+        "invite only": (403, "k tomuto stolu se lze přidat jen na pozvánku"),
+        "not this table": (403, "diese Einladung gilt für keinen Platz an diesem Tisch"),
+        "taken": (409, "místo 1 je už obsazené"),
+        "full": (409, "alle Plätze an diesem Tisch sind besetzt"),
+        "record": (
+            409,
+            "hra ještě neskončila: její záznam, který jmenuje skryté karty, bude k dispozici až "
+            "po konci",
+        ),
+        "no table": (404, "kein Tisch 'nonesuch'"),
+        "english": (409, "every seat at this table is taken"),
+    }

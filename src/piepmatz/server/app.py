@@ -144,7 +144,7 @@ class Hub:
                 # A finished table is not held after a restart; its record is still stored.
                 found = await self.store.load((), table_id=table_id)
                 if not found:
-                    raise HTTPException(404, f"no table {table_id!r}")
+                    raise HTTPException(404, _("no table {table}").format(table=repr(table_id)))
                 room = Room.from_stored(found[0], self.store, self.bots)
                 await self.hold(room)
             if self.bus is not None:
@@ -435,18 +435,20 @@ def create_app(
         room = await hub_of(request).room(table_id)
         return room.info().model_dump() | {"move": room.move}
 
+    # The pages show these refusals to the player (lobby, invite, replay): each is in the
+    # request's language.
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: Join, request: Request) -> dict[str, Any]:
         room = await hub_of(request).room(table_id)
         if room.status == "over":
-            raise HTTPException(409, "the game at this table is over")
+            raise HTTPException(409, _("the game at this table is over"))
         seat: int | None = None
         if body.token is not None:
             seat = room.seat_for(body.token)
             if seat is None:
-                raise HTTPException(403, "this invite is not for a seat at this table")
+                raise HTTPException(403, _("this invite is not for a seat at this table"))
         elif not room.public:
-            raise HTTPException(403, "this table is joined by invite only")
+            raise HTTPException(403, _("this table is joined by invite only"))
         try:
             seat, token = await room.take_seat(seat, body.name, body.token, body.hints)
         except RoomError as exc:
@@ -458,7 +460,8 @@ def create_app(
         room = await hub_of(request).room(table_id)
         if room.status != "over":
             raise HTTPException(
-                409, "the game is not over: its record, which names hidden cards, comes after"
+                409,
+                _("the game is not over: its record, which names hidden cards, comes after"),
             )
         return room.record()
 
@@ -469,7 +472,7 @@ def create_app(
         room = await hub_of(request).room(table_id)
         if room.status != "over":
             raise HTTPException(
-                409, "the game is not over: its replay, which shows every hand, comes after"
+                409, _("the game is not over: its replay, which shows every hand, comes after")
             )
         return room.replay() | {"seats": room.info().model_dump()["seats"]}
 
@@ -480,7 +483,6 @@ def create_app(
         hub = hub_of(request)
         room = await hub.room(table_id)
         if room.status != "over":
-            # The replay page shows these refusals to the player: in the request's language.
             raise HTTPException(409, _("the game is not over: it is reviewed once it has ended"))
         if not 0 <= player < len(room.seats):
             raise HTTPException(

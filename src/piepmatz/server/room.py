@@ -25,7 +25,7 @@ from piepmatz.core.events import Event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
 from piepmatz.core.view import filter_event
-from piepmatz.i18n import use_language
+from piepmatz.i18n import _, use_language
 from piepmatz.text.words import reason, tell
 
 from .bots import FALLBACK_BOT, BotPool
@@ -262,10 +262,12 @@ class Room:
                 free = self.free_seats()
                 if public:
                     if not free:
-                        raise RoomError("full", "every seat at this table is taken")
+                        raise RoomError("full", _("every seat at this table is taken"))
                     seat, token = free[0], new_token()
                 elif seat not in free:
-                    raise RoomError("seat_taken", f"seat {seat} is already taken")
+                    raise RoomError(
+                        "seat_taken", _("seat {seat} is already taken").format(seat=seat)
+                    )
                 assert seat is not None and token is not None
                 try:
                     status = await self.store.take_seat(
