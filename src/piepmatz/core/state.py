@@ -633,10 +633,7 @@ class State:
         row = self.rows[perch]
         events = self.events
         while True:
-            perch_value = BIRD_VALUE[row[0]]
-            ground = 0
-            for bird in row[1:]:
-                ground += BIRD_VALUE[bird]
+            perch_value, ground = row_strength(row)
             if ground <= perch_value:
                 break
             d = ground - perch_value

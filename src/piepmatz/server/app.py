@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator, Sequence
@@ -286,11 +285,6 @@ def create_app(
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
         app.state.hub = hub
-        # What start-up built (the imported libraries, resumed games) lives as long as the
-        # server: keep it out of the collector's full passes, which otherwise scan it all and
-        # paused the server for 0.1-0.4 s under benchmarks/server.py's 200 games.
-        gc.collect()
-        gc.freeze()
         # The collector's passes run on the event loop's clock, short and often (collector.py).
         collector = asyncio.create_task(collect(), name="collector")
         try:

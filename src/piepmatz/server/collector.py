@@ -12,6 +12,8 @@ paused for 0.1-0.7 s. Those pauses made the slowest answers.
 
 Here the automatic passes are off while serving, and the event loop runs its own:
 
+- at the start, a full pass, then a freeze of what start-up built (the imported libraries, the
+  resumed games), which lives as long as the server;
 - a young pass every :data:`YOUNG_EVERY` seconds, which scans only what the last tenth of a
   second made and still holds (about a millisecond's work), and then freezes (``gc.freeze``)
   what survived it, so that no later pass scans it again;
@@ -40,10 +42,11 @@ log = logging.getLogger("piepmatz.server")
 
 async def collect(young_every: float = YOUNG_EVERY, full_every: float = FULL_EVERY) -> None:
     """Run the collector's passes on the clock until cancelled. Automatic passes are off
-    meanwhile; afterwards they are back as they were, and nothing stays frozen that was not
-    frozen before."""
+    meanwhile; afterwards they are back as they were, and nothing stays frozen."""
     was_enabled = gc.isenabled()
     gc.disable()
+    gc.collect()
+    gc.freeze()
     full_due = time.monotonic() + full_every
     try:
         while True:
@@ -63,8 +66,6 @@ async def collect(young_every: float = YOUNG_EVERY, full_every: float = FULL_EVE
                 found,
             )
     finally:
-        # What this froze goes back to the collector's care (start-up's freeze included: it
-        # cannot be told apart, and the old generation holds it as well).
-        gc.unfreeze()
+        gc.unfreeze()  # what this froze goes back to the collector's care
         if was_enabled:
             gc.enable()
