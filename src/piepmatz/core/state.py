@@ -437,6 +437,8 @@ class State:
         """A short description of where the game stands, for error messages."""
         if self.phase == GAME_OVER:
             return f"the game is over after turn {self.turn}"
+        if self.asked is not None:
+            return f"turn {self.turn}, waiting for chance ({self.asked.draw.name.lower()})"
         return (
             f"turn {self.turn}, player {self.current_player} to {PHASE_NAMES[self.phase]} "
             f"({PHASE_RULES[self.phase]})"
