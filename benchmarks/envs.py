@@ -4,7 +4,9 @@ PettingZoo's figure is ``pettingzoo.test.performance_benchmark`` (random legal m
 observation per turn, 5 seconds of wall-clock time), run on the bare ``raw_env()`` and on the
 wrapped ``env()``. On a shared machine the wall-clock figure moves with the load, so the same
 loop is also timed in CPU seconds of this process (``time.process_time``): that figure is what
-the code costs. ``--parts`` breaks one turn down (view, encoding, mask, engine).
+the code costs. ``--parts`` breaks one turn down (view, encoding, mask, engine). The OpenSpiel
+part plays ``--games`` random games through the binding and in the bare engine, and times
+``clone()`` at chance nodes and at decisions.
 
     python benchmarks/envs.py [--seconds 5] [--players 2 3 4] [--skip-official] [--parts]
                               [--games 30] [--openspiel-only]
@@ -153,6 +155,39 @@ def openspiel_against_engine(players: int, games: int) -> tuple[float, float, fl
     return binding, engine, chance / decisions
 
 
+def openspiel_clones(players: int, games: int) -> tuple[float, float]:
+    """Microseconds of CPU per ``clone()`` of the states of ``games`` random games, at chance
+    nodes during play and at decisions (best of 5): what tree search pays per node copied."""
+    import pyspiel
+
+    import piepmatz.envs.openspiel  # noqa: F401 — registers the game
+
+    game = pyspiel.load_game("python_piepmatz", {"players": players})
+    rng = random.Random(0)
+    paused: list[Any] = []
+    decided: list[Any] = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                if not state.position.dealing:
+                    paused.append(state.clone())
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                decided.append(state.clone())
+                state.apply_action(rng.choice(state.legal_actions()))
+    figures = []
+    for states in (paused, decided):
+        best = float("inf")
+        for _ in range(5):
+            cpu0 = time.process_time()
+            for state in states:
+                state.clone()
+            best = min(best, time.process_time() - cpu0)
+        figures.append(best / len(states) * 1e6)
+    return figures[0], figures[1]
+
+
 def parts(players: int) -> None:
     """Microseconds per call of each part of one PettingZoo turn, on positions of real games."""
     import timeit
@@ -239,7 +274,13 @@ def openspiel(args: argparse.Namespace) -> None:
         binding, engine, chance = openspiel_against_engine(n, args.games)
         print(
             f"{n:>7} players: binding {binding:8.0f}, engine {engine:8.0f}, "
-            f"ratio {engine / binding:4.1f}x ({chance:.2f} chance nodes per decision)"
+            f"ratio {engine / binding:4.2f}x ({chance:.2f} chance nodes per decision)"
+        )
+    print("clone() in microseconds of CPU (best of 5 over every state of the games)")
+    for n in args.players:
+        at_chance, at_decision = openspiel_clones(n, min(args.games, 20))
+        print(
+            f"{n:>7} players: at a chance node {at_chance:6.1f}, at a decision {at_decision:6.1f}"
         )
 
 

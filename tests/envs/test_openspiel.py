@@ -15,6 +15,7 @@ import pytest
 
 import piepmatz.envs.openspiel as binding
 from piepmatz.core.actions import Action
+from piepmatz.core.chance import Draw
 from piepmatz.core.serial import state_to_json
 from piepmatz.core.state import State
 
@@ -35,6 +36,17 @@ CONFIGS = [(n, preset) for n in (2, 3, 4) for preset in ("standard", "overview")
 
 def _load(players: int = 2, preset: str = "standard") -> Any:
     return pyspiel.load_game("python_piepmatz", {"players": players, "preset": preset})
+
+
+def _paused(state: Any) -> bool:
+    """A chance node in play (not in the deal): the engine waits for a card or a pick."""
+    return bool(state.is_chance_node() and not state.position.dealing)
+
+
+def _drawing(state: Any) -> str:
+    """What the paused engine of ``state`` waits for: a bird, a feeder card or a pick."""
+    draw = state.position.engine.asked.draw
+    return "bird" if draw <= Draw.DISPLAY else "squirrel" if draw == Draw.SQUIRREL else "feeder"
 
 
 def _run_checks(*args: str) -> None:
@@ -187,7 +199,7 @@ def test_every_blind_card_and_squirrel_pick_is_a_chance_node(players: int, prese
                 revealed += len(event.seeds)
         assert chance_in_play == revealed
         # Every outcome chance gave went to the engine; none waits for it.
-        assert position.replayed == len(position.drawn) and position.pending == -1
+        assert position.engine.asked is None
 
 
 @pytest.mark.parametrize(("players", "preset"), CONFIGS)
@@ -203,7 +215,7 @@ def test_the_binding_plays_by_the_engines_rules(players: int, preset: str) -> No
         deal = len(binding._DEAL_STEPS[players])
         stop = len(history)
         for k in range(deal, len(history)):
-            if history[k].player < 0 and states[k].position.need[0] == "squirrel":
+            if history[k].player < 0 and _drawing(states[k]) == "squirrel":
                 # Back to the player action the pick belongs to.
                 stop = max(j for j in range(k) if history[j].player >= 0)
                 break
@@ -251,7 +263,7 @@ def _replay_in_engine(states: list[Any], stop: int, players: int, preset: str) -
     drawn: dict[str, list[int]] = {"bird": [], "feeder": [], "squirrel": []}
     for k in range(len(deal), len(history)):
         if history[k].player < 0:
-            drawn[states[k].position.need[0]].append(history[k].action)
+            drawn[_drawing(states[k])].append(history[k].action)
     birds = drawn["bird"]
     feeder = [o - binding.FEEDER_OUTCOME for o in drawn["feeder"]]
     engine = final.position.engine
@@ -416,13 +428,13 @@ def test_openspiel_ismcts_plays_a_whole_game() -> None:
 
 
 def test_a_copy_paused_at_a_chance_node_goes_on_like_the_original() -> None:
-    """The engine pauses in the middle of an action at a chance node; a copy made there is
-    rebuilt by replay and, given the same outcomes, ends where the original does."""
+    """The engine pauses in the middle of an action at a chance node; a copy made there is a
+    copy of the paused engine and, given the same outcomes, ends where the original does."""
     state = _load(3).new_initial_state()
     rng = random.Random(4)
     copies = []
     while not state.is_terminal():
-        if state.is_chance_node() and state.position.pending >= 0:
+        if _paused(state):
             copies.append((state.clone(), len(state.history())))
         if state.is_chance_node():
             state.apply_action(rng.choice(state.chance_outcomes())[0])
@@ -513,7 +525,7 @@ def test_an_outcome_chance_cannot_give_is_refused() -> None:
     while state.position.dealing:
         state.apply_action(state.chance_outcomes()[-1][0])
     rng = random.Random(3)
-    while not (state.is_chance_node() and state.position.need[0] == "bird"):
+    while not (_paused(state) and _drawing(state) == "bird"):
         if state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
         else:
@@ -542,39 +554,33 @@ def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:
             gc.enable()
 
 
-def test_copies_take_the_checkpoints_their_replays_start_from() -> None:
-    """Play keeps every action since the deal; a copy of a position with a long history takes
-    a checkpoint, which the original shares, so later copies replay little. Both go on as
-    before: given the same actions and outcomes they end alike."""
-    state = _load(3).new_initial_state()
+def test_a_copy_paused_at_a_chance_node_is_independent_of_the_original() -> None:
+    """Copy and original paused at the same chance node go their own ways: another outcome
+    applied to the copy changes nothing in the original, and the copy is the position its
+    own history reaches."""
+    game = _load(3)
+    state = game.new_initial_state()
     rng = random.Random(8)
-
-    def step(s: Any) -> int:
-        if s.is_chance_node():
-            action: int = rng.choice(s.chance_outcomes())[0]
-        else:
-            action = rng.choice(s.legal_actions())
-        s.apply_action(action)
-        return action
-
-    while len(state.position.history) < 2 * binding._CHECKPOINT or state.position.pending < 0:
-        step(state)
-    assert state.is_chance_node() and len(state.position.drawn) > 10
-    paused = state.clone()  # paused mid-action: replays the history, then checkpoints there
-    assert state.position.history == paused.position.history == [state.position.pending]
-    assert state.position.replayed == len(state.position.drawn) == len(paused.position.drawn)
-    while len(state.position.history) < 2 * binding._CHECKPOINT or state.is_chance_node():
-        paused.apply_action(step(state))
-    decided = state.clone()  # at a decision: checkpoints without a replay
-    assert state.position.history == decided.position.history == []
-    rest = []
+    paused = 0
     while not state.is_terminal():
-        rest.append(step(state))
-    for copy in (paused, decided):
-        for action in rest:
-            copy.apply_action(action)
-        assert str(copy) == str(state)
-        assert copy.returns() == state.returns()
+        if _paused(state) and len(state.chance_outcomes()) > 1:
+            paused += 1
+            before = str(state)
+            copy = state.clone()
+            first, last = state.chance_outcomes()[0][0], state.chance_outcomes()[-1][0]
+            copy.apply_action(last)
+            assert str(state) == before
+            state.apply_action(first)
+            assert str(copy) != str(state)
+            fresh = game.new_initial_state()
+            for action in copy.history():
+                fresh.apply_action(action)
+            assert str(fresh) == str(copy)
+        elif state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert paused > 40
 
 
 def test_serialized_positions_go_on_like_the_original() -> None:
@@ -591,7 +597,7 @@ def test_serialized_positions_go_on_like_the_original() -> None:
             state.apply_action(rng.choice(state.chance_outcomes())[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    assert any(s.position.pending >= 0 for s, _ in restored)
+    assert any(_paused(s) for s, _ in restored)
     history = state.history()
     for copy, at in restored[::3]:
         for action in history[at:]:
@@ -601,24 +607,26 @@ def test_serialized_positions_go_on_like_the_original() -> None:
 
 
 def test_dropped_copies_paused_at_chance_nodes_are_freed() -> None:
-    """A state paused at a chance node holds a suspended greenlet, which the garbage collector
-    never frees: dropping the state ends it, so copies made there leave nothing behind."""
+    """A copy of a state paused at a chance node holds no reference cycle: dropped, it is freed
+    at once, without the garbage collector."""
     state = _load(3).new_initial_state()
     rng = random.Random(12)
-    while not (state.is_chance_node() and state.position.pending >= 0):
+    while not _paused(state):
         if state.is_chance_node():
             state.apply_action(rng.choice(state.chance_outcomes())[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    for _ in range(20):
-        state.clone()  # warms the caches and the idle workers
     gc.collect()
-    before = len(gc.get_objects())
-    for _ in range(200):
-        copy = state.clone()
-        assert copy.position.worker is not None
-        del copy
-    gc.collect()
-    assert len(gc.get_objects()) - before < 50
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(200):
+            copy = state.clone()
+            copy.apply_action(copy.chance_outcomes()[0][0])
+            del copy
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
     state.apply_action(state.chance_outcomes()[0][0])  # the original goes on
     assert not state.is_terminal()

@@ -70,7 +70,14 @@ def _column(column: Sequence[int], pests: Sequence[int]) -> list[dict[str, str |
 
 
 def state_to_json(state: State) -> dict[str, Any]:
-    """The whole state, hidden cards included. Decks are listed from the top card down."""
+    """The whole state, hidden cards included. Decks are listed from the top card down.
+
+    Raises :class:`InvalidStateError` for a state paused for chance: the draw it waits for is
+    half done, which no document describes."""
+    if state.asked is not None:
+        raise InvalidStateError(
+            f"a state waiting for chance ({state.asked.draw.name.lower()}) has no document"
+        )
     doc: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION}
     for field in FIELDS:
         codec = _CODECS[field.name]
@@ -334,6 +341,8 @@ _CODECS: Final[dict[str, _Codec]] = {
     "chased": _Codec("chased", lambda x: x.chased, _read_chased),
     "played_value": _int("played_value", 0, lambda s: 6, 0),
     "draws_left": _int("draws_left", 0, lambda s: HAND_SIZE, 0),
+    # A document is of a state between decisions: state_to_json refuses one paused for chance.
+    "asked": _not_written(lambda s: setattr(s, "asked", None)),
     "rows": _Codec("rows", lambda x: [_birds(row) for row in x.rows], _read_rows),
     "column": _Codec("column", lambda x: _column(x.column, x.column_pests), _read_column),
     "column_pests": _not_written(),  # written and read with the column
@@ -395,6 +404,7 @@ _VIEW: Final[dict[str, Callable[[PlayerView], dict[str, Any]] | None]] = {
     "removed_feeder": _nothing,
     "discards": _nothing,
     "hand_facts": _nothing,
+    "asked": _nothing,
     "rng": _nothing,
 }
 

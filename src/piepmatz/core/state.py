@@ -52,7 +52,7 @@ from .cards import (
     THREE_PLUS,
     species_birds,
 )
-from .chance import DECKS, Chance
+from .chance import ASK, DECKS, Asked, Chance, Draw
 from .errors import GameOverError, IllegalActionError, InvalidActionError, InvalidOptionsError
 from .events import (
     EndReason,
@@ -123,7 +123,8 @@ class Field(NamedTuple):
     copy: str
     #: ``public``: every view shows it as it is (a field of the same name); ``private``: a
     #: view shows the viewer's own entry and the others' sizes, or only a size (decks);
-    #: ``derived``: follows from other fields.
+    #: ``derived``: follows from other fields; ``none``: not in a view (what a state paused for
+    #: chance waits for: a view is taken between decisions).
     view: str
 
 
@@ -144,6 +145,7 @@ FIELDS: Final = (
     Field("chased", "shared", "public"),
     Field("played_value", "shared", "public"),
     Field("draws_left", "shared", "public"),
+    Field("asked", "shared", "none"),
     Field("rows", "lists", "public"),
     Field("column", "list", "public"),
     Field("column_pests", "list", "public"),
@@ -259,6 +261,8 @@ class State:
     chased: bool
     played_value: int
     draws_left: int
+    #: What the engine waits for from chance (:data:`~piepmatz.core.chance.ASKED`), else ``None``.
+    asked: Asked | None
     rng: int
     events: list[Event] | None
 
@@ -347,6 +351,7 @@ class State:
         s.chased = False
         s.played_value = 0
         s.draws_left = 0
+        s.asked = None
         s.turn_player = first_player
         s.current_player = first_player
         s.phase = PLAY
@@ -432,6 +437,8 @@ class State:
         """A short description of where the game stands, for error messages."""
         if self.phase == GAME_OVER:
             return f"the game is over after turn {self.turn}"
+        if self.asked is not None:
+            return f"turn {self.turn}, waiting for chance ({self.asked.draw.name.lower()})"
         return (
             f"turn {self.turn}, player {self.current_player} to {PHASE_NAMES[self.phase]} "
             f"({PHASE_RULES[self.phase]})"
@@ -458,6 +465,12 @@ class State:
                 "game_over",
                 action=str(action),
                 rule="E2",
+            )
+        if self.asked is not None:
+            raise IllegalActionError(
+                f"{action}: the game waits for chance first ({self.asked.draw.name.lower()})",
+                "chance_first",
+                action=str(action),
             )
         if player is not None and (type(player) is not int or not 0 <= player < self.num_players):
             raise InvalidActionError(
@@ -628,20 +641,29 @@ class State:
         self._start_draw()
 
     def _chase(self, perch: int) -> None:
-        """T2.1: chase while G > P; pauses (returns) when the crow's victim must be chosen."""
+        """T2.1: chase while G > P; pauses (returns) when the crow's victim must be chosen or
+        chance is asked."""
         p = self.turn_player
         row = self.rows[perch]
         events = self.events
+        self.chase_perch = perch
         while True:
             perch_value, ground = row_strength(row)
             if ground <= perch_value:
                 break
             d = ground - perch_value
+            column = self.column
+            card = NO_CARD
+            if d > len(column) and self.feeder_deck:
+                # Asked before anything of this step happens: a resumed chase starts it again.
+                card = self.chance.feeder(self)
+                if card == ASK:
+                    self.asked = _ASK_CHASE
+                    return
             if events is not None:
                 events.append(new_chase(p, perch + 1, d))
             # a. seed position
             pest = NO_CARD
-            column = self.column
             if d <= len(column):
                 seed = column.pop(d - 1)
                 pest = self.column_pests.pop(d - 1)
@@ -653,8 +675,7 @@ class State:
                     self.pests[p].append(pest)
                     if events is not None:
                         events.append(new_take_pest(p, pest, d))
-            elif self.feeder_deck:
-                card = self.chance.feeder(self)
+            elif card >= 0:
                 if IS_PEST[card]:
                     pest = card
                     self.pests[p].append(pest)
@@ -681,14 +702,13 @@ class State:
                     if len(candidates) > 1:
                         self.phase = CROW_VICTIM
                         self.current_player = p
-                        self.chase_perch = perch
                         return
                     if candidates:
                         self._crow_discard(p, candidates[0])
                     elif events is not None:
                         events.append(new_crow_nothing(p))
-                elif kind == SQUIRREL:
-                    self._squirrel(p)
+                elif kind == SQUIRREL and not self._squirrel(p):
+                    return
             # e. promotion
             self._promote(perch)
         self._after_chase()
@@ -713,21 +733,26 @@ class State:
         if self.events is not None:
             self.events.append(new_crow(player, bird))
 
-    def _squirrel(self, player: int) -> None:
-        """T2.1d: two random seeds of the pile leave the game face up."""
+    def _squirrel(self, player: int, taken: tuple[int, ...] = ()) -> bool:
+        """T2.1d: two random seeds of the pile leave the game face up; ``taken`` are those it
+        took before chance was asked for the next. ``False`` when it pauses for chance."""
         seen = self.seeds_seen[player]
         blind = self.seeds_blind[player]
-        lost: list[int] = []
-        for _ in range(2):
+        lost = list(taken)
+        while len(lost) < 2:
             pile = seen + blind
             if not pile:
                 break
-            seed = self._strike(seen, blind, self.chance.squirrel(self, player, pile))
-            lost.append(seed)
+            pick = self.chance.squirrel(self, player, pile)
+            if pick == ASK:
+                self.asked = Asked(Draw.SQUIRREL, taken=tuple(lost))
+                return False
+            lost.append(self._strike(seen, blind, pick))
         lost.sort()  # both leave at once: the order of the picks is nothing anybody sees
         self.gone_feeder.extend(lost)
         if self.events is not None:
             self.events.append(new_squirrel(player, tuple(lost)))
+        return True
 
     def _strike(self, seen: list[int], blind: list[int], seed: int) -> int:
         """T2.1d: the squirrel picked ``seed``; the copy that leaves the pile is returned.
@@ -772,26 +797,34 @@ class State:
                 return
             if not options:
                 break  # T3.1: nothing left to draw; the hand stays short
-            self._take_draw(options[0])
+            if not self._take_draw(options[0]):
+                return
         self.draws_left = 0
-        self._refill_column()
-        self._end_turn()
+        if self._refill_column():
+            self._end_turn()
 
     def _draw(self, action_id: int) -> None:
-        self._take_draw(action_id)
-        self._continue_draw()
+        if self._take_draw(action_id):
+            self._continue_draw()
 
-    def _take_draw(self, action_id: int) -> None:
+    def _take_draw(self, action_id: int) -> bool:
+        """T3.1: one draw; ``False`` when it pauses for chance, before anything of it happens."""
         p = self.turn_player
         events = self.events
         if action_id == DRAW_DECK_ID:
             bird = self.chance.bird(self)
+            if bird == ASK:
+                self.asked = _ASK_BIRD
+                return False
             if events is not None:
                 events.append(new_draw_deck(p, bird))
         else:
             slot = action_id - DRAW_DISPLAY_BASE
             bird = self.display[slot]
             refill = self.chance.bird(self) if self.bird_deck else NO_CARD
+            if refill == ASK:
+                self.asked = _ASK_DISPLAY[slot]
+                return False
             self.display[slot] = refill
             self.shown[p].append(bird)
             if events is not None:
@@ -802,20 +835,27 @@ class State:
         hand.append(bird)
         hand.sort()
         self.draws_left -= 1
+        return True
 
-    def _refill_column(self) -> None:
-        """T3.2: refill to four seeds; set-aside pests go beside the lowest free seeds."""
+    def _refill_column(self, aside: list[int] | None = None) -> bool:
+        """T3.2: refill to four seeds; set-aside pests go beside the lowest free seeds.
+        ``aside`` holds the pests set aside before chance was asked for the next card;
+        ``False`` when it pauses for chance."""
         column = self.column
-        if len(column) >= COLUMN_SIZE:
-            return
+        if aside is None:
+            if len(column) >= COLUMN_SIZE:
+                return True
+            aside = []
         deck = self.feeder_deck
         events = self.events
-        aside: list[int] = []
         while len(column) < COLUMN_SIZE:
             if not deck:
                 self._trigger_end(EndReason.FEEDER, self.turn_player)
                 break
             card = self.chance.feeder(self)
+            if card == ASK:
+                self.asked = Asked(Draw.COLUMN, -1, tuple(aside)) if aside else _ASK_COLUMN
+                return False
             if IS_PEST[card]:
                 aside.append(card)
             else:
@@ -835,6 +875,63 @@ class State:
                     self.gone_feeder.append(pest)  # [house rule] no free seed: leaves the game
                     if events is not None:
                         events.append(new_pest_out(pest))
+        return True
+
+    # ------------------------------------------------------------------ chance, when asked
+
+    def chance_pool(self) -> list[int]:
+        """Where chance draws for a paused state (:attr:`asked`): the bird deck or the feeder
+        deck itself (not to be changed), or the squirrel's pile (a new list), in the state's
+        order. Every card of it is equally likely. Empty when the state waits for a player."""
+        asked = self.asked
+        if asked is None:
+            return []
+        draw = asked.draw
+        if draw <= Draw.DISPLAY:
+            return self.bird_deck
+        if draw == Draw.SQUIRREL:
+            return self.seed_pile(self.turn_player)
+        return self.feeder_deck
+
+    def chance_outcomes(self) -> list[int]:
+        """The cards chance may give a paused state (:attr:`asked`), ascending; each is equally
+        likely. Empty when the state waits for a player."""
+        return sorted(self.chance_pool())
+
+    def apply_outcome(self, card: int) -> None:
+        """Give a paused state the card chance drew (or the seed the squirrel took) and play on
+        to the next decision or pause. A card that is no outcome here raises
+        :class:`IllegalActionError` and changes nothing.
+
+        The engine pauses before anything of the draw happens, so it resumes by starting the
+        draw again; this time chance answers ``card`` (:data:`~piepmatz.core.chance.ASKED`).
+        """
+        asked = self.asked
+        if asked is None:
+            raise IllegalActionError(
+                f"{card!r}: no chance outcome is due; {self.describe_position()}", "no_chance"
+            )
+        self.asked = Asked(asked.draw, asked.slot, asked.taken, card)
+        draw = asked.draw
+        try:
+            if draw == Draw.BIRD:
+                if self._take_draw(DRAW_DECK_ID):
+                    self._continue_draw()
+            elif draw == Draw.DISPLAY:
+                if self._take_draw(DRAW_DISPLAY_BASE + asked.slot):
+                    self._continue_draw()
+            elif draw == Draw.COLUMN:
+                if self._refill_column(list(asked.taken)):
+                    self._end_turn()
+            elif draw == Draw.CHASE:
+                self._chase(self.chase_perch)
+            elif self._squirrel(self.turn_player, asked.taken):
+                perch = self.chase_perch
+                self._promote(perch)
+                self._chase(perch)
+        except IllegalActionError:
+            self.asked = asked  # refused before anything happened (see ASKED)
+            raise
 
     # ------------------------------------------------------------------ E1–E3
 
@@ -955,6 +1052,12 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.num_players} players, {self.rules.name}: {self.describe_position()}>"
 
+
+#: What the engine asks of chance at the sites that hold nothing meanwhile.
+_ASK_BIRD: Final = Asked(Draw.BIRD)
+_ASK_CHASE: Final = Asked(Draw.CHASE)
+_ASK_COLUMN: Final = Asked(Draw.COLUMN)
+_ASK_DISPLAY: Final = tuple(Asked(Draw.DISPLAY, slot) for slot in range(DISPLAY_SIZE))
 
 _namespace: dict[str, Any] = {"_new": object.__new__}
 exec(_copy_source(), _namespace)  # generated from FIELDS, as dataclasses generate __init__

@@ -241,6 +241,7 @@ class Sampler:
         s.feeder_deck = []
         if not view.hand_facts:  # a view built by hand, without them
             s.hand_facts = [None] * n
+        s.asked = None
         s.rng = 0
         s.events = list(view.events) if view.events is not None else None
         self._template = s

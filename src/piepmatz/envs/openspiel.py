@@ -25,13 +25,12 @@ chance node with uniform outcomes instead:
 - each seed a squirrel takes (T2.1d), uniform over the player's seed pile.
 
 The engine's decks hold the cards nobody has seen, in no order. The engine asks its chance
-interface (:mod:`piepmatz.core.chance`) for every card it draws and every squirrel's pick; the
-binding's answer (:class:`_Asked`) pauses the engine right there — it applies a player's action in
-a greenlet, which switches back — and the state is a chance node over the possible outcomes until
-one is applied, which resumes the engine. Nothing is copied or applied twice. A copy of a state
-paused at a chance node is rebuilt by replaying the actions and outcomes since the last
-checkpoint (a copy of the engine). Copies take the checkpoints, not play: the first copy of a
-long-played state replays it once, later copies replay a few actions.
+interface (:mod:`piepmatz.core.chance`) for every card it draws and every squirrel's pick; here
+it answers "ask" (:data:`~piepmatz.core.chance.ASKED`), so the engine pauses right there and the
+state records what it waits for (:attr:`~piepmatz.core.state.State.asked`). The position is a
+chance node over the possible outcomes until one is applied, which resumes the engine
+(:meth:`~piepmatz.core.state.State.apply_outcome`). Nothing is copied or applied twice, and a
+copy of a paused position is a copy of the engine.
 
 **Utility.** Zero-sum, from the winners (E5): a sole winner gets 1, the others share -1
 (:func:`~piepmatz.envs.encoding.win_rewards`); terminal rewards only.
@@ -52,14 +51,11 @@ long-played state replays it once, later copies replay a few actions.
 from __future__ import annotations
 
 import random
-import sys
-import weakref
 from operator import itemgetter
 from typing import Any, Final
 
 import numpy as np
 import pyspiel
-from greenlet import getcurrent, greenlet
 
 from piepmatz.core.actions import DISPLAY_SIZE, NUM_ACTIONS, Action
 from piepmatz.core.cards import (
@@ -72,7 +68,7 @@ from piepmatz.core.cards import (
     SEED,
     SPECIES,
 )
-from piepmatz.core.chance import Chance
+from piepmatz.core.chance import ASKED, Draw
 from piepmatz.core.events import Event, EventKind, describe_event
 from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score
@@ -176,58 +172,20 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
         )
 
 
-# ---------------------------------------------------------------------------- chance plumbing
-
-
-class _Asked(Chance):
-    """The engine's chance interface (:mod:`piepmatz.core.chance`) answered by OpenSpiel's chance
-    player: each draw and squirrel's pick pauses the engine there (:meth:`_Position.outcome`).
-
-    It holds its position weakly: the position holds the engine, which holds this, and a cycle
-    would leave every finished game to the garbage collector (whose full collections then cost
-    a few microseconds a decision in long runs).
-    """
-
-    __slots__ = ("position",)
-
-    def __init__(self, position: _Position) -> None:
-        self.position = weakref.ref(position)
-
-    def __reduce__(self) -> tuple[type[_Asked], tuple[_Position | None]]:
-        return _Asked, (self.position(),)  # pickled with its position (serialize, clone)
-
-    def bird(self, state: State) -> int:
-        position = self.position()
-        assert position is not None  # only a live position applies actions
-        card = position.outcome(_BIRD, state.bird_deck)
-        state.bird_deck.remove(card)
-        return card
-
-    def feeder(self, state: State) -> int:
-        position = self.position()
-        assert position is not None
-        card = position.outcome(_FEEDER, state.feeder_deck)
-        state.feeder_deck.remove(card)
-        return card
-
-    def squirrel(self, state: State, player: int, pile: list[int]) -> int:
-        position = self.position()
-        assert position is not None
-        return position.outcome(_SQUIRREL, pile)
+# ---------------------------------------------------------------------------- the engine
 
 
 class _ChanceState(State):
-    """The engine state whose decks hold the unseen cards in no order: chance picks each draw.
+    """The engine state that asks every draw of chance (:data:`~piepmatz.core.chance.ASKED`):
+    it pauses there (:attr:`State.asked`) until OpenSpiel's chance player gives the outcome.
 
-    The binding keeps each deck in ascending order, the order of OpenSpiel's outcomes: it deals
-    them so, and after the deal the engine only takes cards out of a deck (through chance).
-    A copy is a ``_ChanceState`` too (:meth:`State.copy` keeps the type) without ``chance``:
-    checkpoints and templates are never played on; :meth:`_Position.fresh` gives one its chance.
+    Its decks hold the unseen cards in ascending order, the order of OpenSpiel's outcomes: the
+    binding deals them so, and after the deal the engine only takes cards out of a deck.
     """
 
-    __slots__ = ("chance",)
+    __slots__ = ()
 
-    chance: Chance
+    chance = ASKED
 
     @staticmethod
     def adopt(state: State) -> _ChanceState:
@@ -242,37 +200,8 @@ _STATE_SLOTS: Final = State.__slots__
 
 # ---------------------------------------------------------------------------- the position
 
-#: What the engine waits for at a chance node during play (``_Position.need``).
-_BIRD: Final = "bird"
-_FEEDER: Final = "feeder"
-_SQUIRREL: Final = "squirrel"
-#: A copy takes a checkpoint (a new ``base``) once this many actions would be replayed.
-_CHECKPOINT: Final = 16
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
-#: Worker greenlets between actions.
-_IDLE: list[greenlet] = []
-
-
-def _work(position: _Position) -> None:
-    """A worker greenlet: applies a position's pending action (pausing at chance nodes), then
-    waits idle for the next one. An exception ends it (it is not reused)."""
-    me = getcurrent()
-    while True:
-        engine = position.engine
-        assert engine is not None
-        engine.apply_id(position.pending)
-        # Done: a player's turn or the end. The worker settles the position itself, as
-        # _Position.outcome does at a chance node, so the caller has nothing left to do.
-        position.worker = None
-        position.pending = -1
-        position.need = None
-        position.to_move = _TERMINAL if engine.is_over() else engine.current_player
-        del position, engine  # an idle worker holds no position
-        _IDLE.append(me)
-        parent = me.parent
-        assert parent is not None
-        position = parent.switch()
 
 
 def _deal_steps(players: int) -> tuple[tuple[str, int], ...]:
@@ -328,21 +257,14 @@ class _Position:
     """
 
     __slots__ = (
-        "__weakref__",  # the engine's chance interface refers back weakly (see _Asked)
-        "base",
         "cache",
         "column",
         "display",
-        "drawn",
         "engine",
         "first",
         "hands",
-        "history",
         "logs",
         "n",
-        "need",
-        "pending",
-        "replayed",
         "rows",
         "rules",
         "species",
@@ -350,11 +272,11 @@ class _Position:
         "to_move",
         "unseen_birds",
         "unseen_feeder",
-        "worker",
     )
 
     n: int
     rules: Rules
+    #: The deal so far (S2–S5): the step, and what chance dealt.
     step: int
     species: int
     first: int
@@ -364,23 +286,10 @@ class _Position:
     display: list[int]
     unseen_birds: list[int]
     unseen_feeder: list[int]
+    #: After the deal: the engine, paused at a chance node or waiting for a player.
     engine: _ChanceState | None
-    #: An engine state of this game (never played on), the actions taken since and every
-    #: chance outcome since, in the order the engine asked for them: a copy of a position
-    #: paused at a chance node is replayed from them.
-    base: _ChanceState | None
-    history: list[int]
-    drawn: list[int]
-    #: How many of ``drawn`` the engine has been given (fewer while a copy replays).
-    replayed: int
-    #: The engine applying the pending action, paused at a chance node.
-    worker: greenlet | None
-    pending: int
     #: OpenSpiel's current player: a seat, chance or terminal (asked several times a node).
     to_move: int
-    #: At a chance node during play: what the engine draws, and from what (the deck or the
-    #: squirrel's pile itself, in the engine's order; untouched while the engine waits).
-    need: tuple[str, list[int]] | None
     #: Per player: how many events of the log are rendered, and the rendered text.
     logs: list[tuple[int, str]]
     #: Views and texts of this exact position (OpenSpiel asks for them several times a move);
@@ -400,11 +309,8 @@ class _Position:
         s.unseen_birds, s.unseen_feeder = (
             ([], []) if players == 2 else _cards_in_play(players, rules, None)
         )
-        s.engine = s.base = s.worker = None
-        s.history, s.drawn, s.replayed = [], [], 0
-        s.pending = -1
+        s.engine = None
         s.to_move = _CHANCE
-        s.need = None
         s.logs = [(0, "")] * players
         s.cache = {}
         return s
@@ -422,51 +328,11 @@ class _Position:
         s.display = self.display[:]
         s.unseen_birds = self.unseen_birds[:]
         s.unseen_feeder = self.unseen_feeder[:]
-        s.base = self.base
-        s.history = self.history[:]
-        s.drawn = self.drawn[:]
-        s.worker = None
-        s.pending = -1
+        s.engine = None if self.engine is None else self.engine.copy()
         s.to_move = self.to_move
-        s.need = None
         s.logs = self.logs[:]
         s.cache = self.cache.copy()
-        if self.engine is None:
-            s.engine = None
-        elif self.pending < 0:
-            s.engine = s.fresh(self.engine)
-            s.replayed = self.replayed
-            if len(self.history) >= _CHECKPOINT:
-                # Replays of either start here from now on (copies, not play, pay for this).
-                self.base = s.base = self.engine.copy()
-                self.history, self.drawn, self.replayed = [], [], 0
-                s.history, s.drawn, s.replayed = [], [], 0
-        else:
-            s.replay()
-            if s.base is not self.base:
-                # The replay took a checkpoint: the original's replays start there too.
-                consumed = len(self.drawn) - len(s.drawn)
-                self.base = s.base
-                self.history = s.history[:]
-                self.drawn = self.drawn[consumed:]
-                self.replayed -= consumed
         return s
-
-    def __getstate__(self) -> dict[str, Any]:
-        # A paused worker cannot be pickled: a position paused at a chance node is replayed.
-        state = {name: getattr(self, name) for name in _PICKLED}
-        if self.pending >= 0:
-            state["engine"] = None
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-        self.worker = None
-        if self.engine is None and self.base is not None:
-            self.pending = -1
-            self.need = None
-            self.replay()
 
     # -------------------------------------------------------------- the deal
 
@@ -517,84 +383,52 @@ class _Position:
     def start_play(self) -> None:
         species = SPECIES[self.species] if self.species >= 0 else None
         # A copy of the engine's setup costs a fraction of a new one, which shuffles its decks.
-        base = _setup(self.n, self.rules, self.first, species).copy()
+        engine = _setup(self.n, self.rules, self.first, species).copy()
         # Replace the engine's seeded deal with the one chance made.
-        base.rows = [[bird] for bird in self.rows]
-        base.hands = [sorted(hand) for hand in self.hands]
-        base.display = self.display[:]
-        base.column = self.column[:]
-        base.column_pests = [NO_CARD] * COLUMN_SIZE
-        base.bird_deck = self.unseen_birds[:]
-        base.feeder_deck = self.unseen_feeder[:]
-        self.start_from(base)
+        engine.rows = [[bird] for bird in self.rows]
+        engine.hands = [sorted(hand) for hand in self.hands]
+        engine.display = self.display[:]
+        engine.column = self.column[:]
+        engine.column_pests = [NO_CARD] * COLUMN_SIZE
+        engine.bird_deck = self.unseen_birds[:]
+        engine.feeder_deck = self.unseen_feeder[:]
+        self.start_from(engine)
 
-    def start_from(self, base: _ChanceState) -> None:
-        self.base = base
-        self.engine = self.fresh(base)
-        self.history, self.drawn, self.replayed = [], [], 0
-        engine = self.engine
-        self.to_move = _TERMINAL if engine.is_over() else engine.current_player
-
-    def fresh(self, state: _ChanceState) -> _ChanceState:
-        """A copy of ``state`` to play on, its chance answered by this position."""
-        engine = state.copy()
-        engine.chance = _Asked(self)
-        return engine
+    def start_from(self, engine: _ChanceState) -> None:
+        self.engine = engine
+        self.settle(engine)
 
     # -------------------------------------------------------------- play and chance
 
     def play(self, action: int) -> None:
-        self.history.append(action)
-        self.pending = action
-        # Greenlets are slow to start: idle ones wait for the next action of any position.
-        worker = _IDLE.pop() if _IDLE else greenlet(_work)
-        self.worker = worker
+        """A player's action, or a chance outcome during play: the engine plays on to the next
+        decision or chance node (from where it paused, for an outcome)."""
         if self.cache:
             self.cache = {}
-        worker.parent = getcurrent()
-        worker.switch(self)  # back paused at a chance node, or done (see _work)
-
-    def outcome(self, kind: str, outcomes: list[int]) -> int:
-        """The engine asks chance (in the worker greenlet): an outcome given before (a copy
-        replaying), else the binding is a chance node until OpenSpiel picks one."""
-        if self.replayed < len(self.drawn):
-            card = self.drawn[self.replayed]
-        else:
-            self.need = (kind, outcomes)
-            self.to_move = _CHANCE
-            worker = self.worker
-            assert worker is not None and worker.parent is not None
-            card = worker.parent.switch()
-            self.drawn.append(card)
-        self.replayed += 1
-        return card
-
-    def replay(self) -> None:
-        """Rebuild the engine from ``base``: the actions taken, with the outcomes chance gave,
-        up to where the pending one waits for chance again."""
-        assert self.base is not None
-        *done, pending = self.history
-        engine = self.engine = self.fresh(self.base)
-        self.replayed = 0
-        for action in done:
+        engine = self.engine
+        assert engine is not None
+        asked = engine.asked
+        if asked is None:
             engine.apply_id(action)
-        if len(done) >= _CHECKPOINT:
-            # Replays start here from now on.
-            self.base = engine.copy()
-            done = []
-            self.drawn = self.drawn[self.replayed :]
-            self.replayed = 0
-        self.history = done
-        self.play(pending)
+        else:
+            engine.apply_outcome(action if asked.draw <= Draw.DISPLAY else action - FEEDER_OUTCOME)
+        self.settle(engine)
+
+    def settle(self, engine: _ChanceState) -> None:
+        """Who is to move after the engine moved."""
+        if engine.asked is not None:
+            self.to_move = _CHANCE
+        else:
+            self.to_move = _TERMINAL if engine.is_over() else engine.current_player
 
     def chance_ids(self) -> list[int]:
-        if self.engine is None:
+        engine = self.engine
+        if engine is None:
             return self.deal_outcomes()[:]
-        assert self.need is not None
-        kind, cards = self.need
-        if kind == _BIRD:
-            return cards[:]  # a deck is in ascending order (see _ChanceState)
-        return [FEEDER_OUTCOME + c for c in (cards if kind == _FEEDER else sorted(cards))]
+        assert engine.asked is not None
+        if engine.asked.draw <= Draw.DISPLAY:
+            return engine.bird_deck[:]  # ascending (see _ChanceState)
+        return [FEEDER_OUTCOME + c for c in sorted(engine.chance_pool())]
 
     # -------------------------------------------------------------- what a player saw
 
@@ -679,16 +513,11 @@ class _Position:
                 f"seeds {_feeder(e.seeds_seen[p])} + blind {_feeder(e.seeds_blind[p])}; "
                 f"pests {_feeder(e.pests[p])}; kept {e.kept[p]}"
             )
-        if self.pending >= 0:
-            assert self.need is not None
-            kind, cards = self.need
+        if e.asked is not None:
             lines.append(
-                f"pending: {Action.from_id(self.pending)}, chance: {(kind, tuple(sorted(cards)))}"
+                f"waiting for chance: {e.asked.draw.name.lower()} from {tuple(e.chance_outcomes())}"
             )
         return "\n".join(lines)
-
-
-_PICKLED: Final = tuple(n for n in _Position.__slots__ if n not in ("worker", "__weakref__"))
 
 
 # ---------------------------------------------------------------------------- the state
@@ -700,17 +529,6 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PiepmatzGame) -> None:
         super().__init__(game)
         self._p = _Position.initial(game.players, game.rules)
-
-    def __del__(self) -> None:
-        # Paused at a chance node, the worker's frames hold the position, which holds the
-        # worker; a suspended greenlet is never garbage-collected, so end it here.
-        p: _Position | None = self.__dict__.get("_p")
-        if p is None or p.worker is None or sys.is_finalizing():
-            return
-        worker, p.worker = p.worker, None
-        if not worker.dead:
-            worker.parent = getcurrent()
-            worker.throw()  # GreenletExit at the pause: the engine's frames let go
 
     @property
     def position(self) -> _Position:
@@ -740,24 +558,25 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         engine = self._p.engine
-        if engine is None or self._p.pending >= 0 or player != engine.current_player:
+        if engine is None or engine.asked is not None or player != engine.current_player:
             return []
         return engine.legal_action_ids()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         # Asked at every chance node: one frame, the pairs picked in C from prepared tables.
-        p = self._p
-        if p.engine is None:
-            outcomes = p.deal_outcomes()
+        engine = self._p.engine
+        if engine is None:
+            outcomes = self._p.deal_outcomes()
             table = 0  # by outcome id
         else:
-            assert p.need is not None
-            kind, outcomes = p.need
-            if kind == _BIRD:
+            assert engine.asked is not None
+            draw = engine.asked.draw
+            outcomes = engine.chance_pool()
+            if draw <= Draw.DISPLAY:
                 table = 0  # a deck is in ascending order (see _ChanceState)
             else:
                 table = 1  # by feeder card
-                if kind == _SQUIRREL:
+                if draw == Draw.SQUIRREL:
                     outcomes = sorted(outcomes)
         count = len(outcomes)
         tables = _UNIFORM.get(count) or _uniform(count)
@@ -768,15 +587,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         p = self._p
-        if p.pending >= 0:
-            # Chance during play: the outcome resumes the engine where it asked.
-            worker = p.worker
-            assert p.need is not None and worker is not None
-            if p.cache:
-                p.cache = {}
-            worker.parent = getcurrent()
-            worker.switch(action if p.need[0] == _BIRD else action - FEEDER_OUTCOME)
-        elif p.engine is None:
+        if p.engine is None:
             p.apply_deal(action)
         else:
             p.play(action)
@@ -802,7 +613,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
                 "display": "display slot",
             }[kind]
             return f"deal {card} to {where} {index if kind == 'hand' else index + 1}"
-        if p.need is not None and p.need[0] == _SQUIRREL:
+        if p.engine.asked is not None and p.engine.asked.draw == Draw.SQUIRREL:
             return f"squirrel takes {card}"
         return f"reveal {card}"
 
@@ -821,7 +632,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PiepmatzState:
         """A state ``player_id`` cannot tell from this one, the unseen cards dealt anew."""
         p = self._p
-        if p.engine is None or p.pending >= 0:
+        if p.engine is None or p.engine.asked is not None:
             raise ValueError("resample_from_infostate needs a decision or terminal node")
         if type(player_id) is not int or not 0 <= player_id < p.n:
             raise ValueError(f"no player {player_id!r} in a {p.n}-player game")
