@@ -155,6 +155,76 @@ def openspiel_against_engine(players: int, games: int) -> tuple[float, float, fl
     return binding, engine, chance / decisions
 
 
+def openspiel_floor(players: int, games: int) -> float:
+    """Decisions per CPU second of a Python OpenSpiel game that does no work: it answers the
+    nodes of ``games`` recorded python_piepmatz games (who moves, the outcomes, the legal
+    actions, all prepared) and ignores the actions. What pyspiel's loop, its ``apply_action``
+    and the calls into Python cost for the same nodes, whatever the game does."""
+    import pyspiel
+
+    import piepmatz.envs.openspiel as binding
+
+    game = pyspiel.load_game("python_piepmatz", {"players": players})
+    rng = random.Random(0)
+    scripts: list[list[tuple[int, list[Any]]]] = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        script: list[tuple[int, list[Any]]] = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                script.append((int(pyspiel.PlayerId.CHANCE), outcomes))
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                legal = state.legal_actions()
+                script.append((state.current_player(), legal))
+                state.apply_action(rng.choice(legal))
+        scripts.append(script)
+    chance, terminal = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+    game_type = binding._GAME_TYPE
+
+    class EchoState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, echo: Any, script: list[tuple[int, list[Any]]]) -> None:
+            super().__init__(echo)
+            self.script = script
+            self.at = 0
+
+        def current_player(self) -> int:
+            return self.script[self.at][0] if self.at < len(self.script) else terminal
+
+        def is_terminal(self) -> bool:
+            return self.at >= len(self.script)
+
+        def is_chance_node(self) -> bool:
+            return self.at < len(self.script) and self.script[self.at][0] == chance
+
+        def chance_outcomes(self) -> list[Any]:
+            return self.script[self.at][1]
+
+        def legal_actions(self, player: int | None = None) -> list[Any]:
+            return self.script[self.at][1]
+
+        def _apply_action(self, action: int) -> None:
+            self.at += 1
+
+    class Echo(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(game_type, binding.game_info(players), {})
+
+    echo = Echo()
+    states = [EchoState(echo, script) for script in scripts]
+    decisions = sum(1 for script in scripts for player, _ in script if player >= 0)
+    rng = random.Random(0)
+    cpu0 = time.process_time()
+    for state in states:
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return decisions / (time.process_time() - cpu0)
+
+
 def openspiel_clones(players: int, games: int) -> tuple[float, float]:
     """Microseconds of CPU per ``clone()`` of the states of ``games`` random games, at chance
     nodes during play and at decisions (best of 5): what tree search pays per node copied."""
@@ -270,12 +340,19 @@ def main() -> None:
 def openspiel(args: argparse.Namespace) -> None:
     print(f"\nOpenSpiel python_piepmatz against the engine — {args.games} random games each,")
     print("player decisions per CPU second (target: the binding within 2x of the engine)")
+    engines = {}
     for n in args.players:
         binding, engine, chance = openspiel_against_engine(n, args.games)
+        engines[n] = engine
         print(
             f"{n:>7} players: binding {binding:8.0f}, engine {engine:8.0f}, "
             f"ratio {engine / binding:4.2f}x ({chance:.2f} chance nodes per decision)"
         )
+    print("a Python game that does no work, for the same nodes: decisions per CPU second, and")
+    print("the ratio a binding whose own work cost nothing would reach (engine + that game)")
+    for n in args.players:
+        floor = openspiel_floor(n, args.games)
+        print(f"{n:>7} players: {floor:8.0f}, at best {1 + engines[n] / floor:4.2f}x")
     print("clone() in microseconds of CPU (best of 5 over every state of the games)")
     for n in args.players:
         at_chance, at_decision = openspiel_clones(n, min(args.games, 20))
