@@ -3,19 +3,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandInput, CommandPalette
+from textual.screen import Screen
 
 from piepmatz.core import Game
-from piepmatz.i18n import _
+from piepmatz.i18n import N_, _
 
 from .records import load_record
 from .screens import ConfirmDialog, NewGameScreen, PathDialog, ReplayScreen, TableScreen
 from .screens.messages import NewGame, OpenSave, SaveGame, ShowReplay, StartGame
+from .screens.widgets import translate_bindings
 from .session import (
     SaveFileError,
     Session,
@@ -26,6 +29,31 @@ from .session import (
 )
 
 T = TypeVar("T")
+
+#: Textual's own texts of the command palette (Ctrl+P), in English as Textual shows them, marked
+#: here so that the catalogues carry them: the palette's key in the footer and its tooltip, the
+#: search fields' placeholders, and the titles and help texts of the system commands that
+#: :meth:`App.get_system_commands` yields. The app shows them through ``_``; a text Textual
+#: changes is shown in English until it is added here (a test compares the two).
+PALETTE_TEXTS = (
+    N_("palette"),
+    N_("Open the command palette"),
+    N_("Search for commands…"),
+    N_("Search for themes…"),
+    N_("Theme"),
+    N_("Change the current theme"),
+    N_("Quit"),
+    N_("Quit the application as soon as possible"),
+    N_("Keys"),
+    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Hide the keys and widget help panel"),
+    N_("Minimize"),
+    N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"),
+    N_("Maximize the focused widget"),
+    N_("Screenshot"),
+    N_("Save an SVG 'screenshot' of the current screen"),
+)
 
 
 class PiepmatzApp(App[None]):
@@ -45,6 +73,9 @@ class PiepmatzApp(App[None]):
         hints: bool = True,
     ) -> None:
         super().__init__()
+        # The command palette's key in the footer ("palette") and the quit key, in the player's
+        # language; the new-game screen translates them again when the language changes.
+        translate_bindings(self)
         self.session = session
         #: Whether a new table allows hints (``--no-hints`` turns them off).
         self.hints = hints
@@ -80,6 +111,20 @@ class PiepmatzApp(App[None]):
             tables[0].leave(None)
         else:
             self.exit()
+
+    # ------------------------------------------------------------- the command palette
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        """Textual's system commands, the same ones, with their title and help translated."""
+        for command in super().get_system_commands(screen):
+            yield command._replace(title=_(command.title), help=_(command.help))
+
+    def on_command_palette_opened(self, message: CommandPalette.Opened) -> None:
+        """The search field's placeholder of a palette just opened (commands, themes)."""
+        for palette in self.screen_stack:
+            if isinstance(palette, CommandPalette):
+                for field in palette.query(CommandInput):
+                    field.placeholder = _(field.placeholder)
 
     def _table(self, session: Session) -> TableScreen:
         return TableScreen(session, self.bot_delay, self.keep)

@@ -131,8 +131,9 @@ class NewGameScreen(Screen[None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "language" and event.value != current_language():
             # At once: this screen is drawn again in the new language, and so is every
-            # screen after it.
+            # screen after it; the app's own keys too (the command palette's in the footer).
             set_language(str(event.value))
+            translate_bindings(self.app)
             self.app.switch_screen(NewGameScreen(self.rules, self._seed_typed(), self.kept))
             return
         if event.select.id == "players" and isinstance(event.value, int):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from weakref import WeakKeyDictionary
 
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -39,13 +41,27 @@ _QUIET = frozenset({"refill_display", "refill_column", "pest_beside"})
 def translate_bindings(node: DOMNode) -> None:
     """Show ``node``'s key bindings in the current language: they are declared once per class, in
     English (marked with ``N_``), and each screen translates them as it opens, so a language
-    chosen on the new-game screen holds on every screen after it."""
-    # Textual keeps a per-instance copy of the class's bindings; only the descriptions change.
+    chosen on the new-game screen holds on every screen after it. The app's own bindings (the
+    command palette's key) are translated again when the language changes: the English texts
+    are kept for that."""
+    # Textual keeps a per-instance copy of the class's bindings; only the texts shown change.
     table = node._bindings.key_to_bindings
-    for key, bindings in table.items():
+    english: dict[str, list[Binding]] = _ENGLISH_BINDINGS.setdefault(
+        node, {key: list(bindings) for key, bindings in table.items()}
+    )
+    for key, bindings in english.items():
         table[key] = [
-            replace(b, description=_(b.description)) if b.description else b for b in bindings
+            replace(
+                b,
+                description=_(b.description) if b.description else b.description,
+                tooltip=_(b.tooltip) if b.tooltip else b.tooltip,
+            )
+            for b in bindings
         ]
+
+
+#: Each node's bindings as declared, in English, for :func:`translate_bindings`.
+_ENGLISH_BINDINGS: WeakKeyDictionary[DOMNode, dict[str, list[Binding]]] = WeakKeyDictionary()
 
 
 def event_line(event: Event, cards: Cards = CODES) -> Text:
