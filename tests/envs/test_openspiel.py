@@ -62,6 +62,22 @@ def _run_checks(*args: str) -> None:
     assert result.stdout.strip().splitlines()[-1].startswith("passed"), tail
 
 
+def _step(state: Any, rng: random.Random) -> None:
+    """One uniformly random action or chance outcome (the outcomes are equally likely)."""
+    if state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _replayed(game: Any, history: list[int]) -> Any:
+    """A new state of ``game`` after the actions and outcomes of ``history``."""
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
 def _random_game(game: Any, rng: random.Random) -> list[Any]:
     """Every state along one random game, the terminal one included."""
     state = game.new_initial_state()
@@ -436,10 +452,7 @@ def test_a_copy_paused_at_a_chance_node_goes_on_like_the_original() -> None:
     while not state.is_terminal():
         if _paused(state):
             copies.append((state.clone(), len(state.history())))
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        _step(state, rng)
     assert len(copies) > 20
     history = state.history()
     for copy, at in copies[::5]:
@@ -488,14 +501,9 @@ def test_texts_follow_every_move_of_one_state() -> None:
         nodes += 1
         texts = [str(state)] + [state.observation_string(p) for p in range(3)]
         if nodes % 7 == 0:
-            fresh = game.new_initial_state()
-            for action in state.history():
-                fresh.apply_action(action)
+            fresh = _replayed(game, state.history())
             assert texts == [str(fresh)] + [fresh.observation_string(p) for p in range(3)]
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        _step(state, rng)
     assert nodes > 150
 
 
@@ -572,14 +580,10 @@ def test_a_copy_paused_at_a_chance_node_is_independent_of_the_original() -> None
             assert str(state) == before
             state.apply_action(first)
             assert str(copy) != str(state)
-            fresh = game.new_initial_state()
-            for action in copy.history():
-                fresh.apply_action(action)
+            fresh = _replayed(game, copy.history())
             assert str(fresh) == str(copy)
-        elif state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
         else:
-            state.apply_action(rng.choice(state.legal_actions()))
+            _step(state, rng)
     assert paused > 40
 
 
@@ -593,10 +597,7 @@ def test_serialized_positions_go_on_like_the_original() -> None:
     while not state.is_terminal():
         if len(state.history()) % 7 == 0:
             restored.append((game.deserialize_state(state.serialize()), len(state.history())))
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        _step(state, rng)
     assert any(_paused(s) for s, _ in restored)
     history = state.history()
     for copy, at in restored[::3]:
@@ -612,10 +613,7 @@ def test_dropped_copies_paused_at_chance_nodes_are_freed() -> None:
     state = _load(3).new_initial_state()
     rng = random.Random(12)
     while not _paused(state):
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        _step(state, rng)
     gc.collect()
     enabled = gc.isenabled()
     gc.disable()

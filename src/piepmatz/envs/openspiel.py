@@ -428,7 +428,7 @@ class _Position:
         assert engine.asked is not None
         if engine.asked.draw <= Draw.DISPLAY:
             return engine.bird_deck[:]  # ascending (see _ChanceState)
-        return [FEEDER_OUTCOME + c for c in sorted(engine.chance_pool())]
+        return [FEEDER_OUTCOME + c for c in engine.chance_outcomes()]
 
     # -------------------------------------------------------------- what a player saw
 
