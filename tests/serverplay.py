@@ -85,15 +85,18 @@ async def play_randomly(
     client: SeatClient, rng: random.Random, stop_at_move: int | None = None
 ) -> dict[str, Any]:
     """Answer every decision of this seat with a random legal action until the game ends (or
-    the game reaches ``stop_at_move``); returns the last state."""
+    the game reaches ``stop_at_move``); returns the last state. Starts from the last state the
+    client received, unless it was answered: a caller that waited for something else (a chat
+    line, its first state) may have taken the state that asks this seat to move."""
+    state = client.state or await until(client, "state")
     while True:
-        state = await until(client, "state")
         if state["result"] is not None or (
             stop_at_move is not None and state["move"] >= stop_at_move
         ):
             return state
-        if state["legal"]:
+        if state["legal"] and client.answered != state["move"]:
             await client.act(rng.choice(state["legal"]), state["move"])
+        state = await until(client, "state")
 
 
 async def play_and_kill(

@@ -62,6 +62,8 @@ class SeatClient:
         #: The receiver's log, put together from the ``state`` messages.
         self.events: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        #: The move this client last sent an action for.
+        self.answered: int | None = None
 
     @classmethod
     @asynccontextmanager
@@ -122,6 +124,7 @@ class SeatClient:
 
     async def act(self, action: str, move: int) -> None:
         await self.send({"type": "action", "move": move, "action": action})
+        self.answered = move
 
     async def receive(self) -> dict[str, Any]:
         while True:
