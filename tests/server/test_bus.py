@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -63,6 +64,17 @@ async def until_move(room: Room, move: int) -> None:
             await asyncio.sleep(0.01)
 
 
+async def play_unheard(room: Room, move: int) -> None:
+    """Play the first legal action at ``move``; stored, but its news never leaves the process."""
+    bus, room.bus = room.bus, None
+    try:
+        await room.act(
+            room.game.state.current_player, move, str(room.game.state.legal_actions()[0])
+        )
+    finally:
+        room.bus = bus
+
+
 async def _missed(url: str, redis_url: str) -> None:
     async with AsyncExitStack() as stack:
         a = await stack.enter_async_context(hub(url, redis_url))
@@ -71,23 +83,67 @@ async def _missed(url: str, redis_url: str) -> None:
         room_b = await b.room(room_a.id)
         assert room_b is not room_a and room_b.move == 0
         # Move 0 is stored but its news never leaves process a.
-        bus, room_a.bus = room_a.bus, None
-        first = room_a.game.state.legal_actions()[0]
-        await room_a.act(room_a.game.state.current_player, 0, str(first))
-        room_a.bus = bus
+        await play_unheard(room_a, 0)
         await asyncio.sleep(0.2)
         assert room_b.move == 0, "b heard nothing of move 0"
         second = room_a.game.state.legal_actions()[0]
         await room_a.act(room_a.game.state.current_player, 1, str(second))
         # Move 1's news shows b the gap; b reads both moves from the database.
         await until_move(room_b, 2)
-        assert [str(x) for x in room_b.game.actions] == [str(first), str(second)]
+        assert room_b.game.actions == room_a.game.actions and room_b.move == 2
 
 
 def test_a_process_that_missed_news_catches_up_from_the_database(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_missed(postgres_url, redis_url))
+
+
+def ends_game_next(room: Room) -> bool:
+    """The first legal action (the one :func:`play_unheard` plays) ends the game."""
+    after = room.game.state.copy(events=False)
+    after.apply_id(after.legal_action_ids()[0])
+    return after.is_over()
+
+
+async def _reminded(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=7)
+        room_b = await b.room(room_a.id)
+        waiting = Listener()
+        await room_b.connect(Connection(waiting, room_a.game.state.current_player))
+        # The news of move 0 is lost, and no move follows: the one to act waits at a.
+        await play_unheard(room_a, 0)
+        await asyncio.sleep(0.2)
+        assert room_b.move == 0
+        # a's reminder of who is connected carries its move count: b sees the gap.
+        await room_a.refresh_presence(older=60.0)
+        await until_move(room_b, 1)
+        assert room_b.game.actions == room_a.game.actions
+        states = [m for m in map(json.loads, waiting.sent) if m["type"] == "state"]
+        assert [m["move"] for m in states] == [0, 1], "b's connection was shown move 1"
+        # The last move's news is lost too: a's table is over and sends no more reminders,
+        # but it answers b's, which are behind.
+        while not ends_game_next(room_a):
+            state = room_a.game.state
+            await room_a.act(state.current_player, room_a.move, str(state.legal_actions()[0]))
+        await until_move(room_b, room_a.move)
+        await play_unheard(room_a, room_a.move)
+        await asyncio.sleep(0.2)
+        assert room_a.status == "over" and room_b.status == "playing"
+        await room_b.refresh_presence(older=60.0)
+        async with asyncio.timeout(PATIENCE):
+            while room_b.status != "over":
+                await asyncio.sleep(0.01)
+        assert room_b.game.actions == room_a.game.actions
+
+
+def test_a_lost_move_with_no_move_after_it_is_caught_up_at_the_next_reminder(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_reminded(postgres_url, redis_url))
 
 
 async def _takeover(url: str, redis_url: str) -> None:

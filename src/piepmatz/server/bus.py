@@ -2,8 +2,9 @@
 
 The database decides (a move is stored only if its number is the next one for its table); the
 bus only tells the other processes what was decided, so that each can update its copy of the
-table and its own connections at once. A message that is lost shows as a gap in the move numbers
-and is caught up from the database. Bots think in one process at a time per table: the one that
+table and its own connections at once. A message that is lost shows as a gap in the move numbers,
+at the next move or at the next reminder of who is connected (they carry the move count), and is
+caught up from the database. Bots think in one process at a time per table: the one that
 holds the table's lease, a Redis lock with an expiry, so that another process takes over when
 the holder dies.
 """
@@ -28,8 +29,8 @@ log = logging.getLogger("piepmatz.server")
 LEASE = 10.0
 #: Seconds between a waiting process's attempts to take a lease another process holds.
 LEASE_RETRY = 1.0
-#: Seconds between the reminders of who is connected where; three missed reminders, and the
-#: other processes forget that process's connections.
+#: Seconds between the reminders of who is connected where and how far each table's game is;
+#: three missed reminders, and the other processes forget that process's connections.
 PRESENCE_EVERY = 15.0
 
 #: Connections a process keeps to Redis for publishing and leases (the subscription has its

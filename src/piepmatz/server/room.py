@@ -334,7 +334,9 @@ class Room:
 
     def _presence_here(self) -> dict[str, Any]:
         seats = [sum(not c.broken for c in s.connections) for s in self.seats]
-        return {"seats": seats, "spectators": len(self.spectators)}
+        # The move count too: a process whose news of a move was lost, and to which no later
+        # move comes (the next to act waits there), sees the gap in the next reminder.
+        return {"seats": seats, "spectators": len(self.spectators), "move": self.move}
 
     def connections(self) -> list[Connection]:
         out = list(self.spectators)
@@ -591,7 +593,12 @@ class Room:
                     message["spectators"],
                     time.monotonic(),
                 )
-                if message["ask"]:
+                # A process from before the move count counts as up to date.
+                theirs = message.get("move", self.move)
+                if theirs > self.move:
+                    await self._catch_up()
+                # Behind: the game may have ended here, and a finished table sends no reminders.
+                if message["ask"] or theirs < self.move:
                     await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
                 await self.announce_table()
         self.wake_bots()
@@ -630,17 +637,15 @@ class Room:
         log.debug("table %s: %d moves from other processes", self.id, count)
 
     async def refresh_presence(self, older: float) -> None:
-        """Tell the other processes who is here again, and forget what a process that has not
-        told for ``older`` seconds said (it died, or lost Redis)."""
+        """Tell the other processes who is here again and how far the game is, and forget what
+        a process that has not told for ``older`` seconds said (it died, or lost Redis)."""
         assert self.bus is not None
         async with self.lock:
             now = time.monotonic()
             gone = [o for o, (_, _, heard) in self.elsewhere.items() if now - heard > older]
             for origin in gone:
                 del self.elsewhere[origin]
-            here = self._presence_here()
-            if any(here["seats"]) or here["spectators"]:
-                await self.bus.publish(self.id, "presence", ask=False, **here)
+            await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
             if gone:
                 await self.announce_table()
 
