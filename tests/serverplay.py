@@ -22,7 +22,7 @@ from piepmatz.args import new_game
 from piepmatz.core import Game, GameOptions
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
 from piepmatz.server import db
-from piepmatz.server.app import create_app
+from piepmatz.server.app import Hub, create_app
 from piepmatz.server.bots import BotPool
 from piepmatz.server.client import SeatClient
 from piepmatz.server.room import Room, Seat, new_token, token_hash
@@ -188,3 +188,37 @@ def game_at(record: dict[str, Any], moves: int) -> Game:
     for action in record["actions"][:moves]:
         game.apply(action)
     return game
+
+
+async def open_room(at: Hub, kinds: list[str], seed: int) -> Room:
+    """A table held by ``at``, already playing, with people (named) and bots in ``kinds``."""
+    room = Room(
+        new_token()[:12],
+        new_game(len(kinds), "standard", seed),
+        [
+            Seat(k, f"P{i}" if k == "human" else None, token_hash(new_token()))
+            for i, k in enumerate(kinds)
+        ],
+        rules_spec="standard",
+        public=False,
+        spectator_hash=token_hash(new_token()),
+        status="playing",
+        store=at.store,
+        bots=at.bots,
+    )
+    await at.store.create(room.to_stored())
+    await at.hold(room)
+    return room
+
+
+class Listener:
+    """A connection double that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self) -> None:
+        pass

@@ -14,8 +14,9 @@ from piepmatz.server import db
 from piepmatz.server.app import Hub
 from piepmatz.server.bots import BotPool
 from piepmatz.server.bus import Bus
-from piepmatz.server.room import Connection, Room, Seat, new_token, token_hash
+from piepmatz.server.room import Connection, Room
 from piepmatz.server.store import Store
+from serverplay import Listener, open_room
 
 PATIENCE = 30.0
 
@@ -36,26 +37,6 @@ async def hub(url: str, redis_url: str) -> AsyncIterator[Hub]:
         await found.bus.close()
         await found.store.close()
         await engine.dispose()
-
-
-async def open_room(at: Hub, kinds: list[str], seed: int) -> Room:
-    room = Room(
-        new_token()[:12],
-        new_game(len(kinds), "standard", seed),
-        [
-            Seat(k, f"P{i}" if k == "human" else None, token_hash(new_token()))
-            for i, k in enumerate(kinds)
-        ],
-        rules_spec="standard",
-        public=False,
-        spectator_hash=token_hash(new_token()),
-        status="playing",
-        store=at.store,
-        bots=at.bots,
-    )
-    await at.store.create(room.to_stored())
-    await at.hold(room)
-    return room
 
 
 async def until_move(room: Room, move: int) -> None:
@@ -138,6 +119,11 @@ async def _reminded(url: str, redis_url: str) -> None:
             while room_b.status != "over":
                 await asyncio.sleep(0.01)
         assert room_b.game.actions == room_a.game.actions
+        # Forgotten at a (over, nobody there): a hears no more of it, b still does.
+        assert await a.forget_finished(now=0.0, after=0.0) == [room_a.id]
+        assert a.bus is not None and room_a.id not in a.bus.tables
+        counts = await a.bus.redis.pubsub_numsub(f"piepmatz:table:{room_a.id}")
+        assert counts[0][1] == 1
 
 
 def test_a_lost_move_with_no_move_after_it_is_caught_up_at_the_next_reminder(
@@ -178,19 +164,6 @@ def test_bots_wait_for_a_dead_holders_lease_then_one_process_plays(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_takeover(postgres_url, redis_url))
-
-
-class Listener:
-    """A connection double that keeps what it is sent."""
-
-    def __init__(self) -> None:
-        self.sent: list[str] = []
-
-    async def send(self, text: str) -> None:
-        self.sent.append(text)
-
-    async def close(self) -> None:
-        pass
 
 
 async def _presence(url: str, redis_url: str) -> None:

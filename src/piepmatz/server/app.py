@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -72,6 +73,13 @@ class CutOff(Exception):
     per connection would be a cycle left for the collector.)"""
 
 
+#: Seconds a finished table nobody is connected to stays held before it is forgotten (its
+#: record stays in the database, and the next request reads it again); and seconds between
+#: the looks for such tables.
+FORGET_AFTER = 600.0
+FORGET_EVERY = 60.0
+
+
 class Hub:
     """Every table the server holds, by id; with a bus, the other processes hold them too."""
 
@@ -82,6 +90,8 @@ class Hub:
         self.reviews = Reviews(bots)
         self.bus: Bus | None = None
         self._loading = asyncio.Lock()
+        #: Since when (monotonic seconds) each held table has been idle, by id.
+        self._idle_since: dict[str, float] = {}
 
     async def hear(self, table_id: str, message: dict[str, Any]) -> None:
         """News from another process (the bus calls this)."""
@@ -108,6 +118,27 @@ class Hub:
             for room in list(self.rooms.values()):
                 if room.status != "over":
                     await room.refresh_presence(3 * PRESENCE_EVERY)
+
+    async def forget_finished(self, now: float, after: float = FORGET_AFTER) -> list[str]:
+        """Forget the finished tables that have been idle (see :meth:`Room.idle`) for ``after``
+        seconds as of ``now``, so that a server running for months does not keep every game
+        ever played; returns their ids."""
+        forgotten = []
+        for table_id, room in list(self.rooms.items()):
+            if not room.idle():
+                self._idle_since.pop(table_id, None)
+            elif now - self._idle_since.setdefault(table_id, now) >= after:
+                del self.rooms[table_id], self._idle_since[table_id]
+                if self.bus is not None:
+                    await self.bus.let_go(table_id)
+                forgotten.append(table_id)
+        return forgotten
+
+    async def keep_forgetting(self) -> None:
+        while True:
+            await asyncio.sleep(FORGET_EVERY)
+            if forgotten := await self.forget_finished(time.monotonic()):
+                log.info("forgot %d finished tables nobody looks at", len(forgotten))
 
     async def hold(self, room: Room) -> None:
         """Hold ``room`` here (it is new, or was just read from the database)."""
@@ -287,10 +318,12 @@ def create_app(
         app.state.hub = hub
         # The collector's passes run on the event loop's clock, short and often (collector.py).
         collector = asyncio.create_task(collect(), name="collector")
+        forgetting = asyncio.create_task(hub.keep_forgetting(), name="forgetting")
         try:
             yield
         finally:
             collector.cancel()
+            forgetting.cancel()
             for room in hub.rooms.values():
                 if room.bot_task is not None:
                     room.bot_task.cancel()
@@ -550,7 +583,7 @@ def create_app(
     async def _play(websocket: WebSocket, table_id: str) -> None:
         hub = hub_of(websocket)
         client = WebSocketClient(websocket)
-        room = hub.rooms.get(table_id)
+        room: Room | None = None
         conn: Connection | None = None
         # Hints are worked out beside the conversation, so that the seat can play meanwhile.
         hinting: set[asyncio.Task[None]] = set()
@@ -594,15 +627,16 @@ def create_app(
                     if not isinstance(message, Hello):
                         await refuse("hello_first", "say hello with your seat's token first")
                         continue
-                    if room is None:
-                        try:
-                            room = await hub.room(table_id)
-                        except HTTPException:
-                            await refuse("no_table", f"no table {table_id!r}")
-                            continue
-                        except StorageUnavailable as exc:
-                            await refuse("unavailable", f"{exc}: say hello again in a moment")
-                            continue
+                    # Looked up at the hello, not before: a finished table may have been
+                    # forgotten since the socket opened (it is read again).
+                    try:
+                        room = await hub.room(table_id)
+                    except HTTPException:
+                        await refuse("no_table", f"no table {table_id!r}")
+                        continue
+                    except StorageUnavailable as exc:
+                        await refuse("unavailable", f"{exc}: say hello again in a moment")
+                        continue
                     seat = room.seat_for(message.token)
                     if seat is None and not room.is_spectator_token(message.token):
                         await refuse("bad_token", "this token is no seat's or spectator's here")

@@ -110,6 +110,13 @@ class Bus:
             self.tables.add(table_id)
             await self._pubsub.subscribe(channel(table_id))
 
+    async def let_go(self, table_id: str) -> None:
+        """Hear no more of a table this process no longer holds."""
+        if table_id in self.tables:
+            self.tables.discard(table_id)
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.unsubscribe(channel(table_id))
+
     async def publish(self, table_id: str, kind: str, **fields: Any) -> bool:
         """Tell every process holding ``table_id``; a failure is logged and answered False,
         not raised: the others catch up from the database when the next move shows them the

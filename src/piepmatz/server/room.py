@@ -175,6 +175,8 @@ class Room:
         self.store = store
         self.bots = bots
         self.spectators: set[Connection] = set()
+        #: Connections saying hello, not yet among the table's (they wait for the chat).
+        self.joining = 0
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
         #: Seats whose hint is being worked out (one at a time per seat).
@@ -304,20 +306,24 @@ class Room:
     # ------------------------------------------------------------------ connections
 
     async def connect(self, conn: Connection) -> None:
-        # Under the lock: the full state must reach the client before any later move's.
+        self.joining += 1  # before the first wait: the table is not idle from here on
         try:
-            chat = await self.store.recent_chat(self.id, CHAT_HISTORY)
-        except StorageUnavailable:
-            chat = []  # the game goes on without the chat's history while the database is away
-        async with self.lock:
-            if conn.seat is None:
-                self.spectators.add(conn)
-            else:
-                self.seats[conn.seat].connections.add(conn)
-            await conn.send(self.state_message(conn, full=True))
-            for line in chat:
-                await conn.send(_chat_message(line))
-            await self._presence_changed()
+            try:
+                chat = await self.store.recent_chat(self.id, CHAT_HISTORY)
+            except StorageUnavailable:
+                chat = []  # the game goes on without the chat's history while the database is away
+            # Under the lock: the full state must reach the client before any later move's.
+            async with self.lock:
+                if conn.seat is None:
+                    self.spectators.add(conn)
+                else:
+                    self.seats[conn.seat].connections.add(conn)
+                await conn.send(self.state_message(conn, full=True))
+                for line in chat:
+                    await conn.send(_chat_message(line))
+                await self._presence_changed()
+        finally:
+            self.joining -= 1
 
     async def disconnect(self, conn: Connection) -> None:
         async with self.lock:
@@ -337,6 +343,18 @@ class Room:
         # The move count too: a process whose news of a move was lost, and to which no later
         # move comes (the next to act waits there), sees the gap in the next reminder.
         return {"seats": seats, "spectators": len(self.spectators), "move": self.move}
+
+    def idle(self) -> bool:
+        """The game is over and nothing here uses the table: no connection (or one saying
+        hello), no bot, no hint being worked out, nobody holding its lock."""
+        return (
+            self.status == "over"
+            and not self.connections()
+            and not self.joining
+            and not self.hinting
+            and (self.bot_task is None or self.bot_task.done())
+            and not self.lock.locked()
+        )
 
     def connections(self) -> list[Connection]:
         out = list(self.spectators)
