@@ -15,7 +15,7 @@ from piepmatz.server.app import Hub
 from piepmatz.server.bots import BotPool
 from piepmatz.server.bus import Bus
 from piepmatz.server.room import Connection, Room
-from piepmatz.server.store import Store
+from piepmatz.server.store import StorageUnavailable, Store
 from serverplay import Listener, open_room
 
 PATIENCE = 30.0
@@ -164,6 +164,34 @@ def test_bots_wait_for_a_dead_holders_lease_then_one_process_plays(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_takeover(postgres_url, redis_url))
+
+
+async def _database_away(url: str, redis_url: str) -> None:
+    async with hub(url, redis_url) as a:
+        kinds = ["human", "human"]
+        kinds[new_game(2, "standard", 4).state.current_player] = "random"  # the bot starts
+        room = await open_room(a, kinds, seed=4)
+        # The database is away when the lease holder reads the table before the bot thinks.
+        reading, refused = room.store.load, []
+
+        async def away_twice(*args: object, **kwargs: object) -> object:
+            if len(refused) < 2:
+                refused.append(args)
+                raise StorageUnavailable
+            return await reading(*args, **kwargs)  # type: ignore[arg-type]
+
+        room.store.load = away_twice  # type: ignore[method-assign]
+        room.wake_bots()
+        await until_move(room, 1)
+        assert len(refused) == 2
+        (stored,) = await reading((), table_id=room.id)
+        assert stored.actions[0] == str(room.game.actions[0])
+
+
+def test_a_bot_whose_table_cannot_be_read_tries_again_once_the_database_is_back(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_database_away(postgres_url, redis_url))
 
 
 async def _presence(url: str, redis_url: str) -> None:

@@ -697,7 +697,13 @@ class Room:
                     await asyncio.sleep(LEASE_RETRY)
                     continue
                 # The holder before may have played a move this process has not heard yet.
-                await self.catch_up()
+                try:
+                    await self.catch_up()
+                except StorageUnavailable:
+                    # The database is away: try again in a while (nothing else wakes the bot).
+                    await self.bus.release(lease)
+                    await asyncio.sleep(LEASE_RETRY)
+                    continue
                 if self.bot_to_act() != p:
                     await self.bus.release(lease)
                     continue
