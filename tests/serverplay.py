@@ -190,19 +190,20 @@ def game_at(record: dict[str, Any], moves: int) -> Game:
     return game
 
 
-async def open_room(at: Hub, kinds: list[str], seed: int) -> Room:
-    """A table held by ``at``, already playing, with people (named) and bots in ``kinds``."""
+async def open_room(at: Hub, kinds: list[str], seed: int, free: tuple[int, ...] = ()) -> Room:
+    """A table held by ``at`` with people (named) and bots in ``kinds``: playing, or waiting
+    while the people's seats in ``free`` are not taken."""
     room = Room(
         new_token()[:12],
         new_game(len(kinds), "standard", seed),
         [
-            Seat(k, f"P{i}" if k == "human" else None, token_hash(new_token()))
+            Seat(k, f"P{i}" if k == "human" and i not in free else None, token_hash(new_token()))
             for i, k in enumerate(kinds)
         ],
         rules_spec="standard",
         public=False,
         spectator_hash=token_hash(new_token()),
-        status="playing",
+        status="waiting" if free else "playing",
         store=at.store,
         bots=at.bots,
     )

@@ -14,7 +14,7 @@ from piepmatz.server import db
 from piepmatz.server.app import Hub
 from piepmatz.server.bots import BotPool
 from piepmatz.server.bus import Bus
-from piepmatz.server.room import Connection, Room
+from piepmatz.server.room import Connection, Room, new_token
 from piepmatz.server.store import StorageUnavailable, Store
 from serverplay import Listener, open_room
 
@@ -91,20 +91,33 @@ async def _reminded(url: str, redis_url: str) -> None:
     async with AsyncExitStack() as stack:
         a = await stack.enter_async_context(hub(url, redis_url))
         b = await stack.enter_async_context(hub(url, redis_url))
-        room_a = await open_room(a, ["human", "human"], seed=7)
+        room_a = await open_room(a, ["human", "human"], seed=7, free=(1,))
         room_b = await b.room(room_a.id)
         waiting = Listener()
-        await room_b.connect(Connection(waiting, room_a.game.state.current_player))
-        # The news of move 0 is lost, and no move follows: the one to act waits at a.
+        await room_b.connect(Connection(waiting, 0))
+        # The news of the last seat taken is lost: the game started at a, not at b.
+        bus, room_a.bus = room_a.bus, None
+        await room_a.take_seat(1, "Ben", new_token())
+        room_a.bus = bus
+        await asyncio.sleep(0.2)
+        assert (room_a.status, room_b.status, room_b.seats[1].name) == ("playing", "waiting", None)
+        await room_a.refresh_presence(older=60.0)
+        async with asyncio.timeout(PATIENCE):
+            while room_b.status != "playing":
+                await asyncio.sleep(0.01)
+        assert room_b.seats[1].name == "Ben"
+        await room_b.connect(Connection(Listener(), 1))
+        waiting.sent.clear()
+        # The news of move 0 is lost, and no move follows: b's people wait for it.
         await play_unheard(room_a, 0)
         await asyncio.sleep(0.2)
         assert room_b.move == 0
-        # a's reminder of who is connected carries its move count: b sees the gap.
+        # a's reminder of who is connected says how far the table is: b sees the gap.
         await room_a.refresh_presence(older=60.0)
         await until_move(room_b, 1)
         assert room_b.game.actions == room_a.game.actions
         states = [m for m in map(json.loads, waiting.sent) if m["type"] == "state"]
-        assert [m["move"] for m in states] == [0, 1], "b's connection was shown move 1"
+        assert [m["move"] for m in states] == [1], "b's connection was shown move 1"
         # The last move's news is lost too: a's table is over and sends no more reminders,
         # but it answers b's, which are behind.
         while not ends_game_next(room_a):
@@ -126,7 +139,7 @@ async def _reminded(url: str, redis_url: str) -> None:
         assert counts[0][1] == 1
 
 
-def test_a_lost_move_with_no_move_after_it_is_caught_up_at_the_next_reminder(
+def test_lost_news_of_a_seat_or_a_move_is_caught_up_at_the_next_reminder(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_reminded(postgres_url, redis_url))

@@ -2,11 +2,11 @@
 
 The database decides (a move is stored only if its number is the next one for its table); the
 bus only tells the other processes what was decided, so that each can update its copy of the
-table and its own connections at once. A message that is lost shows as a gap in the move numbers,
-at the next move or at the next reminder of who is connected (they carry the move count), and is
-caught up from the database. Bots think in one process at a time per table: the one that
-holds the table's lease, a Redis lock with an expiry, so that another process takes over when
-the holder dies.
+table and its own connections at once. A message that is lost shows as a gap in the move numbers
+at the next move, or at the next reminder of who is connected (they say how far the table is:
+status, seats taken, moves), and is caught up from the database. Bots think in one process at
+a time per table: the one that holds the table's lease, a Redis lock with an expiry, so that
+another process takes over when the holder dies.
 """
 
 from __future__ import annotations

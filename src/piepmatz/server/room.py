@@ -340,9 +340,15 @@ class Room:
 
     def _presence_here(self) -> dict[str, Any]:
         seats = [sum(not c.broken for c in s.connections) for s in self.seats]
-        # The move count too: a process whose news of a move was lost, and to which no later
-        # move comes (the next to act waits there), sees the gap in the next reminder.
-        return {"seats": seats, "spectators": len(self.spectators), "move": self.move}
+        return {"seats": seats, "spectators": len(self.spectators), "progress": self.progress()}
+
+    def progress(self) -> list[int]:
+        """How far the table is: its status, the seats taken, the moves; each only grows. Sent
+        with every reminder of who is connected, so that a process whose news of a seat or a
+        move was lost, and to which no later move comes (the next to act waits there), sees
+        the gap."""
+        seated = sum(s.name is not None for s in self.seats if s.is_human)
+        return [STATUSES.index(self.status), seated, self.move]
 
     def idle(self) -> bool:
         """The game is over and nothing here uses the table: no connection (or one saying
@@ -611,12 +617,13 @@ class Room:
                     message["spectators"],
                     time.monotonic(),
                 )
-                # A process from before the move count counts as up to date.
-                theirs = message.get("move", self.move)
-                if theirs > self.move:
+                # A process from before the progress was sent counts as up to date.
+                ours = self.progress()
+                theirs = message.get("progress", ours)
+                if any(t > o for t, o in zip(theirs, ours, strict=True)):
                     await self._catch_up()
                 # Behind: the game may have ended here, and a finished table sends no reminders.
-                if message["ask"] or theirs < self.move:
+                if message["ask"] or any(t < o for t, o in zip(theirs, ours, strict=True)):
                     await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
                 await self.announce_table()
         self.wake_bots()
