@@ -223,6 +223,14 @@ async def _presence(url: str, redis_url: str) -> None:
         # Process a's own watcher was told, and so is a spectator at b.
         assert '"connected":true' in watcher.sent[-1]
         assert room_b.info().spectators == 1
+        # b's reminder that changes nothing is not told at a; the news after it is, once.
+        told = len(watcher.sent)
+        await room_b.refresh_presence(older=60.0)
+        await room_b.connect(Connection(Listener(), None))
+        async with asyncio.timeout(PATIENCE):
+            while room_a.info().spectators < 2:
+                await asyncio.sleep(0.01)
+        assert len(watcher.sent) == told + 1 and '"spectators":2' in watcher.sent[-1]
         # b goes silent (killed): once its reminders are overdue, a forgets its connections.
         await room_a.refresh_presence(older=0.0)
         assert [s.connected for s in room_a.info().seats] == [False, False]

@@ -612,6 +612,7 @@ class Room:
                     status,
                 )
             elif kind == "presence":
+                known = self.elsewhere.get(message["origin"])
                 self.elsewhere[message["origin"]] = (
                     message["seats"],
                     message["spectators"],
@@ -625,7 +626,9 @@ class Room:
                 # Behind: the game may have ended here, and a finished table sends no reminders.
                 if message["ask"] or any(t < o for t, o in zip(theirs, ours, strict=True)):
                     await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
-                await self.announce_table()
+                # A reminder that changes nothing is not told (every table has one every 15 s).
+                if known is None or known[:2] != (message["seats"], message["spectators"]):
+                    await self.announce_table()
         self.wake_bots()
 
     async def catch_up(self, stored: StoredTable | None = None) -> None:
