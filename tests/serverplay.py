@@ -190,7 +190,9 @@ def game_at(record: dict[str, Any], moves: int) -> Game:
     return game
 
 
-async def open_room(at: Hub, kinds: list[str], seed: int, free: tuple[int, ...] = ()) -> Room:
+async def open_room(
+    at: Hub, kinds: list[str], seed: int, free: tuple[int, ...] = (), public: bool = False
+) -> Room:
     """A table held by ``at`` with people (named) and bots in ``kinds``: playing, or waiting
     while the people's seats in ``free`` are not taken."""
     room = Room(
@@ -201,7 +203,7 @@ async def open_room(at: Hub, kinds: list[str], seed: int, free: tuple[int, ...] 
             for i, k in enumerate(kinds)
         ],
         rules_spec="standard",
-        public=False,
+        public=public,
         spectator_hash=token_hash(new_token()),
         status="waiting" if free else "playing",
         store=at.store,
@@ -210,6 +212,19 @@ async def open_room(at: Hub, kinds: list[str], seed: int, free: tuple[int, ...] 
     await at.store.create(room.to_stored())
     await at.hold(room)
     return room
+
+
+@asynccontextmanager
+async def sqlite_hub(database: Path) -> AsyncIterator[Hub]:
+    """A server's hub on its own SQLite file, without a network: for tests that drive it."""
+    engine = db.make_engine(f"sqlite+aiosqlite:///{database}")
+    await db.upgrade(engine)
+    hub = Hub(Store(engine), BotPool(0))
+    try:
+        yield hub
+    finally:
+        await hub.store.close()
+        await engine.dispose()
 
 
 class Listener:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -11,7 +12,7 @@ import redis.asyncio as redis
 
 from piepmatz.args import new_game
 from piepmatz.server import db
-from piepmatz.server.app import Hub
+from piepmatz.server.app import LISTED_AWAY, Hub
 from piepmatz.server.bots import BotPool
 from piepmatz.server.bus import Bus
 from piepmatz.server.room import Connection, Room, new_token
@@ -241,6 +242,28 @@ def test_who_is_connected_at_another_process_is_shown_until_it_falls_silent(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_presence(postgres_url, redis_url))
+
+
+async def _listed_elsewhere(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=8, free=(1,), public=True)
+        await room_a.connect(Connection(Listener(), 0))
+        assert room_a.id not in b.rooms
+        # b lists it from the database and holds it from then on; once it has heard that Anna
+        # is at a, it lists the table however long she stays.
+        assert [r.id for r in await b.open_tables(time.monotonic())] == [room_a.id]
+        async with asyncio.timeout(PATIENCE):
+            while not await b.open_tables(time.monotonic() + 10 * LISTED_AWAY):
+                await asyncio.sleep(0.01)
+        assert b.rooms[room_a.id].away_since is None
+
+
+def test_a_public_table_whose_creator_is_at_another_process_stays_listed(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_listed_elsewhere(postgres_url, redis_url))
 
 
 async def _lost_subscription(url: str, redis_url: str) -> None:

@@ -5,30 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
-from piepmatz.server import db
-from piepmatz.server.app import Hub
-from piepmatz.server.bots import BotPool
 from piepmatz.server.room import Connection, Room
-from piepmatz.server.store import Store
-from serverplay import Listener, open_room
+from serverplay import Listener, open_room, sqlite_hub
 
 AFTER = 10.0
-
-
-@asynccontextmanager
-async def sqlite_hub(database: Path) -> AsyncIterator[Hub]:
-    engine = db.make_engine(f"sqlite+aiosqlite:///{database}")
-    await db.upgrade(engine)
-    hub = Hub(Store(engine), BotPool(0))
-    try:
-        yield hub
-    finally:
-        await hub.store.close()
-        await engine.dispose()
 
 
 async def play_to_the_end(room: Room, rng: random.Random) -> None:

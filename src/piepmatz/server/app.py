@@ -78,6 +78,9 @@ class CutOff(Exception):
 #: the looks for such tables.
 FORGET_AFTER = 600.0
 FORGET_EVERY = 60.0
+#: Seconds a public table stays listed once every person seated there has gone: whoever
+#: joined it later would wait for nobody.
+LISTED_AWAY = 600.0
 
 
 class Hub:
@@ -118,6 +121,27 @@ class Hub:
             for room in list(self.rooms.values()):
                 if room.status != "over":
                     await room.refresh_presence(3 * PRESENCE_EVERY)
+
+    async def open_tables(self, now: float, away: float = LISTED_AWAY) -> list[Room]:
+        """The public tables waiting for people, but not those whose seated people have all
+        been gone for ``away`` seconds as of ``now``."""
+        if self.bus is None:
+            rooms = list(self.rooms.values())
+        else:
+            # Other processes open tables too: the database knows them all. Held here from now
+            # on, so that this process hears who is at them.
+            rooms = [
+                await self.room(stored.id)
+                for stored in await self.store.load(("waiting",))
+                if stored.public
+            ]
+        return [
+            room
+            for room in rooms
+            if room.public
+            and room.status == "waiting"
+            and (room.away_since is None or now - room.away_since < away)
+        ]
 
     async def forget_finished(self, now: float, after: float = FORGET_AFTER) -> list[str]:
         """Forget the finished tables that have been idle (see :meth:`Room.idle`) for ``after``
@@ -445,17 +469,9 @@ def create_app(
 
     @app.get("/api/tables")
     async def open_tables(request: Request) -> list[dict[str, Any]]:
-        """Public tables waiting for people."""
-        hub = hub_of(request)
-        rooms = list(hub.rooms.values())
-        if hub.bus is not None:  # other processes open tables too: the database knows them all
-            rooms = [
-                hub.rooms.get(stored.id) or Room.from_stored(stored, hub.store, hub.bots)
-                for stored in await hub.store.load(("waiting",))
-            ]
-        return [
-            room.info().model_dump() for room in rooms if room.public and room.status == "waiting"
-        ]
+        """Public tables waiting for people (see :meth:`Hub.open_tables`)."""
+        rooms = await hub_of(request).open_tables(time.monotonic())
+        return [room.info().model_dump() for room in rooms]
 
     @app.get("/api/tables/{table_id}")
     async def table(table_id: str, request: Request) -> dict[str, Any]:

@@ -187,6 +187,10 @@ class Room:
         #: who is connected there: connections per seat, spectators; by process.
         self.bus: Bus | None = None
         self.elsewhere: dict[str, tuple[list[int], int, float]] = {}
+        #: Since when (monotonic seconds) no seated person has been connected, here or at
+        #: another process; ``None`` while someone is. A table is new, or was just read, so the
+        #: clock starts now.
+        self.away_since: float | None = time.monotonic()
 
     # ------------------------------------------------------------------ building
 
@@ -334,6 +338,7 @@ class Room:
             await self._presence_changed()
 
     async def _presence_changed(self, ask: bool = False) -> None:
+        self._note_presence()
         if self.bus is not None:
             await self.bus.publish(self.id, "presence", ask=ask, **self._presence_here())
         await self.announce_table()
@@ -341,6 +346,14 @@ class Room:
     def _presence_here(self) -> dict[str, Any]:
         seats = [sum(not c.broken for c in s.connections) for s in self.seats]
         return {"seats": seats, "spectators": len(self.spectators), "progress": self.progress()}
+
+    def _note_presence(self) -> None:
+        """Keep :attr:`away_since` up to date after someone came or went, here or elsewhere."""
+        here = any(not c.broken for s in self.seats for c in s.connections)
+        if here or any(any(seats) for seats, _, _ in self.elsewhere.values()):
+            self.away_since = None
+        elif self.away_since is None:
+            self.away_since = time.monotonic()
 
     def progress(self) -> list[int]:
         """How far the table is: its status, the seats taken, the moves; each only grows. Sent
@@ -618,6 +631,7 @@ class Room:
                     message["spectators"],
                     time.monotonic(),
                 )
+                self._note_presence()
                 # A process from before the progress was sent counts as up to date.
                 ours = self.progress()
                 theirs = message.get("progress", ours)
@@ -673,6 +687,7 @@ class Room:
             gone = [o for o, (_, _, heard) in self.elsewhere.items() if now - heard > older]
             for origin in gone:
                 del self.elsewhere[origin]
+            self._note_presence()
             await self.bus.publish(self.id, "presence", ask=False, **self._presence_here())
             if gone:
                 await self.announce_table()
