@@ -157,31 +157,6 @@ def sheet_from_json(data: dict[str, Any]) -> ScoreSheet:
     )
 
 
-@asynccontextmanager
-async def playing_room(database: Path, players: int, rules: str, seed: int) -> AsyncIterator[Room]:
-    """A Room of people only, already playing, on its own SQLite file (for tests that drive
-    the room directly, without the network)."""
-    engine = db.make_engine(f"sqlite+aiosqlite:///{database}")
-    await db.upgrade(engine)
-    room = Room(
-        new_token()[:12],
-        new_game(players, rules, seed),
-        [Seat("human", f"P{p}", token_hash(new_token())) for p in range(players)],
-        rules_spec=rules,
-        public=False,
-        spectator_hash=token_hash(new_token()),
-        status="playing",
-        store=Store(engine),
-        bots=BotPool(0),
-    )
-    await room.store.create(room.to_stored())
-    try:
-        yield room
-    finally:
-        await room.store.close()
-        await engine.dispose()
-
-
 def game_at(record: dict[str, Any], moves: int) -> Game:
     """The game of ``record`` after its first ``moves`` actions."""
     game = Game(GameOptions.from_json(record["options"]))
@@ -191,18 +166,23 @@ def game_at(record: dict[str, Any], moves: int) -> Game:
 
 
 async def open_room(
-    at: Hub, kinds: list[str], seed: int, free: tuple[int, ...] = (), public: bool = False
+    at: Hub,
+    kinds: list[str],
+    seed: int,
+    free: tuple[int, ...] = (),
+    public: bool = False,
+    rules: str = "standard",
 ) -> Room:
     """A table held by ``at`` with people (named) and bots in ``kinds``: playing, or waiting
     while the people's seats in ``free`` are not taken."""
     room = Room(
         new_token()[:12],
-        new_game(len(kinds), "standard", seed),
+        new_game(len(kinds), rules, seed),
         [
             Seat(k, f"P{i}" if k == "human" and i not in free else None, token_hash(new_token()))
             for i, k in enumerate(kinds)
         ],
-        rules_spec="standard",
+        rules_spec=rules,
         public=public,
         spectator_hash=token_hash(new_token()),
         status="waiting" if free else "playing",
@@ -225,6 +205,14 @@ async def sqlite_hub(database: Path) -> AsyncIterator[Hub]:
     finally:
         await hub.store.close()
         await engine.dispose()
+
+
+@asynccontextmanager
+async def playing_room(database: Path, players: int, rules: str, seed: int) -> AsyncIterator[Room]:
+    """A Room of people only, already playing, on its own SQLite file (for tests that drive
+    the room directly, without the network)."""
+    async with sqlite_hub(database) as hub:
+        yield await open_room(hub, ["human"] * players, seed, rules=rules)
 
 
 class Listener:

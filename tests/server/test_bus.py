@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 
 import redis.asyncio as redis
 
@@ -46,15 +46,21 @@ async def until_move(room: Room, move: int) -> None:
             await asyncio.sleep(0.01)
 
 
-async def play_unheard(room: Room, move: int) -> None:
-    """Play the first legal action at ``move``; stored, but its news never leaves the process."""
+@contextmanager
+def unheard(room: Room) -> Iterator[None]:
+    """What the room does meanwhile is stored, but its news never leaves the process."""
     bus, room.bus = room.bus, None
     try:
-        await room.act(
-            room.game.state.current_player, move, str(room.game.state.legal_actions()[0])
-        )
+        yield
     finally:
         room.bus = bus
+
+
+async def play_unheard(room: Room, move: int) -> None:
+    """Play the first legal action at ``move``, :func:`unheard`."""
+    with unheard(room):
+        state = room.game.state
+        await room.act(state.current_player, move, str(state.legal_actions()[0]))
 
 
 async def _missed(url: str, redis_url: str) -> None:
@@ -97,9 +103,8 @@ async def _reminded(url: str, redis_url: str) -> None:
         waiting = Listener()
         await room_b.connect(Connection(waiting, 0))
         # The news of the last seat taken is lost: the game started at a, not at b.
-        bus, room_a.bus = room_a.bus, None
-        await room_a.take_seat(1, "Ben", new_token())
-        room_a.bus = bus
+        with unheard(room_a):
+            await room_a.take_seat(1, "Ben", new_token())
         await asyncio.sleep(0.2)
         assert (room_a.status, room_b.status, room_b.seats[1].name) == ("playing", "waiting", None)
         await room_a.refresh_presence(older=60.0)
