@@ -25,6 +25,7 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    text,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -130,7 +131,29 @@ def _alembic_upgrade(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
+#: The PostgreSQL advisory lock held while migrating: the first 8 bytes of the SHA-256 of
+#: ``piepmatz migrations``, big-endian and signed (a test checks it). Fixed, so that every
+#: version of the server takes the same one.
+MIGRATION_LOCK = 6790487461269485834
+
+
 async def upgrade(engine: AsyncEngine) -> None:
-    """Bring the schema up to the newest migration (idempotent)."""
+    """Bring the schema up to the newest migration (idempotent).
+
+    One process at a time: servers started together on a fresh database would otherwise all
+    create the same tables, and all but one die (PostgreSQL: ``duplicate key ...
+    pg_type_typname_nsp_index``; SQLite: ``table ... already exists``). The lock is taken in the
+    migration's own transaction, so it is let go at its commit or rollback, even when the
+    process dies; the next one then finds the schema current and does nothing.
+    """
     async with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            await connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+            )
+        elif connection.dialect.name == "sqlite":
+            # Python's sqlite3 opens no transaction before DDL: each CREATE TABLE would stand
+            # alone. BEGIN IMMEDIATE takes the write lock before alembic looks at the schema (a
+            # second process waits for it up to the connection's timeout).
+            await connection.exec_driver_sql("BEGIN IMMEDIATE")
         await connection.run_sync(_alembic_upgrade)
