@@ -22,12 +22,10 @@ from piepmatz.server.client import SeatClient
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-async def open_table(
-    http: httpx.AsyncClient, seats: int, seed: int
-) -> tuple[dict[str, Any], list[str]]:
-    """A table of ``seats`` people with every invite taken: the table as opened (its id, the
-    spectator token…) and the seats' tokens in seat order."""
-    body = {"seats": ["human"] * seats, "name": "P0", "seed": seed}
+async def open_table(http: httpx.AsyncClient, seats: int) -> tuple[dict[str, Any], list[str]]:
+    """A table of ``seats`` people with every invite taken (the deal is the server's): the
+    table as opened (its id, the spectator token…) and the seats' tokens in seat order."""
+    body = {"seats": ["human"] * seats, "name": "P0"}
     table: dict[str, Any] = (await http.post("/api/tables", json=body)).json()
     tokens = [table["token"]]
     for i, invite in enumerate(table["invites"], start=1):

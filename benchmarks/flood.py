@@ -83,7 +83,7 @@ async def half(
 ) -> tuple[list[float], dict[str, int], float]:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=f"http://{address}", timeout=60) as http:
-        tables = await asyncio.gather(*(open_table(http, 2, seed + i) for i in range(args.games)))
+        tables = await asyncio.gather(*(open_table(http, 2) for i in range(args.games)))
     stop = time.time() + args.seconds
     cpu = cpu_seconds(server)
     latencies: list[float] = []

@@ -214,7 +214,14 @@ def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
         # Every client connects from loopback and moves at once: the per-address and rate
         # limits, made for people, are off.
         options = ["--bot-workers", "0", "--log-level", "warning"]
-        options += ["--connections-per-address", "0", "--message-rate", "0"]
+        options += [
+            "--connections-per-address",
+            "0",
+            "--message-rate",
+            "0",
+            "--tables-per-minute",
+            "0",
+        ]
         url = args.database_url
         if args.servers > 1:
             if url is None:
@@ -238,7 +245,7 @@ async def open_games(addresses: list[str], games: int, seats: int, seed: int) ->
 
     async def one(g: int) -> GamePlan:
         async with limit:
-            table, tokens = await open_table(clients[g % len(clients)], seats, seed + g)
+            table, tokens = await open_table(clients[g % len(clients)], seats)
             return GamePlan(
                 table["table"],
                 [(addresses[(g + i) % len(addresses)], t) for i, t in enumerate(tokens)],

@@ -45,7 +45,7 @@ async def seat(
 async def run(address: str, games: int, think: float, seed: int) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=f"http://{address}", timeout=60) as http:
-        tables = await asyncio.gather(*(open_table(http, 2, seed + i) for i in range(games)))
+        tables = await asyncio.gather(*(open_table(http, 2) for i in range(games)))
     latencies: list[float] = []
     start = asyncio.Event()
     tasks = []
@@ -97,7 +97,14 @@ def main() -> None:
         # Every seat connects from loopback and answers at once: the per-address and message
         # rate limits are for people, not for this (benchmarks/flood.py measures them at work).
         options = ["--database-url", url, "--bot-workers", "0", "--log-level", "warning"]
-        options += ["--connections-per-address", "0", "--message-rate", "0"]
+        options += [
+            "--connections-per-address",
+            "0",
+            "--message-rate",
+            "0",
+            "--tables-per-minute",
+            "0",
+        ]
         with serve_process(port, *options, pythonpath=str(SRC)):
             asyncio.run(run(f"127.0.0.1:{port}", args.games, args.think, args.seed))
 

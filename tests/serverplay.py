@@ -25,6 +25,7 @@ from piepmatz.server import db
 from piepmatz.server.app import Hub, create_app
 from piepmatz.server.bots import BotPool
 from piepmatz.server.client import SeatClient
+from piepmatz.server.limits import Limits
 from piepmatz.server.room import Room, Seat, new_token, token_hash
 from piepmatz.server.store import Store
 
@@ -38,6 +39,9 @@ def running_server(
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    # Tests open tables by the dozen from one address: the per-address limit is off unless a
+    # test sets limits of its own.
+    options.setdefault("limits", Limits(tables_per_minute=0, reviews_per_minute=0))
     app = create_app(database_url, bot_workers=bot_workers, **options)
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -123,13 +127,11 @@ async def play_and_kill(
         return
 
 
-async def open_table(
-    address: str, seats: list[str], seed: int, public: bool = False
-) -> dict[str, Any]:
-    """A table opened by Anna in the first seat; unless it is public, Ben takes the first
-    invite (his token is ``second_token``)."""
+async def open_table(address: str, seats: list[str], public: bool = False) -> dict[str, Any]:
+    """A table opened by Anna in the first seat (the deal is the server's); unless it is
+    public, Ben takes the first invite (his token is ``second_token``)."""
     table: dict[str, Any] = await post(
-        address, "/api/tables", {"seats": seats, "name": "Anna", "seed": seed, "public": public}
+        address, "/api/tables", {"seats": seats, "name": "Anna", "public": public}
     )
     if not public:
         joined = await post(
@@ -142,9 +144,9 @@ async def open_table(
     return table
 
 
-async def open_two_person_table(address: str, bot: str = "random", seed: int = 5) -> dict[str, Any]:
+async def open_two_person_table(address: str, bot: str = "random") -> dict[str, Any]:
     """A three-seat table (two people, one bot) with both people seated."""
-    return await open_table(address, ["human", "human", bot], seed)
+    return await open_table(address, ["human", "human", bot])
 
 
 def sheet_from_json(data: dict[str, Any]) -> ScoreSheet:

@@ -542,7 +542,7 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
 def test_an_open_table_is_listed_in_the_lobby_and_joined_there(browser: Any, site: str) -> None:
     made = httpx.post(
         f"{site}/api/tables",
-        json={"seats": ["human", "human", "easy"], "name": "Finn", "public": True, "seed": 8},
+        json={"seats": ["human", "human", "easy"], "name": "Finn", "public": True},
     )
     assert made.status_code == 201, made.text
     table = made.json()["table"]

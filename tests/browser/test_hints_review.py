@@ -112,7 +112,7 @@ def test_no_hint_button_where_hints_are_off(browser: Any, site: str) -> None:
 
 
 def test_a_joining_person_sees_that_hints_need_everyones_consent(browser: Any, site: str) -> None:
-    body = {"seats": ["human", "human"], "name": "Anna", "seed": 2, "hints": True}
+    body = {"seats": ["human", "human"], "name": "Anna", "hints": True}
     made = httpx.post(f"{site}/api/tables", json=body).json()
     invite = made["invites"][0]
     page = browser.new_page(viewport=DESKTOP)
@@ -229,8 +229,8 @@ def test_hints_and_the_review_read_in_czech(browser: Any, site: str) -> None:
 def test_joining_an_open_table_from_the_lobby_says_whether_one_allows_hints(
     browser: Any, site: str
 ) -> None:
-    for seed, allow in ((5, True), (6, False)):
-        body = {"seats": ["human", "human"], "name": "Anna", "seed": seed, "public": True}
+    for allow in (True, False):
+        body = {"seats": ["human", "human"], "name": "Anna", "public": True}
         made = httpx.post(f"{site}/api/tables", json=body | {"hints": True}).json()
         page = browser.new_page(viewport=DESKTOP)
         page.goto(site + "/")

@@ -53,8 +53,8 @@ def test_seat_tokens_are_random_hashed_and_compared_in_constant_time(
 
 def test_a_token_opens_only_its_own_table(server: str) -> None:
     async def run() -> None:
-        a = await open_table(server, ["human", "human"], seed=1)
-        b = await open_table(server, ["human", "human", "human"], seed=2)
+        a = await open_table(server, ["human", "human"])
+        b = await open_table(server, ["human", "human", "human"])
         for token in (a["token"], a["second_token"], a["spectator_token"]):
             async with SeatClient.connect(ws_url(server, b["table"]), token) as client:
                 assert (await until(client, "error"))["code"] == "bad_token"
@@ -74,7 +74,7 @@ def test_a_token_opens_only_its_own_table(server: str) -> None:
 
 def test_a_spectator_cannot_act_chat_or_preview(server: str) -> None:
     async def run() -> None:
-        table = await open_table(server, ["human", "human"], seed=4)
+        table = await open_table(server, ["human", "human"])
         url = ws_url(server, table["table"])
         async with (
             SeatClient.connect(url, table["token"]) as anna,
@@ -105,7 +105,7 @@ def test_no_one_acts_for_another_seat(server: str) -> None:
     the message is refused, and the other seat's move played by someone else is illegal."""
 
     async def run() -> None:
-        table = await open_table(server, ["human", "human"], seed=6)
+        table = await open_table(server, ["human", "human"])
         url = ws_url(server, table["table"])
         async with (
             SeatClient.connect(url, table["token"]) as anna,
@@ -136,7 +136,7 @@ def test_tokens_never_reach_the_logs_and_frames_too_big_are_cut_off(tmp_path: Pa
     options += ["--bot-workers", "0", "--log-level", "debug"]
 
     async def run() -> list[str]:
-        table = await open_table(address, ["human", "human", "random"], seed=8)
+        table = await open_table(address, ["human", "human", "random"])
         tokens = [table["token"], table["second_token"], table["spectator_token"]]
         tokens += [i["token"] for i in table["invites"]]
         await get(address, f"/api/tables/{table['table']}/record", status=409)

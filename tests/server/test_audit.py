@@ -53,7 +53,7 @@ CARD = re.compile(
     r"(?<![A-Za-z0-9])(?:(?:BL|BU|CH|GR|SP|YE)[1-6][mf]|S[1-3][a-j]|CR[a-c]|SQ[a-c])(?![A-Za-z0-9])"
 )
 #: The audit plays faster than any person and probes on purpose: no limit gets in its way.
-NO_LIMITS = Limits(message_rate=0, refused_rate=0, connections_per_address=0)
+NO_LIMITS = Limits(message_rate=0, refused_rate=0, connections_per_address=0, tables_per_minute=0)
 #: Two seatings per number of players, one game each: people and bots in different seats.
 SEATINGS = {
     2: (["human", "human"], ["greedy", "human"]),
@@ -171,6 +171,20 @@ async def _probe_http(http: httpx.AsyncClient, log: Http, table: str, invite: st
     await log.call(http, "POST", f"/api/tables/{table}/join", {"name": "Eve"})
     await log.call(http, "POST", f"/api/tables/{table}/join", {"name": "Eve", "token": invite})
     await log.call(http, "POST", f"/api/tables/{table}/join", {"name": 7, "token": invite})
+    # What a stranger may not name: a file, a bot of unbounded cost, a person as a quick game's
+    # bot, the deal of a table where others sit. Each is refused alike, and nothing is opened.
+    refusals = set()
+    for bot in ("ppo:/proc/self/fd/5", "ppo:/etc/hostname", "ismcts:time=100000", "human"):
+        asked = [("/api/quick", {"name": "Eve", "bot": bot})]
+        if bot != "human":
+            asked.append(("/api/tables", {"seats": ["human", bot], "name": "Eve"}))
+        for path, body in asked:
+            answer = await log.call(http, "POST", path, body)
+            assert answer.status_code == 422, answer.text
+            refusals.add(answer.json()["detail"].partition(": ")[2])
+    assert len(refusals) == 1, refusals
+    chosen = {"seats": ["human", "human"], "name": "Eve", "seed": 424242}
+    assert (await log.call(http, "POST", "/api/tables", chosen)).status_code == 422
 
 
 async def _play_audited_game(
@@ -183,7 +197,9 @@ async def _play_audited_game(
                 http,
                 "POST",
                 "/api/tables",
-                {"seats": seats, "name": "Anna", "seed": seed, "rules": rules},
+                # A seed is the creator's to choose only where nobody else sits.
+                {"seats": seats, "name": "Anna", "rules": rules}
+                | ({"seed": seed} if seats.count("human") == 1 else {}),
             )
         ).json()
         table = made["table"]

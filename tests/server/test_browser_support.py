@@ -224,7 +224,7 @@ def test_a_refused_join_or_record_is_told_in_the_requests_language(server: str) 
     """The pages show these refusals to the player as the server words them."""
 
     async def run() -> dict[str, tuple[int, str]]:
-        body = {"seats": ["human", "human", "human"], "name": "Anna", "public": True, "seed": 3}
+        body = {"seats": ["human", "human", "human"], "name": "Anna", "public": True}
         public = await post(server, "/api/tables", body)
         private = await post(server, "/api/tables", body | {"public": False})
         invite = public["invites"][0]["token"]

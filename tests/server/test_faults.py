@@ -13,9 +13,11 @@ import httpx
 import pytest
 
 from faultplay import Player, ServerProcess, fault_bot_plugin, server_process
+from piepmatz.bots import load_plugins
 from piepmatz.core import Game
 from piepmatz.server.bots import BotPool, Choice
 from piepmatz.server.client import SeatClient
+from piepmatz.server.roster import BotRoster
 from serverplay import game_at, get, post, running_server, ws_url
 
 #: The tables: people and bots (the bots think in a worker process).
@@ -29,7 +31,9 @@ TABLES = [
 
 async def seat_everyone(address: str, seats: list[str], seed: int) -> tuple[str, list[str]]:
     """Open a table and take every person's seat; the table id and the people's tokens."""
-    table = await post(address, "/api/tables", {"seats": seats, "name": "P0", "seed": seed})
+    # A seed is the creator's choice only at a table where nobody else sits.
+    chosen = {"seed": seed} if seats.count("human") == 1 else {}
+    table = await post(address, "/api/tables", {"seats": seats, "name": "P0"} | chosen)
     tokens = [table["token"]]
     for i, invite in enumerate(table["invites"]):
         joined = await post(
@@ -113,9 +117,8 @@ REASONS = {"crash": "its worker process died", "hang": "it took longer than 1 s"
 
 
 async def _table_with_a_failing_bot(address: str, failure: str) -> None:
-    spec = f"servertest_{failure}:3"
     table = await post(
-        address, "/api/tables", {"seats": ["human", spec, "random"], "name": "A", "seed": 3}
+        address, "/api/tables", {"seats": ["human", "failing", "random"], "name": "A", "seed": 3}
     )
     told: list[dict[str, Any]] = []
     async with SeatClient.connect(ws_url(address, table["table"]), table["token"]) as anna:
@@ -139,7 +142,7 @@ async def _table_with_a_failing_bot(address: str, failure: str) -> None:
     # so the pool the broken worker was in has been replaced by one that works.
     assert failing and [t["move"] for t in told] == failing, told
     for notice in told:
-        assert notice["seat"] == 1 and notice["bot"] == spec and notice["fallback"] == "greedy"
+        assert notice["seat"] == 1 and notice["bot"] == "failing" and notice["fallback"] == "greedy"
         assert notice["reason"] == REASONS[failure]
     assert message["result"] == Game.from_record(record).score().to_json()
 
@@ -148,17 +151,19 @@ async def _table_with_a_failing_bot(address: str, failure: str) -> None:
 def test_a_bot_whose_worker_crashes_or_hangs_is_replaced_and_the_table_goes_on(
     failure: str, sqlite_url: str, fault_bots: str
 ) -> None:
+    load_plugins([fault_bots])
+    # The operator offers the bot that fails from its third turn on, by a name of its own.
+    roster = BotRoster.build([f"failing=servertest_{failure}:3"])
     with running_server(
-        sqlite_url, bot_workers=1, bot_timeout=1.0, plugins=[fault_bots]
+        sqlite_url, bot_workers=1, bot_timeout=1.0, plugins=[fault_bots], roster=roster
     ) as address:
         asyncio.run(_table_with_a_failing_bot(address, failure))
 
 
 def test_a_bot_waiting_behind_others_is_not_timed_while_it_waits(fault_bots: str) -> None:
     """Six questions to one worker, each thought about for 0.4 s against a limit of 1.6 s:
-    the last is answered 2.4 s after it was asked, and still with its own bot's move. (The
-    pool's queue takes two questions ahead of time, so one may be timed while it waits for two
-    others: 1.2 s at most.)"""
+    the last is answered 2.4 s after it was asked, and still with its own bot's move (a
+    question goes to the pool only when a worker is free for it)."""
 
     async def run() -> list[Choice]:
         pool = BotPool(1, timeout=1.6, plugins=[fault_bots])

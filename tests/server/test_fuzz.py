@@ -27,7 +27,7 @@ from piepmatz.server.messages import MAX_MESSAGE
 from serverplay import running_server
 
 #: Fuzzing sends far more messages than a person: the limits (tested elsewhere) stay off here.
-NO_LIMITS = Limits(message_rate=0, refused_rate=0, connections_per_address=0)
+NO_LIMITS = Limits(message_rate=0, refused_rate=0, connections_per_address=0, tables_per_minute=0)
 #: A preview for a move no game reaches: its refusal marks the end of one example's answers.
 MARKER_MOVE = 10**9
 TIMEOUT = 10.0
@@ -73,16 +73,12 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tables]:
             running_server(f"sqlite+aiosqlite:///{database}", limits=NO_LIMITS) as address,
             httpx.Client(base_url=f"http://{address}", timeout=TIMEOUT) as http,
         ):
-            made = http.post(
-                "/api/tables", json={"seats": ["human", "human"], "name": "A", "seed": 1}
-            ).json()
+            made = http.post("/api/tables", json={"seats": ["human", "human"], "name": "A"}).json()
             joined = http.post(
                 f"/api/tables/{made['table']}/join",
                 json={"name": "B", "token": made["invites"][0]["token"]},
             ).json()
-            other = http.post(
-                "/api/tables", json={"seats": ["human", "human"], "name": "C", "seed": 2}
-            ).json()
+            other = http.post("/api/tables", json={"seats": ["human", "human"], "name": "C"}).json()
             yield Tables(
                 address,
                 made["table"],

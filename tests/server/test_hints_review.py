@@ -66,7 +66,7 @@ def test_hints_are_off_unless_every_person_allowed_them(address: str) -> None:
         made = await post(
             address,
             "/api/tables",
-            {"seats": ["human", "human"], "name": "Anna", "seed": 3, "hints": True},
+            {"seats": ["human", "human"], "name": "Anna", "hints": True},
         )
         info = await get(address, f"/api/tables/{made['table']}")
         assert info["hints"] is False, "a free seat has not allowed them yet"
@@ -98,7 +98,7 @@ def test_a_hint_is_refused_to_spectators_out_of_turn_and_for_another_move(addres
         made = await post(
             address,
             "/api/tables",
-            {"seats": ["human", "human"], "name": "Anna", "seed": 3, "hints": True},
+            {"seats": ["human", "human"], "name": "Anna", "hints": True},
         )
         joined = await post(
             address,

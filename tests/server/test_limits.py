@@ -113,7 +113,7 @@ def test_flooding_clients_are_cut_off_and_the_table_plays_on(server: str) -> Non
     limited = server
 
     async def run() -> None:
-        table = await open_table(limited, ["human", "human", "random"], seed=11)
+        table = await open_table(limited, ["human", "human", "random"])
         url = ws_url(limited, table["table"])
         async with (
             SeatClient.connect(url, table["token"]) as anna,
@@ -153,7 +153,7 @@ def test_flooding_clients_are_cut_off_and_the_table_plays_on(server: str) -> Non
 
 def test_connections_per_address_are_limited(limited: str) -> None:
     async def run() -> None:
-        table = await open_table(limited, ["human", "human"], seed=12)
+        table = await open_table(limited, ["human", "human"])
         url = ws_url(limited, table["table"])
         async with connect(url) as one, connect(url) as two, connect(url) as three:
             async with connect(url) as four:

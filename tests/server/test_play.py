@@ -73,7 +73,7 @@ def test_a_whole_game_between_two_clients_and_a_bot_scores_as_replay_does(
 
 
 async def _reconnect(address: str) -> None:
-    table = await open_two_person_table(address, seed=9)
+    table = await open_two_person_table(address)
     url = ws_url(address, table["table"])
     async with SeatClient.connect(url, table["second_token"]) as ben:
         ben_plays = asyncio.create_task(play_randomly(ben, random.Random(2)))

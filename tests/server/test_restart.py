@@ -21,7 +21,7 @@ async def _play_until_killed(
     address: str, process: subprocess.Popen[bytes]
 ) -> tuple[dict[str, object], list[tuple[int, str]]]:
     """Two people play; the server is killed right after the acknowledgement of move 20 or so."""
-    table = await open_two_person_table(address, bot="random", seed=21)
+    table = await open_two_person_table(address, bot="random")
     url = ws_url(address, table["table"])
     acked: list[tuple[int, str]] = []
     async with (

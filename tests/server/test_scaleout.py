@@ -42,6 +42,7 @@ def two_servers(
     """Two server processes on their own ports, sharing the database and Redis; started one
     after the other (the first migrates the schema)."""
     options = ("--database-url", postgres_url, "--redis", redis_url, "--bot-workers", "0")
+    options += ("--tables-per-minute", "0")  # the tests open tables by the dozen
     with ExitStack() as stack:
         started = []
         for name in ("a", "b"):
@@ -85,7 +86,7 @@ def moves_seen(client: SeatClient) -> list[int]:
 
 
 async def _across_processes(a: str, b: str) -> None:
-    table = await open_table(a, ["human", "human", "random"], seed=31)
+    table = await open_table(a, ["human", "human", "random"])
     anna_url, ben_url = ws_url(a, table["table"]), ws_url(b, table["table"])
     async with (
         SeatClient.connect(anna_url, table["token"]) as anna,
@@ -125,7 +126,7 @@ def test_players_at_two_processes_play_one_game_with_a_bot(pair: tuple[str, str]
 
 
 async def _killed(a: str, b: str, process: subprocess.Popen[bytes]) -> None:
-    table = await open_table(a, ["human", "human", "random"], seed=41)
+    table = await open_table(a, ["human", "human", "random"])
     acked: list[tuple[int, str]] = []
     # Anna plays at process a, Ben at b; a is killed, Anna comes back at b.
     async with (
@@ -168,10 +169,8 @@ async def _race(first: str, second: str) -> int:
     decision both of the deciding seat's connections send an action for the same move at once.
     Returns how many races were run (tables are played to the end until there were enough)."""
     races = 0
-    seed = 51
     while races < RACES:
-        table = await open_table(first, ["human", "human"], seed=seed)
-        seed += 1
+        table = await open_table(first, ["human", "human"])
         tokens = [table["token"], table["second_token"]]
         async with _two_each(table["table"], tokens, first, second) as seats:
             acked: dict[int, str] = {}
@@ -292,8 +291,8 @@ def test_a_taken_move_number_is_refused_and_the_rest_of_its_commit_stands(
 
 
 async def _join_at_once(a: str, b: str) -> None:
-    for seed in range(10):
-        table = await open_table(a, ["human", "human", "human"], seed=seed, public=True)
+    for _ in range(10):
+        table = await open_table(a, ["human", "human", "human"], public=True)
         path = f"/api/tables/{table['table']}/join"
         joined = await asyncio.gather(
             post(a, path, {"name": "Ben"}, status=200), post(b, path, {"name": "Cleo"}, status=200)

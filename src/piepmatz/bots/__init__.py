@@ -229,6 +229,15 @@ register("easy", _level("easy", f"heuristic:noise={EASY_NOISE}"))
 register("medium", _level("medium", "heuristic"))
 register("hard", _level("hard", "ismcts:hard"))
 
+#: The bots this module registers; the rest come from plugins (or entry points, once used).
+_BUILT_IN = frozenset(_FACTORIES)
+
+
+def plugin_bot_names() -> list[str]:
+    """The bots registered by plugins loaded in this process (not the built-in ones, nor an
+    installed package's entry points)."""
+    return sorted(set(_FACTORIES) - _BUILT_IN - set(entry_point_names()))
+
 
 #: Bots that cannot be built from their bare name (``ppo``, declared by :mod:`piepmatz.rl.bot`
 #: as an entry point, needs a checkpoint path): menus that offer bots by name leave them out.
@@ -246,5 +255,6 @@ __all__ = [
     "bot_names",
     "load_plugins",
     "make_bot",
+    "plugin_bot_names",
     "register",
 ]

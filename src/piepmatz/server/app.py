@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnected
 
 from piepmatz.args import new_game
-from piepmatz.bots import make_bot
+from piepmatz.bots import load_plugins, plugin_bot_names
 from piepmatz.core import PiepmatzError
 from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.i18n import (
@@ -38,7 +38,7 @@ from piepmatz.i18n import (
 from . import db
 from .bots import BOT_TIMEOUT, Analysis, BotPool
 from .collector import collect
-from .limits import POLICY_CLOSE, AddressCounter, ConnectionGuard, Limits
+from .limits import POLICY_CLOSE, AddressBuckets, AddressCounter, ConnectionGuard, Limits
 from .logfilter import keep_tokens_out_of_logs
 from .messages import (
     MAX_MESSAGE,
@@ -59,7 +59,8 @@ from .messages import (
 )
 from .outbox import ClientGone, WebSocketClient
 from .review import Reviews
-from .room import HUMAN, Connection, Room, RoomError, Seat, new_token, token_hash
+from .room import Connection, Room, RoomError, Seat, new_token, token_hash
+from .roster import HUMAN, BotRoster, UnknownBot
 from .store import StorageUnavailable, Store
 
 if TYPE_CHECKING:
@@ -207,16 +208,21 @@ class Hub:
         return room
 
 
-def _check_seats(kinds: list[str]) -> list[str]:
+def _check_seats(kinds: list[str], roster: BotRoster) -> list[str]:
+    """Each seat's kind: ``human`` or the name of a bot the server offers (never a spec)."""
     out = []
-    for kind in kinds:
+    for i, kind in enumerate(kinds):
         if kind != HUMAN:
             try:
-                make_bot(kind)
-            except ValueError as exc:
-                raise HTTPException(422, f"seat {kind!r}: {exc}") from None
+                kind = roster.choose(kind)
+            except UnknownBot as exc:
+                raise HTTPException(422, f"seat {i}: {exc}") from None
         out.append(kind)
     return out
+
+
+def _client_address(request: Request) -> str:
+    return request.client.host if request.client else "?"
 
 
 #: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
@@ -300,6 +306,7 @@ def create_app(
     redis_url: str | None = None,
     bot_timeout: float = BOT_TIMEOUT,
     plugins: Sequence[str] = (),
+    roster: BotRoster | None = None,
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
@@ -307,7 +314,8 @@ def create_app(
     ``hint_bot``, ``hint_iterations`` and ``review_iterations`` set the budgets of hints and
     reviews (default: the hard bot and :mod:`piepmatz.bots.review`'s budgets); a bot that fails
     or thinks longer than ``bot_timeout`` seconds is replaced for the move (``plugins`` are
-    loaded in the server and its bot workers).
+    loaded in the server and its bot workers); hints and reviews are cut off there too.
+    ``roster`` is the bots a request may name (default: the levels).
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -321,13 +329,18 @@ def create_app(
     )
     limits = limits or Limits()
     addresses = AddressCounter(limits.connections_per_address)
+    opened = AddressBuckets(limits.tables_per_minute, limits.tables_burst)
+    reviewed = AddressBuckets(limits.reviews_per_minute, limits.reviews_burst)
+    if roster is None:
+        load_plugins(plugins)
+        roster = BotRoster.build(plugin_bots=plugin_bot_names())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         keep_tokens_out_of_logs()
         engine = db.make_engine(url)
         await db.upgrade(engine)
-        bots = BotPool(bot_workers, analysis, bot_timeout, plugins)
+        bots = BotPool(bot_workers, analysis, bot_timeout, plugins, roster)
         hub = Hub(Store(engine), bots)
         presence: asyncio.Task[None] | None = None
         if redis_url is not None:
@@ -398,13 +411,27 @@ def create_app(
         hints: bool,
     ) -> dict[str, Any]:
         hub = hub_of(request)
-        kinds = _check_seats(kinds)
+        kinds = _check_seats(kinds, roster)
         humans = [i for i, k in enumerate(kinds) if k == HUMAN]
         if not humans:
             raise HTTPException(422, "a table needs at least one person's seat ('human')")
         seat = humans[0] if creator is None else creator
         if seat not in humans:
             raise HTTPException(422, f"seat {seat} is not a person's seat")
+        if seed is not None and len(humans) > 1:
+            # Whoever chose the seed could deal the game at home and know every hand.
+            raise HTTPException(
+                422,
+                "seed: a chosen seed is only for a table with one person; with others at the "
+                "table the deal is the server's secret",
+            )
+        if not opened.take(_client_address(request)):
+            raise HTTPException(
+                429,
+                f"more than {limits.tables_per_minute:g} tables a minute from your address: "
+                "wait a moment",
+                headers={"Retry-After": str(opened.retry_after())},
+            )
         try:
             game = new_game(len(kinds), rules, seed)
         except ValueError as exc:
@@ -462,7 +489,11 @@ def create_app(
 
     @app.post("/api/quick", status_code=201)
     async def quick(body: QuickGame, request: Request) -> dict[str, Any]:
-        kinds = [HUMAN] + [body.bot] * (body.players - 1)
+        try:
+            bot = roster.choose(body.bot)
+        except UnknownBot as exc:
+            raise HTTPException(422, f"bot: {exc}") from None
+        kinds = [HUMAN] + [bot] * (body.players - 1)
         return await open_table(
             request, kinds, body.rules, body.seed, False, body.name, 0, body.hints
         )
@@ -534,6 +565,20 @@ def create_app(
                     player=player, last=len(room.seats) - 1
                 ),
             )
+        if not hub.reviews.known(room.id, player):
+            if not reviewed.take(_client_address(request)):
+                raise HTTPException(
+                    429,
+                    f"more than {limits.reviews_per_minute:g} reviews a minute from your "
+                    "address: wait a moment",
+                    headers={"Retry-After": str(reviewed.retry_after())},
+                )
+            if limits.reviews_at_once and hub.reviews.computing() >= limits.reviews_at_once:
+                raise HTTPException(
+                    503,
+                    "the server is computing other reviews: ask again in a minute",
+                    headers={"Retry-After": "60"},
+                )
         job = hub.reviews.get(room.id, room.game, player)
         if job.result is not None:
             return JSONResponse(job.result)
@@ -611,6 +656,7 @@ def create_app(
                 await conn.send(exc.message())
 
         guard = ConnectionGuard(limits)
+        hello_by = asyncio.get_running_loop().time() + limits.hello_within
 
         async def refuse(code: str, message: str) -> None:
             await client.send(Error(code=code, message=message).model_dump_json())
@@ -619,7 +665,19 @@ def create_app(
 
         try:
             while True:
-                received = await websocket.receive()
+                if conn is None and limits.hello_within:
+                    # A connection that never says hello holds a socket and a slot of its
+                    # address for nothing.
+                    try:
+                        async with asyncio.timeout_at(hello_by):
+                            received = await websocket.receive()
+                    except TimeoutError:
+                        await client.close(
+                            POLICY_CLOSE, f"no hello within {limits.hello_within:g} s"
+                        )
+                        break
+                else:
+                    received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
                     raise WebSocketDisconnect(received.get("code", 1000))
                 if not guard.admit():

@@ -6,7 +6,9 @@ reviews (:mod:`piepmatz.bots.review`) are searched in the same workers, from one
 
 A bot that fails (its worker dies, it raises, it answers something that is not a legal action)
 or takes longer than the pool's ``timeout`` is replaced *for that move* by :data:`FALLBACK_BOT`,
-so that its table goes on; a pool with a dead or stuck worker is replaced by a fresh one.
+so that its table goes on; a pool with a dead or stuck worker is replaced by a fresh one. The
+workers are shared fairly between tables (:mod:`.fairshare`), and every piece of work, hints and
+reviews too, is cut off at the same ceiling.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import random
 import select
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -37,6 +39,9 @@ from piepmatz.bots.review import (
     review_decision,
 )
 from piepmatz.core import PlayerView
+
+from .fairshare import FairShare
+from .roster import BotRoster
 
 T = TypeVar("T")
 log = logging.getLogger("piepmatz.server")
@@ -103,9 +108,19 @@ def _alive(pid: int) -> bool:
     return True
 
 
+#: Work threads when the pool has no worker processes (``workers=0``).
+THREAD_SLOTS = 4
+
+
 class BotPool:
-    """A process pool for bot decisions; ``workers=0`` thinks in a thread (tests, tiny hosts:
-    a stuck bot's thread cannot be stopped there, only given up on)."""
+    """A process pool for bot decisions, hints and reviews, shared fairly between the tables
+    and reviews that ask (:mod:`.fairshare`); ``workers=0`` thinks in threads (tests, tiny
+    hosts: a stuck bot's thread cannot be stopped there, only given up on).
+
+    ``timeout`` is the operator's ceiling on one piece of work (a bot's move, a hint, one
+    decision of a review): past it the work is given up and its worker replaced. ``roster``
+    is the bots a request may choose (:mod:`.roster`).
+    """
 
     def __init__(
         self,
@@ -113,15 +128,14 @@ class BotPool:
         analysis: Analysis | None = None,
         timeout: float = BOT_TIMEOUT,
         plugins: Sequence[str] = (),
+        roster: BotRoster | None = None,
     ) -> None:
         self.workers = workers
         self.analysis = analysis or Analysis()
-        #: How many searches of hints and reviews run at once: one per worker. They go to the
-        #: executor one decision at a time, so a bot's move, queued directly, waits at most for
-        #: one decision's search before it gets a worker.
-        self._analysing = asyncio.Semaphore(max(1, workers))
+        self.share = FairShare(workers or THREAD_SLOTS)
         self.timeout = timeout
         self.plugins = load_plugins(plugins)
+        self.roster = roster or BotRoster()
         self.executor = self._new_executor()
 
     def _new_executor(self) -> ProcessPoolExecutor | None:
@@ -151,65 +165,68 @@ class BotPool:
             process.kill()
         broken.shutdown(wait=False, cancel_futures=True)
 
-    async def choose(self, spec: str, view: PlayerView, legal: Sequence[int], seed: int) -> int:
-        """The bot's own move. Raises what went wrong: ``TimeoutError`` once it has thought for
-        longer than ``timeout``, ``BrokenProcessPool`` if its worker died; the pool is replaced
-        in both cases. The time counts from when the pool takes the question up, not while it
-        waits behind other tables' bots (the pool's queue takes one question more than it has
-        workers ahead of time, so a question may be timed while it waits for those)."""
-        while True:
-            executor = self.executor
-            if executor is None:
-                async with asyncio.timeout(self.timeout):
-                    return await asyncio.to_thread(choose, spec, view, list(legal), seed)
-            try:
-                await asyncio.gather(*(asyncio.wrap_future(f) for f in self.ready))
-                future = executor.submit(choose, spec, view, list(legal), seed)
-                answer = asyncio.wrap_future(future)
-                while not future.running() and not future.done():
-                    await asyncio.wait([answer], timeout=0.05)
-                async with asyncio.timeout(self.timeout):
-                    return await answer
-            except BrokenProcessPool:
-                if executor is self.executor:
+    async def _run(self, owner: Hashable, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker once ``owner``'s turn comes. Raises what went wrong:
+        ``TimeoutError`` once it has run for longer than ``timeout``, ``BrokenProcessPool`` if
+        its worker died; the pool is replaced in both cases. The time counts from when a worker
+        takes the work up: there are as many turns as workers, so none waits in the pool."""
+        async with self.share.turn(owner):
+            while True:
+                executor = self.executor
+                if executor is None:
+                    async with asyncio.timeout(self.timeout):
+                        return await asyncio.to_thread(work, *args)
+                try:
+                    await asyncio.gather(*(asyncio.wrap_future(f) for f in self.ready))
+                    answer = asyncio.wrap_future(executor.submit(work, *args))
+                    async with asyncio.timeout(self.timeout):
+                        return await answer
+                except BrokenProcessPool:
+                    if executor is self.executor:
+                        self._replace(executor)
+                        raise
+                    # Another owner's work broke the pool this one was in: ask the new pool.
+                except TimeoutError:
                     self._replace(executor)
                     raise
-                # Another table's bot broke the pool this one waited in: ask the new pool.
-            except TimeoutError:
-                self._replace(executor)
-                raise
+
+    async def choose(
+        self, spec: str, view: PlayerView, legal: Sequence[int], seed: int, owner: Hashable = None
+    ) -> int:
+        """The bot's own move, thought in ``owner``'s turn (see :meth:`_run`)."""
+        return await self._run(owner, choose, spec, view, list(legal), seed)
 
     async def choose_or_fallback(
-        self, spec: str, view: PlayerView, legal: Sequence[int], seed: int
+        self, spec: str, view: PlayerView, legal: Sequence[int], seed: int, owner: Hashable = None
     ) -> Choice:
-        """The bot's move, or :data:`FALLBACK_BOT`'s if the bot failed or took too long."""
+        """The bot's move, or :data:`FALLBACK_BOT`'s if the bot failed or took too long. Why is
+        said in a few fixed words: what the bot raised goes to the log only (a plugin's error
+        may quote its hand)."""
         try:
-            return Choice(await self.choose(spec, view, legal, seed))
+            return Choice(await self.choose(spec, view, legal, seed, owner))
         except TimeoutError:
             reason = f"it took longer than {self.timeout:g} s"
         except BrokenProcessPool:
             reason = "its worker process died"
         except Exception as exc:  # a broken answer (BotMoveError) or a bot that raised
-            reason = str(exc) or repr(exc)
+            log.error("bot %s failed: %s", spec, str(exc) or repr(exc))
+            reason = "it failed"
         action = await asyncio.to_thread(choose, FALLBACK_BOT, view, list(legal), seed)
         return Choice(action, reason)
 
-    async def _analyse(self, work: Callable[..., T], *args: Any) -> T:
-        async with self._analysing:
-            if self.executor is None:
-                return await asyncio.to_thread(work, *args)
-            return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
-
-    async def hint(self, view: PlayerView, seed: int) -> Hint:
+    async def hint(self, view: PlayerView, seed: int, owner: Hashable = None) -> Hint:
         """The hint bot's suggestion for the viewer's decision, with its estimate."""
         a = self.analysis
-        return await self._analyse(
-            hint, view._replace(events=None), seed, a.hint_bot, a.hint_iterations
+        return await self._run(
+            owner, hint, view._replace(events=None), seed, a.hint_bot, a.hint_iterations
         )
 
-    async def review(self, view: PlayerView, played: int, seed: int, index: int) -> DecisionReview:
+    async def review(
+        self, view: PlayerView, played: int, seed: int, index: int, owner: Hashable = None
+    ) -> DecisionReview:
         """One decision of a finished game graded (``piepmatz.bots.review.review_decision``)."""
-        return await self._analyse(
+        return await self._run(
+            owner,
             review_decision,
             view._replace(events=None),
             played,

@@ -24,16 +24,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve.add_argument(
         "--bot-workers",
         type=int,
-        default=max(1, (os.cpu_count() or 2) - 1),
-        help="processes the bots think in (default: one less than the cores)",
+        default=max(2, (os.cpu_count() or 2) - 1),
+        help="processes the bots, hints and reviews think in, shared fairly between the "
+        "tables (default: one less than the cores, at least 2, so that one slow bot never "
+        "holds them all)",
     )
     serve.add_argument(
         "--bot-timeout",
         type=float,
         default=30.0,
         metavar="SECONDS",
-        help="a bot that takes longer for a move (or fails) is replaced for that move by the "
-        "greedy bot (30)",
+        help="the ceiling on one piece of a worker's work: a bot that takes longer for a move "
+        "(or fails) is replaced for that move by the greedy bot, and a hint or a review's "
+        "decision that takes longer is given up (30)",
+    )
+    serve.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer a bot by NAME beside the levels random, easy, greedy, medium and hard, "
+        "built from SPEC (e.g. deep=ismcts:iterations=20000, champion=ppo:policy.npz); "
+        "requests choose bots by name only (repeatable)",
     )
     serve.add_argument(
         "--plugin",
@@ -80,7 +92,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("critical", "error", "warning", "info", "debug"),
         help="how much uvicorn logs (info: every request)",
     )
-    from .limits import CONNECTIONS_PER_ADDRESS, MESSAGE_BURST, MESSAGE_RATE
+    from .limits import (
+        CONNECTIONS_PER_ADDRESS,
+        MESSAGE_BURST,
+        MESSAGE_RATE,
+        REVIEWS_AT_ONCE,
+        REVIEWS_PER_MINUTE,
+        TABLES_PER_MINUTE,
+    )
 
     serve.add_argument(
         "--message-rate",
@@ -99,6 +118,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=int,
         default=CONNECTIONS_PER_ADDRESS,
         help=f"open WebSockets per client address ({CONNECTIONS_PER_ADDRESS}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=TABLES_PER_MINUTE,
+        help="tables and quick games one client address may open per minute "
+        f"({TABLES_PER_MINUTE:g}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--reviews-per-minute",
+        type=float,
+        default=REVIEWS_PER_MINUTE,
+        help="game reviews one client address may start per minute "
+        f"({REVIEWS_PER_MINUTE:g}; 0: no limit)",
+    )
+    serve.add_argument(
+        "--reviews-at-once",
+        type=int,
+        default=REVIEWS_AT_ONCE,
+        help=f"reviews computed at once on the server ({REVIEWS_AT_ONCE}; 0: no limit)",
     )
     serve.set_defaults(func=run_serve)
 
@@ -130,12 +169,27 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.bot_timeout <= 0:
         sys.stderr.write("piepmatz serve: --bot-timeout must be more than 0 seconds\n")
         return 2
+    from piepmatz.bots import plugin_bot_names
     from piepmatz.bots.plugins import PluginError, load_plugins
+
+    from .roster import BotRoster
 
     try:
         plugins = load_plugins(args.plugin)
     except PluginError as exc:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
+        return 2
+    try:
+        # The operator's bots: the levels, --bot entries and what the plugins registered.
+        roster = BotRoster.build(args.bot, plugin_bot_names())
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz serve: {exc}\n")
+        return 2
+    if slow := roster.longest_think(args.bot_timeout):
+        sys.stderr.write(
+            f"piepmatz serve: these bots think longer than --bot-timeout "
+            f"{args.bot_timeout:g} s and would always be cut off: {', '.join(slow)}\n"
+        )
         return 2
     for option, value in (
         ("--hint-iterations", args.hint_iterations),
@@ -156,6 +210,9 @@ def run_serve(args: argparse.Namespace) -> int:
             message_rate=args.message_rate,
             message_burst=args.message_burst,
             connections_per_address=args.connections_per_address,
+            tables_per_minute=args.tables_per_minute,
+            reviews_per_minute=args.reviews_per_minute,
+            reviews_at_once=args.reviews_at_once,
         )
     except ValueError as exc:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
@@ -168,6 +225,7 @@ def run_serve(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         bot_timeout=args.bot_timeout,
         plugins=plugins,
+        roster=roster,
         limits=limits,
         redis_url=args.redis,
         hint_bot=args.hint_bot,

@@ -1,4 +1,5 @@
-"""What one client may ask of the server: message rate, refused messages, open connections.
+"""What one client may ask of the server: message rate, refused messages, open connections,
+tables opened and reviews started.
 
 A person makes a move every few seconds and a page sends a handful of messages per move, so the
 limits sit far above honest play and far below what would let one client slow a table down.
@@ -8,6 +9,7 @@ keeps going past that is disconnected with close code 1008 and a reason.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -24,6 +26,19 @@ REFUSED_RATE = 1.0
 #: Open WebSocket connections per client address: a family behind one router playing a few
 #: tables, each with a few tabs, stays far below; one machine cannot hold thousands.
 CONNECTIONS_PER_ADDRESS = 32
+#: Tables (quick games included) one client address may open per minute, and at once: a
+#: person starts a game every few minutes; a script opening hundreds fills the database.
+TABLES_PER_MINUTE = 10.0
+TABLES_BURST = 10
+#: Game reviews one client address may start per minute, and at once: a review keeps a bot
+#: worker busy for some 20 s (one search per decision of a whole game).
+REVIEWS_PER_MINUTE = 2.0
+REVIEWS_BURST = 4
+#: Reviews being computed at once on the whole server; past it a new one is refused (503) until
+#: one is done, so that nobody can queue hours of work.
+REVIEWS_AT_ONCE = 4
+#: Seconds a WebSocket may stay open without saying hello (the page says it at once).
+HELLO_WITHIN = 10.0
 #: The close code of a connection cut off for breaking a limit (RFC 6455: policy violation).
 POLICY_CLOSE = 1008
 #: Errors that are answered but not held against the connection: ``stale`` is what an honest
@@ -40,6 +55,12 @@ class Limits:
     refused_rate: float = REFUSED_RATE
     refused_burst: int = REFUSED_BURST
     connections_per_address: int = CONNECTIONS_PER_ADDRESS
+    tables_per_minute: float = TABLES_PER_MINUTE
+    tables_burst: int = TABLES_BURST
+    reviews_per_minute: float = REVIEWS_PER_MINUTE
+    reviews_burst: int = REVIEWS_BURST
+    reviews_at_once: int = REVIEWS_AT_ONCE
+    hello_within: float = HELLO_WITHIN
 
     def __post_init__(self) -> None:
         for name in (
@@ -48,6 +69,12 @@ class Limits:
             "refused_rate",
             "refused_burst",
             "connections_per_address",
+            "tables_per_minute",
+            "tables_burst",
+            "reviews_per_minute",
+            "reviews_burst",
+            "reviews_at_once",
+            "hello_within",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
@@ -119,14 +146,59 @@ class AddressCounter:
             del self.open[address]
 
 
+class AddressBuckets:
+    """A :class:`TokenBucket` per client address, for requests over HTTP (tables opened, reviews
+    started): ``per_minute`` a minute, up to ``burst`` at once; 0 turns it off. Addresses whose
+    bucket has filled up again are forgotten, so the map stays as small as the recent clients."""
+
+    #: Addresses held before the full buckets are swept out.
+    SWEEP_AT = 1024
+
+    def __init__(
+        self, per_minute: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = per_minute / 60
+        self.burst = max(1, burst)
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> bool:
+        """Count one request from ``address``; ``False`` (and not counted) when it is over."""
+        if self.rate <= 0:
+            return True
+        if len(self.buckets) >= self.SWEEP_AT:
+            self._sweep()
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.take()
+
+    def retry_after(self) -> int:
+        """Whole seconds until one more request is allowed (the ``Retry-After`` header)."""
+        return max(1, math.ceil(1 / self.rate)) if self.rate > 0 else 1
+
+    def _sweep(self) -> None:
+        now = self.clock()
+        for address, bucket in list(self.buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                del self.buckets[address]
+
+
 __all__ = [
     "CONNECTIONS_PER_ADDRESS",
+    "HELLO_WITHIN",
     "MESSAGE_BURST",
     "MESSAGE_RATE",
     "POLICY_CLOSE",
     "REFUSED_BURST",
     "REFUSED_RATE",
+    "REVIEWS_AT_ONCE",
+    "REVIEWS_BURST",
+    "REVIEWS_PER_MINUTE",
+    "TABLES_BURST",
+    "TABLES_PER_MINUTE",
     "UNCOUNTED_ERRORS",
+    "AddressBuckets",
     "AddressCounter",
     "ConnectionGuard",
     "Limits",

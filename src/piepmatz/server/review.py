@@ -30,8 +30,10 @@ KEPT = 256
 class ReviewJob:
     """One player's review of one finished game, searched in the bot pool."""
 
-    def __init__(self, game: Game, player: int, bots: BotPool) -> None:
+    def __init__(self, game: Game, player: int, bots: BotPool, table: str = "") -> None:
         self.player = player
+        #: Whose turn in the bot pool this review's searches take (one owner per review).
+        self.owner = ("review", table, player)
         self.todo = list(decisions(game, player))
         self.total = len(self.todo)
         self.done = 0
@@ -47,11 +49,12 @@ class ReviewJob:
         async def search() -> None:
             for d in pending:
                 seed = decision_seed(REVIEW_SEED, d.index)
-                found[d.index] = await bots.review(d.view, d.played, seed, d.index)
+                found[d.index] = await bots.review(d.view, d.played, seed, d.index, self.owner)
                 self.done += 1
 
         try:
-            # One decision per worker at a time: each decision's seed is its own, so the
+            # A search per worker, taking turns with the tables' bots (an idle worker goes to
+            # the review only when no table waits): each decision's seed is its own, so the
             # review is the same in whatever order its decisions are searched.
             async with asyncio.TaskGroup() as group:
                 for _ in range(max(1, bots.workers)):  # workers=0: one thread
@@ -83,6 +86,16 @@ class Reviews:
         self.bots = bots
         self.jobs: OrderedDict[tuple[str, int], ReviewJob] = OrderedDict()
 
+    def known(self, table: str, player: int) -> bool:
+        """Whether ``player``'s review at ``table`` is computed or being computed (asking for
+        it again starts nothing)."""
+        job = self.jobs.get((table, player))
+        return job is not None and job.error is None
+
+    def computing(self) -> int:
+        """Reviews being computed now."""
+        return sum(not job.task.done() for job in self.jobs.values())
+
     def get(self, table: str, game: Game, player: int) -> ReviewJob:
         """The review of ``player`` at ``table`` (a finished ``game``), started if it is new."""
         key = (table, player)
@@ -90,7 +103,7 @@ class Reviews:
         if job is not None and job.error is not None:
             job = None  # failed: a new request starts it again
         if job is None:
-            job = self.jobs[key] = ReviewJob(game, player, self.bots)
+            job = self.jobs[key] = ReviewJob(game, player, self.bots, table)
             finished = [k for k, j in self.jobs.items() if j.task.done()]
             for old in finished[: max(0, len(self.jobs) - KEPT)]:
                 del self.jobs[old]

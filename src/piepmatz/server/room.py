@@ -42,6 +42,7 @@ from .messages import (
     TableInfo,
     state_message,
 )
+from .roster import HUMAN
 from .store import (
     MoveTaken,
     SeatTaken,
@@ -55,7 +56,6 @@ from .store import (
 if TYPE_CHECKING:
     from .bus import Bus
 
-HUMAN = "human"
 #: A table's status, in the order it goes through them.
 STATUSES = ("waiting", "playing", "over")
 log = logging.getLogger("piepmatz.server")
@@ -74,6 +74,9 @@ def token_matches(token: str, stored: str | None) -> bool:
     """Compare in constant time, so that timing tells nothing about a stored hash."""
     return stored is not None and hmac.compare_digest(token_hash(token), stored)
 
+
+#: Why a stored table's bot was replaced for good.
+NOT_OFFERED = "this server does not offer it"
 
 #: Seconds a message may take to leave, and a close to finish; a client that stops reading is
 #: cut off after that (by its outbox, :mod:`.outbox`).
@@ -191,6 +194,9 @@ class Room:
         #: another process; ``None`` while someone is. A table is new, or was just read, so the
         #: clock starts now.
         self.away_since: float | None = time.monotonic()
+        #: Seats whose stored bot this server does not offer, with what was stored: each
+        #: connection is told that another bot plays there.
+        self.replaced: dict[int, str] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -206,10 +212,19 @@ class Room:
                 "result": None,
             }
         )
-        return cls(
+        seats = []
+        replaced: dict[int, str] = {}
+        for i, s in enumerate(stored.seats):
+            kind = s.kind if s.kind == HUMAN else bots.roster.resumed(s.kind)
+            if kind != s.kind:
+                # Stored by an older server that took bot specs from requests: never built.
+                log.warning("table %s: seat %d's bot is not offered; %s plays", stored.id, i, kind)
+                replaced[i] = s.kind
+            seats.append(Seat(kind, s.name, s.token_hash, s.hints))
+        room = cls(
             stored.id,
             game,
-            [Seat(s.kind, s.name, s.token_hash, s.hints) for s in stored.seats],
+            seats,
             rules_spec=str(stored.options.get("spec", stored.options.get("preset"))),
             public=stored.public,
             spectator_hash=stored.spectator_hash,
@@ -217,6 +232,8 @@ class Room:
             store=store,
             bots=bots,
         )
+        room.replaced = replaced
+        return room
 
     def to_stored(self) -> StoredTable:
         options = self.game.options.to_json() | {"spec": self.rules_spec}
@@ -323,11 +340,22 @@ class Room:
                 else:
                     self.seats[conn.seat].connections.add(conn)
                 await conn.send(self.state_message(conn, full=True))
+                for seat in self.replaced:
+                    await conn.send(self._not_offered(seat))
                 for line in chat:
                     await conn.send(_chat_message(line))
                 await self._presence_changed()
         finally:
             self.joining -= 1
+
+    def _not_offered(self, seat: int) -> str:
+        return BotReplaced(
+            seat=seat,
+            bot=self.replaced[seat],
+            fallback=self.seats[seat].kind,
+            move=self.move,
+            reason=NOT_OFFERED,
+        ).model_dump_json()
 
     async def disconnect(self, conn: Connection) -> None:
         async with self.lock:
@@ -501,10 +529,10 @@ class Room:
         self.hinting.add(seat)
         try:
             seed = derive_seed(self.game.options.seed, "hint", move, seat)
-            found = await self.bots.hint(view_of(state, seat), seed)
-        except (BotMoveError, BrokenProcessPool, ValueError) as exc:
-            log.error("table %s: hint for seat %d failed: %s", self.id, seat, exc)
-            raise RoomError("hint_failed", f"no hint: {exc}") from None
+            found = await self.bots.hint(view_of(state, seat), seed, owner=self.id)
+        except (BotMoveError, BrokenProcessPool, ValueError, TimeoutError) as exc:
+            log.error("table %s: hint for seat %d failed: %r", self.id, seat, exc)
+            raise RoomError("hint_failed", "no hint: the search failed; ask again") from None
         finally:
             self.hinting.discard(seat)
         if move != self.move:
@@ -545,11 +573,17 @@ class Room:
                     "not_playing",
                     "the game is over" if self.status == "over" else "the game has not started",
                 )
-            if move != self.move:
+            if move < self.move:
                 raise RoomError(
                     "stale",
                     f"action for move {move}, but the game is at move {self.move}: "
                     "it answers an earlier position (sent twice?) and is not played",
+                )
+            if move > self.move:
+                raise RoomError(
+                    "not_yet",
+                    f"action for move {move}, but the game is at move {self.move}: "
+                    "that move has not come yet",
                 )
             state = self.game.state
             try:
@@ -749,7 +783,8 @@ class Room:
         # not survive between moves, so a restarted server asks the same question.
         seed = derive_seed(self.game.options.seed, "bot", "move", move, p)
         kind = self.seats[p].kind
-        choice = await self.bots.choose_or_fallback(kind, view, legal, seed)
+        spec = self.bots.roster.spec(kind)
+        choice = await self.bots.choose_or_fallback(spec, view, legal, seed, owner=self.id)
         if choice.replaced is not None:
             log.error("table %s: bot %s in seat %d: %s", self.id, kind, p, choice.replaced)
             notice = BotReplaced(
