@@ -1,0 +1,170 @@
+"""Display names and chat lines (issue 39), on the message models alone.
+
+A name shows something and cannot turn the text around it; a chat line loses any direction
+control.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from piepmatz.server.messages import (
+    BIDI_CONTROLS,
+    MAX_NAME,
+    Chat,
+    Join,
+    NewTable,
+    QuickGame,
+    explain,
+    parse_client_message,
+)
+
+#: What the HTTP bodies with a name would be without it.
+BODIES: list[tuple[type[BaseModel], dict[str, Any]]] = [
+    (NewTable, {"seats": ["human", "easy"]}),
+    (QuickGame, {}),
+    (Join, {}),
+]
+
+
+def _refusal(model: type[BaseModel], body: dict[str, Any]) -> str:
+    """The words a refused body gets, as the server writes them."""
+    with pytest.raises(ValidationError) as refused:
+        model.model_validate(body)
+    return explain(refused.value.errors(include_url=False))
+
+
+def _named(name: str) -> list[str]:
+    """``name`` as each body keeps it."""
+    return [model.model_validate({**body, "name": name}).name for model, body in BODIES]  # type: ignore[attr-defined]
+
+
+def _chat(text: str) -> str:
+    message = parse_client_message(json.dumps({"type": "chat", "text": text}))
+    assert isinstance(message, Chat)
+    return message.text
+
+
+def _chat_refusal(text: str) -> str:
+    with pytest.raises(ValueError, match="malformed message") as refused:
+        parse_client_message(json.dumps({"type": "chat", "text": text}))
+    return str(refused.value)
+
+
+# ---------------------------------------------------------------------- names
+
+
+INVISIBLE = [
+    "\u200b",  # zero width space
+    "\u200d",  # zero width joiner
+    "\ufeff",  # byte order mark
+    "\u2060",  # word joiner
+    "\u200b\u200c\u200d\u2060\ufeff",
+    " \u200b ",
+    "\u00ad",  # soft hyphen
+    "\u180e",  # Mongolian vowel separator
+    "\u2062\u2063\u2064",  # invisible times, separator, plus
+    "\U000e0041\U000e0042",  # tag characters
+    "\u0301",  # a combining mark alone
+    "\u0301\u0302\u20dd",
+    "\ufe0f",  # a variation selector alone
+    "\u3000\u00a0\u2007",  # ideographic, no-break and figure spaces
+    "\u3164",  # Hangul filler: a letter that shows nothing
+    "\u115f\u1160\uffa0",
+    "\u2800",  # braille blank
+    "\ufdd0",  # a noncharacter
+]
+
+
+@pytest.mark.parametrize("name", INVISIBLE, ids=lambda n: "+".join(f"{ord(c):04X}" for c in n))
+def test_a_name_that_shows_nothing_is_refused(name: str) -> None:
+    for model, body in BODIES:
+        said = _refusal(model, {**body, "name": name})
+        assert said.startswith("name: ") and "visible character" in said, said
+        assert not name.strip() or name.strip() not in said
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Anna",
+        "O'Brien-Smith",
+        "李雷",
+        "محمد",
+        "אנה",
+        "Zoë",
+        "می\u200cخواهم",  # Persian needs the zero width non-joiner
+        "👩\u200d👩\u200d👧",  # a family: emoji joined by zero width joiners
+        "❤\ufe0f",
+        "\U0001fae8",  # an emoji newer than this Python's Unicode tables
+        "\ue000",  # private use: a font's own glyph
+        "a\u200bb",
+    ],
+)
+def test_names_people_write_are_kept(name: str) -> None:
+    assert _named(name) == [name] * len(BODIES)
+
+
+def test_a_name_is_normalised_and_trimmed() -> None:
+    assert _named("  Jose\u0301\u3000") == ["Jos\u00e9"] * len(BODIES)
+    # NFC makes some characters longer: the limit holds for what is kept (U+FB2C is 3 in NFC).
+    assert _named("\ufb2c" * 10) == [unicodedata.normalize("NFC", "\ufb2c" * 10)] * len(BODIES)
+    for model, body in BODIES:
+        said = _refusal(model, {**body, "name": "\ufb2c" * 11})
+        assert said.startswith("name: ") and f"at most {MAX_NAME} characters" in said, said
+
+
+@pytest.mark.parametrize("control", sorted(BIDI_CONTROLS))
+def test_a_name_with_a_direction_control_is_refused_by_its_code_point(control: str) -> None:
+    assert len(BIDI_CONTROLS) == 12
+    for model, body in BODIES:
+        said = _refusal(model, {**body, "name": f"Anna{control}Ben"})
+        assert said.startswith("name: ") and f"U+{ord(control):04X}" in said, said
+        assert "Anna" not in said and "Ben" not in said and control not in said
+
+
+@pytest.mark.parametrize(
+    "control", ["\n", "\r", "\x1b", "\x00", "\x7f", "\x85", "\u2028", "\u2029"]
+)
+def test_a_line_break_or_control_character_is_refused_by_its_code_point(control: str) -> None:
+    point = f"U+{ord(control):04X}"
+    for model, body in BODIES:
+        said = _refusal(model, {**body, "name": f"Anna{control}Ben"})
+        assert "one line" in said and point in said and "Anna" not in said, said
+    said = _chat_refusal(f"good{control}luck")
+    assert "one line" in said and point in said and "good" not in said, said
+
+
+# ---------------------------------------------------------------------- chat
+
+
+@pytest.mark.parametrize("control", sorted(BIDI_CONTROLS))
+def test_chat_loses_direction_controls_and_keeps_its_words(control: str) -> None:
+    assert _chat(f"good {control}luck{control}!") == "good luck!"
+    assert _chat(f"שלום {control}friend") == "שלום friend"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [*INVISIBLE, "\u202e", "\u2066\u2069\u200e", "\u202e\u200b "],
+    ids=lambda n: "+".join(f"{ord(c):04X}" for c in n),
+)
+def test_a_chat_line_that_shows_nothing_is_refused(text: str) -> None:
+    said = _chat_refusal(text)
+    assert "chat.text: " in said and "visible character" in said, said
+
+
+def test_chat_people_write_is_kept_as_sent() -> None:
+    for text in [
+        "<b>good luck</b>",
+        "Jose\u0301!",
+        "می\u200cخواهم",
+        "👩\u200d👩\u200d👧",
+        "  hi  ",
+    ]:
+        assert _chat(text) == text
