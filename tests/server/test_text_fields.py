@@ -1,16 +1,19 @@
-"""Display names and chat lines (issue 39), on the message models alone.
+"""Display names, chat lines and the words of a refusal (issue 39), on the message models alone.
 
 A name shows something and cannot turn the text around it; a chat line loses any direction
-control.
+control; and no error repeats what the client sent (``docs/protocol.md``, errors never echo).
 """
 
 from __future__ import annotations
 
 import json
+import string
 import unicodedata
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from piepmatz.server.messages import (
@@ -168,3 +171,140 @@ def test_chat_people_write_is_kept_as_sent() -> None:
         "  hi  ",
     ]:
         assert _chat(text) == text
+
+
+# ---------------------------------------------------------------------- errors never echo
+
+
+def _malformed(text: str) -> str:
+    with pytest.raises(ValueError) as refused:
+        parse_client_message(text)
+    said = str(refused.value)
+    assert said.startswith("malformed message: "), said
+    return said
+
+
+def test_an_unknown_message_type_is_refused_without_repeating_it() -> None:
+    expected = (
+        "type: unknown message type; expected one of hello, action, chat, sync, preview, hint"
+    )
+    for kind in ['"SECRET-VALUE-123"', "5", "null", "true", '["hello"]', '{"a": "SECRET"}']:
+        assert _malformed(f'{{"type": {kind}}}') == f"malformed message: {expected}"
+    assert _malformed('{"token": "SECRET"}') == "malformed message: type: missing; " + (
+        "expected one of hello, action, chat, sync, preview, hint"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ('{"type":"hello"', "line 1 column 15"),
+        ("{not json", "line 1 column 2"),
+        ("", "line 1 column 0"),
+        ('{"type": "hello", "token": "abc\\ud800"}', "line 1 column"),
+        ('{"type": "hello",\n "token": SECRET}', "line 2 column"),
+    ],
+)
+def test_a_message_that_is_not_json_says_why_once_with_the_position(
+    text: str, position: str
+) -> None:
+    said = _malformed(text)
+    assert said.startswith("malformed message: not JSON: "), said
+    assert said.count(position) == 1 and "(" not in said and "SECRET" not in said, said
+
+
+def test_an_unknown_field_is_named_only_when_it_is_a_plain_name() -> None:
+    said = _malformed('{"type": "hello", "token": "t", "colour": 1}')
+    assert said == "malformed message: hello.colour: unknown field"
+    for key in ["SECRET-VALUE", "<img src=x>", "SECRET\u202e", "S" * 40, "9SECRET", "ŠECRET"]:
+        said = _malformed(json.dumps({"type": "hello", "token": "t", key: 1}))
+        assert said == "malformed message: hello: an unknown field (its name is not repeated)"
+
+
+def test_an_http_body_is_explained_without_its_values() -> None:
+    said = _refusal(NewTable, {"seats": "SECRET", "name": 5, "public": "SECRET", "seed": -1})
+    assert "SECRET" not in said and said.startswith("seats: "), said
+
+
+MARKER = "SECRET-VALUE-123"
+#: The marker as every kind of value and in every kind of text a client could send.
+MARKED_TEXT = st.sampled_from(
+    [
+        MARKER,
+        f"{MARKER}\n",
+        f"\u202e{MARKER}",
+        f"\u200b{MARKER}",
+        f"<b>{MARKER}</b>",
+        MARKER * 20,
+        f"'{MARKER}'",
+        f"\\{MARKER}",
+        f"{MARKER}\x00",
+        f"{MARKER}{{x}}",
+    ]
+)
+MARKED_VALUES = st.recursive(
+    st.one_of(MARKED_TEXT, st.integers(), st.floats(allow_nan=False), st.booleans(), st.none()),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(MARKED_TEXT, inner, max_size=2)
+    ),
+    max_leaves=6,
+)
+#: A field name that is not a plain name (a plain one is named back: see explain).
+MARKED_KEYS = MARKED_TEXT | st.sampled_from([f"x{MARKER}", f"{MARKER} ", "token\u200b"])
+FIELDS = {
+    "hello": ["token"],
+    "action": ["move", "action"],
+    "chat": ["text"],
+    "sync": [],
+    "preview": ["move"],
+    "hint": ["move"],
+}
+GOOD = {"token": "t", "move": 0, "action": "pass", "text": "hi"}
+
+
+@st.composite
+def marked_messages(draw: st.DrawFn) -> str:
+    """A client message with the marker in a value, a field name, the type, or cut JSON."""
+    kind = draw(st.sampled_from(sorted(FIELDS)))
+    message: dict[str, Any] = {"type": kind} | {f: GOOD[f] for f in FIELDS[kind]}
+    for field in draw(st.lists(st.sampled_from([*FIELDS[kind], "type"]), max_size=3)):
+        message[field] = draw(MARKED_VALUES)
+    for _ in range(draw(st.integers(0, 2))):
+        message[draw(MARKED_KEYS)] = draw(MARKED_VALUES)
+    for field in draw(st.lists(st.sampled_from(FIELDS[kind] or ["type"]), max_size=1)):
+        del message[field]
+    text = json.dumps(message, ensure_ascii=draw(st.booleans()))
+    if draw(st.booleans()):  # not JSON any more: cut, or with a bare word
+        cut = draw(st.integers(0, len(text)))
+        text = draw(st.sampled_from([text[:cut], text[:cut] + MARKER + text[cut:]]))
+    return text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=marked_messages())
+def test_no_refusal_repeats_what_the_client_sent(text: str) -> None:
+    try:
+        parse_client_message(text)
+    except ValueError as refused:
+        said = str(refused)
+        assert MARKER not in said and "SECRET" not in said, said
+        assert set(said) <= set(string.printable) - set("\t\n\r\x0b\x0c"), said
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    model=st.sampled_from([NewTable, QuickGame, Join]),
+    body=st.dictionaries(
+        st.sampled_from(["seats", "rules", "name", "seat", "public", "seed", "players", "bot"])
+        | st.sampled_from(["token", "hints"])
+        | MARKED_KEYS,
+        MARKED_VALUES,
+        max_size=5,
+    ),
+)
+def test_no_refused_http_body_is_repeated(model: type[BaseModel], body: dict[str, Any]) -> None:
+    try:
+        model.model_validate(body)
+    except ValidationError as refused:
+        said = explain(refused.errors(include_url=False))
+        assert "SECRET" not in said, said

@@ -7,9 +7,10 @@ the documentation, the server and the tests name the same fields.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -181,18 +182,80 @@ def parse_client_message(text: str) -> AnyClientMessage:
         raise ValueError("malformed message: " + explain(exc.errors(include_url=False))) from None
 
 
+#: The ``type`` of each client message.
+CLIENT_TYPES: tuple[str, ...] = tuple(
+    get_args(model.model_fields["type"].annotation)[0] for model in get_args(AnyClientMessage)
+)
+
+#: A field name the client chose (a field no message has) is named back only when it is a plain
+#: name, as every field of the protocol is: it then cannot carry markup, a control character or
+#: a token (43 characters), and the person learns which field was wrong.
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
+
+#: Pydantic's words for the error kinds whose message ends in the input or a parser's words
+#: about it, without that end (none of these arises from today's models: kept for new fields).
+_WITHOUT_INPUT = {
+    "no_such_attribute": "Object has no such attribute",
+    "get_attribute_error": "Error extracting attribute",
+    "iteration_error": "Error iterating over object",
+    "mapping_type": "Input should be a valid mapping",
+    "bytes_invalid_encoding": "Data should be valid text",
+    "date_parsing": "Input should be a valid date in the format YYYY-MM-DD",
+    "date_from_datetime_parsing": "Input should be a valid date or datetime",
+    "time_parsing": "Input should be in a valid time format",
+    "datetime_parsing": "Input should be a valid datetime",
+    "datetime_object_invalid": "Invalid datetime object",
+    "datetime_from_date_parsing": "Input should be a valid datetime or date",
+    "timezone_offset": "Timezone offset is not the one required",
+    "time_delta_parsing": "Input should be a valid timedelta",
+    "url_parsing": "Input should be a valid URL",
+    "url_syntax_violation": "Input violated strict URL syntax rules",
+    "uuid_parsing": "Input should be a valid UUID",
+}
+
+
 def explain(errors: Sequence[Any]) -> str:
     """Validation errors in words: where and what, never the value sent (it may be a token, or
-    something that cannot even be written back as JSON)."""
-    problems = []
+    something that cannot even be written back as JSON), nor a field name the client chose
+    unless it is a plain name. Pydantic's own words are used where they hold nothing of the
+    input; a discriminator's tag, a parser's quote of the input and the like are left out.
+    Validators of these models word their refusals the same way (a character by its code
+    point)."""
+    problems: list[str] = []
     for error in errors[:3]:
-        where = ".".join(str(part) for part in error["loc"])
+        kind = error.get("type")
+        ctx = error.get("ctx") or {}
+        loc = list(error["loc"])
         what = str(error["msg"])
-        if error.get("type") == "json_invalid" and isinstance(
-            error.get("ctx", {}).get("error"), str
-        ):
-            what += f" ({error['ctx']['error']})"
-        problems.append(f"{where}: {what}" if where else what)
+        if kind in ("union_tag_invalid", "union_tag_not_found"):
+            loc.append(str(ctx.get("discriminator", "type")).strip("'"))
+            if kind == "union_tag_invalid":
+                tags = str(ctx.get("expected_tags", "")).replace("'", "")
+                what = f"unknown message type; expected one of {tags}"
+            else:
+                what = "missing; expected one of " + ", ".join(CLIENT_TYPES)
+        elif kind == "json_invalid":
+            # Pydantic says "Invalid JSON: <the parser's words>" and has them again in ctx;
+            # FastAPI says "JSON decode error", the parser's words in ctx, the offset in loc.
+            said = ctx.get("error")
+            what = "not JSON" + (f": {said}" if isinstance(said, str) else "")
+            if loc and isinstance(loc[-1], int):
+                what += f" at character {loc.pop()}"
+        elif kind == "extra_forbidden":
+            if loc and isinstance(loc[-1], str) and _PLAIN_NAME.fullmatch(loc[-1]):
+                what = "unknown field"
+            else:
+                loc = loc[:-1]
+                what = "an unknown field (its name is not repeated)"
+        elif kind in _WITHOUT_INPUT:
+            what = _WITHOUT_INPUT[kind]
+        where = ".".join(
+            str(part) if isinstance(part, int) or _PLAIN_NAME.fullmatch(part) else "?"
+            for part in loc
+        )
+        problem = f"{where}: {what}" if where else what
+        if problem not in problems:
+            problems.append(problem)
     return "; ".join(problems)
 
 
