@@ -422,7 +422,7 @@ def test_an_illegal_click_is_refused_with_a_message_and_changes_nothing(
     )
     assert "Refused" in toast.inner_text()
     page.evaluate(
-        "move => window.piepmatz.send({type: 'action', move: move + 3, action: 'draw deck'})",
+        "move => window.piepmatz.send({type: 'action', move: move - 1, action: 'draw deck'})",
         before["move"],  # type: ignore[index]
     )
     page.wait_for_function("() => /moved on/.test(document.querySelector('#toast').textContent)")

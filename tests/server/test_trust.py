@@ -101,6 +101,7 @@ def test_no_request_reaches_a_file_or_an_unbounded_search(server: str) -> None:
                     answers.add(detail.partition(": ")[2])
             assert len(answers) == 1, answers
             assert (await http.get("/api/tables")).json() == []  # nothing was opened
+            assert (await http.get("/api/bots")).json() == list(LEVELS)
             made = await http.post("/api/quick", json={"name": "Ann", "bot": "Medium"})
             assert made.status_code == 201
             info = (await http.get(f"/api/tables/{made.json()['table']}")).json()

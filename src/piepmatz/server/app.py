@@ -498,6 +498,11 @@ def create_app(
             request, kinds, body.rules, body.seed, False, body.name, 0, body.hints
         )
 
+    @app.get("/api/bots")
+    async def bots_offered() -> list[str]:
+        """The bots a table's seat or a quick game may name, the levels first."""
+        return roster.names()
+
     @app.get("/api/tables")
     async def open_tables(request: Request) -> list[dict[str, Any]]:
         """Public tables waiting for people (see :meth:`Hub.open_tables`)."""
