@@ -112,6 +112,28 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """Check a finished online game's record: who could have chosen its deal, and its replay."""
+    from piepmatz.core.commitment import verify_record
+    from piepmatz.core.jsonio import read_json
+
+    try:
+        record = read_json(args.file)
+    except (OSError, ValueError) as exc:
+        sys.stderr.write(f"piepmatz verify: cannot read {args.file}: {exc}\n")
+        return 2
+    checks = verify_record(record)
+    for check in checks:
+        sys.stdout.write(f"{'ok ' if check.holds else 'NO '} {check.name}: {check.detail}\n")
+    if all(check.holds for check in checks):
+        sys.stdout.write(
+            "verified: the deal comes from the committed secret and every person's part, "
+            "and the game replays to its result\n"
+        )
+        return 0
+    return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="piepmatz", description="Piepmatz (Little Songbirds)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -155,6 +177,17 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--list", action="store_true", help="list the games of a records file")
     add_language(replay)
     replay.set_defaults(func=_replay)
+
+    verify = sub.add_parser(
+        "verify",
+        help="check that nobody alone chose an online game's deal, and that it replays",
+        description="Check a finished online game's record (GET /api/tables/TABLE/record): the "
+        "server's secret matches the commitment shown when the table opened, every person's "
+        "part of the seed went in, the seed is the one they give, and the actions replay to the "
+        "record's result. Exits 0 when every check holds, 1 when one fails.",
+    )
+    verify.add_argument("file", metavar="RECORD")
+    verify.set_defaults(func=_verify)
 
     # Each interface package adds its own commands from a light ``commands`` module that imports
     # its heavy dependencies only when the command runs.

@@ -20,6 +20,7 @@ import pytest
 
 from piepmatz.core import Game
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES, NUM_BIRDS, NUM_FEEDER
+from piepmatz.core.commitment import verify_record
 from piepmatz.core.view import public_view, unknown_cards
 from serverplay import game_at
 
@@ -210,6 +211,9 @@ def test_the_replay_steps_both_ways_and_shows_every_hand(
     assert page.inner_text("#where").startswith(f"Move 1 of {last}")
     page.keyboard.press("End")
     assert page.locator(".scores").count() == 1
+    # The page checks the deal itself, from the record (Web Crypto).
+    page.wait_for_selector("#deal-check[data-outcome]")
+    assert page.get_attribute("#deal-check", "data-outcome") == "verified"
     no_horizontal_scroll(page)
     page.set_viewport_size(PHONE)
     no_horizontal_scroll(page)
@@ -226,6 +230,7 @@ class TwoPeopleGame:
     sheets: list[str]
     reloaded_at: int
     chat_seen: str
+    commitment_shown: str = ""
     spectator_frames: list[str] = field(default_factory=list)
     spectator_pages: list[tuple[int, str]] = field(default_factory=list)
 
@@ -251,6 +256,7 @@ def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGa
     assert invite and spectate
     anna.click("#go-table")
     anna.wait_for_selector("text=Waiting for seat 1 to join")
+    commitment_shown = anna.inner_text("#commitment")  # nothing dealt yet: the seal is shown
 
     watcher = watch_context.new_page()
     frames: list[str] = []
@@ -305,6 +311,7 @@ def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGa
         [anna.inner_text(".scores"), ben.inner_text(".scores")],
         reloaded["at"],
         chat_seen,
+        commitment_shown,
         frames,
         snapshots,
     )
@@ -324,6 +331,12 @@ def test_two_people_and_a_bot_play_a_whole_game_one_reloading(two_people: TwoPeo
     assert "Anna" in anna and "Ben" in anna and "Bot 2" in anna
     # A chat line is shown as text, never as markup.
     assert two_people.chat_seen == "Ben: hello <b>Anna</b>"
+    # Each browser added its own part to the deal (32 random bytes), and the seed is theirs.
+    deal = two_people.record["deal"]
+    assert deal["people"] == [0, 1] and all(len(deal["parts"][i]) == 43 for i in (0, 1))
+    assert deal["parts"][0] != deal["parts"][1]
+    assert two_people.commitment_shown.startswith(deal["commitment"][:16])
+    assert all(c.holds for c in verify_record(two_people.record))
 
 
 def _spellings(hidden_birds: set[int], hidden_feeder: set[int]) -> re.Pattern[str]:

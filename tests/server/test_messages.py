@@ -152,10 +152,13 @@ def test_hello_names_the_seat_or_the_spectator_and_a_bad_one_is_refused(server: 
             await client.send({"type": "hello", "token": table["token"]})
             welcome = await until(client, "welcome")
             assert welcome["seat"] == 0 and welcome["protocol"] == 1
-            state = await until(client, "state")
-            assert state["legal"] == [], "nothing to do before the table is full"
             presence = await until(client, "table")
             assert [s["connected"] for s in presence["seats"]] == [True, False]
+            # Nothing is dealt before the table is full: the deal waits for Ben's part.
+            assert len(presence["commitment"]) == 64 and client.state is None
+            await client.send({"type": "sync"})
+            assert (await until(client, "table"))["status"] == "waiting"
+            assert client.state is None
             await client.send({"type": "hello", "token": table["token"]})
             assert (await until(client, "error"))["code"] == "hello_again"
         async with SeatClient.connect(ws_url(server, "nosuchtable"), "x") as client:

@@ -22,6 +22,7 @@ from piepmatz.args import new_game
 from piepmatz.bots import load_plugins, plugin_bot_names
 from piepmatz.core import PiepmatzError
 from piepmatz.core.cards import SPECIES_NAMES
+from piepmatz.core.commitment import new_secret, seed_from
 from piepmatz.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -409,6 +410,7 @@ def create_app(
         name: str,
         creator: int | None,
         hints: bool,
+        part: str | None,
     ) -> dict[str, Any]:
         hub = hub_of(request)
         kinds = _check_seats(kinds, roster)
@@ -432,8 +434,15 @@ def create_app(
                 "wait a moment",
                 headers={"Retry-After": str(opened.retry_after())},
             )
+        # The deal: a seed the only person chose, or the server's secret and the people's parts
+        # (core/commitment.py), dealt once the last part is in.
+        parts: list[str | None] = [part if i == seat else None for i in range(len(kinds))]
+        deal: dict[str, Any] = {"chosen": True} if seed is not None else {"secret": new_secret()}
+        if seed is None and len(humans) == 1:
+            seed = seed_from(deal["secret"], parts)
         try:
-            game = new_game(len(kinds), rules, seed)
+            # Waiting for people: a stand-in nobody is shown, dealt again when they are in.
+            game = new_game(len(kinds), rules, 0 if seed is None else seed)
         except ValueError as exc:
             raise HTTPException(422, f"rules {rules!r}: {exc}") from None
         tokens = {i: new_token() for i in humans}
@@ -447,6 +456,7 @@ def create_app(
                     name if i == seat else None,
                     token_hash(tokens[i]) if i in tokens else None,
                     hints and i == seat,
+                    part=parts[i],
                 )
                 for i, k in enumerate(kinds)
             ],
@@ -456,6 +466,7 @@ def create_app(
             status="playing" if len(humans) == 1 else "waiting",
             store=hub.store,
             bots=hub.bots,
+            deal=deal,
         )
         await hub.store.create(room.to_stored())
         await hub.hold(room)
@@ -485,6 +496,7 @@ def create_app(
             body.name,
             body.seat,
             body.hints,
+            body.deal_part,
         )
 
     @app.post("/api/quick", status_code=201)
@@ -495,7 +507,7 @@ def create_app(
             raise HTTPException(422, f"bot: {exc}") from None
         kinds = [HUMAN] + [bot] * (body.players - 1)
         return await open_table(
-            request, kinds, body.rules, body.seed, False, body.name, 0, body.hints
+            request, kinds, body.rules, body.seed, False, body.name, 0, body.hints, body.deal_part
         )
 
     @app.get("/api/bots")
@@ -529,7 +541,9 @@ def create_app(
         elif not room.public:
             raise HTTPException(403, _("this table is joined by invite only"))
         try:
-            seat, token = await room.take_seat(seat, body.name, body.token, body.hints)
+            seat, token = await room.take_seat(
+                seat, body.name, body.token, body.hints, body.deal_part
+            )
         except RoomError as exc:
             raise HTTPException(409, str(exc)) from None
         return {"table": room.id, "seat": seat, "token": token}
@@ -735,7 +749,9 @@ def create_app(
                 if isinstance(message, Hello):
                     await refuse("hello_again", "this connection has already said hello")
                 elif isinstance(message, Sync):
-                    await conn.send(room.state_message(conn, full=True))
+                    # Nothing is dealt while a table waits for people: its news is who is there.
+                    sync = room.info().model_dump_json() if room.status == "waiting" else None
+                    await conn.send(sync or room.state_message(conn, full=True))
                 elif isinstance(message, PreviewRequest):
                     if conn.seat is None:
                         await refuse("spectator", "a spectator has no moves to preview")

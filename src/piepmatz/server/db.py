@@ -42,6 +42,10 @@ tables = Table(
     Column("public", Boolean, nullable=False),
     Column("spectator_hash", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    # How the deal's seed is made: {"secret": …} for a commitment (core/commitment.py), whose
+    # seed is derived once every person's part is in; {"chosen": true} for a seed the only
+    # person chose; null for a table stored before either.
+    Column("deal", JSON, nullable=True),
 )
 
 seats = Table(
@@ -54,6 +58,8 @@ seats = Table(
     Column("token_hash", String(64), nullable=True),  # a person's seat credential
     # The person at this seat allows hints (a table has them only when every person does).
     Column("hints", Boolean, nullable=False, server_default=false()),
+    # The person's part of the deal's seed (their own randomness), once they sit down.
+    Column("part", String(128), nullable=True),
 )
 
 #: One row per accepted action; the primary key refuses a second action for the same move.

@@ -16,6 +16,8 @@ import orjson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import PydanticCustomError
 
+from piepmatz.core.commitment import PART
+
 #: Longest client message, in characters; longer ones are refused before they are decoded.
 MAX_MESSAGE = 4096
 #: Longest chat line and display name, in characters.
@@ -283,6 +285,9 @@ class TableInfo(BaseModel):
     spectators: int
     #: Hints are on: every person's seat (taken or still free) allows them.
     hints: bool = False
+    #: The commitment to the server's part of the deal's seed (``core.commitment``), shown
+    #: from the start; null where the only person chose the seed.
+    commitment: str | None = None
 
 
 class Welcome(BaseModel):
@@ -406,6 +411,10 @@ PROTOCOL_VERSION = 1
 
 # ------------------------------------------------------------------ HTTP bodies
 
+#: A person's own randomness, added to the deal's seed when they sit down (``core.commitment``:
+#: 16-128 URL-safe characters; the browser sends 32 random bytes).
+DealPart = Annotated[str, Field(pattern=f"^{PART.pattern}$")]
+
 
 class NewTable(_Strict):
     """``POST /api/tables``: seats are ``human`` or a bot spec; the creator takes ``seat``."""
@@ -418,6 +427,7 @@ class NewTable(_Strict):
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     #: The creator allows hints; they are on only if every person who joins allows them too.
     hints: bool = False
+    deal_part: DealPart | None = None
 
 
 class QuickGame(_Strict):
@@ -430,6 +440,7 @@ class QuickGame(_Strict):
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     #: Hints for the one person at the table (on unless turned off).
     hints: bool = True
+    deal_part: DealPart | None = None
 
 
 class Join(_Strict):
@@ -439,3 +450,4 @@ class Join(_Strict):
     token: str | None = Field(default=None, max_length=128)
     #: The person joining allows hints at this table.
     hints: bool = False
+    deal_part: DealPart | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from piepmatz.bots.base import BotMoveError, derive_seed
 from piepmatz.core import Game, PiepmatzError, state_to_json, view_of, views_to_json
+from piepmatz.core.commitment import DealProof, commit
 from piepmatz.core.events import Event, event_to_json
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
@@ -137,6 +139,8 @@ class Seat:
     #: The person at this seat allows hints.
     hints: bool = False
     connections: set[Connection] = field(default_factory=set)
+    #: The person's part of the deal's seed (``core.commitment``), once they sit down.
+    part: str | None = None
 
     @property
     def is_human(self) -> bool:
@@ -167,8 +171,13 @@ class Room:
         status: str,
         store: Store,
         bots: BotPool,
+        deal: dict[str, Any] | None = None,
     ) -> None:
         self.id = table_id
+        #: How the deal's seed is made (``db.tables.c.deal``): while the table waits for
+        #: people under a commitment, ``game`` is a stand-in that nobody is shown, dealt
+        #: again once the last part is in.
+        self.deal = deal
         self.game = game
         self.seats = seats
         self.rules_spec = rules_spec
@@ -220,7 +229,7 @@ class Room:
                 # Stored by an older server that took bot specs from requests: never built.
                 log.warning("table %s: seat %d's bot is not offered; %s plays", stored.id, i, kind)
                 replaced[i] = s.kind
-            seats.append(Seat(kind, s.name, s.token_hash, s.hints))
+            seats.append(Seat(kind, s.name, s.token_hash, s.hints, part=s.part))
         room = cls(
             stored.id,
             game,
@@ -231,6 +240,7 @@ class Room:
             status=stored.status,
             store=store,
             bots=bots,
+            deal=stored.deal,
         )
         room.replaced = replaced
         return room
@@ -243,8 +253,9 @@ class Room:
             self.status,
             self.public,
             self.spectator_hash,
-            [StoredSeat(s.kind, s.name, s.token_hash, s.hints) for s in self.seats],
+            [StoredSeat(s.kind, s.name, s.token_hash, s.hints, s.part) for s in self.seats],
             [str(a) for a in self.game.actions],
+            self.deal,
         )
 
     # ------------------------------------------------------------------ seats
@@ -274,11 +285,16 @@ class Room:
         return all(s.hints for s in self.seats if s.is_human)
 
     async def take_seat(
-        self, seat: int | None, name: str, token: str | None, hints: bool = False
+        self,
+        seat: int | None,
+        name: str,
+        token: str | None,
+        hints: bool = False,
+        part: str | None = None,
     ) -> tuple[int, str]:
         """A person sits down at ``seat`` (an invite's) or the first free one (a public table,
-        with a new credential), allowing hints or not; the game starts once every person's
-        seat is taken."""
+        with a new credential), allowing hints or not and adding ``part`` to the deal; the game
+        is dealt and starts once every person's seat is taken."""
         async with self.lock:
             public = seat is None
             while True:
@@ -293,8 +309,8 @@ class Room:
                     )
                 assert seat is not None and token is not None
                 try:
-                    status = await self.store.take_seat(
-                        self.id, seat, name, token_hash(token), hints
+                    status, seed = await self.store.take_seat(
+                        self.id, seat, name, token_hash(token), hints, part
                     )
                     break
                 except SeatTaken:
@@ -309,16 +325,30 @@ class Room:
                     name=name,
                     token_hash=token_hash(token),
                     hints=hints,
+                    part=part,
                     status=status,
+                    seed=seed,
                 )
-            await self._seated(seat, name, token_hash(token), hints, status)
+            await self._seated(seat, name, token_hash(token), hints, status, part, seed)
         self.wake_bots()
         return seat, token
 
-    async def _seated(self, seat: int, name: str, hashed: str, hints: bool, status: str) -> None:
+    async def _seated(
+        self,
+        seat: int,
+        name: str,
+        hashed: str,
+        hints: bool,
+        status: str,
+        part: str | None = None,
+        seed: int | None = None,
+    ) -> None:
         self.seats[seat].name = name
         self.seats[seat].token_hash = hashed
         self.seats[seat].hints = hints
+        self.seats[seat].part = part
+        if seed is not None and self.status == "waiting":
+            self._deal(seed)
         self.status = status
         await self.announce_table()
         if status == "playing":
@@ -339,7 +369,8 @@ class Room:
                     self.spectators.add(conn)
                 else:
                     self.seats[conn.seat].connections.add(conn)
-                await conn.send(self.state_message(conn, full=True))
+                if self.status != "waiting":
+                    await conn.send(self.state_message(conn, full=True))
                 for seat in self.replaced:
                     await conn.send(self._not_offered(seat))
                 for line in chat:
@@ -432,6 +463,7 @@ class Room:
             ],
             spectators=len(self.spectators) + sum(n for _, n, _ in self.elsewhere.values()),
             hints=self.hints,
+            commitment=self.commitment,
         )
 
     async def announce_table(self) -> None:
@@ -657,6 +689,8 @@ class Room:
                     message["token_hash"],
                     bool(message.get("hints", False)),
                     status,
+                    message.get("part"),
+                    message.get("seed"),
                 )
             elif kind == "presence":
                 known = self.elsewhere.get(message["origin"])
@@ -694,6 +728,9 @@ class Room:
             stored = found[0]
         for seat, saved in zip(self.seats, stored.seats, strict=True):
             seat.name, seat.token_hash, seat.hints = saved.name, saved.token_hash, saved.hints
+            seat.part = saved.part
+        if self.status == "waiting" and stored.status != "waiting":
+            self._deal(int(stored.options["seed"]))  # the last part came in elsewhere
         self.status = max(self.status, stored.status, key=STATUSES.index)
         new = stored.actions[self.move :]
         for action in new:
@@ -838,8 +875,29 @@ class Room:
 
     # ------------------------------------------------------------------ records
 
+    @property
+    def commitment(self) -> str | None:
+        """The commitment to the server's part of the deal, shown from the start (``None``
+        where the seed was chosen, or the table is older than commitments)."""
+        if self.deal is None or "secret" not in self.deal:
+            return None
+        return commit(self.deal["secret"])
+
+    def _deal(self, seed: int) -> None:
+        """Deal the game from the seed every part gave (the stand-in had no moves)."""
+        options = dataclasses.replace(self.game.options, seed=seed)
+        self.game = Game(options, self.game.version)
+
     def record(self) -> dict[str, Any]:
-        return self.game.record()
+        """The game's record; with the deal's proof (``core.commitment``) once it is over."""
+        record = self.game.record()
+        if self.deal is not None and "secret" in self.deal:
+            proof = DealProof(self.deal["secret"], tuple(s.part for s in self.seats))
+            people = [i for i, s in enumerate(self.seats) if s.is_human]
+            record["deal"] = proof.to_json(people)
+        elif self.deal is not None:
+            record["deal"] = dict(self.deal)  # {"chosen": true}
+        return record
 
     def replay(self) -> dict[str, Any]:
         """The record and, for each position, the whole state (every hand), the majority holders
@@ -850,7 +908,7 @@ class Room:
             before = len(game.state.events or [])
             game.apply(str(action))
             frames.append(self._frame(game, str(action), before))
-        return {"record": self.game.record(), "rules": self.rules_spec, "frames": frames}
+        return {"record": self.record(), "rules": self.rules_spec, "frames": frames}
 
     @staticmethod
     def _frame(game: Game, action: str | None, since: int) -> dict[str, Any]:

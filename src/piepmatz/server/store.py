@@ -18,6 +18,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from piepmatz.core.commitment import seed_from
+
 from .db import chat, moves, seats, sqlite_thread_engine, tables
 
 log = logging.getLogger("piepmatz.server")
@@ -81,6 +83,8 @@ class StoredSeat:
     name: str | None = None
     token_hash: str | None = None
     hints: bool = False
+    #: The person's part of the deal's seed (``core.commitment``), once they sit down.
+    part: str | None = None
 
 
 @dataclass
@@ -92,6 +96,8 @@ class StoredTable:
     spectator_hash: str
     seats: list[StoredSeat]
     actions: list[str] = field(default_factory=list)
+    #: How the deal's seed is made (``db.tables.c.deal``).
+    deal: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -187,6 +193,7 @@ class Store:
                     public=table.public,
                     spectator_hash=table.spectator_hash,
                     created=datetime.now(UTC),
+                    deal=table.deal,
                 )
             )
             await conn.execute(
@@ -199,16 +206,26 @@ class Store:
                         "name": s.name,
                         "token_hash": s.token_hash,
                         "hints": s.hints,
+                        "part": s.part,
                     }
                     for i, s in enumerate(table.seats)
                 ],
             )
 
     async def take_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, hints: bool = False
-    ) -> str:
-        """Seat a person; returns the table's status now (``playing`` once every person's seat
-        is taken). Raises :class:`SeatTaken` (and stores nothing) if the seat has a name."""
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        hints: bool = False,
+        part: str | None = None,
+    ) -> tuple[str, int | None]:
+        """Seat a person with their part of the deal; returns the table's status now
+        (``playing`` once every person's seat is taken) and, when that seat was the last and
+        the deal comes from a commitment, the deal's seed, derived from the secret and every
+        part and stored in the table's options. Raises :class:`SeatTaken` (and stores nothing)
+        if the seat has a name."""
         async with self._writing() as conn:
             # The table's row is locked first, so that two processes seating the last two
             # people one at a time both count the other's seat (SQLite has one writer anyway).
@@ -216,7 +233,7 @@ class Store:
             taken = await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.name.is_(None))
-                .values(name=name, token_hash=token_hash, hints=hints)
+                .values(name=name, token_hash=token_hash, hints=hints, part=part)
             )
             if taken.rowcount != 1:
                 raise SeatTaken(f"seat {seat} is already taken")
@@ -230,8 +247,26 @@ class Store:
                 )
             )
             status = "waiting" if free else "playing"
-            await conn.execute(update(tables).where(tables.c.id == table_id).values(status=status))
-            return status
+            values: dict[str, Any] = {"status": status}
+            seed = None
+            if not free:
+                row = (
+                    await conn.execute(
+                        select(tables.c.options, tables.c.deal).where(tables.c.id == table_id)
+                    )
+                ).one()
+                if row.deal is not None and "secret" in row.deal:
+                    parts = (
+                        await conn.scalars(
+                            select(seats.c.part)
+                            .where(seats.c.table_id == table_id)
+                            .order_by(seats.c.seat)
+                        )
+                    ).all()
+                    seed = seed_from(row.deal["secret"], parts)
+                    values["options"] = row.options | {"seed": seed}
+            await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+            return status, seed
 
     async def add_move(
         self, table_id: str, number: int, seat: int, action: str, status: str | None
@@ -324,7 +359,13 @@ class Store:
         async with self._reading() as conn:
             found = {
                 row.id: StoredTable(
-                    row.id, row.options, row.status, row.public, row.spectator_hash, []
+                    row.id,
+                    row.options,
+                    row.status,
+                    row.public,
+                    row.spectator_hash,
+                    [],
+                    deal=row.deal,
                 )
                 for row in (await conn.execute(query)).all()
             }
@@ -335,7 +376,7 @@ class Store:
                 select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.seat)
             ):
                 found[row.table_id].seats.append(
-                    StoredSeat(row.kind, row.name, row.token_hash, row.hints)
+                    StoredSeat(row.kind, row.name, row.token_hash, row.hints, row.part)
                 )
             for row in await conn.execute(
                 select(moves.c.table_id, moves.c.action)

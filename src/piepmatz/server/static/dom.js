@@ -61,6 +61,14 @@ export async function api(method, path, body) {
   return data;
 }
 
+/** This person's part of the deal's seed: 32 random bytes in URL-safe base64. The server commits
+to its own part before anyone sits down and derives the deal from every part, so that it cannot
+choose the deal alone (docs/protocol.md, "A deal nobody could choose"). */
+export function dealPart() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
 export function savedName() {
   return localStorage.getItem("piepmatz:name") || "";
 }

@@ -1,5 +1,5 @@
 // The lobby: play against bots at once, open a table with invite links, join an open table.
-import { api, clear, h, main, savedName, saveName, toast } from "./dom.js";
+import { api, clear, dealPart, h, main, savedName, saveName, toast } from "./dom.js";
 import { botLevel } from "./cards.js";
 import { _, ngettext } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./table.js";
@@ -56,7 +56,7 @@ export async function showLobby() {
       const who = myName();
       if (!who) return;
       try {
-        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked }));
+        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked, deal_part: dealPart() }));
       } catch (error) {
         toast(_("Could not start: {reason}", { reason: error.message }));
       }
@@ -99,7 +99,7 @@ export async function showLobby() {
     }
     if (mine === null) return toast(_("Choose the seat you take ('you')."));
     try {
-      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked, hints: allowHints.checked });
+      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked, hints: allowHints.checked, deal_part: dealPart() });
       rememberTable(made);
       const link = new URL(made.link);
       clear(created).append(h("div", { class: "made" },
@@ -138,7 +138,7 @@ export async function showLobby() {
         const who = myName();
         if (!who) return;
         try {
-          const joined = await api("POST", `/api/tables/${t.table}/join`, { name: who, hints: joinHints.checked });
+          const joined = await api("POST", `/api/tables/${t.table}/join`, { name: who, hints: joinHints.checked, deal_part: dealPart() });
           localStorage.setItem(`piepmatz:seat:${t.table}`, JSON.stringify(joined));
           location.assign(`/play/${t.table}${location.search}#seat=${joined.seat}&token=${joined.token}`);
         } catch (error) {

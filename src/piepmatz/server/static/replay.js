@@ -3,6 +3,7 @@ import { api, clear, h, main, setRulesLink } from "./dom.js";
 import { drawBoard, drawScores, fromState, logNames } from "./board.js";
 import { actionLabel, botLevel } from "./cards.js";
 import { _, language, ngettext } from "./i18n.js";
+import { checkDeal } from "./deal.js";
 
 /** The words of the review, in one place (a function: the page's language may change). */
 const reviewText = () => ({
@@ -23,6 +24,17 @@ const reviewText = () => ({
     grade: gradeName(d.grade), best: actionLabel(d.best), loss: number(d.loss, 1), change: signedPercent(d.win_change),
   }),
   seat: (s) => (s.kind === "human" ? s.name || _("seat {seat}", { seat: s.seat }) : _("bot ({level}, seat {seat})", { level: botLevel(s.kind), seat: s.seat })),
+});
+/** What the replay says of the deal's check (deal.js), by its outcome. */
+const dealText = () => ({
+  title: _("The deal"),
+  verified: _("Verified: the server's secret matches the commitment shown when the table opened, and every person's part went into the seed."),
+  commitment: _("Not verified: the server's secret does not match its commitment."),
+  parts: _("Not verified: a person at this table added no part to the seed."),
+  seed: _("Not verified: the seed is not the one the parts give."),
+  chosen: _("The only person at this table chose the seed."),
+  none: _("This game's record does not say how its deal was made."),
+  unavailable: _("This page cannot check the deal (the browser allows it over https only): run piepmatz verify on the record."),
 });
 /** Milliseconds between two questions about a review being computed. */
 const POLL = 500;
@@ -120,9 +132,12 @@ export async function showReplay(tableId) {
     h("div", { class: "buttons" }, seats.map((s) => h("button", { type: "button", id: `review-${s.seat}`, onclick: () => ask(s.seat) },
       reviewText().button(reviewText().seat(s))))),
     progress, reviewEl);
+  const dealEl = h("p", { id: "deal-check" });
+  checkDeal(data.record).then(({ outcome }) => { dealEl.textContent = dealText()[outcome]; dealEl.dataset.outcome = outcome; });
   clear(main()).append(h("div", { class: "replay" },
     h("h1", {}, _("Replay of table {table}", { table: tableId })), controls, where,
-    h("section", { class: "panel" }, h("h2", {}, _("This move")), gradeEl, logEl), boardEl, reviewPanel));
+    h("section", { class: "panel" }, h("h2", {}, _("This move")), gradeEl, logEl), boardEl, reviewPanel,
+    h("section", { class: "panel", "aria-labelledby": "deal-title" }, h("h2", { id: "deal-title" }, dealText().title), dealEl)));
   show();
   return () => keys.abort();
 }

@@ -1,7 +1,7 @@
 // The table page: one WebSocket per seat (docs/protocol.md). The server decides everything;
 // this page shows the seat's view, offers exactly the legal actions it was sent, with the
 // server's preview of each, and tells the events step by step.
-import { api, clear, copyText, h, main, savedName, saveName, setRulesLink, toast } from "./dom.js";
+import { api, clear, copyText, dealPart, h, main, savedName, saveName, setRulesLink, toast } from "./dom.js";
 import { actionLabel, bird, birdLabel, botLevel } from "./cards.js";
 import { _, language, ngettext } from "./i18n.js";
 import { drawBoard, drawScores, fromView, logNames, seatName } from "./board.js";
@@ -118,7 +118,7 @@ class TablePage {
       const name = input.value.trim();
       if (!name) return toast(_("Choose a display name first."));
       try {
-        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token, hints: allowHints.checked });
+        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token, hints: allowHints.checked, deal_part: dealPart() });
         saveName(name);
         this.seat = joined.seat;
         this.token = joined.token;
@@ -204,7 +204,10 @@ class TablePage {
       case "table":
         this.info = message;
         if (this.state) this.renderAll();
-        else this.renderHead();
+        else {
+          this.renderHead();
+          if (message.status === "waiting") this.renderWaiting();
+        }
         break;
       case "state":
         this.queue.push(message);
@@ -496,6 +499,18 @@ class TablePage {
     }
   }
 
+  /** A table waiting for people: nothing is dealt yet (the deal waits for every person's part). */
+  renderWaiting() {
+    const box = clear(this.decisionEl);
+    const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
+    const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${this.id}`) || "null");
+    box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
+      invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
+    if (this.info.commitment) {
+      box.append(h("p", { class: "muted", id: "commitment", title: this.info.commitment }, _("The server's part of the deal is sealed: {commitment}", { commitment: `${this.info.commitment.slice(0, 16)}…` })));
+    }
+  }
+
   renderDecision(model) {
     const state = this.state;
     const box = clear(this.decisionEl);
@@ -507,10 +522,7 @@ class TablePage {
       return;
     }
     if (this.info.status === "waiting") {
-      const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
-      const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${this.id}`) || "null");
-      box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
-        invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
+      this.renderWaiting();
       return;
     }
     const legal = this.legal();
@@ -580,8 +592,8 @@ class TablePage {
     try {
       const humans = seats.filter((s) => s.kind === "human");
       const made = humans.length === 1
-        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules, hints: !!seats[this.seat]?.hints })
-        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat, hints: !!seats[this.seat]?.hints });
+        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules, hints: !!seats[this.seat]?.hints, deal_part: dealPart() })
+        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat, hints: !!seats[this.seat]?.hints, deal_part: dealPart() });
       rememberTable(made);
       this.closing = true;
       this.ws.close();
