@@ -335,7 +335,7 @@ def test_two_people_and_a_bot_play_a_whole_game_one_reloading(two_people: TwoPeo
     deal = two_people.record["deal"]
     assert deal["people"] == [0, 1] and all(len(deal["parts"][i]) == 43 for i in (0, 1))
     assert deal["parts"][0] != deal["parts"][1]
-    assert two_people.commitment_shown.startswith(deal["commitment"][:16])
+    assert f"sealed: {deal['commitment'][:16]}…" in two_people.commitment_shown
     assert all(c.holds for c in verify_record(two_people.record))
 
 
