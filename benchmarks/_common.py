@@ -22,6 +22,11 @@ from piepmatz.server.client import SeatClient
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
+#: Every benchmark client connects from loopback and moves at once: the per-address and rate
+#: limits, made for people, are off (benchmarks/flood.py measures them at work).
+NO_LIMITS = ["--connections-per-address", "0", "--message-rate", "0", "--tables-per-minute", "0"]
+
+
 async def open_table(http: httpx.AsyncClient, seats: int) -> tuple[dict[str, Any], list[str]]:
     """A table of ``seats`` people with every invite taken (the deal is the server's): the
     table as opened (its id, the spectator token…) and the seats' tokens in seat order."""

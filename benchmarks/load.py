@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from _common import SRC, cpu_seconds, open_table, play_seat
+from _common import NO_LIMITS, SRC, cpu_seconds, open_table, play_seat
 
 from piepmatz.server.client import SeatClient, free_port, fresh_database, serve_process
 
@@ -214,14 +214,7 @@ def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
         # Every client connects from loopback and moves at once: the per-address and rate
         # limits, made for people, are off.
         options = ["--bot-workers", "0", "--log-level", "warning"]
-        options += [
-            "--connections-per-address",
-            "0",
-            "--message-rate",
-            "0",
-            "--tables-per-minute",
-            "0",
-        ]
+        options += NO_LIMITS
         url = args.database_url
         if args.servers > 1:
             if url is None:

@@ -26,7 +26,7 @@ import tempfile
 import time
 
 import httpx
-from _common import SRC, latency_figures, open_table, play_seat, thinking
+from _common import NO_LIMITS, SRC, latency_figures, open_table, play_seat, thinking
 
 from piepmatz.server.client import SeatClient, free_port, serve_process
 
@@ -97,14 +97,7 @@ def main() -> None:
         # Every seat connects from loopback and answers at once: the per-address and message
         # rate limits are for people, not for this (benchmarks/flood.py measures them at work).
         options = ["--database-url", url, "--bot-workers", "0", "--log-level", "warning"]
-        options += [
-            "--connections-per-address",
-            "0",
-            "--message-rate",
-            "0",
-            "--tables-per-minute",
-            "0",
-        ]
+        options += NO_LIMITS
         with serve_process(port, *options, pythonpath=str(SRC)):
             asyncio.run(run(f"127.0.0.1:{port}", args.games, args.think, args.seed))
 

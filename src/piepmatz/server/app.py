@@ -222,8 +222,15 @@ def _check_seats(kinds: list[str], roster: BotRoster) -> list[str]:
     return out
 
 
-def _client_address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+def _count(buckets: AddressBuckets, request: Request, what: str) -> None:
+    """Count one request from its client's address; past the limit, ``429`` saying ``what``
+    (e.g. "10 tables") an address may ask for a minute."""
+    if not buckets.take(request.client.host if request.client else "?"):
+        raise HTTPException(
+            429,
+            f"more than {what} a minute from your address: wait a moment",
+            headers={"Retry-After": str(buckets.retry_after())},
+        )
 
 
 #: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
@@ -427,13 +434,7 @@ def create_app(
                 "seed: a chosen seed is only for a table with one person; with others at the "
                 "table the deal is the server's secret",
             )
-        if not opened.take(_client_address(request)):
-            raise HTTPException(
-                429,
-                f"more than {limits.tables_per_minute:g} tables a minute from your address: "
-                "wait a moment",
-                headers={"Retry-After": str(opened.retry_after())},
-            )
+        _count(opened, request, f"{limits.tables_per_minute:g} tables")
         # The deal: a seed the only person chose, or the server's secret and the people's parts
         # (core/commitment.py), dealt once the last part is in.
         parts: list[str | None] = [part if i == seat else None for i in range(len(kinds))]
@@ -585,13 +586,7 @@ def create_app(
                 ),
             )
         if not hub.reviews.known(room.id, player):
-            if not reviewed.take(_client_address(request)):
-                raise HTTPException(
-                    429,
-                    f"more than {limits.reviews_per_minute:g} reviews a minute from your "
-                    "address: wait a moment",
-                    headers={"Retry-After": str(reviewed.retry_after())},
-                )
+            _count(reviewed, request, f"{limits.reviews_per_minute:g} reviews")
             if limits.reviews_at_once and hub.reviews.computing() >= limits.reviews_at_once:
                 raise HTTPException(
                     503,
