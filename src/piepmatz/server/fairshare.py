@@ -21,7 +21,6 @@ from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-
 #: Seconds a piece of work takes for its owner to count as slow (a random or heuristic bot's
 #: move takes about a millisecond; a search, a hint or a review's decision a second or so).
 LONG = 0.25
