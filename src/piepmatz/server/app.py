@@ -288,11 +288,11 @@ def rules_html(spec: str, lang: str = "en") -> str:
     """The rules text for players (the terminal game's rules screen) in ``lang``, as HTML."""
     from markdown_it import MarkdownIt
 
-    from piepmatz.sim.play import parse_rules
+    from piepmatz.core.rules import Rules
     from piepmatz.text.rules import rules_markdown
 
     try:
-        rules = parse_rules(spec)
+        rules = Rules.parse(spec)
     except ValueError as exc:
         raise HTTPException(422, f"rules {spec!r}: {exc}") from None
     try:
