@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from piepmatz.core.game import Game
-    from piepmatz.core.rules import Rules
 
 
 def positive(what: str) -> Callable[[str], int]:
@@ -102,20 +101,14 @@ def install_hint(command: str, extra: str, module: str) -> str:
     )
 
 
-def parse_rules(spec: str) -> Rules:
-    """Rules from ``preset`` or ``preset:flag=value,…``: the one ``--rules`` of every command
-    (:meth:`Rules.parse`, the core's reader)."""
+def rules_spec(text: str) -> str:
+    """An argparse type for ``--rules``: a preset, optionally with flags, checked by the core's
+    one reader (:meth:`Rules.parse`) and kept as text."""
+    from piepmatz.core.errors import PiepmatzError
     from piepmatz.core.rules import Rules
 
-    return Rules.parse(spec)
-
-
-def rules_spec(text: str) -> str:
-    """An argparse type for ``--rules``: a preset, optionally with flags; kept as text."""
-    from piepmatz.core.errors import PiepmatzError
-
     try:
-        parse_rules(text)
+        Rules.parse(text)
     except PiepmatzError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
@@ -126,9 +119,10 @@ def new_game(players: int, rules: str, seed: int | None) -> Game:
     import dataclasses
 
     from piepmatz.core.game import Game, GameOptions
+    from piepmatz.core.rules import Rules
 
     options = GameOptions.make(players, seed=seed)
-    return Game(dataclasses.replace(options, rules=parse_rules(rules)))
+    return Game(dataclasses.replace(options, rules=Rules.parse(rules)))
 
 
 def add_language(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from piepmatz.sim import GameResult, MatchConfig, parse_rules, play_batch
+from piepmatz.core.rules import Rules
+from piepmatz.sim import GameResult, MatchConfig, play_batch
 from piepmatz.sim.stats import wilson
 from piepmatz.sim.tournament import win_shares
 
@@ -60,7 +61,7 @@ def play_checkpoint(
         bots=(f"ppo:{path}", opponent),
         games=games,
         seed=seed,
-        rules=parse_rules(rules),
+        rules=Rules.parse(rules),
     )
     return play_batch(config, 0, config.total_games)
 

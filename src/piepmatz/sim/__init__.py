@@ -13,7 +13,7 @@ where they are used.
 """
 
 from .backends import BACKENDS, BackendError, run_games
-from .play import BotFailure, GameResult, MatchConfig, parse_rules, play_batch, play_game
+from .play import BotFailure, GameResult, MatchConfig, play_batch, play_game
 from .tournament import TournamentReport, summarise
 
 __all__ = [
@@ -23,7 +23,6 @@ __all__ = [
     "GameResult",
     "MatchConfig",
     "TournamentReport",
-    "parse_rules",
     "play_batch",
     "play_game",
     "run_games",

@@ -45,10 +45,6 @@ class BotFailure(RuntimeError):
         return (type(self), (str(self), self.index, self.seed))
 
 
-#: The old name of :meth:`Rules.parse`, for piepmatz.rl.curve until it calls that.
-parse_rules = Rules.parse
-
-
 @dataclass(frozen=True)
 class MatchConfig:
     """What a tournament plays: everything a game depends on besides its index.
