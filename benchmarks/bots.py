@@ -43,7 +43,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from piepmatz.args import positive
+from piepmatz.args import add_plugin, positive
 from piepmatz.bots import load_plugins, make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.bots.ismcts import ISMCTSBot
@@ -271,13 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mp.add_argument("first")
     mp.add_argument("second")
     mp.add_argument("--save", metavar="FILE", help="write one JSON line per game to FILE")
-    mp.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="FILE_OR_MODULE",
-        help="load a file or module that registers more bots, e.g. a variant to measure",
-    )
+    add_plugin(mp)
     pp = sub.add_parser("pool", help="pool saved runs of one pairing, or compare two game by game")
     pp.add_argument("files", nargs="+", metavar="FILE")
     pp.add_argument(

@@ -125,6 +125,18 @@ def new_game(players: int, rules: str, seed: int | None) -> Game:
     return Game(dataclasses.replace(options, rules=Rules.parse(rules)))
 
 
+def add_plugin(parser: argparse.ArgumentParser) -> None:
+    """``--plugin``, for a command that builds bots by name: the files or modules to load first
+    (:func:`piepmatz.bots.load_plugins`), so that their bots can be named too."""
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="FILE_OR_MODULE",
+        help="load a Python file or module that registers more bots (repeatable)",
+    )
+
+
 def add_language(parser: argparse.ArgumentParser) -> None:
     """``--lang``, for a command that shows a player text (else the environment decides)."""
     from piepmatz.i18n import LANGUAGE_NAMES

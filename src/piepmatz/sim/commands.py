@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from piepmatz.args import positive, rules_spec, seconds, unwritable
+from piepmatz.args import add_plugin, positive, rules_spec, seconds, unwritable
 from piepmatz.core import Rules, dump_json
 
 TOURNAMENT_NOTES = """\
@@ -98,13 +98,7 @@ def _add_common(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--csv", metavar="PATH", help="write the results as CSV ('-': stdout)")
     p.add_argument("--plots", metavar="DIR", help="write PNG plots into this directory")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="FILE_OR_MODULE",
-        help="load a Python file or module that registers more bots (repeatable)",
-    )
+    add_plugin(p)
 
 
 def register(subparsers: Any) -> None:

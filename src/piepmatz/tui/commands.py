@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from piepmatz.args import add_language, rules_spec, seconds
+from piepmatz.args import add_language, add_plugin, rules_spec, seconds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,13 +47,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     saved = play.add_mutually_exclusive_group()
     saved.add_argument("--resume", metavar="FILE", help="resume a saved game")
     saved.add_argument("--replay", metavar="FILE", help="step through a saved game or record")
-    play.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="FILE_OR_MODULE",
-        help="load a Python file or module that registers more bots, to seat them (repeatable)",
-    )
+    add_plugin(play)
     add_language(play)
     play.set_defaults(func=run_play, extra="tui")
 
