@@ -479,7 +479,7 @@ def test_tiles_show_sex_and_eggs_and_codes_are_a_key_away(tui: Any) -> None:
 
 
 def test_the_table_shows_running_scores_and_the_removed_species(tui: Any) -> None:
-    from piepmatz.tui.render import running_sheet
+    from piepmatz.core import score_view
 
     def position(seed: int) -> Session | None:
         """A game where the bot holds a blind seed and the person is to act."""
@@ -504,7 +504,7 @@ def test_the_table_shows_running_scores_and_the_removed_species(tui: Any) -> Non
             removed = {b // 12 for b in view.removed_birds}
             code = ["BL", "BU", "CH", "GR", "SP", "YE"][removed.pop()]
             assert f"bird deck {view.bird_deck_size} · {code} set aside (S2)" in text
-            sheet = running_sheet(view)
+            sheet = score_view(view)
             assert any(p.total for p in sheet.players)
             # Another player's blind seeds never count in what this seat is shown.
             full = session.game.score()

@@ -87,7 +87,7 @@ def test_deck_draw_preview_names_no_card() -> None:
 
 
 def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
-    from piepmatz.tui.render import running_sheet
+    from piepmatz.core import score_view
 
     pairs = crows = unknown = 0
     for state in positions(20):
@@ -104,8 +104,8 @@ def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
             real.apply_id(action_id)
             while real.phase_name == "crow" and real.current_player == me:
                 real.apply_id(real.legal_action_ids()[0])  # as the preview picks
-            after = running_sheet(view_of(real, me)).players[me].total
-            before = running_sheet(view).players[me].total
+            after = score_view(view_of(real, me)).players[me].total
+            before = score_view(view).players[me].total
             # These choices hide nothing: the preview's change is the real one.
             assert shown.score == (before, after)
             assert shown.headline.endswith(f" · score {after - before:+d}")

@@ -22,7 +22,7 @@ from .events import Event, EventKind, describe_event, event_to_json
 from .game import Game, GameOptions
 from .jsonio import dump_json, parse_json, read_json
 from .rules import PRESETS, Rules
-from .scoring import PlayerScore, ScoreSheet, score
+from .scoring import PlayerScore, ScoreSheet, score, score_view
 from .serial import state_from_json, state_to_json, view_to_json, views_to_json
 from .state import PHASE_NAMES, State
 from .view import PlayerView, Sampler, determinise, filter_event, view_of
@@ -63,6 +63,7 @@ __all__ = [
     "parse_json",
     "read_json",
     "score",
+    "score_view",
     "state_from_json",
     "state_to_json",
     "view_of",

@@ -14,6 +14,7 @@ from .rules import Rules
 
 if TYPE_CHECKING:
     from .state import State
+    from .view import PlayerView
 
 PAIR_POINTS = 5
 
@@ -200,3 +201,19 @@ def score_state(state: State) -> ScoreSheet:
     """The score sheet of a state: final once the game is over, a running score before."""
     piles = [state.seed_pile(p) for p in range(state.num_players)]
     return score(state.rules, state.collections, piles, state.is_over())
+
+
+def score_view(
+    view: PlayerView,
+    collections: Sequence[Sequence[int]] | None = None,
+    seeds_seen: Sequence[Sequence[int]] | None = None,
+) -> ScoreSheet:
+    """The running score as the view's player knows it: the collections, the seeds everybody
+    saw taken and the player's own blind seeds, never another player's (E4 on what is known).
+
+    ``collections`` and ``seeds_seen`` stand in for the view's, to score what a move would do.
+    """
+    seeds = [list(s) for s in (view.seeds_seen if seeds_seen is None else seeds_seen)]
+    seeds[view.player] += view.own_blind
+    birds = view.collections if collections is None else collections
+    return score(view.rules, [list(c) for c in birds], seeds, final=False)

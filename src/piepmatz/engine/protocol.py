@@ -26,12 +26,11 @@ from piepmatz.core import (
     GameOptions,
     InvalidJSONError,
     PiepmatzError,
-    ScoreSheet,
     State,
     dump_json,
     event_to_json,
     parse_json,
-    score,
+    score_view,
     state_from_json,
     state_to_json,
     view_of,
@@ -260,7 +259,7 @@ class Engine:
         if self.viewer is None or s.is_over():
             sheet = score_state(s)
         else:
-            sheet = _running_sheet(s, self.viewer)
+            sheet = score_view(view_of(s, self.viewer))
         return {"score": sheet.to_json()}
 
     def _record(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -270,14 +269,6 @@ class Engine:
         if self.game is None:
             raise RequestError("a loaded state has no record: records start from 'new' or 'replay'")
         return {"record": self.game.record()}
-
-
-def _running_sheet(state: State, viewer: int) -> ScoreSheet:
-    """The running score as ``viewer`` knows it: seeds seen by all, and its own blind seeds."""
-    view = view_of(state, viewer)
-    seeds = [list(seen) for seen in view.seeds_seen]
-    seeds[viewer] += view.own_blind
-    return score(view.rules, [list(c) for c in view.collections], seeds, final=False)
 
 
 _HANDLERS = {

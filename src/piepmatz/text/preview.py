@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from piepmatz.core import Action, PlayerView, ScoreSheet, determinise, score
+from piepmatz.core import Action, PlayerView, ScoreSheet, determinise, score_view
 from piepmatz.core.cards import BIRD_NAMES, BIRD_SPECIES, BIRD_VALUE, SPECIES
 from piepmatz.core.events import Event, EventKind
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, row_strength
@@ -96,8 +96,9 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
             if not isinstance(e, ChooseVictim) and e.kind == EventKind.TAKE_SEED and e.player == me
         ]
         seen[me] = (*seen[me], *taken)
-        before = _sheet(view, view.collections, view.seeds_seen)
-        after = _sheet(view, collections, seen)
+        # The view's own blind seeds count, the sampled world's never (they are not the real ones).
+        before = score_view(view)
+        after = score_view(view, collections, seen)
         change = (before.players[me].total, after.players[me].total)
         steps.extend(_majorities(before, after, me))
         if change[1] != change[0]:
@@ -148,18 +149,6 @@ def _score_is_public(new: Sequence[Told]) -> bool:
             if e.kind == "squirrel":
                 return False
     return True
-
-
-def _sheet(
-    view: PlayerView,
-    collections: Sequence[Sequence[int]],
-    seen: Sequence[Sequence[int]],
-) -> ScoreSheet:
-    """The running sheet from public cards and the viewer's own blind seeds (the sampled world's
-    blind cards are not the real ones, so they never count)."""
-    seeds = [list(s) for s in seen]
-    seeds[view.player] += view.own_blind
-    return score(view.rules, [list(c) for c in collections], seeds, final=False)
 
 
 def _headline(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from piepmatz.core import Action, PlayerView, ScoreSheet, score
+from piepmatz.core import Action, PlayerView, ScoreSheet, score_view
 from piepmatz.core.cards import (
     BIRD_EGGS,
     BIRD_FEMALE,
@@ -153,14 +153,6 @@ def grouped_collection(collection: Sequence[int], majority_of: dict[str, bool]) 
     return CODES.collection(collection, majority_of)
 
 
-def running_sheet(view: PlayerView) -> ScoreSheet:
-    """The score sheet as this player knows it now: collections (pairs, majorities), the seeds
-    everybody saw, and the player's own blind seeds — never another player's."""
-    seeds = [list(s) for s in view.seeds_seen]
-    seeds[view.player] += view.own_blind
-    return score(view.rules, [list(c) for c in view.collections], seeds, final=False)
-
-
 def table_text(
     view: PlayerView, labels: Sequence[str], show_hand: bool = True, cards: Cards = CODES
 ) -> Text:
@@ -203,7 +195,7 @@ def table_text(
         gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
         t.append(" · " + _("{species} set aside (S2)").format(species=", ".join(gone)), style="dim")
     t.append("\n")
-    sheet = running_sheet(view)
+    sheet = score_view(view)
     for p in range(view.num_players):
         marker = "▶" if p == view.current_player else " "
         t.append(f"{marker} ", style="bold")

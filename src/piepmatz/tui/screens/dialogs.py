@@ -12,11 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 
-from piepmatz.core import PlayerView
+from piepmatz.core import PlayerView, score_view
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND
 from piepmatz.i18n import N_, _
 
-from ..render import CODES, Cards, hand_text, running_sheet
+from ..render import CODES, Cards, hand_text
 from .widgets import ChoiceList, choice_options, preview_text, translate_bindings
 
 #: Each dialog's title (after it, who decides) and why it asks (translated when shown).
@@ -108,7 +108,7 @@ class ChoiceDialog(ModalScreen[int]):
         view = self.view
         t = Text()
         if view.phase == CROW_VICTIM:
-            sheet = running_sheet(view)
+            sheet = score_view(view)
             majority = {c: h == view.player for c, h in sheet.majority.items()}
             t.append(_("Your collection:") + " ")
             t.append_text(self.cards.collection(view.collections[view.player], majority))
