@@ -12,7 +12,14 @@ import pytest
 
 import piepmatz.bots
 import piepmatz.bots.plugins
-from piepmatz.bots import bot_names, load_plugins, make_bot, register
+from piepmatz.bots import (
+    bot_names,
+    builds_from_name,
+    load_plugins,
+    make_bot,
+    needs_argument,
+    register,
+)
 from piepmatz.bots.plugins import ENTRY_POINT_GROUP, PluginError, load_plugin
 from piepmatz.cli import main
 from piepmatz.sim import MatchConfig, run_games
@@ -145,6 +152,18 @@ def test_factories_that_fail_or_return_no_bot_are_named() -> None:
         make_bot("silent")
 
 
+def test_a_factory_marked_as_needing_an_argument_is_not_offered_bare() -> None:
+    @needs_argument
+    def from_file(arg: str) -> piepmatz.bots.Bot:
+        return FirstLegal()
+
+    register("fromfile", from_file)
+    register("first", lambda arg: FirstLegal())
+    assert make_bot("fromfile:weights.npz").name == "first"
+    assert not builds_from_name("fromfile") and builds_from_name("first")
+    assert not builds_from_name("ppo")  # the package's own checkpoint bot, an entry point
+
+
 def test_installed_packages_declare_bots_as_entry_points(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -174,6 +193,7 @@ def test_installed_packages_declare_bots_as_entry_points(
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     assert {"epbot", "epbroken", "epthree"} <= set(bot_names())
+    assert builds_from_name("epbot") and builds_from_name("epbroken")  # the seat says why
     assert make_bot("epbot:x").name == "ep:x"
     with pytest.raises(PluginError, match="bot 'epbroken' of package entry point"):
         make_bot("epbroken")

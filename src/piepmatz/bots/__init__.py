@@ -58,7 +58,14 @@ from collections.abc import Callable
 from .base import Bot, NoisyBot, RandomBot
 from .heuristic import GreedyBot, HeuristicBot
 from .ismcts import DEFAULT_DEPTH, ISMCTSBot
-from .plugins import PluginError, entry_point_factory, entry_point_names, load_plugins
+from .plugins import (
+    PluginError,
+    entry_point_factory,
+    entry_point_names,
+    is_marked,
+    load_plugins,
+    needs_argument,
+)
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
 
@@ -95,19 +102,38 @@ def bot_names() -> list[str]:
     return sorted(set(_FACTORIES) | set(entry_point_names()))
 
 
-def make_bot(spec: str) -> Bot:
-    """Build a bot from ``name`` or ``name:options`` (for example ``ismcts:hard``)."""
-    if not isinstance(spec, str):
-        raise ValueError(f"a bot spec must be text such as 'heuristic', not {spec!r}")
-    name, _, arg = spec.strip().partition(":")
+def _factory(name: str) -> Callable[[str], Bot] | None:
+    """The factory of bot ``name`` (any case), registered or declared by an installed package."""
     if name not in _FACTORIES:  # "Hard" and "HEURISTIC" are what a person types, too
         name = next((n for n in _FACTORIES if n.lower() == name.lower()), name)
     factory = _FACTORIES.get(name)
     if factory is None:
         factory = entry_point_factory(name)
-        if factory is None:
-            raise ValueError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
-        _FACTORIES[name] = factory
+        if factory is not None:
+            _FACTORIES[name] = factory
+    return factory
+
+
+def builds_from_name(name: str) -> bool:
+    """Whether bot ``name`` is built from its bare name, so that a menu may offer it: false for
+    a factory marked :func:`~piepmatz.bots.plugins.needs_argument` (``ppo`` needs ``ppo:PATH``).
+    An installed package's factory that fails to load is offered, and its seat then says why.
+    """
+    try:
+        factory = _factory(name)
+    except PluginError:
+        return True
+    return factory is None or not is_marked(factory)
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from ``name`` or ``name:options`` (for example ``ismcts:hard``)."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec must be text such as 'heuristic', not {spec!r}")
+    name, _, arg = spec.strip().partition(":")
+    factory = _factory(name)
+    if factory is None:
+        raise ValueError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
     try:
         bot = factory(arg)
     except ValueError as exc:
@@ -239,12 +265,7 @@ def plugin_bot_names() -> list[str]:
     return sorted(set(_FACTORIES) - _BUILT_IN - set(entry_point_names()))
 
 
-#: Bots that cannot be built from their bare name (``ppo``, declared by :mod:`piepmatz.rl.bot`
-#: as an entry point, needs a checkpoint path): menus that offer bots by name leave them out.
-NEEDS_ARGUMENT: frozenset[str] = frozenset({"ppo"})
-
 __all__ = [
-    "NEEDS_ARGUMENT",
     "Bot",
     "GreedyBot",
     "HeuristicBot",
@@ -253,8 +274,10 @@ __all__ = [
     "PluginError",
     "RandomBot",
     "bot_names",
+    "builds_from_name",
     "load_plugins",
     "make_bot",
+    "needs_argument",
     "plugin_bot_names",
     "register",
 ]

@@ -24,6 +24,10 @@ An installed package can instead declare its bots as entry points in the group
 
     [project.entry-points."piepmatz.bots"]
     first = "mybots:first_factory"
+
+A factory that cannot build a bot from its bare name (it needs ``name:something``, such as the
+path of a trained policy) is marked with :func:`needs_argument`; menus that offer bots by name
+leave it out (:func:`piepmatz.bots.builds_from_name`).
 """
 
 from __future__ import annotations
@@ -36,10 +40,13 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 #: The entry-point group an installed package declares its bot factories in.
 ENTRY_POINT_GROUP = "piepmatz.bots"
+
+#: The attribute :func:`needs_argument` sets on a factory.
+_MARK = "needs_argument"
 
 #: Plugins loaded in this process, by canonical reference.
 _LOADED: dict[str, ModuleType] = {}
@@ -47,6 +54,23 @@ _LOADED: dict[str, ModuleType] = {}
 
 class PluginError(ValueError):
     """A plugin could not be found or failed while loading; the message says which and why."""
+
+
+Factory = TypeVar("Factory", bound=Callable[[str], Any])
+
+
+def needs_argument(factory: Factory) -> Factory:
+    """Mark a bot factory that builds nothing from its bare name: ``ppo`` needs ``ppo:PATH``.
+
+    The bots package learns it from the factory, so it needs to know no bot by name.
+    """
+    setattr(factory, _MARK, True)
+    return factory
+
+
+def is_marked(factory: Callable[[str], Any]) -> bool:
+    """Whether ``factory`` is marked by :func:`needs_argument`."""
+    return getattr(factory, _MARK, False) is True
 
 
 def canonical(ref: str) -> str:
@@ -149,6 +173,8 @@ __all__ = [
     "canonical",
     "entry_point_factory",
     "entry_point_names",
+    "is_marked",
     "load_plugin",
     "load_plugins",
+    "needs_argument",
 ]

@@ -9,8 +9,10 @@ bots never needs NumPy.
 from __future__ import annotations
 
 from piepmatz.bots.base import Bot
+from piepmatz.bots.plugins import needs_argument
 
 
+@needs_argument  # the path of a checkpoint: a menu cannot offer a bare "ppo"
 def ppo(arg: str) -> Bot:
     """The factory of ``make_bot("ppo:PATH")``: the policy saved at PATH."""
     try:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from piepmatz.args import new_game
-from piepmatz.bots import NEEDS_ARGUMENT, Bot, bot_names, make_bot
+from piepmatz.bots import Bot, bot_names, builds_from_name, make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import (
     Game,
@@ -64,7 +64,7 @@ class SaveFileError(ValueError):
 
 def available_bots() -> list[str]:
     """Registered bot names that need no argument, the levels (easy, medium, hard) first."""
-    names = [n for n in bot_names() if n not in NEEDS_ARGUMENT]
+    names = [n for n in bot_names() if builds_from_name(n)]
     return [n for n in LEVELS if n in names] + [n for n in names if n not in LEVELS]
 
 
