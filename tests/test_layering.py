@@ -20,8 +20,8 @@ import piepmatz.text
 for module in pkgutil.iter_modules(piepmatz.text.__path__, "piepmatz.text."):
     importlib.import_module(module.name)
 text = set(sys.modules)
-import piepmatz.server.app, piepmatz.server.room
-piepmatz.server.app.rules_html("standard")
+import piepmatz.server.app, piepmatz.server.room, piepmatz.server.routes.pages
+piepmatz.server.routes.pages.rules_html("standard")
 print(json.dumps({"text": sorted(text), "server": sorted(sys.modules)}))
 """
 

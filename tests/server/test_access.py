@@ -16,10 +16,11 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from piepmatz.server import room as room_module
+from piepmatz.server import seats as seats_module
 from piepmatz.server.client import SeatClient, free_port, serve_process
 from piepmatz.server.messages import MAX_MESSAGE
-from piepmatz.server.room import Room, Seat, new_token, token_hash
+from piepmatz.server.room import Room
+from piepmatz.server.seats import Seat, new_token, token_hash
 from serverplay import PATIENCE, get, open_table, play_randomly, post, until, ws_url
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -40,7 +41,7 @@ def test_seat_tokens_are_random_hashed_and_compared_in_constant_time(
         compared.append((a, b))
         return constant_time(a, b)
 
-    monkeypatch.setattr(room_module.hmac, "compare_digest", counting)
+    monkeypatch.setattr(seats_module.hmac, "compare_digest", counting)
     seats = [Seat("human", "A", token_hash(tokens[0])), Seat("random"), Seat("human", None, None)]
     seats.append(Seat("human", "B", token_hash(tokens[1])))
     table: Any = type("T", (), {"seats": seats})()

@@ -12,10 +12,11 @@ import redis.asyncio as redis
 
 from piepmatz.args import new_game
 from piepmatz.server import db
-from piepmatz.server.app import LISTED_AWAY, Hub
 from piepmatz.server.bots import BotPool
 from piepmatz.server.bus import Bus
-from piepmatz.server.room import Connection, Room, new_token
+from piepmatz.server.hub import LISTED_AWAY, Hub
+from piepmatz.server.room import Room
+from piepmatz.server.seats import Connection, new_token
 from piepmatz.server.store import StorageUnavailable, Store
 from serverplay import Listener, open_room
 
@@ -33,8 +34,8 @@ async def hub(url: str, redis_url: str) -> AsyncIterator[Hub]:
         yield found
     finally:
         for room in found.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
+            if room.botseats.task is not None:
+                room.botseats.task.cancel()
         await found.bus.close()
         await found.store.close()
         await engine.dispose()
@@ -49,11 +50,11 @@ async def until_move(room: Room, move: int) -> None:
 @contextmanager
 def unheard(room: Room) -> Iterator[None]:
     """What the room does meanwhile is stored, but its news never leaves the process."""
-    bus, room.bus = room.bus, None
+    bus, room.replica.bus = room.replica.bus, None
     try:
         yield
     finally:
-        room.bus = bus
+        room.replica.bus = bus
 
 
 async def play_unheard(room: Room, move: int) -> None:
@@ -107,7 +108,7 @@ async def _reminded(url: str, redis_url: str) -> None:
             await room_a.take_seat(1, "Ben", new_token())
         await asyncio.sleep(0.2)
         assert (room_a.status, room_b.status, room_b.seats[1].name) == ("playing", "waiting", None)
-        await room_a.refresh_presence(older=60.0)
+        await room_a.replica.refresh_presence(older=60.0)
         async with asyncio.timeout(PATIENCE):
             while room_b.status != "playing":
                 await asyncio.sleep(0.01)
@@ -119,7 +120,7 @@ async def _reminded(url: str, redis_url: str) -> None:
         await asyncio.sleep(0.2)
         assert room_b.move == 0
         # a's reminder of who is connected says how far the table is: b sees the gap.
-        await room_a.refresh_presence(older=60.0)
+        await room_a.replica.refresh_presence(older=60.0)
         await until_move(room_b, 1)
         assert room_b.game.actions == room_a.game.actions
         states = [m for m in map(json.loads, waiting.sent) if m["type"] == "state"]
@@ -133,7 +134,7 @@ async def _reminded(url: str, redis_url: str) -> None:
         await play_unheard(room_a, room_a.move)
         await asyncio.sleep(0.2)
         assert room_a.status == "over" and room_b.status == "playing"
-        await room_b.refresh_presence(older=60.0)
+        await room_b.replica.refresh_presence(older=60.0)
         async with asyncio.timeout(PATIENCE):
             while room_b.status != "over":
                 await asyncio.sleep(0.01)
@@ -164,8 +165,8 @@ async def _takeover(url: str, redis_url: str) -> None:
         key = f"piepmatz:bots:{room_a.id}"
         assert await client.set(key, "dead process", px=60_000)
         room_b = await b.room(room_a.id)
-        room_a.wake_bots()
-        room_b.wake_bots()
+        room_a.botseats.wake()
+        room_b.botseats.wake()
         await asyncio.sleep(1.5)  # both have tried at least once and were refused
         assert room_a.move == room_b.move == 0, "no bot thinks while another holds the lease"
         await client.delete(key)  # the dead holder's lease expires
@@ -200,7 +201,7 @@ async def _database_away(url: str, redis_url: str) -> None:
             return await reading(*args, **kwargs)  # type: ignore[arg-type]
 
         room.store.load = away_twice  # type: ignore[method-assign]
-        room.wake_bots()
+        room.botseats.wake()
         await until_move(room, 1)
         assert len(refused) == 2
         (stored,) = await reading((), table_id=room.id)
@@ -231,14 +232,14 @@ async def _presence(url: str, redis_url: str) -> None:
         assert room_b.info().spectators == 1
         # b's reminder that changes nothing is not told at a; the news after it is, once.
         told = len(watcher.sent)
-        await room_b.refresh_presence(older=60.0)
+        await room_b.replica.refresh_presence(older=60.0)
         await room_b.connect(Connection(Listener(), None))
         async with asyncio.timeout(PATIENCE):
             while room_a.info().spectators < 2:
                 await asyncio.sleep(0.01)
         assert len(watcher.sent) == told + 1 and '"spectators":2' in watcher.sent[-1]
         # b goes silent (killed): once its reminders are overdue, a forgets its connections.
-        await room_a.refresh_presence(older=0.0)
+        await room_a.replica.refresh_presence(older=0.0)
         assert [s.connected for s in room_a.info().seats] == [False, False]
         assert '"connected":true' not in watcher.sent[-1]
 

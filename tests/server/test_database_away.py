@@ -18,7 +18,7 @@ import pytest
 from faultplay import fault_bot_plugin, own_postgres, server_process
 from piepmatz.core import Game, state_to_json
 from piepmatz.server.client import SeatClient
-from piepmatz.server.room import Connection, RoomError
+from piepmatz.server.seats import Connection, RoomError
 from piepmatz.server.store import StorageUnavailable
 from serverplay import PATIENCE, playing_room, post, running_server, ws_url
 
@@ -185,7 +185,7 @@ def test_a_move_being_stored_is_not_seen_and_a_failed_one_never_happened(
             acting = asyncio.create_task(room.act(player, room.move, action))
             await written.wait()
             seen = Connection(Reader(), player)
-            message = json.loads(room.state_message(seen, full=True))
+            message = json.loads(room.audience.state_message(seen, full=True))
             assert message["move"] == before[0] and action in message["legal"]
             go_on.set()
             with pytest.raises(RoomError) as refused:

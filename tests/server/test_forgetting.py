@@ -7,7 +7,8 @@ import asyncio
 import random
 from pathlib import Path
 
-from piepmatz.server.room import Connection, Room
+from piepmatz.server.room import Room
+from piepmatz.server.seats import Connection
 from serverplay import Listener, open_room, sqlite_hub
 
 AFTER = 10.0
@@ -65,7 +66,7 @@ async def _saying_hello(database: Path) -> None:
         listener = Listener()
         hello = asyncio.create_task(room.connect(Connection(listener, 0)))
         await asyncio.sleep(0.05)
-        assert not room.connections()
+        assert not room.audience.connections()
         assert await hub.forget_finished(0.0, AFTER) == []
         assert await hub.forget_finished(2 * AFTER, AFTER) == [], "a hello is under way"
         released.set()

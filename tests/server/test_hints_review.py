@@ -20,7 +20,8 @@ from piepmatz.core.view import determinise, view_of
 from piepmatz.server.bots import Analysis
 from piepmatz.server.client import SeatClient
 from piepmatz.server.review import REVIEW_SEED
-from piepmatz.server.room import Room, RoomError
+from piepmatz.server.room import Room
+from piepmatz.server.seats import RoomError
 from scenarios import scenario
 from serverplay import (
     PATIENCE,
@@ -192,7 +193,7 @@ async def _hint_at(tmp_path: Path, name: str, state: State) -> dict[str, Any]:
         for seat in room.seats:
             seat.hints = True
         room.bots.analysis = Analysis(HINT_BOT, 100)
-        answer: dict[str, Any] = json.loads(await room.hint(0, room.move))
+        answer: dict[str, Any] = json.loads(await room.advice.hint(0, room.move))
         return answer
 
 
@@ -217,7 +218,7 @@ def test_a_seat_that_has_not_allowed_hints_keeps_them_off(tmp_path: Path) -> Non
         async with playing_room(tmp_path / "off.db", 2, "standard", 11) as room:
             room.seats[0].hints = True
             with pytest.raises(RoomError, match="hints are off") as refused:
-                await room.hint(room.game.state.current_player, room.move)
+                await room.advice.hint(room.game.state.current_player, room.move)
             assert refused.value.code == "hints_off"
             assert room.info().hints is False
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leaks import assert_names_none, hidden_names
-from piepmatz.server.room import Connection, Room
+from piepmatz.server.room import Room
+from piepmatz.server.seats import Connection
 from serverplay import playing_room
 
 

@@ -7,8 +7,8 @@ import asyncio
 import time
 from pathlib import Path
 
-from piepmatz.server.app import LISTED_AWAY
-from piepmatz.server.room import Connection
+from piepmatz.server.hub import LISTED_AWAY
+from piepmatz.server.seats import Connection
 from serverplay import Listener, open_room, sqlite_hub
 
 
@@ -41,7 +41,7 @@ async def _listed(database: Path) -> None:
         # A broken connection, not yet dropped, is nobody either.
         await room.connect(anna)
         anna.broken = True
-        await room.ask_presence()
+        await room.replica.ask_presence()
         assert await listed(time.monotonic() + LISTED_AWAY) == []
 
 

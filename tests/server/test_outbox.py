@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from piepmatz.server import outbox as outbox_module
-from piepmatz.server import room as room_module
+from piepmatz.server import seats as seats_module
 from piepmatz.server.outbox import ClientGone, WebSocketClient
-from piepmatz.server.room import Connection
+from piepmatz.server.seats import Connection
 from serverplay import PATIENCE, playing_room
 
 
@@ -65,7 +65,7 @@ def test_a_client_that_stops_reading_holds_up_nobody_then_is_cut_off(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A send that waits would now wait for ever: the table must not wait at all.
-    monkeypatch.setattr(room_module, "SEND_TIMEOUT", 10**6)
+    monkeypatch.setattr(seats_module, "SEND_TIMEOUT", 10**6)
     monkeypatch.setattr(outbox_module, "SEND_TIMEOUT", 10**6)
     monkeypatch.setattr(outbox_module, "MAX_BACKLOG", 30)
 

@@ -18,11 +18,12 @@ from websockets.exceptions import ConnectionClosed
 
 from piepmatz.bots import load_plugins
 from piepmatz.core import Game
+from piepmatz.server.botplay import NOT_OFFERED
 from piepmatz.server.bots import BotPool
 from piepmatz.server.fairshare import FairShare
 from piepmatz.server.limits import AddressBuckets, Limits
-from piepmatz.server.room import NOT_OFFERED, Connection
 from piepmatz.server.roster import LEVELS, BotRoster, UnknownBot
+from piepmatz.server.seats import Connection
 from piepmatz.server.store import StoredSeat, StoredTable
 from serverplay import Listener, post, running_server, sqlite_hub, ws_url
 
@@ -138,8 +139,8 @@ def test_a_stored_bot_this_server_does_not_offer_is_replaced_and_the_table_told(
                     "reason": NOT_OFFERED,
                 }
             ]
-            if resumed.bot_task is not None:
-                resumed.bot_task.cancel()
+            if resumed.botseats.task is not None:
+                resumed.botseats.task.cancel()
 
     asyncio.run(run())
 
@@ -232,6 +233,25 @@ def test_a_cancelled_wait_gives_its_turn_away() -> None:
         assert share.busy == 0
         async with asyncio.timeout(1), share.turn("y"):
             assert share.busy == 1
+
+    asyncio.run(run())
+
+
+def test_a_slot_freed_before_a_cancelled_waiter_wakes_passes_it_over() -> None:
+    async def run() -> None:
+        share = FairShare(1)
+
+        async def wait_turn() -> None:
+            async with share.turn("b"):
+                pass
+
+        async with share.turn("a"):
+            waiter = asyncio.create_task(wait_turn())
+            await asyncio.sleep(0)
+            waiter.cancel()  # its wait is cancelled now; the task has not run since
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        assert share.busy == 0 and not share.running
 
     asyncio.run(run())
 

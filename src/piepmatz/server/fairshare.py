@@ -111,6 +111,8 @@ class FairShare:
         self._grant()
 
     def _grant(self) -> None:
+        # A waiter cancelled but not yet woken to leave the list is passed over.
+        self._waiting = [w for w in self._waiting if not w.granted.done()]
         while self._waiting and self.busy < self.slots:
             for waiter in self._waiting:
                 waiter.running = self.running[waiter.owner]

@@ -18,6 +18,8 @@ from pydantic_core import PydanticCustomError
 
 from piepmatz.core.commitment import PART
 
+from .vocabulary import TableStatus
+
 #: Longest client message, in characters; longer ones are refused before they are decoded.
 MAX_MESSAGE = 4096
 #: Longest chat line and display name, in characters.
@@ -278,7 +280,7 @@ class TableInfo(BaseModel):
 
     type: Literal["table"] = "table"
     table: str
-    status: Literal["waiting", "playing", "over"]
+    status: TableStatus
     players: int
     rules: str
     seats: list[SeatInfo]

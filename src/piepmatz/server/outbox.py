@@ -16,7 +16,7 @@ import contextlib
 from starlette.websockets import WebSocket
 
 from .limits import POLICY_CLOSE
-from .room import SEND_TIMEOUT
+from .seats import SEND_TIMEOUT
 
 #: Messages waiting for one connection: a whole game's announcements, far more than a reading
 #: client ever lets pile up behind its socket buffers.

@@ -1,0 +1,100 @@
+"""Advice for the seat to move: what each legal action would do (previews) and what the hint
+bot would play (hints), both worked out from the seat's view alone, never from a hidden card.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
+
+from piepmatz.bots.base import BotMoveError, derive_seed
+from piepmatz.core import view_of
+
+from .messages import ActionPreview, HintAnswer, Previews
+from .seats import RoomError
+
+if TYPE_CHECKING:
+    from .room import Room
+
+log = logging.getLogger("piepmatz.server")
+
+
+class Advice:
+    """One table's previews and hints."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        #: Seats whose hint is being worked out (one at a time per seat).
+        self.hinting: set[int] = set()
+        #: The last hint per seat, with the move it answers: asked again, it is sent again.
+        self.hints_given: dict[int, tuple[int, str]] = {}
+
+    def previews(self, seat: int, move: int) -> str:
+        """What each of ``seat``'s legal actions at ``move`` would do, computed from the seat's
+        view alone by the terminal game's preview (a sampled world, so nothing hidden leaks)."""
+        from piepmatz.text.preview import preview
+
+        room = self.room
+        if move != room.move:
+            raise RoomError(
+                "stale", f"preview for move {move}, but the game is at move {room.move}"
+            )
+        state = room.game.state
+        if room.status != "playing" or state.is_over() or state.current_player != seat:
+            raise RoomError("not_your_turn", "it is not your decision: nothing to preview")
+        view = view_of(state, seat)
+        out = []
+        for action in state.legal_actions():
+            shown = preview(view, action.id, seed=move)
+            out.append(
+                ActionPreview(action=str(action), headline=shown.headline, steps=list(shown.steps))
+            )
+        return Previews(move=move, previews=out).model_dump_json()
+
+    async def hint(self, seat: int, move: int) -> str:
+        """The ``hint`` message for ``seat``'s decision at ``move``: the hint bot's choice and
+        its estimate, searched in the bot pool from the seat's view only.
+
+        Raises :class:`RoomError` when hints are off, the move is not the current one, the
+        decision is not the seat's, or the seat's previous hint is still being worked out.
+        """
+        room = self.room
+        if not room.hints:
+            raise RoomError(
+                "hints_off", "hints are off at this table: not every person allowed them"
+            )
+        if move != room.move:
+            raise RoomError("stale", f"hint for move {move}, but the game is at move {room.move}")
+        state = room.game.state
+        if room.status != "playing" or state.is_over() or state.current_player != seat:
+            raise RoomError("not_your_turn", "it is not your decision: nothing to hint")
+        given = self.hints_given.get(seat)
+        if given is not None and given[0] == move:
+            return given[1]
+        if seat in self.hinting:
+            raise RoomError("hint_busy", "your hint is being worked out: wait for it")
+        self.hinting.add(seat)
+        try:
+            seed = derive_seed(room.game.options.seed, "hint", move, seat)
+            found = await room.bots.hint(view_of(state, seat), seed, owner=room.id)
+        except (BotMoveError, BrokenProcessPool, ValueError, TimeoutError) as exc:
+            log.error("table %s: hint for seat %d failed: %r", room.id, seat, exc)
+            raise RoomError("hint_failed", "no hint: the search failed; ask again") from None
+        finally:
+            self.hinting.discard(seat)
+        if move != room.move:
+            raise RoomError("stale", f"the hint for move {move} came after the move was taken")
+        e = found.estimate
+        text = HintAnswer(
+            move=move,
+            action=e.text,
+            bot=found.bot,
+            lead=round(e.lead, 3),
+            lead_spread=round(e.lead_spread, 3),
+            win=round(e.win, 4),
+            win_spread=round(e.win_spread, 4),
+            worlds=e.worlds,
+        ).model_dump_json()
+        self.hints_given[seat] = (move, text)
+        return text

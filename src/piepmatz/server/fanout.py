@@ -1,0 +1,92 @@
+"""What each connection at a table is sent: its seat's view and log after every move, in its own
+words, and the table's news. The views and filtered logs are the core's (``views_to_json``,
+``filter_event``); what seats see alike is worked out once per move, not once per connection.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from piepmatz.core import views_to_json
+from piepmatz.core.events import Event, event_to_json
+from piepmatz.core.view import filter_event
+from piepmatz.i18n import use_language
+from piepmatz.text.words import tell
+
+from .messages import state_message
+from .seats import Connection
+
+if TYPE_CHECKING:
+    from .room import Room
+
+
+class Audience:
+    """The connections at one table: each seat's (kept on its :class:`~.seats.Seat`) and the
+    spectators'."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.spectators: set[Connection] = set()
+
+    def connections(self) -> list[Connection]:
+        out = list(self.spectators)
+        for seat in self.room.seats:
+            out.extend(seat.connections)
+        return out
+
+    async def tell(self, text: str) -> None:
+        """Send ``text`` to every connection."""
+        for conn in self.connections():
+            await conn.send(text)
+
+    async def announce_table(self) -> None:
+        await self.tell(self.room.info().model_dump_json())
+
+    def state_message(self, conn: Connection, full: bool = False) -> str:
+        """``conn``'s view now, with the log entries it has not had (all of them if ``full``)."""
+        return self.state_messages([conn], full)[0]
+
+    def state_messages(self, conns: list[Connection], full: bool = False) -> list[str]:
+        """Each connection's ``state`` message now (see :meth:`state_message`). What seats see
+        alike (the public part of the views, the score, the log's sentences in one language)
+        is worked out once per position, not once per connection: a move is told to everyone."""
+        room = self.room
+        state = room.game.state
+        docs = views_to_json(state, {conn.seat for conn in conns})
+        over = state.is_over()
+        to_act = state.current_player if room.status == "playing" and not over else None
+        legal = [str(a) for a in state.legal_actions()] if to_act is not None else []
+        result = room.game.score().to_json() if over else None
+        log_ = state.events or []
+        # The log's new entries as JSON and told in a language, by the entries as a seat saw
+        # them: seats that saw the same (no secret among them) share the work.
+        told: dict[tuple[tuple[Event, ...], str], tuple[list[dict[str, Any]], list[str]]] = {}
+        out = []
+        for conn in conns:
+            start = 0 if full else conn.events_sent
+            seen = tuple(filter_event(e, conn.seat) for e in log_[start:])
+            if (seen, conn.lang) not in told:
+                # Sent from whichever task moved (a bot, another seat): in the receiver's words.
+                with use_language(conn.lang):
+                    told[seen, conn.lang] = (
+                        [event_to_json(e) for e in seen],
+                        [tell(e) for e in seen],
+                    )
+            events, log = told[seen, conn.lang]
+            conn.events_sent = len(log_)
+            message = state_message(
+                move=room.move,
+                view=docs[conn.seat],
+                events_from=start,
+                events=events,
+                legal=legal if conn.seat == to_act else [],
+                log=log,
+                result=result,
+            )
+            out.append(message)
+        return out
+
+    async def broadcast_state(self) -> None:
+        conns = self.connections()
+        for conn, text in zip(conns, self.state_messages(conns), strict=True):
+            await conn.send(text)

@@ -1,0 +1,261 @@
+"""Every table a server process holds, by id: opened, resumed after a restart, read again on
+request, and forgotten once finished and idle. With a bus, the other processes hold them too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from piepmatz.args import new_game
+from piepmatz.core.commitment import new_secret, seed_from
+
+from .bots import BotPool
+from .review import Reviews
+from .room import Room
+from .roster import HUMAN, UnknownBot
+from .seats import Seat, new_token, token_hash
+from .store import Store
+from .vocabulary import TableStatus
+
+if TYPE_CHECKING:
+    from .bus import Bus
+
+log = logging.getLogger("piepmatz.server")
+
+
+class TableRefused(ValueError):
+    """A table that cannot be opened as asked; the message says what was wrong."""
+
+
+class Opened(NamedTuple):
+    """A table just opened: the creator's seat and every person's seat's credential (the
+    creator's and the invites'), and the spectators' credential."""
+
+    room: Room
+    seat: int
+    tokens: dict[int, str]
+    spectator: str
+
+
+class NoTable(LookupError):
+    """No table has this id (the HTTP routes answer 404, the WebSocket ``no_table``)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+
+#: Seconds a finished table nobody is connected to stays held before it is forgotten (its
+#: record stays in the database, and the next request reads it again); and seconds between
+#: the looks for such tables.
+FORGET_AFTER = 600.0
+FORGET_EVERY = 60.0
+#: Seconds a public table stays listed once every person seated there has gone: whoever
+#: joined it later would wait for nobody.
+LISTED_AWAY = 600.0
+
+
+class Hub:
+    """Every table the server holds, by id; with a bus, the other processes hold them too."""
+
+    def __init__(self, store: Store, bots: BotPool) -> None:
+        self.store = store
+        self.bots = bots
+        self.rooms: dict[str, Room] = {}
+        self.reviews = Reviews(bots)
+        self.bus: Bus | None = None
+        self._loading = asyncio.Lock()
+        #: Since when (monotonic seconds) each held table has been idle, by id.
+        self._idle_since: dict[str, float] = {}
+
+    async def hear(self, table_id: str, message: dict[str, Any]) -> None:
+        """News from another process (the bus calls this)."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            try:
+                await room.replica.hear(message)
+            except Exception:
+                log.exception("table %s: news %s not taken; catching up", table_id, message)
+                await room.replica.catch_up()
+
+    async def heard_nothing(self) -> None:
+        """The bus lost news for a while: read every held table again."""
+        for room in list(self.rooms.values()):
+            await room.replica.catch_up()
+
+    async def tell_presence(self) -> None:
+        """Every so often, each process says again who is connected to it, table by table, so
+        that the connections of a process that died are forgotten by the others."""
+        from .bus import PRESENCE_EVERY
+
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            for room in list(self.rooms.values()):
+                if room.status != TableStatus.OVER:
+                    await room.replica.refresh_presence(3 * PRESENCE_EVERY)
+
+    async def open_tables(self, now: float, away: float = LISTED_AWAY) -> list[Room]:
+        """The public tables waiting for people, but not those whose seated people have all
+        been gone for ``away`` seconds as of ``now``."""
+        if self.bus is None:
+            rooms = list(self.rooms.values())
+        else:
+            # Other processes open tables too: the database knows them all. Held here from now
+            # on, so that this process hears who is at them.
+            rooms = [
+                await self.room(stored.id)
+                for stored in await self.store.load((TableStatus.WAITING,))
+                if stored.public
+            ]
+        return [
+            room
+            for room in rooms
+            if room.public
+            and room.status == TableStatus.WAITING
+            and (room.away_since is None or now - room.away_since < away)
+        ]
+
+    async def forget_finished(self, now: float, after: float = FORGET_AFTER) -> list[str]:
+        """Forget the finished tables that have been idle (see :meth:`Room.idle`) for ``after``
+        seconds as of ``now``, so that a server running for months does not keep every game
+        ever played; returns their ids."""
+        forgotten = []
+        for table_id, room in list(self.rooms.items()):
+            if not room.idle():
+                self._idle_since.pop(table_id, None)
+            elif now - self._idle_since.setdefault(table_id, now) >= after:
+                del self.rooms[table_id], self._idle_since[table_id]
+                if self.bus is not None:
+                    await self.bus.let_go(table_id)
+                forgotten.append(table_id)
+        return forgotten
+
+    async def keep_forgetting(self) -> None:
+        while True:
+            await asyncio.sleep(FORGET_EVERY)
+            if forgotten := await self.forget_finished(time.monotonic()):
+                log.info("forgot %d finished tables nobody looks at", len(forgotten))
+
+    async def hold(self, room: Room) -> None:
+        """Hold ``room`` here (it is new, or was just read from the database)."""
+        if self.bus is not None:
+            room.replica.bus = self.bus
+            await self.bus.hold(room.id)
+        self.rooms[room.id] = room
+
+    async def resume(self) -> int:
+        """Rebuild every unfinished table from its stored record; bots carry on."""
+        unfinished = (TableStatus.WAITING, TableStatus.PLAYING)
+        for stored in await self.store.load(unfinished):
+            await self.hold(Room.from_stored(stored, self.store, self.bots))
+        if self.bus is not None:
+            # Moves stored by other processes while the first read ran were not heard.
+            for stored in await self.store.load(unfinished):
+                if (room := self.rooms.get(stored.id)) is not None:
+                    await room.replica.catch_up(stored)
+            for room in self.rooms.values():
+                await room.replica.ask_presence()
+        for room in self.rooms.values():
+            room.botseats.wake()
+        return len(self.rooms)
+
+    async def open(
+        self,
+        kinds: list[str],
+        rules: str,
+        *,
+        name: str,
+        creator: int | None = None,
+        seed: int | None = None,
+        public: bool = False,
+        hints: bool = False,
+        part: str | None = None,
+    ) -> Opened:
+        """Open a table of ``kinds`` (``human`` or a bot the server offers, by name) under the
+        ``rules`` spec, the creator ``name`` seated at ``creator`` (else the first person's
+        seat). Raises :class:`TableRefused` saying what was wrong."""
+        checked = []
+        for i, kind in enumerate(kinds):
+            try:
+                checked.append(kind if kind == HUMAN else self.bots.roster.choose(kind))
+            except UnknownBot as exc:
+                raise TableRefused(f"seat {i}: {exc}") from None
+        kinds = checked
+        humans = [i for i, k in enumerate(kinds) if k == HUMAN]
+        if not humans:
+            raise TableRefused("a table needs at least one person's seat ('human')")
+        seat = humans[0] if creator is None else creator
+        if seat not in humans:
+            raise TableRefused(f"seat {seat} is not a person's seat")
+        if seed is not None and len(humans) > 1:
+            # Whoever chose the seed could deal the game at home and know every hand.
+            raise TableRefused(
+                "seed: a chosen seed is only for a table with one person; with others at the "
+                "table the deal is the server's secret"
+            )
+        # The deal: a seed the only person chose, or the server's secret and the people's parts
+        # (core/commitment.py), dealt once the last part is in.
+        parts: list[str | None] = [part if i == seat else None for i in range(len(kinds))]
+        deal: dict[str, Any] = {"chosen": True} if seed is not None else {"secret": new_secret()}
+        if seed is None and len(humans) == 1:
+            seed = seed_from(deal["secret"], parts)
+        try:
+            # Waiting for people: a stand-in nobody is shown, dealt again when they are in.
+            game = new_game(len(kinds), rules, 0 if seed is None else seed)
+        except ValueError as exc:
+            raise TableRefused(f"rules {rules!r}: {exc}") from None
+        tokens = {i: new_token() for i in humans}
+        spectator = new_token()
+        seats = [
+            Seat(
+                k,
+                name if i == seat else None,
+                token_hash(tokens[i]) if i in tokens else None,
+                hints and i == seat,
+                part=parts[i],
+            )
+            for i, k in enumerate(kinds)
+        ]
+        room = Room(
+            secrets.token_urlsafe(9),
+            game,
+            seats,
+            rules_spec=rules,
+            public=public,
+            spectator_hash=token_hash(spectator),
+            status=TableStatus.PLAYING if len(humans) == 1 else TableStatus.WAITING,
+            store=self.store,
+            bots=self.bots,
+            deal=deal,
+        )
+        await self.store.create(room.to_stored())
+        await self.hold(room)
+        room.botseats.wake()
+        return Opened(room, seat, tokens, spectator)
+
+    async def room(self, table_id: str) -> Room:
+        """The table ``table_id``, held here from now on; :class:`NoTable` if there is none."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            async with self._loading:
+                if (room := self.rooms.get(table_id)) is not None:
+                    return room
+                if self.bus is not None:
+                    await self.bus.hold(table_id)  # before reading: no news falls between
+                # A finished table is not held after a restart; its record is still stored.
+                found = await self.store.load((), table_id=table_id)
+                if not found:
+                    raise NoTable(table_id)
+                room = Room.from_stored(found[0], self.store, self.bots)
+                await self.hold(room)
+            if self.bus is not None:
+                await room.replica.catch_up()  # news heard while reading found no room to go to
+                await room.replica.ask_presence()
+        return room
+
+
+__all__ = ["FORGET_AFTER", "LISTED_AWAY", "Hub", "NoTable", "Opened", "TableRefused"]

@@ -1,0 +1,70 @@
+"""Every request in its own language: ``?lang=``, else ``Accept-Language``, else English; and the
+texts the browser client needs in a language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from piepmatz.core.cards import SPECIES_NAMES
+from piepmatz.i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    UnknownLanguageError,
+    catalogue,
+    check_language,
+    choose_language,
+    plural_forms,
+    use_language,
+)
+
+#: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
+_SPECIES_NAME_INDEX = {"en": 0, "de": 1, "cs": 2}
+
+
+def request_language(scope: Scope) -> str:
+    """The language a request is answered in: ``?lang=``, else ``Accept-Language``, else en.
+
+    A WebSocket cannot set headers from a page's script, so its address carries ``?lang=``.
+    """
+    from urllib.parse import parse_qs
+
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+    if asked:
+        try:
+            return check_language(asked)
+        except UnknownLanguageError:
+            pass  # the endpoints that take ``lang`` refuse it themselves; the rest fall back
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return choose_language(None, {}, accept or None)
+
+
+class LanguageMiddleware:
+    """Every request is answered in its own language (texts from the server: errors, the
+    replay's sentences); a WebSocket's connection keeps the language it opened with."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with use_language(request_language(scope)):
+            await self.app(scope, receive, send)
+
+
+def web_catalogue(lang: str) -> dict[str, Any]:
+    """What the browser client needs to show ``lang``: its ``web`` texts and plural rule, the
+    species' names and the languages to switch to."""
+    lang = check_language(lang)
+    index = _SPECIES_NAME_INDEX[lang]
+    return {
+        "lang": lang,
+        "messages": catalogue(lang, "web"),
+        "plural_forms": plural_forms(lang),
+        "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
+        "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
+    }

@@ -1,0 +1,160 @@
+"""One table's news to and from the other server processes that hold it (``bus.Bus``): moves,
+seats taken, chat, and who is connected where. The database is the truth: news only says where
+to look, and a process that missed some reads the table again (:meth:`Replica.catch_up`).
+Without a bus (one process) it tells nobody and hears nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from .messages import ChatLine
+from .store import StoredTable
+
+if TYPE_CHECKING:
+    from .bus import Bus
+    from .room import Room
+
+log = logging.getLogger("piepmatz.server")
+
+
+class Replica:
+    """The table's link to its copies at other processes."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.bus: Bus | None = None
+        #: Who is connected at each other process: connections per seat, spectators, and when
+        #: that process last said so; by process.
+        self.elsewhere: dict[str, tuple[list[int], int, float]] = {}
+
+    async def publish(self, kind: str, **fields: Any) -> bool:
+        """Tell the other processes (``False``: there is no bus, or it did not take the news)."""
+        if self.bus is None:
+            return False
+        return await self.bus.publish(self.room.id, kind, **fields)
+
+    def seat_connected(self, seat: int) -> bool:
+        return any(seats[seat] for seats, _, _ in self.elsewhere.values())
+
+    def anyone_seated(self) -> bool:
+        return any(any(seats) for seats, _, _ in self.elsewhere.values())
+
+    def spectators(self) -> int:
+        return sum(n for _, n, _ in self.elsewhere.values())
+
+    async def hear(self, message: dict[str, Any]) -> None:
+        """News of this table from another server process."""
+        assert self.bus is not None
+        room = self.room
+        kind = message["kind"]
+        if kind == "chat":
+            # Every process, the sender's too, hears chat here: one order everywhere.
+            await room.audience.tell(
+                ChatLine(**message["line"], sent=message["sent"]).model_dump_json()
+            )
+            return
+        if message["origin"] == self.bus.origin:
+            return
+        async with room.lock:
+            if kind == "move":
+                if message["move"] > room.move:
+                    await self.catch_up_locked()  # a message went missing: the database has it
+                elif message["move"] == room.move:
+                    room.game.apply(message["action"], player=message["seat"])
+                    await self._announce_moves(1)
+            elif kind == "seat" and room.seats[message["seat"]].name is None:
+                await room.seated(
+                    message["seat"],
+                    message["name"],
+                    message["token_hash"],
+                    bool(message.get("hints", False)),
+                    room.status.latest(message["status"]),
+                    message.get("part"),
+                    message.get("seed"),
+                )
+            elif kind == "presence":
+                await self._heard_presence(message)
+        room.botseats.wake()
+
+    async def _heard_presence(self, message: dict[str, Any]) -> None:
+        room = self.room
+        known = self.elsewhere.get(message["origin"])
+        self.elsewhere[message["origin"]] = (
+            message["seats"],
+            message["spectators"],
+            time.monotonic(),
+        )
+        room.note_presence()
+        # A process from before the progress was sent counts as up to date.
+        ours = room.progress()
+        theirs = message.get("progress", ours)
+        if any(t > o for t, o in zip(theirs, ours, strict=True)):
+            await self.catch_up_locked()
+        # Behind: the game may have ended here, and a finished table sends no reminders.
+        if message["ask"] or any(t < o for t, o in zip(theirs, ours, strict=True)):
+            await self.publish("presence", ask=False, **room.presence_here())
+        # A reminder that changes nothing is not told (every table has one every 15 s).
+        if known is None or known[:2] != (message["seats"], message["spectators"]):
+            await room.audience.announce_table()
+
+    async def catch_up(self, stored: StoredTable | None = None) -> None:
+        """Take what other processes stored for this table (read now unless ``stored`` is
+        given): on start, after missed news, before a bot thinks."""
+        async with self.room.lock:
+            await self.catch_up_locked(stored)
+        self.room.botseats.wake()
+
+    async def catch_up_locked(self, stored: StoredTable | None = None) -> None:
+        """:meth:`catch_up`, for a caller that holds the table's lock."""
+        room = self.room
+        if stored is None:
+            found = await room.store.load((), table_id=room.id)
+            if not found:
+                return
+            stored = found[0]
+        for seat, saved in zip(room.seats, stored.seats, strict=True):
+            seat.name, seat.token_hash, seat.hints = saved.name, saved.token_hash, saved.hints
+            seat.part = saved.part
+        if room.status == "waiting" and stored.status != "waiting":
+            room.deal_from(int(stored.options["seed"]))  # the last part came in elsewhere
+        room.status = room.status.latest(stored.status)
+        new = stored.actions[room.move :]
+        for action in new:
+            room.game.apply(action)
+        if new:
+            await self._announce_moves(len(new))
+        elif stored.status == "playing":
+            await room.audience.announce_table()
+
+    async def _announce_moves(self, count: int) -> None:
+        room = self.room
+        if room.game.state.is_over():
+            room.status = room.status.latest("over")
+            await room.audience.announce_table()
+        elif room.status == "waiting":
+            room.status = room.status.latest("playing")
+        await room.audience.broadcast_state()
+        log.debug("table %s: %d moves from other processes", room.id, count)
+
+    async def refresh_presence(self, older: float) -> None:
+        """Tell the other processes who is here again and how far the game is, and forget what
+        a process that has not told for ``older`` seconds said (it died, or lost Redis)."""
+        assert self.bus is not None
+        room = self.room
+        async with room.lock:
+            now = time.monotonic()
+            gone = [o for o, (_, _, heard) in self.elsewhere.items() if now - heard > older]
+            for origin in gone:
+                del self.elsewhere[origin]
+            room.note_presence()
+            await self.publish("presence", ask=False, **room.presence_here())
+            if gone:
+                await room.audience.announce_table()
+
+    async def ask_presence(self) -> None:
+        """Tell the other processes who is here, and ask them to tell in turn."""
+        async with self.room.lock:
+            await self.room.presence_changed(ask=True)

@@ -1,0 +1,58 @@
+"""The server's routes by area, and what they share (FastAPI dependencies): the site's tables,
+bots and limits, and "the table this request names"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends, HTTPException
+from starlette.requests import HTTPConnection
+
+from piepmatz.i18n import _
+
+from ..hub import Hub, NoTable
+from ..limits import AddressBuckets, AddressCounter, Limits
+from ..room import Room
+from ..roster import BotRoster
+
+
+@dataclass
+class Site:
+    """What every route of one server process shares."""
+
+    hub: Hub
+    roster: BotRoster
+    limits: Limits
+    #: Open WebSockets per client address, and tables and reviews asked for per address.
+    addresses: AddressCounter = field(init=False)
+    opened: AddressBuckets = field(init=False)
+    reviewed: AddressBuckets = field(init=False)
+
+    def __post_init__(self) -> None:
+        limits = self.limits
+        self.addresses = AddressCounter(limits.connections_per_address)
+        self.opened = AddressBuckets(limits.tables_per_minute, limits.tables_burst)
+        self.reviewed = AddressBuckets(limits.reviews_per_minute, limits.reviews_burst)
+
+
+def site(connection: HTTPConnection) -> Site:
+    """The site of the app serving ``connection`` (set when the app starts)."""
+    found: Site = connection.app.state.site
+    return found
+
+
+SiteOf = Annotated[Site, Depends(site)]
+
+
+async def table(table_id: str, site: SiteOf) -> Room:
+    """The table a request's path names; 404 in the request's language if there is none."""
+    try:
+        return await site.hub.room(table_id)
+    except NoTable:
+        raise HTTPException(404, _("no table {table}").format(table=repr(table_id))) from None
+
+
+TableOf = Annotated[Room, Depends(table)]
+
+__all__ = ["Site", "SiteOf", "TableOf", "site", "table"]

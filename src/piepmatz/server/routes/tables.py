@@ -1,0 +1,187 @@
+"""HTTP for tables: open one (with friends or against bots), list the open ones, join, and once
+a game is over its record, replay and review (``docs/protocol.md``, "HTTP")."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from piepmatz.i18n import _
+
+from ..hub import Opened, TableRefused
+from ..limits import AddressBuckets
+from ..messages import Join, NewTable, QuickGame
+from ..roster import HUMAN, UnknownBot
+from ..seats import RoomError
+from ..vocabulary import TableStatus
+from . import SiteOf, TableOf
+
+router = APIRouter(prefix="/api")
+
+
+def _count(buckets: AddressBuckets, request: Request, what: str) -> None:
+    """Count one request from its client's address; past the limit, ``429`` saying ``what``
+    (e.g. "10 tables") an address may ask for a minute."""
+    if not buckets.take(request.client.host if request.client else "?"):
+        raise HTTPException(
+            429,
+            f"more than {what} a minute from your address: wait a moment",
+            headers={"Retry-After": str(buckets.retry_after())},
+        )
+
+
+def _links(request: Request, opened: Opened) -> dict[str, Any]:
+    """The answer to a table opened: each person's link (the fragment carries the token, which
+    browsers never send) and the spectators'."""
+    base = str(request.base_url).rstrip("/")
+
+    def link(seat: int | None, token: str) -> str:
+        where = f"seat={seat}&" if seat is not None else ""
+        return f"{base}/play/{opened.room.id}#{where}token={token}"
+
+    mine = opened.tokens[opened.seat]
+    return {
+        "table": opened.room.id,
+        "seat": opened.seat,
+        "token": mine,
+        "link": link(opened.seat, mine),
+        "invites": [
+            {"seat": i, "token": t, "link": link(i, t)}
+            for i, t in opened.tokens.items()
+            if i != opened.seat
+        ],
+        "spectate": link(None, opened.spectator),
+        "spectator_token": opened.spectator,
+    }
+
+
+@router.post("/tables", status_code=201)
+async def new_table(body: NewTable, request: Request, site: SiteOf) -> dict[str, Any]:
+    _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
+    try:
+        opened = await site.hub.open(
+            body.seats,
+            body.rules,
+            name=body.name,
+            creator=body.seat,
+            seed=body.seed,
+            public=body.public,
+            hints=body.hints,
+            part=body.deal_part,
+        )
+    except TableRefused as exc:
+        raise HTTPException(422, str(exc)) from None
+    return _links(request, opened)
+
+
+@router.post("/quick", status_code=201)
+async def quick(body: QuickGame, request: Request, site: SiteOf) -> dict[str, Any]:
+    _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
+    try:
+        bot = site.roster.choose(body.bot)
+    except UnknownBot as exc:
+        raise HTTPException(422, f"bot: {exc}") from None
+    try:
+        opened = await site.hub.open(
+            [HUMAN] + [bot] * (body.players - 1),
+            body.rules,
+            name=body.name,
+            creator=0,
+            seed=body.seed,
+            hints=body.hints,
+            part=body.deal_part,
+        )
+    except TableRefused as exc:
+        raise HTTPException(422, str(exc)) from None
+    return _links(request, opened)
+
+
+@router.get("/bots")
+async def bots_offered(site: SiteOf) -> list[str]:
+    """The bots a table's seat or a quick game may name, the levels first."""
+    return site.roster.names()
+
+
+@router.get("/tables")
+async def open_tables(site: SiteOf) -> list[dict[str, Any]]:
+    """Public tables waiting for people (see :meth:`Hub.open_tables`)."""
+    rooms = await site.hub.open_tables(time.monotonic())
+    return [room.info().model_dump() for room in rooms]
+
+
+@router.get("/tables/{table_id}")
+async def table_info(room: TableOf) -> dict[str, Any]:
+    return room.info().model_dump() | {"move": room.move}
+
+
+# The pages show these refusals to the player (lobby, invite, replay): each is in the
+# request's language.
+@router.post("/tables/{table_id}/join")
+async def join(body: Join, room: TableOf) -> dict[str, Any]:
+    if room.status == TableStatus.OVER:
+        raise HTTPException(409, _("the game at this table is over"))
+    seat: int | None = None
+    if body.token is not None:
+        seat = room.seat_for(body.token)
+        if seat is None:
+            raise HTTPException(403, _("this invite is not for a seat at this table"))
+    elif not room.public:
+        raise HTTPException(403, _("this table is joined by invite only"))
+    try:
+        seat, token = await room.take_seat(seat, body.name, body.token, body.hints, body.deal_part)
+    except RoomError as exc:
+        raise HTTPException(409, str(exc)) from None
+    return {"table": room.id, "seat": seat, "token": token}
+
+
+@router.get("/tables/{table_id}/record")
+async def record(room: TableOf) -> dict[str, Any]:
+    if room.status != TableStatus.OVER:
+        raise HTTPException(
+            409, _("the game is not over: its record, which names hidden cards, comes after")
+        )
+    return room.record()
+
+
+@router.get("/tables/{table_id}/replay")
+async def replay(room: TableOf) -> dict[str, Any]:
+    """A finished game step by step for the replay page: every state (hands shown) and the
+    sentences of what each action did."""
+    if room.status != TableStatus.OVER:
+        raise HTTPException(
+            409, _("the game is not over: its replay, which shows every hand, comes after")
+        )
+    return room.replay() | {"seats": room.info().model_dump()["seats"]}
+
+
+@router.get("/tables/{table_id}/review")
+async def review(player: int, request: Request, room: TableOf, site: SiteOf) -> JSONResponse:
+    """``player``'s decisions in a finished game graded by the search (computed in the bot
+    pool): 202 with the progress while it is computed, then 200 with the review."""
+    reviews, limits = site.hub.reviews, site.limits
+    if room.status != TableStatus.OVER:
+        raise HTTPException(409, _("the game is not over: it is reviewed once it has ended"))
+    if not 0 <= player < len(room.seats):
+        raise HTTPException(
+            422,
+            _("no player {player} at this table (players are 0-{last})").format(
+                player=player, last=len(room.seats) - 1
+            ),
+        )
+    if not reviews.known(room.id, player):
+        _count(site.reviewed, request, f"{limits.reviews_per_minute:g} reviews")
+        if limits.reviews_at_once and reviews.computing() >= limits.reviews_at_once:
+            raise HTTPException(
+                503,
+                "the server is computing other reviews: ask again in a minute",
+                headers={"Retry-After": "60"},
+            )
+    job = reviews.get(room.id, room.game, player)
+    if job.result is not None:
+        return JSONResponse(job.result)
+    if job.error is not None:
+        raise HTTPException(503, job.error)
+    return JSONResponse(job.progress(), status_code=202)

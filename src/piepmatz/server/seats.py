@@ -1,0 +1,106 @@
+"""Who sits at a table: seats, their credentials, and the connections through which each hears."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .messages import Error
+from .roster import HUMAN
+
+
+def new_token() -> str:
+    """A seat credential: 256 bits from ``secrets``, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, stored: str | None) -> bool:
+    """Compare in constant time, so that timing tells nothing about a stored hash."""
+    return stored is not None and hmac.compare_digest(token_hash(token), stored)
+
+
+#: Seconds a message may take to leave, and a close to finish; a client that stops reading is
+#: cut off after that (by its outbox, :mod:`.outbox`).
+SEND_TIMEOUT = 10.0
+
+
+class Client(Protocol):
+    """A connection at a table (a WebSocket's outbox in the app, a checking double in tests).
+
+    ``send`` queues and returns at once, never waiting on the network: a table announces each
+    move under its lock, so one client that stopped reading would hold up the whole table. It
+    raises once the client is gone or cut off.
+    """
+
+    async def send(self, text: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(eq=False)
+class Connection:
+    client: Client
+    seat: int | None  # None: a spectator
+    #: The language this connection's sentences are told in (the page's, when it connected).
+    lang: str = "en"
+    #: How many log entries this connection has received.
+    events_sent: int = 0
+    #: A send failed or timed out: nothing more is sent, and the connection is being closed.
+    broken: bool = False
+
+    async def send(self, text: str) -> bool:
+        if self.broken:
+            return False
+        try:
+            await self.client.send(text)
+        except Exception:  # gone, or not reading: the room forgets it when it closes
+            self.broken = True
+            _closing.add(task := asyncio.create_task(self._close()))
+            task.add_done_callback(_closing.discard)
+            return False
+        return True
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.client.close()
+
+
+#: Closing connections, held so that their tasks are not collected half-way.
+_closing: set[asyncio.Task[None]] = set()
+
+
+@dataclass
+class Seat:
+    kind: str
+    name: str | None = None
+    token_hash: str | None = None
+    #: The person at this seat allows hints.
+    hints: bool = False
+    connections: set[Connection] = field(default_factory=set)
+    #: The person's part of the deal's seed (``core.commitment``), once they sit down.
+    part: str | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+
+class RoomError(ValueError):
+    """Something a client asked that cannot be done now; ``code`` names the kind."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def message(self) -> str:
+        return Error(code=self.code, message=str(self)).model_dump_json()

@@ -1,0 +1,51 @@
+"""The server's words, each defined once: a table's status and the codes of its refusals. The
+protocol sends their values; the browser gets the lists from the server (``/api/i18n``'s
+registries) rather than writing them again.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class TableStatus(StrEnum):
+    """Where a table is, in the order it goes through: waiting for people, playing, over."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    OVER = "over"
+
+    def latest(self, other: str) -> TableStatus:
+        """The further along of this and ``other`` (news from elsewhere may come late)."""
+        order = list(TableStatus)
+        return max(self, TableStatus(other), key=order.index)
+
+
+class ErrorCode(StrEnum):
+    """Why a message or a request was refused (``error.code``; docs/protocol.md lists them)."""
+
+    MALFORMED = "malformed"
+    TOO_LONG = "too_long"
+    HELLO_FIRST = "hello_first"
+    HELLO_AGAIN = "hello_again"
+    BAD_TOKEN = "bad_token"
+    NOT_JOINED = "not_joined"
+    NO_TABLE = "no_table"
+    SPECTATOR = "spectator"
+    NOT_PLAYING = "not_playing"
+    STALE = "stale"
+    NOT_YET = "not_yet"
+    ILLEGAL = "illegal"
+    NOT_YOUR_TURN = "not_your_turn"
+    UNAVAILABLE = "unavailable"
+    STORAGE = "storage"
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    FULL = "full"
+    SEAT_TAKEN = "seat_taken"
+    HINTS_OFF = "hints_off"
+    HINT_BUSY = "hint_busy"
+    HINT_FAILED = "hint_failed"
+
+
+__all__ = ["ErrorCode", "TableStatus"]
