@@ -13,6 +13,7 @@ from piepmatz.core import view_of
 
 from .messages import ActionPreview, HintAnswer, Previews
 from .seats import RoomError
+from .vocabulary import ErrorCode, TableStatus
 
 if TYPE_CHECKING:
     from .room import Room
@@ -38,11 +39,11 @@ class Advice:
         room = self.room
         if move != room.move:
             raise RoomError(
-                "stale", f"preview for move {move}, but the game is at move {room.move}"
+                ErrorCode.STALE, f"preview for move {move}, but the game is at move {room.move}"
             )
         state = room.game.state
-        if room.status != "playing" or state.is_over() or state.current_player != seat:
-            raise RoomError("not_your_turn", "it is not your decision: nothing to preview")
+        if room.status != TableStatus.PLAYING or state.is_over() or state.current_player != seat:
+            raise RoomError(ErrorCode.NOT_YOUR_TURN, "it is not your decision: nothing to preview")
         view = view_of(state, seat)
         out = []
         for action in state.legal_actions():
@@ -62,29 +63,35 @@ class Advice:
         room = self.room
         if not room.hints:
             raise RoomError(
-                "hints_off", "hints are off at this table: not every person allowed them"
+                ErrorCode.HINTS_OFF, "hints are off at this table: not every person allowed them"
             )
         if move != room.move:
-            raise RoomError("stale", f"hint for move {move}, but the game is at move {room.move}")
+            raise RoomError(
+                ErrorCode.STALE, f"hint for move {move}, but the game is at move {room.move}"
+            )
         state = room.game.state
-        if room.status != "playing" or state.is_over() or state.current_player != seat:
-            raise RoomError("not_your_turn", "it is not your decision: nothing to hint")
+        if room.status != TableStatus.PLAYING or state.is_over() or state.current_player != seat:
+            raise RoomError(ErrorCode.NOT_YOUR_TURN, "it is not your decision: nothing to hint")
         given = self.hints_given.get(seat)
         if given is not None and given[0] == move:
             return given[1]
         if seat in self.hinting:
-            raise RoomError("hint_busy", "your hint is being worked out: wait for it")
+            raise RoomError(ErrorCode.HINT_BUSY, "your hint is being worked out: wait for it")
         self.hinting.add(seat)
         try:
             seed = derive_seed(room.game.options.seed, "hint", move, seat)
             found = await room.bots.hint(view_of(state, seat), seed, owner=room.id)
         except (BotMoveError, BrokenProcessPool, ValueError, TimeoutError) as exc:
             log.error("table %s: hint for seat %d failed: %r", room.id, seat, exc)
-            raise RoomError("hint_failed", "no hint: the search failed; ask again") from None
+            raise RoomError(
+                ErrorCode.HINT_FAILED, "no hint: the search failed; ask again"
+            ) from None
         finally:
             self.hinting.discard(seat)
         if move != room.move:
-            raise RoomError("stale", f"the hint for move {move} came after the move was taken")
+            raise RoomError(
+                ErrorCode.STALE, f"the hint for move {move} came after the move was taken"
+            )
         e = found.estimate
         text = HintAnswer(
             move=move,

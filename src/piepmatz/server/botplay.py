@@ -16,6 +16,7 @@ from .bots import FALLBACK_BOT
 from .messages import BotReplaced
 from .seats import RoomError
 from .store import StorageUnavailable
+from .vocabulary import ErrorCode, TableStatus
 
 if TYPE_CHECKING:
     from .room import Room
@@ -44,7 +45,7 @@ class BotSeats:
         """The seat whose bot is to move, if a bot is."""
         room = self.room
         state = room.game.state
-        if room.status != "playing" or state.is_over():
+        if room.status != TableStatus.PLAYING or state.is_over():
             return None
         p = state.current_player
         return None if room.seats[p].is_human else p
@@ -119,7 +120,7 @@ class BotSeats:
         try:
             await self._play_for_bot(p, move, choice.action)
         except RoomError as exc:
-            if exc.code == "stale" and room.replica.bus is not None:
+            if exc.code == ErrorCode.STALE and room.replica.bus is not None:
                 # Thought past the lease's expiry, and another process's bot played the move
                 # first: the database let one in, and the table goes on.
                 return True
@@ -138,7 +139,7 @@ class BotSeats:
                 await self.room.act(seat, move, action)
                 return
             except RoomError as exc:
-                if exc.code != "unavailable":
+                if exc.code != ErrorCode.UNAVAILABLE:
                     raise
                 if delay == 0.25:
                     await self.room.audience.tell(exc.message())

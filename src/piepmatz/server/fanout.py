@@ -15,6 +15,7 @@ from piepmatz.text.words import tell
 
 from .messages import state_message
 from .seats import Connection
+from .vocabulary import TableStatus
 
 if TYPE_CHECKING:
     from .room import Room
@@ -54,7 +55,7 @@ class Audience:
         state = room.game.state
         docs = views_to_json(state, {conn.seat for conn in conns})
         over = state.is_over()
-        to_act = state.current_player if room.status == "playing" and not over else None
+        to_act = state.current_player if room.status == TableStatus.PLAYING and not over else None
         legal = [str(a) for a in state.legal_actions()] if to_act is not None else []
         result = room.game.score().to_json() if over else None
         log_ = state.events or []

@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .vocabulary import ErrorCode
+
 #: Messages a connection may send per second, sustained: twenty times what a quick player clicks.
 MESSAGE_RATE = 20.0
 #: Messages a connection may send at once (a page catching up after a reconnect sends a few).
@@ -43,7 +45,7 @@ HELLO_WITHIN = 10.0
 POLICY_CLOSE = 1008
 #: Errors that are answered but not held against the connection: ``stale`` is what an honest
 #: client gets when two of its connections (or a double click) race for one move.
-UNCOUNTED_ERRORS = frozenset({"stale"})
+UNCOUNTED_ERRORS = frozenset({ErrorCode.STALE})
 
 
 @dataclass(frozen=True)

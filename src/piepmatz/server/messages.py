@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from piepmatz.core.commitment import PART
 
-from .vocabulary import TableStatus
+from .vocabulary import ErrorCode, TableStatus
 
 #: Longest client message, in characters; longer ones are refused before they are decoded.
 MAX_MESSAGE = 4096
@@ -394,7 +394,7 @@ class ChatLine(BaseModel):
 
 class Error(BaseModel):
     type: Literal["error"] = "error"
-    code: str
+    code: ErrorCode
     message: str
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .messages import ChatLine
 from .store import StoredTable
+from .vocabulary import TableStatus
 
 if TYPE_CHECKING:
     from .bus import Bus
@@ -118,7 +119,7 @@ class Replica:
         for seat, saved in zip(room.seats, stored.seats, strict=True):
             seat.name, seat.token_hash, seat.hints = saved.name, saved.token_hash, saved.hints
             seat.part = saved.part
-        if room.status == "waiting" and stored.status != "waiting":
+        if room.status == TableStatus.WAITING and stored.status != TableStatus.WAITING:
             room.deal_from(int(stored.options["seed"]))  # the last part came in elsewhere
         room.status = room.status.latest(stored.status)
         new = stored.actions[room.move :]
@@ -126,16 +127,16 @@ class Replica:
             room.game.apply(action)
         if new:
             await self._announce_moves(len(new))
-        elif stored.status == "playing":
+        elif stored.status == TableStatus.PLAYING:
             await room.audience.announce_table()
 
     async def _announce_moves(self, count: int) -> None:
         room = self.room
         if room.game.state.is_over():
-            room.status = room.status.latest("over")
+            room.status = room.status.latest(TableStatus.OVER)
             await room.audience.announce_table()
-        elif room.status == "waiting":
-            room.status = room.status.latest("playing")
+        elif room.status == TableStatus.WAITING:
+            room.status = room.status.latest(TableStatus.PLAYING)
         await room.audience.broadcast_state()
         log.debug("table %s: %d moves from other processes", room.id, count)
 

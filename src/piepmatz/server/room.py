@@ -378,7 +378,7 @@ class Room:
             over = after.is_over()
             try:
                 await self.store.add_move(
-                    self.id, move, seat, str(action), "over" if over else None
+                    self.id, move, seat, str(action), TableStatus.OVER if over else None
                 )
             except StorageUnavailable as exc:
                 raise RoomError(ErrorCode.UNAVAILABLE, f"{exc}: the move was not played") from None

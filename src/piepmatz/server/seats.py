@@ -12,6 +12,7 @@ from typing import Protocol
 
 from .messages import Error
 from .roster import HUMAN
+from .vocabulary import ErrorCode
 
 
 def new_token() -> str:
@@ -98,7 +99,7 @@ class Seat:
 class RoomError(ValueError):
     """Something a client asked that cannot be done now; ``code`` names the kind."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
         self.code = code
 

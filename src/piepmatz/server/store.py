@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from piepmatz.core.commitment import seed_from
 
 from .db import chat, moves, seats, sqlite_thread_engine, tables
+from .vocabulary import TableStatus
 
 log = logging.getLogger("piepmatz.server")
 
@@ -246,7 +247,7 @@ class Store:
                     seats.c.name.is_(None),
                 )
             )
-            status = "waiting" if free else "playing"
+            status = TableStatus.WAITING if free else TableStatus.PLAYING
             values: dict[str, Any] = {"status": status}
             seed = None
             if not free:

@@ -189,7 +189,7 @@ class Conversation:
             try:
                 await conn.send(room.advice.previews(conn.seat, message.move))
             except RoomError as exc:
-                await self.refuse(ErrorCode(exc.code), str(exc))
+                await self.refuse(exc.code, str(exc))
         elif isinstance(message, HintRequest):
             if conn.seat is None:
                 await self.refuse(ErrorCode.SPECTATOR, "a spectator has no decision to hint")
@@ -203,7 +203,7 @@ class Conversation:
             try:
                 await room.act(conn.seat, message.move, message.action, conn)
             except RoomError as exc:
-                await self.refuse(ErrorCode(exc.code), str(exc))
+                await self.refuse(exc.code, str(exc))
         elif isinstance(message, Chat):
             try:
                 await room.chat(conn.seat, message.text)
