@@ -97,18 +97,17 @@ def _demo_error(message: str) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from piepmatz.tui.records import list_games, load_record, replay_text
-    from piepmatz.tui.session import SaveFileError
+    from piepmatz.records import GameFileError, list_games, load_game, replay_text
 
     try:
         if args.list:
             sys.stdout.write("\n".join(list_games(args.file)) + "\n")
             return 0
-        game, seats = load_record(args.file, args.game)
-    except SaveFileError as exc:
+        loaded = load_game(args.file, args.game, finished=True)
+    except GameFileError as exc:
         sys.stderr.write(f"piepmatz replay: {exc}\n")
         return 2
-    replay_text(game, seats, sys.stdout)
+    replay_text(loaded, sys.stdout)
     return 0
 
 

@@ -10,8 +10,8 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 from piepmatz.cli import main
+from piepmatz.records import seat_labels
 from piepmatz.server.client import SeatClient
-from piepmatz.tui.session import seat_labels
 from serverplay import (
     get,
     open_two_person_table,

@@ -13,12 +13,13 @@ import piepmatz.tui.screens.review as review_module
 from piepmatz.bots.review import decisions, hint
 from piepmatz.core import Action, Game
 from piepmatz.core.state import LAST_HAND, PLAY
+from piepmatz.records import GameFileError
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.hints import hint_seed
 from piepmatz.tui.render import table_text
 from piepmatz.tui.screens import ChoiceDialog, EndScreen, TableScreen
 from piepmatz.tui.screens.review import ReviewScreen
-from piepmatz.tui.session import SaveFileError, Session
+from piepmatz.tui.session import Session
 from piepmatz.tui.textmode import TextGame
 
 SIZE = (100, 30)
@@ -100,7 +101,7 @@ def test_the_new_game_screen_turns_hints_off(tui: Any) -> None:
 def test_a_save_keeps_the_tables_hint_setting() -> None:
     doc = _session(False, hints=False).save_doc()
     assert Session.from_doc(doc).hints is False
-    with pytest.raises(SaveFileError, match="hints must be true or false, not 'no'"):
+    with pytest.raises(GameFileError, match="hints must be true or false, not 'no'"):
         Session.from_doc({**doc, "hints": "no"})
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import piepmatz.tui.session as session_module
 from piepmatz.core import BIRD_NAMES, Game
-from piepmatz.tui.records import load_record
+from piepmatz.records import GameFileError, load_game
 from piepmatz.tui.session import (
     SaveFileError,
     SeatError,
@@ -82,18 +82,18 @@ def test_replay_takes_a_finished_save_or_record_and_refuses_a_game_in_progress(
     path = tmp_path / "s.json"
     session.save(path)
     # Replaying a game in progress would show every hand: a peek in a hot-seat game.
-    with pytest.raises(SaveFileError, match="not over, and its replay would show every hand"):
-        load_record(path)
+    with pytest.raises(GameFileError, match="not over, and its replay would show every hand"):
+        load_game(path, finished=True)
     while not session.state_over:
         session.apply(session.game.state.legal_action_ids()[0])
     session.save(path, replace=True)
-    game, seats = load_record(path)
-    assert seats == session.seats and game.actions == session.game.actions
+    loaded = load_game(path, finished=True)
+    assert loaded.seats == session.seats and loaded.game.actions == session.game.actions
     # A bare engine record works for the replay viewer too.
     bare = tmp_path / "r.json"
     bare.write_text(json.dumps(session.game.record()))
-    game, seats = load_record(bare)
-    assert seats is None and game.actions == session.game.actions
+    loaded = load_game(bare, finished=True)
+    assert loaded.seats is None and loaded.game.actions == session.game.actions
 
 
 def _doc(**change: object) -> dict[str, object]:
@@ -127,27 +127,27 @@ def _doc(**change: object) -> dict[str, object]:
     ],
 )
 def test_bad_save_documents_are_refused(doc: object, message: str) -> None:
-    with pytest.raises(SaveFileError, match=message):
+    with pytest.raises(GameFileError, match=message):
         Session.from_doc(doc)
 
 
 def test_bad_files_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(SaveFileError, match="cannot read"):
+    with pytest.raises(GameFileError, match="cannot read"):
         Session.load(tmp_path / "missing.json")
     (tmp_path / "bad.json").write_bytes(b"\xff\xfe not json")
-    with pytest.raises(SaveFileError, match="not JSON"):
+    with pytest.raises(GameFileError, match="not JSON"):
         Session.load(tmp_path / "bad.json")
     (tmp_path / "list.json").write_text("[1, 2]")
-    with pytest.raises(SaveFileError, match="a record must be a JSON object"):
-        load_record(tmp_path / "list.json")
+    with pytest.raises(GameFileError, match=r"list\.json: not a game record"):
+        load_game(tmp_path / "list.json")
     record = tmp_path / "record.json"
     record.write_text(json.dumps(Game.new(players=2, seed=1).record()))
-    with pytest.raises(SaveFileError, match=r"record.json: not a Piepmatz save .* with --replay"):
+    with pytest.raises(GameFileError, match=r"record.json: not a Piepmatz save .* with --replay"):
         Session.load(record)
     save = tmp_path / "old.json"
     save.write_text(json.dumps({"format": "piepmatz-tui-save", "version": 9}))
-    for read in (Session.load, load_record):
-        with pytest.raises(SaveFileError, match=r"old.json: save version 9 is not supported"):
+    for read in (Session.load, load_game):
+        with pytest.raises(GameFileError, match=r"old.json: save version 9 is not supported"):
             read(save)
 
 

@@ -41,8 +41,8 @@ def register(subparsers: Any) -> None:
         "--game",
         type=int,
         default=None,
-        metavar="K",
-        help="in a tournament's --records file: the game with index K",
+        metavar="N",
+        help="game N of a records file (its tournament index)",
     )
     r.add_argument(
         "--iterations",
@@ -74,16 +74,19 @@ def run_review(args: argparse.Namespace) -> int:
         problem = unwritable(args.plot)
         if problem:
             return _fail(f"argument --plot: {problem}")
-    from .run import ReviewInputError, load_game, run
+    from piepmatz.records import GameFileError, load_game
+
+    from .run import run
 
     try:
-        game, label = load_game(args.file, args.game)
-    except ReviewInputError as exc:
+        loaded = load_game(args.file, args.game)
+    except GameFileError as exc:
         return _fail(str(exc))
+    game = loaded.game
     players = game.options.players
     if not 0 <= args.player < players:
         return _fail(
             f"argument --player: no player {args.player} in this {players}-player game "
             f"(players are 0-{players - 1})"
         )
-    return run(args, game, label)
+    return run(args, game, loaded.where)

@@ -1,5 +1,6 @@
-"""The work of ``piepmatz review``: read the record, search every decision (a process pool, a
-progress bar), and write the report as text or JSON, and the plot."""
+"""The work of ``piepmatz review``: search every decision of the game read
+(:func:`piepmatz.records.load_game`) in a process pool with a progress bar, and write the report
+as text or JSON, and the plot."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from typing import Any
 
 from piepmatz.bots.review import (
@@ -20,77 +20,9 @@ from piepmatz.bots.review import (
     iter_reviews,
     summarise,
 )
-from piepmatz.core import Game, InvalidJSONError, dump_json, parse_json
-from piepmatz.core.errors import PiepmatzError
-from piepmatz.core.game import RECORD_FORMAT
+from piepmatz.core import Game, dump_json
 from piepmatz.i18n import _, pgettext
 from piepmatz.text.words import GRADE_WORDS
-
-
-class ReviewInputError(ValueError):
-    """A file that holds no game to review, or not the one asked for."""
-
-
-def _record_of(doc: Any, where: str) -> Any:
-    """The game record in a document: a record itself, or a save that wraps one."""
-    if isinstance(doc, dict):
-        if doc.get("format") == RECORD_FORMAT:
-            return doc
-        inner = doc.get("record")
-        if isinstance(inner, dict) and inner.get("format") == RECORD_FORMAT:
-            return inner
-    raise ReviewInputError(f"{where} is not a game record (format {RECORD_FORMAT!r}) or a save")
-
-
-def load_game(path: str, index: int | None = None) -> tuple[Game, str]:
-    """The game to review and a label naming it; :class:`ReviewInputError` says what is wrong.
-
-    A JSON-lines file (a tournament's ``--records``) holds one record per line; ``index`` picks
-    the one whose tournament index is ``index`` (a line without one counts by its place).
-    """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise ReviewInputError(f"cannot read {path}: {reason}") from None
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    docs: list[tuple[str, Any]] = []
-    try:
-        docs.append((path, parse_json(text)))
-    except InvalidJSONError as whole:
-        if len(lines) < 2:
-            raise ReviewInputError(f"{path} is {whole}") from None
-        for n, line in lines:
-            try:
-                docs.append((f"{path} line {n}", parse_json(line)))
-            except InvalidJSONError as exc:
-                raise ReviewInputError(f"{path} line {n} is {exc}") from None
-    if len(docs) > 1 or index is not None:
-        docs = [_pick(path, docs, index)]
-    where, doc = docs[0]
-    record = _record_of(doc, where)
-    try:
-        game = Game.from_record(record)
-    except PiepmatzError as exc:
-        raise ReviewInputError(f"{where}: {exc}") from None
-    return game, where
-
-
-def _pick(path: str, docs: list[tuple[str, Any]], index: int | None) -> tuple[str, Any]:
-    def game_index(place: int, doc: Any) -> Any:
-        info = doc.get("tournament") if isinstance(doc, dict) else None
-        return info.get("index", place) if isinstance(info, dict) else place
-
-    indexes = [game_index(place, doc) for place, (_, doc) in enumerate(docs)]
-    if index is None:
-        raise ReviewInputError(
-            f"{path} holds {len(docs)} games: choose one with --game K "
-            f"(K from {min(indexes)} to {max(indexes)})"
-        )
-    for i, entry in zip(indexes, docs, strict=True):
-        if i == index:
-            return entry
-    raise ReviewInputError(f"{path} holds no game {index} (games {min(indexes)}-{max(indexes)})")
 
 
 def run(args: argparse.Namespace, game: Game, label: str) -> int:

@@ -14,8 +14,8 @@ from textual.screen import Screen
 
 from piepmatz.core import Game
 from piepmatz.i18n import N_, _
+from piepmatz.records import GameFileError, load_game
 
-from .records import load_record
 from .screens import ConfirmDialog, NewGameScreen, PathDialog, ReplayScreen, TableScreen
 from .screens.messages import NewGame, OpenSave, SaveGame, ShowReplay, StartGame
 from .screens.widgets import translate_bindings
@@ -146,8 +146,8 @@ class PiepmatzApp(App[None]):
         if message.replay:
             self._open(
                 _("Replay the game saved in:"),
-                load_record,
-                lambda g: self.push_screen(ReplayScreen(*g)),
+                lambda path: load_game(path, finished=True),
+                lambda g: self.push_screen(ReplayScreen(g.game, g.seats)),
             )
         else:
             self._open(
@@ -193,7 +193,7 @@ class PiepmatzApp(App[None]):
                 return
             try:
                 value = load(path)
-            except SaveFileError as exc:
+            except GameFileError as exc:
                 self.notify(str(exc), title=_("Cannot open"), severity="error", timeout=10)
                 return
             loaded(value)

@@ -57,7 +57,9 @@ _NEW_GAME_OPTIONS = ("seats", "players", "bots", "rules", "seed")
 
 
 def _seats(args: argparse.Namespace) -> list[str] | None:
-    from .session import HUMAN, SeatError, check_seat, default_bot, parse_seats
+    from piepmatz.records import HUMAN
+
+    from .session import SeatError, check_seat, default_bot, parse_seats
 
     if args.seats:
         seats = parse_seats(args.seats)
@@ -73,9 +75,9 @@ def _seats(args: argparse.Namespace) -> list[str] | None:
 
 def run_play(args: argparse.Namespace) -> int:
     from piepmatz.bots.plugins import PluginError, load_plugins
+    from piepmatz.records import GameFileError, load_game
 
-    from .records import load_record
-    from .session import SaveFileError, SeatError, Session, default_seats
+    from .session import SeatError, Session, default_seats
 
     try:
         load_plugins(args.plugin)
@@ -97,19 +99,20 @@ def run_play(args: argparse.Namespace) -> int:
         if args.resume:
             session = Session.load(args.resume)
         elif args.replay:
-            replay_game, replay_seats = load_record(args.replay)
-    except (SeatError, SaveFileError) as exc:
+            replay = load_game(args.replay, finished=True)
+    except (SeatError, GameFileError) as exc:
         sys.stderr.write(f"piepmatz play: {exc}\n")
         return 2
 
     if session is not None and args.no_hints:
         session.hints = False
     if args.text:
-        from .records import replay_text
+        from piepmatz.records import replay_text
+
         from .textmode import TextGame
 
         if args.replay:
-            replay_text(replay_game, replay_seats, sys.stdout)
+            replay_text(replay, sys.stdout)
             return 0
         if session is None:
             seats = seats or default_seats()
@@ -133,7 +136,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     delay = 0.6 if args.delay is None else args.delay
     if args.replay:
-        app = PiepmatzApp.for_replay(replay_game, replay_seats)
+        app = PiepmatzApp.for_replay(replay.game, replay.seats)
     else:
         app = PiepmatzApp(
             session=session,

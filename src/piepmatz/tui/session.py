@@ -4,12 +4,13 @@ A seat is ``"human"`` or a bot spec for :func:`piepmatz.bots.make_bot` (``easy``
 ``hard``, ``random``, ``ismcts:…``). Bot levels are looked up by name when a game starts, so
 levels registered later by the bots package appear without changes here.
 
-The save file is a small versioned wrapper around the engine's game record:
+The save file (:mod:`piepmatz.records`, which every command reads it with) is a small versioned
+wrapper around the engine's game record:
 
 >>> session = Session.new(["human", "random"], rules="standard", seed=5)
 >>> doc = session.save_doc()
->>> doc["format"], doc["version"], doc["seats"]
-('piepmatz-tui-save', 1, ['human', 'random'])
+>>> doc["format"], doc["seats"]
+('piepmatz-tui-save', ['human', 'random'])
 >>> Session.from_doc(doc).game.state.turn == session.game.state.turn
 True
 """
@@ -25,28 +26,16 @@ from typing import Any, Final
 from piepmatz.args import new_game
 from piepmatz.bots import Bot, bot_names, builds_from_name, make_bot
 from piepmatz.bots.base import BotMoveError, bot_rngs, decide
-from piepmatz.core import (
-    Game,
-    InvalidJSONError,
-    PlayerView,
-    dump_json,
-    parse_json,
-    view_of,
-)
-from piepmatz.core.errors import PiepmatzError
+from piepmatz.core import Game, PlayerView, dump_json, view_of
 from piepmatz.core.events import Event
-from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _
-from piepmatz.text.words import seat_name
+from piepmatz.records import HUMAN, GameFileError, Saved, load_save, read_save, save_doc, seat_label
 
-HUMAN: Final = "human"
 #: The levels the new-game screen offers first, in this order, when the bots package has them.
 LEVELS: Final = ("easy", "medium", "hard")
 #: The bot a default seat gets; ``random`` stands in until ``medium`` is registered.
 PREFERRED_BOT: Final = "medium"
 FALLBACK_BOT: Final = "random"
-SAVE_FORMAT: Final = "piepmatz-tui-save"
-SAVE_VERSION: Final = 1
 
 
 class SeatError(ValueError):
@@ -54,7 +43,8 @@ class SeatError(ValueError):
 
 
 class SaveFileError(ValueError):
-    """A save file that cannot be read, is not a save, or does not replay."""
+    """A save that cannot be written (one that cannot be read is a
+    :class:`~piepmatz.records.GameFileError`)."""
 
     def __init__(self, message: str, exists: bool = False) -> None:
         super().__init__(message)
@@ -97,18 +87,6 @@ def parse_seats(text: str) -> list[str]:
     return seats
 
 
-def seat_label(seats: Sequence[str], player: int) -> str:
-    kind = seats[player]
-    if kind == HUMAN:
-        return _("{seat} (person)").format(seat=seat_name(player))
-    return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=kind)
-
-
-def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:
-    """Every seat's label; a bare record, which does not say who sat where, gives plain names."""
-    return [seat_label(seats, p) if seats else seat_name(p) for p in range(players)]
-
-
 def data_dir() -> Path:
     """Where the game keeps its files: ``$XDG_DATA_HOME/piepmatz``, else
     ``~/.local/share/piepmatz`` (the XDG base directory specification)."""
@@ -129,7 +107,7 @@ def load_kept(path: Path | None = None) -> Session | None:
         return None
     try:
         session = Session.load(path)
-    except SaveFileError:
+    except GameFileError:
         return None
     return None if session.state_over else session
 
@@ -242,34 +220,20 @@ class Session:
     # ------------------------------------------------------------------ save and resume
 
     def save_doc(self) -> dict[str, Any]:
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "seats": list(self.seats),
-            "hints": self.hints,
-            "record": self.game.record(),
-        }
+        return save_doc(self.game, self.seats, self.hints)
 
     @classmethod
     def from_doc(cls, doc: Any) -> Session:
-        """Rebuild a session from a save document; :class:`SaveFileError` if anything is off."""
-        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
-            raise SaveFileError(f"not a Piepmatz save file (format must be {SAVE_FORMAT!r})")
-        if type(doc.get("version")) is not int or doc["version"] != SAVE_VERSION:
-            raise SaveFileError(
-                f"save version {doc.get('version')!r} is not supported (this is {SAVE_VERSION})"
-            )
-        seats = doc.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-            raise SaveFileError("the save's seats must be a list of seat names")
-        hints = doc.get("hints", True)
-        if type(hints) is not bool:
-            raise SaveFileError(f"the save's hints must be true or false, not {hints!r}")
+        """Rebuild a session from a save document; :class:`~piepmatz.records.GameFileError` if
+        anything is off, a seat's bot that cannot be built too."""
+        return cls._seated(read_save(doc))
+
+    @classmethod
+    def _seated(cls, saved: Saved, where: str = "") -> Session:
         try:
-            game = Game.from_record(doc.get("record"))
-            return cls(game, seats, hints=hints)
-        except (PiepmatzError, SeatError) as exc:
-            raise SaveFileError(str(exc)) from None
+            return cls(saved.game, saved.seats, hints=saved.hints)
+        except SeatError as exc:
+            raise GameFileError(f"{where}{exc}") from None
 
     def save(self, path: str | Path, replace: bool = False) -> None:
         """Write the save file; an existing file is replaced only with ``replace``, and only
@@ -294,41 +258,6 @@ class Session:
 
     @classmethod
     def load(cls, path: str | Path) -> Session:
-        doc = read_json(path)
-        try:
-            return cls.from_doc(doc)
-        except SaveFileError as exc:
-            hint = ""
-            if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT:
-                hint = " (it is a game record: step through it with --replay)"
-            raise SaveFileError(f"{path}: {exc}{hint}") from None
-
-
-def read_documents(path: str | Path) -> list[Any]:
-    """The JSON documents of a file: one document, or one per line (JSON lines, as a
-    tournament's ``--records`` writes)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise SaveFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        return [parse_json(data)]
-    except InvalidJSONError as whole:
-        lines = [line for line in data.splitlines() if line.strip()]
-        if len(lines) < 2:
-            raise SaveFileError(f"{path}: {whole}") from None
-    docs = []
-    for number, line in enumerate(lines, 1):
-        try:
-            docs.append(parse_json(line))
-        except InvalidJSONError as exc:
-            raise SaveFileError(f"{path}: line {number}: {exc}") from None
-    return docs
-
-
-def read_json(path: str | Path) -> Any:
-    """The one JSON document of a file."""
-    docs = read_documents(path)
-    if len(docs) != 1:
-        raise SaveFileError(f"{path} holds {len(docs)} JSON documents, not one save")
-    return docs[0]
+        """The game saved in ``path``; :class:`~piepmatz.records.GameFileError` if it cannot be
+        resumed."""
+        return cls._seated(load_save(path), f"{path}: ")

@@ -12,9 +12,10 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import LANGUAGE_NAMES, N_, _, current_language, set_language
+from piepmatz.records import HUMAN
 from piepmatz.text.words import seat_name
 
-from ..session import HUMAN, SeatError, Session, available_bots, default_bot
+from ..session import SeatError, Session, available_bots, default_bot
 from .messages import OpenSave, StartGame
 from .widgets import translate_bindings
 

@@ -14,16 +14,16 @@ from textual.widgets import Button, Footer, RichLog, Static
 from piepmatz.core import Game, view_of
 from piepmatz.core.state import State
 from piepmatz.i18n import N_, _
+from piepmatz.records import seat_labels
 from piepmatz.text.words import feeder
 
 from ..render import birds, score_sheet_text, status_text, table_text
-from ..session import seat_labels
 from .widgets import event_line, translate_bindings
 
 
 class ReplayScreen(Screen[None]):
     """Omniscient: only for a game that is over (a replay of a game in progress would be a
-    peek at the other hands; :func:`~piepmatz.tui.records.load_record` refuses those)."""
+    peek at the other hands; :func:`~piepmatz.records.load_game` refuses those)."""
 
     DEFAULT_CSS = """
     ReplayScreen #status { height: auto; background: $warning; color: $text; padding: 0 1; }

@@ -1,0 +1,283 @@
+"""Games in files, read the same way by every command: a game record (``demo --record``), a
+terminal-game save, or one game of a tournament's ``--records`` file (JSON lines).
+
+``piepmatz replay``, ``piepmatz review`` and the terminal game (``play --resume``,
+``play --replay``, its open and replay dialogs) all load through here, so that a file gets the
+same answer and the same message whichever command reads it. A game of a JSON-lines file is
+numbered by its tournament index, else by its place in the file from 0 (:func:`game_number`).
+
+The save file is a small versioned wrapper around the engine's record, with who sat where:
+
+>>> from piepmatz.core import Game
+>>> doc = save_doc(Game.new(players=2, seed=5), ["human", "random"], hints=True)
+>>> doc["format"], doc["version"], doc["seats"]
+('piepmatz-tui-save', 1, ['human', 'random'])
+>>> read_save(doc).seats
+['human', 'random']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from piepmatz.core import Game, InvalidJSONError, parse_json
+from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.game import RECORD_FORMAT
+from piepmatz.i18n import _, ngettext
+from piepmatz.text.words import seat_name, tell
+
+#: A seat a person plays; any other seat is a bot spec (:func:`piepmatz.bots.make_bot`).
+HUMAN: Final = "human"
+SAVE_FORMAT: Final = "piepmatz-tui-save"
+SAVE_VERSION: Final = 1
+
+
+class GameFileError(ValueError):
+    """A file that cannot be read, holds no game, or not the one asked for; the message names
+    the file (and the line, in a JSON-lines file) and says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a save holds: the game, who sits in each seat, and whether hints are allowed."""
+
+    game: Game
+    seats: list[str]
+    hints: bool
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game read from a file, with who sat where when the file says (a save, a tournament's
+    record; else None), and ``where``: the file, and the line in a JSON-lines file."""
+
+    game: Game
+    seats: list[str] | None
+    where: str
+
+
+def seat_label(seats: Sequence[str], player: int) -> str:
+    kind = seats[player]
+    if kind == HUMAN:
+        return _("{seat} (person)").format(seat=seat_name(player))
+    return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=kind)
+
+
+def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:
+    """Every seat's label; a bare record, which does not say who sat where, gives plain names."""
+    return [seat_label(seats, p) if seats else seat_name(p) for p in range(players)]
+
+
+def save_doc(game: Game, seats: Sequence[str], hints: bool) -> dict[str, Any]:
+    """The save document of a game and its seats (what :func:`read_save` reads)."""
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "seats": list(seats),
+        "hints": hints,
+        "record": game.record(),
+    }
+
+
+def read_save(doc: Any) -> Saved:
+    """The game and seats of a save document; :class:`GameFileError` says what is off. The seats
+    are names here: whether their bots can be built is for whoever seats them."""
+    if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+        raise GameFileError(f"not a Piepmatz save file (format must be {SAVE_FORMAT!r})")
+    if type(doc.get("version")) is not int or doc["version"] != SAVE_VERSION:
+        raise GameFileError(
+            f"save version {doc.get('version')!r} is not supported (this is {SAVE_VERSION})"
+        )
+    seats = doc.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise GameFileError("the save's seats must be a list of seat names")
+    hints = doc.get("hints", True)
+    if type(hints) is not bool:
+        raise GameFileError(f"the save's hints must be true or false, not {hints!r}")
+    game = _replayed(doc.get("record"))
+    if len(seats) != game.options.players:
+        raise GameFileError(f"{len(seats)} seats for a {game.options.players}-player game")
+    return Saved(game, list(seats), hints)
+
+
+def _replayed(record: Any) -> Game:
+    try:
+        return Game.from_record(record)
+    except PiepmatzError as exc:
+        raise GameFileError(str(exc)) from None
+
+
+def read_documents(path: str | Path) -> list[tuple[str, Any]]:
+    """The JSON documents of a file, each with where it is: one document (``path``), or one per
+    line (JSON lines, as a tournament's ``--records`` writes: ``path line N``)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise GameFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return [(str(path), parse_json(data))]
+    except InvalidJSONError as whole:
+        lines = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
+        if len(lines) < 2:
+            raise GameFileError(f"{path}: {whole}") from None
+    docs = []
+    for n, line in lines:
+        where = f"{path} line {n}"
+        try:
+            docs.append((where, parse_json(line)))
+        except InvalidJSONError as exc:
+            raise GameFileError(f"{where}: {exc}") from None
+    return docs
+
+
+def game_number(doc: Any, place: int) -> int:
+    """A game's number in a file: its tournament index, else its place among the file's
+    documents (from 0)."""
+    tournament = doc.get("tournament") if isinstance(doc, dict) else None
+    index = tournament.get("index") if isinstance(tournament, dict) else None
+    return index if type(index) is int else place
+
+
+def _game_of(doc: Any) -> tuple[Game, list[str] | None]:
+    """The game of a save or a record, and its seats when the document names them."""
+    kind = doc.get("format") if isinstance(doc, dict) else None
+    if kind == SAVE_FORMAT:
+        saved = read_save(doc)
+        return saved.game, saved.seats
+    if kind != RECORD_FORMAT:
+        raise GameFileError(
+            f"not a game record (format {RECORD_FORMAT!r}) or a save (format {SAVE_FORMAT!r})"
+        )
+    game = _replayed(doc)
+    tournament = doc.get("tournament")
+    seats = tournament.get("seats") if isinstance(tournament, dict) else None
+    if (
+        isinstance(seats, list)
+        and len(seats) == game.options.players
+        and all(isinstance(s, str) for s in seats)
+    ):
+        return game, list(seats)
+    return game, None
+
+
+def load_game(path: str | Path, number: int | None = None, finished: bool = False) -> Loaded:
+    """The game of a save or a record, or game ``number`` of a JSON-lines file (which needs
+    one when it holds several). With ``finished``, a game in progress is refused: its replay
+    would show every hand."""
+    docs = read_documents(path)
+    numbers = [game_number(doc, place) for place, (_where, doc) in enumerate(docs)]
+    if number is not None:
+        found = [entry for entry, n in zip(docs, numbers, strict=True) if n == number]
+        if not found and len(docs) == 1:
+            raise GameFileError(_("{path} has no game {index}").format(path=path, index=number))
+        if not found:
+            raise GameFileError(
+                _("{path} has no game {index}: its games are numbered {first} to {last}").format(
+                    path=path, index=number, first=min(numbers), last=max(numbers)
+                )
+            )
+        where, doc = found[0]
+    elif len(docs) > 1:
+        raise GameFileError(
+            _(
+                "{path} holds {count} games, numbered {first} to {last}: choose one with "
+                "--game N (piepmatz replay --list {path} lists them)"
+            ).format(path=path, count=len(docs), first=min(numbers), last=max(numbers))
+        )
+    else:
+        where, doc = docs[0]
+    try:
+        game, seats = _game_of(doc)
+    except GameFileError as exc:
+        raise GameFileError(f"{where}: {exc}") from None
+    if finished and not game.state.is_over():
+        raise GameFileError(
+            _(
+                "{path}: the game is not over, and its replay would show every hand; "
+                "resume it instead (piepmatz play --resume FILE)"
+            ).format(path=where)
+        )
+    return Loaded(game, seats, where)
+
+
+def load_save(path: str | Path) -> Saved:
+    """The save in a file (one document; a game record is told to be replayed instead)."""
+    docs = read_documents(path)
+    if len(docs) != 1:
+        raise GameFileError(f"{path} holds {len(docs)} JSON documents, not one save")
+    doc = docs[0][1]
+    try:
+        return read_save(doc)
+    except GameFileError as exc:
+        hint = ""
+        if isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT:
+            hint = " (it is a game record: step through it with --replay)"
+        raise GameFileError(f"{path}: {exc}{hint}") from None
+
+
+def list_games(path: str | Path) -> list[str]:
+    """One line per game of a file: its number, seats and winner."""
+    lines = []
+    for place, (_where, doc) in enumerate(read_documents(path)):
+        number = game_number(doc, place)
+        try:
+            game, seats = _game_of(doc)
+        except GameFileError as exc:
+            lines.append(f"{number:>5}  cannot be read: {exc}")
+            continue
+        labels = seat_labels(seats, game.options.players)
+        over = game.state.is_over()
+        verdict = game.score().verdict(labels, _) if over else _("not over")
+        lines.append(f"{number:>5}  {', '.join(labels)} · {verdict}")
+    return lines
+
+
+def replay_text(loaded: Loaded, out: TextIO) -> None:
+    """A finished game as text (``piepmatz replay``, ``play --text --replay``): a header, every
+    event (the cards drawn face down, the blind seeds and the last hands included) and the score
+    sheet."""
+    game = loaded.game
+    labels = seat_labels(loaded.seats, game.options.players)
+    moves = len(game.actions)
+    out.write(
+        ngettext(
+            "Replay of a game of Piepmatz · {rules} rules · seed {seed} · {moves} move · {players}",
+            "Replay of a game of Piepmatz · {rules} rules · seed {seed} · {moves} moves · "
+            "{players}",
+            moves,
+        ).format(
+            rules=game.state.rules.name,
+            seed=game.options.seed,
+            moves=moves,
+            players=", ".join(labels),
+        )
+        + "\n"
+        + _("Every card is named, also those drawn face down and the blind seeds.")
+        + "\n"
+    )
+    for event in game.state.events or ():
+        out.write(tell(event) + "\n")
+    out.write("\n" + game.score().table(labels, _) + "\n")
+
+
+__all__ = [
+    "HUMAN",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
+    "GameFileError",
+    "Loaded",
+    "Saved",
+    "game_number",
+    "list_games",
+    "load_game",
+    "load_save",
+    "read_documents",
+    "read_save",
+    "replay_text",
+    "save_doc",
+    "seat_label",
+    "seat_labels",
+]

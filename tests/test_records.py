@@ -1,0 +1,93 @@
+"""Games in files: every command reads a save, a record and "game N of a records file" alike."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from piepmatz.cli import main
+from piepmatz.core import Game
+from piepmatz.records import GameFileError, load_game, save_doc
+
+
+def _finished(seed: int) -> Game:
+    game = Game.new(players=2, seed=seed)
+    while not game.state.is_over():
+        game.apply(game.state.legal_action_ids()[0])
+    return game
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A records file as a person may leave it: indexes out of order, a line without one, a
+    blank line."""
+    lines = [
+        {**_finished(1).record(), "tournament": {"index": 7, "seats": ["random", "greedy"]}},
+        _finished(2).record(),  # no tournament index: numbered by its place, 1
+        {**_finished(3).record(), "tournament": {"index": 4}},
+    ]
+    path = tmp_path_factory.mktemp("records") / "games.jsonl"
+    text = [json.dumps(lines[0]), "", json.dumps(lines[1]), json.dumps(lines[2])]
+    path.write_text("\n".join(text) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(("number", "seed", "line"), [(7, 1, 1), (1, 2, 3), (4, 3, 4)])
+def test_a_game_of_a_records_file_is_found_by_one_rule(
+    records: Path, number: int, seed: int, line: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    loaded = load_game(records, number)
+    assert loaded.game.options.seed == seed
+    assert loaded.where == f"{records} line {line}"  # the line in the file, blank lines counted
+    assert main(["replay", str(records), "--game", str(number)]) == 0
+    assert f"seed {seed} ·" in capsys.readouterr().out.splitlines()[0]
+    argv = ["review", str(records), "--game", str(number), "--player", "0", "--json"]
+    assert main([*argv, "--iterations", "4", "--processes", "1", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"].startswith(f"{records} line {line}:")
+    listed = [entry.split()[0] for entry in _list(records, capsys)]
+    assert listed == ["7", "1", "4"]
+
+
+def _list(path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    assert main(["replay", str(path), "--list"]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("command", ["replay", "review"])
+def test_every_command_answers_a_file_the_same_way(
+    records: Path, tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = ["--player", "0"] if command == "review" else []
+    told = []
+    for argv in ([str(records)], [str(records), "--game", "5"], [str(tmp_path / "gone.json")]):
+        assert main([command, *argv, *extra]) == 2
+        err = capsys.readouterr().err
+        told.append(err.split(": ", 1)[1].removeprefix("error: "))
+    with pytest.raises(GameFileError) as several:
+        load_game(records)
+    with pytest.raises(GameFileError) as missing:
+        load_game(records, 5)
+    with pytest.raises(GameFileError) as gone:
+        load_game(tmp_path / "gone.json")
+    assert told == [f"{several.value}\n", f"{missing.value}\n", f"{gone.value}\n"]
+
+
+def test_a_save_replays_with_seats_whose_bots_are_not_installed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A replay shows who sat where; it builds no bot, so a plugin's seat needs no plugin."""
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(save_doc(_finished(5), ["human", "someones_plugin"], hints=True)))
+    assert main(["replay", str(path)]) == 0
+    assert "(someones_plugin bot)" in capsys.readouterr().out
+
+
+def test_the_module_examples_hold() -> None:
+    import doctest
+
+    import piepmatz.records
+
+    result = doctest.testmod(piepmatz.records)
+    assert result.attempted and not result.failed
