@@ -8,6 +8,7 @@ import math
 import os
 import random
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -20,6 +21,11 @@ from piepmatz.server.client import SeatClient
 
 #: The sources, for the server processes' PYTHONPATH: they run this checkout, not an install.
 SRC = Path(__file__).resolve().parents[1] / "src"
+# Real server processes are started by the tests' scaffolding, which the benchmarks share.
+sys.path.insert(0, str(SRC.parent / "tests"))
+from serverprocs import free_port, fresh_database, serve_process  # noqa: E402
+
+__all__ = ["free_port", "fresh_database", "serve_process"]
 
 
 #: Every benchmark client connects from loopback and moves at once: the per-address and rate

@@ -24,11 +24,20 @@ import time
 from typing import Any
 
 import httpx
-from _common import SRC, cpu_seconds, latency_figures, open_table, play_seat, thinking
+from _common import (
+    SRC,
+    cpu_seconds,
+    free_port,
+    latency_figures,
+    open_table,
+    play_seat,
+    serve_process,
+    thinking,
+)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from piepmatz.server.client import SeatClient, free_port, serve_process
+from piepmatz.server.client import SeatClient
 
 
 async def person(

@@ -51,9 +51,18 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from _common import NO_LIMITS, SRC, cpu_seconds, open_table, play_seat
+from _common import (
+    NO_LIMITS,
+    SRC,
+    cpu_seconds,
+    free_port,
+    fresh_database,
+    open_table,
+    play_seat,
+    serve_process,
+)
 
-from piepmatz.server.client import SeatClient, free_port, fresh_database, serve_process
+from piepmatz.server.client import SeatClient
 
 LOCAL_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"

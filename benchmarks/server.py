@@ -26,9 +26,18 @@ import tempfile
 import time
 
 import httpx
-from _common import NO_LIMITS, SRC, latency_figures, open_table, play_seat, thinking
+from _common import (
+    NO_LIMITS,
+    SRC,
+    free_port,
+    latency_figures,
+    open_table,
+    play_seat,
+    serve_process,
+    thinking,
+)
 
-from piepmatz.server.client import SeatClient, free_port, serve_process
+from piepmatz.server.client import SeatClient
 
 
 async def seat(

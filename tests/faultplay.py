@@ -23,8 +23,9 @@ from typing import Any
 import pytest
 
 import faultbots
-from piepmatz.server.client import SeatClient, free_port
+from piepmatz.server.client import SeatClient
 from serverplay import PATIENCE
+from serverprocs import free_port
 
 TESTS = Path(__file__).resolve().parent
 SRC = TESTS.parent / "src"

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from piepmatz.server import client
-from piepmatz.server.client import free_port
 from serverplay import running_server
+from serverprocs import free_port
+from serverprocs import fresh_database as _fresh_database
 
 #: A throwaway server: loopback only, no fsync (its data dies with the test run).
 SERVER_OPTIONS = ("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off")
@@ -138,7 +138,7 @@ def fresh_database(postgres_server: str) -> Iterator[str]:
     # The local server was found answering at "test" (postgres_server); a throwaway one has
     # only "postgres".
     admin = "test" if postgres_server == LOCAL_POSTGRES else "postgres"
-    with client.fresh_database(postgres_server, "piepmatz_test", admin) as url:
+    with _fresh_database(postgres_server, "piepmatz_test", admin) as url:
         yield url
 
 

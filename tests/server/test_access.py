@@ -17,11 +17,12 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from piepmatz.server import seats as seats_module
-from piepmatz.server.client import SeatClient, free_port, serve_process
+from piepmatz.server.client import SeatClient
 from piepmatz.server.messages import MAX_MESSAGE
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Seat, new_token, token_hash
 from serverplay import PATIENCE, get, open_table, play_randomly, post, until, ws_url
+from serverprocs import free_port, serve_process
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

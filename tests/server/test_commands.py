@@ -9,7 +9,7 @@ import pytest
 
 from piepmatz.cli import build_parser, main
 from piepmatz.server import db
-from piepmatz.server.client import free_port
+from serverprocs import free_port
 
 
 def _schema(path: Path) -> tuple[set[str], list[str]]:

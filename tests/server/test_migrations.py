@@ -17,7 +17,8 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
-from piepmatz.server import client, db
+from piepmatz.server import db
+from serverprocs import fresh_database
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 #: Processes that migrate at once, and the rounds (each on a fresh database) they do it in:
@@ -114,7 +115,7 @@ def test_servers_started_together_on_a_fresh_postgresql_migrate_it_once(
     admin = postgres_url.rsplit("/", 1)[1]
     with ExitStack() as stack:
         more = [
-            stack.enter_context(client.fresh_database(postgres_server, "piepmatz_test", admin))
+            stack.enter_context(fresh_database(postgres_server, "piepmatz_test", admin))
             for _ in range(ROUNDS - 1)
         ]
         _migrate_together(tmp_path, [postgres_url, *more])

@@ -11,8 +11,9 @@ from pathlib import Path
 import httpx
 
 from piepmatz.core import Game, GameOptions, view_of, view_to_json
-from piepmatz.server.client import SeatClient, free_port, serve_process
+from piepmatz.server.client import SeatClient
 from serverplay import open_two_person_table, play_and_kill, play_randomly, until, ws_url
+from serverprocs import free_port, serve_process
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

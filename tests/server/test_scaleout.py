@@ -19,7 +19,7 @@ import pytest
 
 from piepmatz.core import Game, GameOptions
 from piepmatz.server import db
-from piepmatz.server.client import SeatClient, free_port, serve_process
+from piepmatz.server.client import SeatClient
 from piepmatz.server.store import MoveTaken, Store, StoredSeat, StoredTable
 from serverplay import (
     get,
@@ -31,6 +31,7 @@ from serverplay import (
     until,
     ws_url,
 )
+from serverprocs import free_port, serve_process
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -34,8 +34,9 @@ def token_matches(token: str, stored: str | None) -> bool:
 SEND_TIMEOUT = 10.0
 
 
-class Client(Protocol):
-    """A connection at a table (a WebSocket's outbox in the app, a checking double in tests).
+class Outlet(Protocol):
+    """Where a connection's messages go (a WebSocket's outbox in the app, a checking double in
+    tests).
 
     ``send`` queues and returns at once, never waiting on the network: a table announces each
     move under its lock, so one client that stopped reading would hold up the whole table. It
@@ -49,7 +50,7 @@ class Client(Protocol):
 
 @dataclass(eq=False)
 class Connection:
-    client: Client
+    client: Outlet
     seat: int | None  # None: a spectator
     #: The language this connection's sentences are told in (the page's, when it connected).
     lang: str = "en"
