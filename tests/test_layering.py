@@ -1,8 +1,13 @@
-"""What the packages that two interfaces share may import: the terminal game's words, previews
-and rules text serve the game server too, so they stay free of Textual and of the terminal game."""
+"""The package's layers point inward, as the README's architecture section says: every import
+of every module under ``src/piepmatz`` (at module level and inside functions, read with ``ast``)
+goes only where :data:`ALLOWED` lets it; an interface imports another only along an arrow of
+:data:`SIDEWAYS`, each with its reason. And what two interfaces share (the terminal game's words,
+previews and rules text serve the game server too) loads neither Textual nor the terminal game.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -11,7 +16,125 @@ from pathlib import Path
 
 import piepmatz
 
-SRC = Path(piepmatz.__file__).parent.parent
+PACKAGE = Path(piepmatz.__file__).parent
+SRC = PACKAGE.parent
+
+#: The interfaces: each translates between the core and people or programs. ``cli`` finds the
+#: others' commands by name (``INTERFACE_COMMANDS``), and imports none of them.
+INTERFACES = ("cli", "engine", "envs", "review", "rl", "server", "sim", "tui")
+#: What every interface may import: the core, the bots, what people read (``text``, ``i18n``),
+#: what the commands share (``args``, ``records``) and the package itself (its version).
+_INWARD = frozenset({"piepmatz", "core", "bots", "text", "i18n", "args", "records"})
+
+#: Each part of the package (a subpackage or a top-level module) and the parts it may import.
+ALLOWED: dict[str, frozenset[str]] = {
+    "piepmatz": frozenset(),  # __init__: the version only
+    "core": frozenset(),  # the rules engine: nothing of the project, only the standard library
+    "i18n": frozenset(),  # languages and catalogues
+    "bots": frozenset({"core"}),  # they play from a view
+    "text": frozenset({"core", "i18n"}),  # the game told in the player's language
+    "args": frozenset({"core", "i18n"}),  # argument types every command shares
+    "records": frozenset({"core", "i18n", "text"}),  # games in files, for every command
+    **{name: _INWARD for name in INTERFACES},
+}
+
+#: The arrows from one interface to another that the architecture allows, and why. Each must be
+#: in use: an arrow nobody draws any more goes from here and from the README.
+SIDEWAYS: dict[tuple[str, str], str] = {
+    ("rl", "envs"): "rl trains on the Gymnasium environment and its observation encoding",
+    ("rl", "sim"): "rl measures a checkpoint with tournament games: the learning curve is "
+    "what a tournament plays",
+}
+
+
+def _part(module: str) -> str | None:
+    """The part of the package ``module`` belongs to; None outside the project."""
+    names = module.split(".")
+    if names[0] != "piepmatz":
+        return None
+    return names[1] if len(names) > 1 else "piepmatz"
+
+
+def _module_name(path: Path, root: Path) -> tuple[str, bool]:
+    names = list(path.relative_to(root).with_suffix("").parts)
+    package = names[-1] == "__init__"
+    return ".".join(names[:-1] if package else names), package
+
+
+def _imports(path: Path, root: Path = SRC) -> list[tuple[int, str]]:
+    """Every module ``path`` imports, anywhere in it (functions and type-checking blocks too),
+    relative imports resolved: ``(line, module)``."""
+    name, package = _module_name(path, root)
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                names = name.split(".") if package else name.split(".")[:-1]
+                names = names[: len(names) - node.level + 1]
+                base = ".".join([*names, *filter(None, [node.module])])
+            if base == "piepmatz":  # from piepmatz import tui: the part is what is imported
+                top = root / "piepmatz"
+                found += [
+                    (node.lineno, f"piepmatz.{a.name}")
+                    if (top / a.name).is_dir() or (top / f"{a.name}.py").is_file()
+                    else (node.lineno, base)
+                    for a in node.names
+                ]
+            else:
+                found.append((node.lineno, base))
+    return found
+
+
+def _wrong_imports(root: Path = SRC) -> tuple[list[str], set[tuple[str, str]]]:
+    """The imports that break the rule, as ``module:line imports …``, and every arrow drawn
+    between two parts."""
+    wrong, drawn = [], set()
+    for path in sorted((root / "piepmatz").rglob("*.py")):
+        module, _package = _module_name(path, root)
+        source = _part(module)
+        assert source in ALLOWED, f"{module}: a new part of the package, give it its place"
+        for line, imported in _imports(path, root):
+            target = _part(imported)
+            if target is None or target == source:
+                continue
+            drawn.add((source, target))
+            if target not in ALLOWED[source] and (source, target) not in SIDEWAYS:
+                wrong.append(f"{module}:{line} imports {imported} ({source} -> {target})")
+    return wrong, drawn
+
+
+def test_every_import_points_inward_or_along_an_allowed_arrow() -> None:
+    wrong, drawn = _wrong_imports()
+    assert wrong == []
+    assert set(SIDEWAYS) <= drawn, "an allowed arrow nobody draws any more"
+
+
+def test_the_core_imports_only_the_standard_library() -> None:
+    outside = [
+        f"{path.relative_to(SRC)}:{line} imports {imported}"
+        for path in sorted((PACKAGE / "core").rglob("*.py"))
+        for line, imported in _imports(path)
+        if _part(imported) is None and imported.split(".")[0] not in sys.stdlib_module_names
+    ]
+    assert outside == []
+
+
+def test_a_sideways_import_anywhere_in_a_module_is_caught(tmp_path: Path) -> None:
+    sim = tmp_path / "piepmatz" / "sim"
+    sim.mkdir(parents=True)
+    (sim / "__init__.py").write_text("from . import late\nfrom ..tui.session import Session\n")
+    (sim / "late.py").write_text("def f():\n    from piepmatz import __version__, tui\n")
+    (tmp_path / "piepmatz" / "tui").mkdir()
+    wrong, drawn = _wrong_imports(tmp_path)
+    assert wrong == [
+        "piepmatz.sim:2 imports piepmatz.tui.session (sim -> tui)",
+        "piepmatz.sim.late:2 imports piepmatz.tui (sim -> tui)",
+    ]
+    assert drawn == {("sim", "tui"), ("sim", "piepmatz")}  # __version__: the package itself
+
 
 # A fresh interpreter, so that nothing another test imported counts.
 _LOADED = """
