@@ -67,6 +67,7 @@ lint: $(VENV)/.test
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/oxlint --deny-warnings src/piepmatz/server/static
 
 test: lint postgresql redis chromium  ## the whole test suite: ruff, mypy --strict, pytest
 	$(BIN)/pytest -n 2 -q

@@ -56,6 +56,15 @@ PLURAL_FORMS = {
     "de": "nplurals=2; plural=(n != 1);",
 }
 
+#: The browser's plural categories (``Intl.PluralRules``, CLDR) in the order of each language's
+#: gettext forms, so that the page picks a form without evaluating the rule above (its
+#: Content-Security-Policy forbids eval): Czech "many" (fractions only) takes the last form.
+PLURAL_CATEGORIES = {
+    "en": ("one", "other"),
+    "cs": ("one", "few", "other"),
+    "de": ("one", "other"),
+}
+
 _LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}")
 
 

@@ -25,6 +25,53 @@ CHROMIUM = Path(
 ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "browser"
 
 
+#: What the tests know of a page's seat connection (the page ships no hook of its own): each
+#: page gets this script first; it keeps the last message of each type the page received, the
+#: last ``state`` and the socket, to send as a tampered page would.
+SEAT_HOOK = """
+(() => {
+  const Native = window.WebSocket;
+  const seat = { socket: null, state: null, last: {} };
+  window.__seat = seat;
+  window.WebSocket = function (url, protocols) {
+    const ws = new Native(url, protocols);
+    if (String(url).includes("/ws/")) {
+      seat.socket = ws;
+      ws.addEventListener("message", (event) => {
+        const message = JSON.parse(event.data);
+        seat.last[message.type] = message;
+        if (message.type === "state") seat.state = message;
+      });
+    }
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();
+"""
+
+
+class HookedBrowser:
+    """The browser, whose every new page runs :data:`SEAT_HOOK` before the page's scripts."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self.browser.new_context(**options)
+        context.add_init_script(SEAT_HOOK)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        context = self.new_context(**options)
+        page = context.new_page()
+        page.on("close", lambda _page: context.close())
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium per test module (Playwright's sync API holds an event loop while
@@ -40,7 +87,7 @@ def browser() -> Iterator[Any]:
         # --no-sandbox: Chromium refuses to start its sandbox as root (CI runs as root).
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         try:
-            yield chromium
+            yield HookedBrowser(chromium)
         finally:
             chromium.close()
 

@@ -29,12 +29,15 @@ PHONE = {"width": 360, "height": 740}
 #: No wait for one step of a game takes longer than this (milliseconds).
 PATIENCE = 30_000
 
-# What the page is doing, read from its script (``window.piepmatz.page``).
+# What the page is doing: the last state its connection received (the tests' hook,
+# conftest.SEAT_HOOK), and whether the page shows it and is not busy telling it.
 _STATUS = """() => {
-  const t = window.piepmatz && window.piepmatz.page;
-  if (!t || !t.state) return null;
-  return {move: t.state.move, legal: t.state.legal, phase: t.state.view.phase,
-          over: t.state.result !== null, idle: !t.pending && !t.busy && t.queue.length === 0};
+  const s = window.__seat && window.__seat.state;
+  const shown = document.querySelector('.table-page');
+  if (!s || !shown) return null;
+  return {move: s.move, legal: s.legal, phase: s.view.phase, over: s.result !== null,
+          idle: shown.getAttribute('aria-busy') === 'false'
+                && shown.dataset.move === String(s.move)};
 }"""
 
 
@@ -286,7 +289,7 @@ def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGa
         if s is not None:
             snapshots.append(
                 watcher.evaluate(
-                    "() => [window.piepmatz.page.state.move, document.documentElement.outerHTML]"
+                    "() => [window.__seat.state.move, document.documentElement.outerHTML]"
                 )
             )
         if clicks == 20 and reloaded["at"] < 0:
@@ -300,9 +303,7 @@ def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGa
         page.wait_for_selector(".scores")
     watcher.wait_for_selector(".scores")
     snapshots.append(
-        watcher.evaluate(
-            "() => [window.piepmatz.page.state.move, document.documentElement.outerHTML]"
-        )
+        watcher.evaluate("() => [window.__seat.state.move, document.documentElement.outerHTML]")
     )
     table = table_id(anna)
     yield TwoPeopleGame(
@@ -427,7 +428,8 @@ def test_an_illegal_click_is_refused_with_a_message_and_changes_nothing(
     assert status(page) == before
     # A move the server refuses (sent as a tampered page would): a message, nothing changes.
     page.evaluate(
-        "move => window.piepmatz.send({type: 'action', move, action: 'draw display 9'})",
+        "move => window.__seat.socket.send(JSON.stringify("
+        "{type: 'action', move, action: 'draw display 9'}))",
         before["move"],  # type: ignore[index]
     )
     page.wait_for_function(
@@ -435,7 +437,8 @@ def test_an_illegal_click_is_refused_with_a_message_and_changes_nothing(
     )
     assert "Refused" in toast.inner_text()
     page.evaluate(
-        "move => window.piepmatz.send({type: 'action', move: move - 1, action: 'draw deck'})",
+        "move => window.__seat.socket.send(JSON.stringify("
+        "{type: 'action', move: move - 1, action: 'draw deck'}))",
         before["move"],  # type: ignore[index]
     )
     page.wait_for_function("() => /moved on/.test(document.querySelector('#toast').textContent)")
@@ -501,10 +504,11 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
         window.told = [];
         new MutationObserver(() => {
           const banner = document.querySelector('#banner');
-          const t = window.piepmatz && window.piepmatz.page;
+          const shown = document.querySelector('.table-page');
           const landed = document.querySelector('.arriving');
-          if (banner && t && t.state) {
-            window.told.push([banner.textContent, t.state.move, landed && landed.dataset.card]);
+          if (banner && shown && shown.dataset.move) {
+            window.told.push(
+              [banner.textContent, Number(shown.dataset.move), landed && landed.dataset.card]);
           }
         }).observe(document, {subtree: true, childList: true, characterData: true});
         """

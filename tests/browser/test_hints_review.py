@@ -57,8 +57,9 @@ def open_seat(
     link = re.sub(r"^https?://[^/]+", "", made["link"]).replace("#", f"?pace=0{query}#")
     page.goto(site + link)
     page.wait_for_function(
-        """() => { const t = window.piepmatz && window.piepmatz.page;
-                   return t && t.state && !t.busy && t.state.legal.length > 0; }""",
+        """() => { const shown = document.querySelector('.table-page');
+                   return shown && shown.getAttribute('aria-busy') === 'false'
+                     && shown.dataset.toMove === 'true'; }""",
         timeout=PATIENCE,
     )
     return page
@@ -73,8 +74,8 @@ def test_the_hint_button_shows_the_suggestion_where_hints_are_on(
     assert page.inner_text("#hints-tag") == "Hints on"
     page.click("#hint")
     page.wait_for_selector("#hint-box", timeout=PATIENCE)
-    hint = page.evaluate("() => window.piepmatz.page.hint")
-    legal = page.evaluate("() => window.piepmatz.page.state.legal")
+    hint = page.evaluate("() => window.__seat.last.hint")
+    legal = page.evaluate("() => window.__seat.state.legal")
     assert hint["action"] in legal and hint["bot"] == HINT_BOT and hint["worlds"] == 60
     text = page.inner_text("#hint-box")
     assert f"Hint from the {HINT_BOT} bot" in text
@@ -100,7 +101,7 @@ def test_no_hint_button_where_hints_are_off(browser: Any, site: str) -> None:
     assert page.locator("#hint").count() == 0
     page.keyboard.press("h")
     # A message sent after the key: frames leave in order, so once it is seen, the key's is too.
-    page.evaluate("() => window.piepmatz.send({type: 'sync'})")
+    page.evaluate("() => window.__seat.socket.send(JSON.stringify({type: 'sync'}))")
     for _ in range(PATIENCE // 50):
         types = [json.loads(frame)["type"] for frame in sent]
         if "sync" in types:

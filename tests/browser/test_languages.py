@@ -40,7 +40,7 @@ def test_switching_the_language_redraws_the_lobby_without_a_reload(browser: Any,
         page.fill("#name", "Jana")
         page.evaluate("window.notReloaded = true")
         page.select_option("#language", "cs")
-        page.wait_for_function("document.documentElement.lang === 'cs'", timeout=PATIENCE)
+        page.wait_for_function("() => document.documentElement.lang === 'cs'", timeout=PATIENCE)
         page.wait_for_selector("text=Hrát hned proti botům", timeout=PATIENCE)
         assert page.evaluate("window.notReloaded") is True
         assert page.inner_text("#quick-start") == "Hrát hned proti botům"
@@ -93,8 +93,8 @@ def test_a_table_in_german_then_in_czech(browser: Any, site: str) -> None:
         assert "Körnerreihe" not in page.inner_text("main")
         # the page still plays: its new connection receives the game
         page.wait_for_function(
-            "() => { const t = window.piepmatz && window.piepmatz.page;"
-            " return t && t.state && !t.busy; }",
+            "() => { const shown = document.querySelector('.table-page');"
+            " return shown && shown.dataset.move && shown.getAttribute('aria-busy') === 'false'; }",
             timeout=PATIENCE,
         )
     finally:

@@ -28,11 +28,16 @@ window.WebSocket.prototype = Native.prototype;
 Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
 """
 
+# The last state the page's connection received (the tests' hook, conftest.SEAT_HOOK).
 _STATE = """() => {
-  const t = window.piepmatz && window.piepmatz.page;
-  if (!t || !t.state) return null;
-  return {move: t.state.move, legal: t.state.legal, over: t.state.result !== null,
-          result: t.state.result, open: t.ws.readyState === 1};
+  const seat = window.__seat;
+  const shown = document.querySelector('.table-page');
+  if (!seat || !seat.state || !shown) return null;
+  const s = seat.state;
+  return {move: s.move, legal: s.legal, over: s.result !== null, result: s.result,
+          open: seat.socket.readyState === 1,
+          idle: shown.getAttribute('aria-busy') === 'false'
+                && shown.dataset.move === String(s.move)};
 }"""
 
 
@@ -42,14 +47,15 @@ def _play(page: Any, moves: int | None) -> dict[str, Any]:
     while True:
         page.wait_for_function(
             f"() => {{ const s = ({_STATE})(); return s && s.open && "
-            "(s.over || s.legal.length > 0) && !window.piepmatz.page.pending; }",
+            "(s.over || s.legal.length > 0) && s.idle; }",
             timeout=PATIENCE,
         )
         state: dict[str, Any] = page.evaluate(_STATE)
         if state["over"] or (moves is not None and state["move"] >= moves):
             return state
         page.evaluate(
-            "([move, action]) => window.piepmatz.send({type: 'action', move, action})",
+            "([move, action]) => window.__seat.socket.send("
+            "JSON.stringify({type: 'action', move, action}))",
             [state["move"], state["legal"][0]],
         )
         page.wait_for_function(

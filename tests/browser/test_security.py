@@ -130,7 +130,7 @@ def test_the_invite_token_leaves_the_address_bar_for_the_tabs_storage(
     assert page.url == f"{site}/play/{table}?pace=0"
     page.reload()
     page.wait_for_selector("#board", timeout=PATIENCE)
-    assert page.evaluate("window.piepmatz.page.seat") == 1, "the tab keeps its seat"
+    assert page.evaluate("window.__seat.last.welcome.seat") == 1, "the tab keeps its seat"
 
     watcher = browser.new_context().new_page()
     watcher.goto(made["spectate"])
@@ -138,4 +138,41 @@ def test_the_invite_token_leaves_the_address_bar_for_the_tabs_storage(
     assert watcher.url == f"{site}/play/{table}"
     watcher.reload()
     watcher.wait_for_selector("#board", timeout=PATIENCE)
-    assert watcher.evaluate("window.piepmatz.page.seat") is None, "still a spectator"
+    assert watcher.evaluate("window.__seat.last.welcome.seat") is None, "still a spectator"
+
+
+def test_every_page_runs_under_a_policy_that_forbids_inline_script_and_eval(
+    browser: Any, site: str
+) -> None:
+    """The server sends a Content-Security-Policy without 'unsafe-inline' or 'unsafe-eval', and
+    no page breaks it: the lobby, the rules, a table in Czech (plural forms without eval), a
+    replay of a finished game."""
+    answer = httpx.get(site + "/")
+    policy = answer.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "unsafe" not in policy
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    made = httpx.post(f"{site}/api/quick", json={"name": "Anna", "bot": "random", "players": 2})
+    table = made.json()
+    page = browser.new_page()
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{site}/?lang=cs")
+    page.wait_for_selector("#quick-start")
+    page.goto(f"{site}/rules?lang=cs")
+    page.wait_for_selector("main h1, main .rules")
+    link = table["link"].replace("#", "?lang=cs&pace=0#", 1)
+    page.goto(link)
+    page.wait_for_selector("#board", timeout=PATIENCE)
+    # A Czech plural through Intl.PluralRules: "2 hráči" (2 players) in the table's head.
+    page.wait_for_function(
+        "() => document.querySelector('main').innerText.includes('2 hráči')", timeout=PATIENCE
+    )
+    assert refused == [] and problems == [], (refused, problems)
+    page.close()

@@ -17,6 +17,7 @@ from piepmatz.i18n import (
     DOMAINS,
     LANGUAGES,
     LOCALE_DIR,
+    PLURAL_CATEGORIES,
     UnknownLanguageError,
     catalogue,
     choose_language,
@@ -91,6 +92,21 @@ def test_plural_forms(lang: str, texts: list[str]) -> None:
     with use_language(lang):
         got = [ngettext("{count} egg", "{count} eggs", n).format(count=n) for n in (1, 2, 4, 5, 0)]
     assert got == texts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_browsers_plural_categories_pick_the_form_gettext_picks(lang: str) -> None:
+    """The page picks a form by Intl.PluralRules' category (CLDR, as babel has it) in the order
+    of PLURAL_CATEGORIES, never by evaluating the rule: for every count it is gettext's form."""
+    from babel import Locale
+
+    rule = gettext.c2py(plural_forms(lang).split("plural=")[1].rstrip(";"))
+    locale = Locale.parse(lang)
+    categories = PLURAL_CATEGORIES[lang]
+    for n in range(1000):
+        category = locale.plural_form(n)
+        index = categories.index(category) if category in categories else len(categories) - 1
+        assert index == rule(n), (lang, n, category)
 
 
 def test_czech_has_three_plural_forms() -> None:

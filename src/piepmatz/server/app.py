@@ -20,6 +20,7 @@ from piepmatz.core import PiepmatzError
 from . import db
 from .bots import BOT_TIMEOUT, Analysis, BotPool
 from .collector import collect
+from .headers import SecurityHeaders
 from .hub import Hub
 from .language import LanguageMiddleware
 from .limits import Limits
@@ -109,6 +110,7 @@ def create_app(
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
     app.add_middleware(LanguageMiddleware)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(StorageUnavailable)
     async def _unavailable(_request: Request, exc: StorageUnavailable) -> JSONResponse:

@@ -11,6 +11,7 @@ from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
+    PLURAL_CATEGORIES,
     UnknownLanguageError,
     catalogue,
     check_language,
@@ -65,6 +66,7 @@ def web_catalogue(lang: str) -> dict[str, Any]:
         "lang": lang,
         "messages": catalogue(lang, "web"),
         "plural_forms": plural_forms(lang),
+        "plural_categories": list(PLURAL_CATEGORIES[lang]),
         "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
     }

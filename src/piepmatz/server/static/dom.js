@@ -46,12 +46,13 @@ export function toast(text, kind = "error") {
 }
 
 export async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    // The server answers (and explains a refusal) in the page's language.
-    headers: { "accept-language": language(), ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  // The server answers (and explains a refusal) in the page's language.
+  const options = { method, headers: { "accept-language": language() } };
+  if (body) {
+    options.headers["content-type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const detail = typeof data.detail === "string" ? data.detail

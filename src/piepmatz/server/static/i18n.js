@@ -12,11 +12,14 @@ let names = { en: "English" };
 let species = {};
 const listeners = [];
 
-/** "nplurals=3; plural=((n==1) ? 0 : ...);" → n => index (gettext's C expression is valid JS). */
-function pluralRule(header) {
-  const match = /plural=([^;]+);?/.exec(header);
-  // eslint-disable-next-line no-new-func -- the rule comes from the game's own catalogues
-  return match ? new Function("n", `return Number(${match[1]});`) : pluralIndex;
+/** n => the index of the catalogue's form for n: the browser's plural category of n in the
+language (Intl.PluralRules), in the order the server gives for that language's gettext forms. */
+function pluralRule(lang, categories) {
+  const rules = new Intl.PluralRules(lang);
+  return (n) => {
+    const index = categories.indexOf(rules.select(n));
+    return index >= 0 ? index : categories.length - 1;
+  };
 }
 
 function fill(text, params) {
@@ -72,7 +75,7 @@ export async function loadLanguage(lang) {
   const data = await response.json();
   current = data.lang;
   messages = data.messages;
-  pluralIndex = pluralRule(data.plural_forms);
+  pluralIndex = pluralRule(data.lang, data.plural_categories);
   names = data.languages;
   species = data.species;
   document.documentElement.lang = current;

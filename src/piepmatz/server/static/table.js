@@ -157,11 +157,12 @@ class TablePage {
         if (text) this.send({ type: "chat", text });
         chatInput.value = "";
       } }, chatInput, h("button", { type: "submit" }, _("Send")));
-    clear(main()).append(h("div", { class: "table-page" },
+    this.pageEl = h("div", { class: "table-page" },
       h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.decisionEl, this.handEl, this.boardEl),
       h("aside", { class: "side-col" },
         h("section", { class: "panel" }, h("h2", {}, _("Game log")), this.logEl),
-        h("section", { class: "panel" }, h("h2", {}, _("Chat")), this.chatEl, chatForm))));
+        h("section", { class: "panel" }, h("h2", {}, _("Chat")), this.chatEl, chatForm)));
+    clear(main()).append(this.pageEl);
     document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
   }
 
@@ -170,7 +171,6 @@ class TablePage {
     // The server tells this connection's events in the page's language.
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}?lang=${language()}`);
     this.ws = ws;
-    window.piepmatz = { send: (message) => this.send(message), page: this };
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
     ws.onmessage = (event) => {
       this.retries = 0; // the server answers: the next loss starts the backoff again
@@ -249,6 +249,7 @@ class TablePage {
   async drain() {
     if (this.busy) return;
     this.busy = true;
+    this.markStatus();
     while (this.queue.length) {
       const message = this.queue.shift();
       const full = message.events_from === 0;
@@ -281,6 +282,19 @@ class TablePage {
       if (message.legal.length) this.send({ type: "preview", move: message.move });
     }
     this.busy = false;
+    this.markStatus();
+  }
+
+  /** Say on the page what it shows: the move, and whether it is still telling a move or
+  waiting for its own move's answer (aria-busy), for assistive technology and for scripts. */
+  markStatus() {
+    if (!this.pageEl) return;
+    const state = this.state;
+    this.pageEl.setAttribute("aria-busy", String(this.busy || this.pending || this.queue.length > 0));
+    if (!state) return;
+    Object.assign(this.pageEl.dataset, {
+      move: String(state.move), phase: state.view.phase, over: String(state.result !== null), toMove: String(state.legal.length > 0),
+    });
   }
 
   names(sentence) {
@@ -386,9 +400,10 @@ class TablePage {
     const model = this.model();
     const pick = (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
-    this.renderHand(model);
+    this.renderHand();
     this.renderDecision(model);
     this.markHint();
+    this.markStatus();
   }
 
   /** Ask for a hint on this seat's decision (the server refuses when hints are off). */
@@ -450,7 +465,7 @@ class TablePage {
     return null;
   }
 
-  renderHand(model) {
+  renderHand() {
     clear(this.handEl);
     const hand = this.state.view.hand;
     if (this.seat === null || (this.state.result && !hand.length)) return;
