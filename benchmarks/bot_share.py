@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bot_share.py --tables 10 --slow 1 --seconds 20
 
-The server's bot pool (``piepmatz.server.bots.BotPool``, its fair share of ``--workers``
+The server's bot pool (``piepmatz.server.pool.BotPool``, its fair share of ``--workers``
 processes) is asked, as the server asks it, by ``--slow`` tables whose bot is a search that
 thinks until just below the ceiling (``--slow-bot``, ``--timeout``) and by ``--tables`` tables of
 ``random`` bots, each of which asks for a move now and then (``--pause``), as a table of people
@@ -20,7 +20,7 @@ import time
 from _common import latency_figures
 
 from piepmatz.core import Game
-from piepmatz.server.bots import BotPool
+from piepmatz.server.pool import BotPool
 
 
 async def run(args: argparse.Namespace) -> tuple[list[float], int]:

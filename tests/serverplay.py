@@ -23,10 +23,10 @@ from piepmatz.core import Game, GameOptions
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
 from piepmatz.server import db
 from piepmatz.server.app import create_app
-from piepmatz.server.bots import BotPool
 from piepmatz.server.client import SeatClient
 from piepmatz.server.hub import Hub
 from piepmatz.server.limits import Limits
+from piepmatz.server.pool import BotPool
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Seat, new_token, token_hash
 from piepmatz.server.store import Store

@@ -12,9 +12,9 @@ import redis.asyncio as redis
 
 from piepmatz.args import new_game
 from piepmatz.server import db
-from piepmatz.server.bots import BotPool
 from piepmatz.server.bus import Bus
 from piepmatz.server.hub import LISTED_AWAY, Hub
+from piepmatz.server.pool import BotPool
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection, new_token
 from piepmatz.server.store import StorageUnavailable, Store

@@ -15,8 +15,8 @@ import pytest
 from faultplay import Player, ServerProcess, fault_bot_plugin, server_process
 from piepmatz.bots import load_plugins
 from piepmatz.core import Game
-from piepmatz.server.bots import BotPool, Choice
 from piepmatz.server.client import SeatClient
+from piepmatz.server.pool import BotPool, Choice
 from piepmatz.server.roster import BotRoster
 from serverplay import game_at, get, post, running_server, ws_url
 

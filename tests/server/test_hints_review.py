@@ -17,8 +17,8 @@ import pytest
 from piepmatz.bots.review import GRADE_NAMES, decisions, review_game
 from piepmatz.core import Game, State
 from piepmatz.core.view import determinise, view_of
-from piepmatz.server.bots import Analysis
 from piepmatz.server.client import SeatClient
+from piepmatz.server.pool import Analysis
 from piepmatz.server.review import REVIEW_SEED
 from piepmatz.server.room import Room
 from piepmatz.server.seats import RoomError

@@ -19,9 +19,9 @@ from websockets.exceptions import ConnectionClosed
 from piepmatz.bots import load_plugins
 from piepmatz.core import Game
 from piepmatz.server.botplay import NOT_OFFERED
-from piepmatz.server.bots import BotPool
 from piepmatz.server.fairshare import FairShare
 from piepmatz.server.limits import AddressBuckets, Limits
+from piepmatz.server.pool import BotPool
 from piepmatz.server.roster import LEVELS, BotRoster, UnknownBot
 from piepmatz.server.seats import Connection
 from piepmatz.server.store import StoredSeat, StoredTable

@@ -18,7 +18,6 @@ from piepmatz.bots import load_plugins, plugin_bot_names
 from piepmatz.core import PiepmatzError
 
 from . import db
-from .bots import BOT_TIMEOUT, Analysis, BotPool
 from .collector import collect
 from .headers import SecurityHeaders
 from .hub import Hub
@@ -26,6 +25,7 @@ from .language import LanguageMiddleware
 from .limits import Limits
 from .logfilter import keep_tokens_out_of_logs
 from .messages import explain
+from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
 from .routes import Site, pages, play, tables
 from .store import StorageUnavailable, Store

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from piepmatz.bots.base import derive_seed
 from piepmatz.core import view_of
 
-from .bots import FALLBACK_BOT
 from .messages import BotReplaced
+from .pool import FALLBACK_BOT
 from .seats import RoomError
 from .store import StorageUnavailable
 from .vocabulary import ErrorCode, TableStatus

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from piepmatz.args import new_game
 from piepmatz.core.commitment import new_secret, seed_from
 
-from .bots import BotPool
+from .pool import BotPool
 from .review import Reviews
 from .room import Room
 from .roster import HUMAN, UnknownBot

@@ -17,7 +17,7 @@ from typing import Any
 from piepmatz.bots.review import GRADES, DecisionReview, decision_seed, decisions, summarise
 from piepmatz.core import Game
 
-from .bots import BotPool
+from .pool import BotPool
 
 log = logging.getLogger("piepmatz.server")
 

@@ -25,9 +25,9 @@ from piepmatz.text.words import reason, tell
 
 from .advice import Advice
 from .botplay import BotSeats
-from .bots import BotPool
 from .fanout import Audience
 from .messages import CHAT_HISTORY, Ack, ChatLine, SeatInfo, TableInfo
+from .pool import BotPool
 from .replication import Replica
 from .roster import HUMAN
 from .seats import Connection, RoomError, Seat, new_token, token_hash, token_matches
