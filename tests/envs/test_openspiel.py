@@ -15,9 +15,11 @@ import pytest
 
 import piepmatz.envs.openspiel as binding
 from piepmatz.core.actions import Action
-from piepmatz.core.chance import Draw
+from piepmatz.core.cards import BIRD_NAMES, IS_PEST
+from piepmatz.core.chance import POOLS, Chance, Pool
 from piepmatz.core.serial import state_to_json
 from piepmatz.core.state import State
+from piepmatz.envs.encoding import OBSERVATION_SIZE
 
 HERE = Path(__file__).parent
 CHECKS = HERE / "openspiel_checks.py"
@@ -43,10 +45,14 @@ def _paused(state: Any) -> bool:
     return bool(state.is_chance_node() and not state.position.dealing)
 
 
-def _drawing(state: Any) -> str:
-    """What the paused engine of ``state`` waits for: a bird, a feeder card or a pick."""
-    draw = state.position.engine.asked.draw
-    return "bird" if draw <= Draw.DISPLAY else "squirrel" if draw == Draw.SQUIRREL else "feeder"
+def _drawing(state: Any) -> Pool:
+    """What the paused engine of ``state`` draws from."""
+    return POOLS[state.position.engine.asked.draw]
+
+
+def _deal_length(history: list[Any]) -> int:
+    """The chance nodes of the deal: those before the first player's decision."""
+    return next(i for i, item in enumerate(history) if item.player >= 0)
 
 
 def _run_checks(*args: str) -> None:
@@ -133,7 +139,7 @@ def test_game_info_follows_the_parameters(players: int, preset: str) -> None:
     assert game.max_game_length() == binding.max_game_length(players)
     assert game.get_parameters() == {"players": players, "preset": preset}
     assert game.information_state_tensor_size() == binding.INFO_STATE_SIZE
-    assert game.observation_tensor_size() == binding.OBSERVATION_SIZE
+    assert game.observation_tensor_size() == OBSERVATION_SIZE
 
 
 @pytest.mark.parametrize(
@@ -184,7 +190,7 @@ def test_two_players_set_a_species_aside_by_chance() -> None:
     assert state.action_to_string(-1, binding.FIRST_OUTCOME + 1) == "first player 1"
     state.apply_action(binding.FIRST_OUTCOME + 1)
     column = [o - binding.FEEDER_OUTCOME for o, _ in state.chance_outcomes()]
-    assert len(column) == 30 - 4  # seeds only, without the four 3+ seeds (S2, C4)
+    assert len(column) == 36 - 5  # pests too (S3), without the five 3+ cards (S2, C4)
     birds_left = [o for o, _ in _advance_to_birds(state)]
     assert not any(36 <= b < 48 for b in birds_left)  # no greenfinch in play
 
@@ -202,7 +208,7 @@ def test_every_blind_card_and_squirrel_pick_is_a_chance_node(players: int, prese
     for seed in range(4):
         final = _random_game(game, random.Random(100 + seed))[-1]
         position = final.position
-        deal = len(binding._DEAL_STEPS[players])
+        deal = _deal_length(final.full_history())
         chance_in_play = sum(1 for item in final.full_history()[deal:] if item.player < 0)
         revealed = 0
         for event in position.engine.events:
@@ -218,83 +224,119 @@ def test_every_blind_card_and_squirrel_pick_is_a_chance_node(players: int, prese
         assert position.engine.asked is None
 
 
-@pytest.mark.parametrize(("players", "preset"), CONFIGS)
-def test_the_binding_plays_by_the_engines_rules(players: int, preset: str) -> None:
-    """Replay a binding game in the engine (checked path), its decks stacked in the order chance
-    dealt the cards: both must reach the same state. A squirrel's pick comes from the engine's
-    own generator, so each game is compared up to its first squirrel pick (or to the end)."""
-    game = _load(players, preset)
-    compared = 0
-    for seed in range(6):
-        states = _random_game(game, random.Random(seed))
-        history = states[-1].full_history()
-        deal = len(binding._DEAL_STEPS[players])
-        stop = len(history)
-        for k in range(deal, len(history)):
-            if history[k].player < 0 and _drawing(states[k]) == "squirrel":
-                # Back to the player action the pick belongs to.
-                stop = max(j for j in range(k) if history[j].player >= 0)
-                break
-        compared += sum(1 for item in history[:stop] if item.player >= 0)
-        replay = _replay_in_engine(states, stop, players, preset)
-        assert _comparable(states[stop].position.engine) == _comparable(replay)
-    assert compared >= 60
+class _Noting(Chance):
+    """The engine's seeded chance, each outcome noted with what it was drawn from."""
+
+    __slots__ = ("outcomes",)
+
+    def __init__(self) -> None:
+        self.outcomes: list[tuple[Pool, int]] = []
+
+    def species(self, state: State) -> int:
+        self.outcomes.append((Pool.SPECIES, super().species(state)))
+        return self.outcomes[-1][1]
+
+    def first_player(self, state: State) -> int:
+        self.outcomes.append((Pool.SEATS, super().first_player(state)))
+        return self.outcomes[-1][1]
+
+    def bird(self, state: State) -> int:
+        self.outcomes.append((Pool.BIRD_DECK, super().bird(state)))
+        return self.outcomes[-1][1]
+
+    def feeder(self, state: State) -> int:
+        self.outcomes.append((Pool.FEEDER_DECK, super().feeder(state)))
+        return self.outcomes[-1][1]
+
+
+class _Scripted(Chance):
+    """Chance that gives the outcomes it holds, in order (a deck's card taken out of it)."""
+
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes: list[int]) -> None:
+        self.outcomes = iter(outcomes)
+
+    def species(self, state: State) -> int:
+        return next(self.outcomes)
+
+    def first_player(self, state: State) -> int:
+        return next(self.outcomes)
+
+    def shuffle(self, state: State, deck: list[int]) -> None:
+        pass  # the script says which card comes
+
+    def bird(self, state: State) -> int:
+        bird = next(self.outcomes)
+        state.bird_deck.remove(bird)
+        return bird
+
+    def feeder(self, state: State) -> int:
+        card = next(self.outcomes)
+        state.feeder_deck.remove(card)
+        return card
+
+    def squirrel(self, state: State, player: int, pile: list[int]) -> int:
+        return next(self.outcomes)
+
+
+def _with_chance(chance: Chance) -> type[State]:
+    return type("Chanced", (State,), {"__slots__": (), "chance": chance})
 
 
 def _comparable(state: State) -> dict[str, Any]:
     doc = state_to_json(state)
-    doc.pop("rng")  # the squirrel's generator, unused by the binding
+    doc.pop("rng")  # the seeded chance's generator, unused by the binding
     # The binding keeps unseen cards unordered: compare the decks as sets.
     doc["bird_deck"] = sorted(doc["bird_deck"])
     doc["feeder_deck"] = sorted(doc["feeder_deck"])
     return doc
 
 
-def _replay_in_engine(states: list[Any], stop: int, players: int, preset: str) -> State:
-    """The engine after the first ``stop`` actions of the binding game through ``states``."""
-    final = states[-1]
-    history = final.full_history()
-    deal = binding._DEAL_STEPS[players]
-    species: str | None = None
-    first = 0
-    column: list[int] = []
-    rows: list[int] = []
-    hands: list[list[int]] = [[] for _ in range(players)]
-    display: list[int] = []
-    for (kind, index), item in zip(deal, history, strict=False):
-        o = item.action
-        if kind == "species":
-            species = binding.SPECIES[o - binding.SPECIES_OUTCOME]
-        elif kind == "first":
-            first = o - binding.FIRST_OUTCOME
-        elif kind == "column":
-            column.append(o - binding.FEEDER_OUTCOME)
-        elif kind == "perch":
-            rows.append(o)
-        elif kind == "hand":
-            hands[index].append(o)
-        else:
-            display.append(o)
-    # The cards chance dealt during play, deck by deck, in order (squirrel picks are no draws).
-    drawn: dict[str, list[int]] = {"bird": [], "feeder": [], "squirrel": []}
-    for k in range(len(deal), len(history)):
-        if history[k].player < 0:
-            drawn[_drawing(states[k])].append(history[k].action)
-    birds = drawn["bird"]
-    feeder = [o - binding.FEEDER_OUTCOME for o in drawn["feeder"]]
-    engine = final.position.engine
-    state = State.new_game(players, preset, 0, first, species)
-    state.rows = [[b] for b in rows]
-    state.hands = [sorted(h) for h in hands]
-    state.display = display
-    state.column = column
-    # The top of a deck is its last element: the first card chance dealt goes last.
-    state.bird_deck = sorted(engine.bird_deck) + birds[::-1]
-    state.feeder_deck = sorted(engine.feeder_deck) + feeder[::-1]
-    for item in history[len(deal) : stop]:
-        if item.player >= 0:
-            state.apply(Action.from_id(item.action), player=item.player)
-    return state
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_the_binding_deals_as_the_engine(players: int, preset: str) -> None:
+    """S2–S5 are the engine's alone: for many seeds, the binding given the outcomes the
+    engine's seeded deal drew (each a chance node of the binding, equally likely among those
+    still possible) reaches the engine's state, field by field; unseen cards in no order."""
+    game = _load(players, preset)
+    pests = 0
+    for seed in range(60):
+        noting = _Noting()
+        dealt = _with_chance(noting).new_game(players, preset, seed)
+        state = game.new_initial_state()
+        for pool, outcome in noting.outcomes:
+            assert state.position.dealing
+            action = binding.POOL_OUTCOMES[pool] + outcome
+            chances = state.chance_outcomes()
+            assert (action, 1.0 / len(chances)) in chances
+            state.apply_action(action)
+        assert not state.is_chance_node()
+        assert _comparable(state.position.engine) == _comparable(dealt)
+        pests += any(pool == Pool.FEEDER_DECK and IS_PEST[o] for pool, o in noting.outcomes)
+    assert pests > 10  # deals where S3 turned up a pest and shuffled it back
+
+
+@pytest.mark.parametrize(("players", "preset"), CONFIGS)
+def test_the_binding_plays_by_the_engines_rules(players: int, preset: str) -> None:
+    """Replay binding games in the engine (checked path) whose chance gives the outcomes the
+    binding's chance nodes had, deal and squirrel picks included: both reach the same state."""
+    game = _load(players, preset)
+    decisions = 0
+    for seed in range(6):
+        states = _random_game(game, random.Random(seed))
+        history = states[-1].full_history()
+        outcomes = [
+            item.action - binding.POOL_OUTCOMES[_drawing(states[k])]
+            for k, item in enumerate(history)
+            if item.player < 0
+        ]
+        replay = _with_chance(_Scripted(outcomes)).new_game(players, preset)
+        for item in history:
+            if item.player >= 0:
+                replay.apply(Action.from_id(item.action), player=item.player)
+                decisions += 1
+        assert _comparable(states[-1].position.engine) == _comparable(replay)
+    assert decisions >= 300
 
 
 # ---------------------------------------------------------------------------- information
@@ -375,12 +417,12 @@ def test_observations_hold_the_view_and_nothing_else() -> None:
             expected = encode(view_of(engine, p)).astype(np.float32)
             assert np.array_equal(np.array(state.observation_tensor(p)), expected)
             tensor = np.array(state.information_state_tensor(p))
-            assert np.array_equal(tensor[: binding.OBSERVATION_SIZE], expected)
-            hand = " ".join(binding.BIRD_NAMES[b] for b in engine.hands[p]) or "-"
+            assert np.array_equal(tensor[:OBSERVATION_SIZE], expected)
+            hand = " ".join(BIRD_NAMES[b] for b in engine.hands[p]) or "-"
             assert f"hand {hand} |" in state.observation_string(p)
             for q in range(3):
                 if q != p and engine.hands[q]:
-                    other = " ".join(binding.BIRD_NAMES[b] for b in engine.hands[q])
+                    other = " ".join(BIRD_NAMES[b] for b in engine.hands[q])
                     assert other not in state.observation_string(p)
 
 
@@ -405,7 +447,7 @@ def test_public_and_private_observers() -> None:
             private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
         ),
     )
-    hand = " ".join(binding.BIRD_NAMES[b] for b in engine.hands[0])
+    hand = " ".join(BIRD_NAMES[b] for b in engine.hands[0])
     assert hand not in public.string_from(state, 0)
     assert public.string_from(state, 0) == public.string_from(state, 1)
     assert private.string_from(state, 0).startswith(f"hand {hand};")
@@ -507,17 +549,19 @@ def test_texts_follow_every_move_of_one_state() -> None:
     assert nodes > 150
 
 
-def test_the_engine_setups_copied_for_each_game_stay_as_dealt() -> None:
-    """Each game starts from a copy of the engine's setup with the deal chance made: playing
-    games changes nothing in the setups themselves."""
+def test_the_new_games_copied_for_each_game_stay_new() -> None:
+    """Every game starts from a new engine paused at the deal's first chance node, shared until
+    the game's first move copies it: playing games changes nothing in the new engines."""
     for players in (2, 3, 4):
         game = _load(players)
         for seed in range(3):
             _random_game(game, random.Random(300 + seed))
-    assert binding._SETUPS
-    for (players, rules, first, species), setup in binding._SETUPS.items():
-        fresh = State.new_game(players, rules, 0, first, species)
-        assert state_to_json(setup) == state_to_json(fresh)
+    assert binding._NEW_GAMES
+    for (players, rules), engine in binding._NEW_GAMES.items():
+        fresh = binding._ChanceState.new_game(players, rules)
+        assert [getattr(engine, f) for f in State.__slots__] == [
+            getattr(fresh, f) for f in State.__slots__
+        ]
 
 
 def test_an_outcome_chance_cannot_give_is_refused() -> None:
@@ -525,15 +569,15 @@ def test_an_outcome_chance_cannot_give_is_refused() -> None:
     card out of the deck in its place."""
     game = _load(3)
     state = game.new_initial_state()
-    while not state.position.rows:
+    while not state.position.engine.rows:
         state.apply_action(state.chance_outcomes()[-1][0])
-    dealt = state.position.rows[0]  # a perch bird; the hands are dealt next
+    dealt = state.position.engine.rows[0][0]  # a perch bird; the hands are dealt next
     with pytest.raises((ValueError, RuntimeError)):
         state.clone().apply_action(dealt)
     while state.position.dealing:
         state.apply_action(state.chance_outcomes()[-1][0])
     rng = random.Random(3)
-    while not (_paused(state) and _drawing(state) == "bird"):
+    while not (_paused(state) and _drawing(state) == Pool.BIRD_DECK):
         if state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
         else:

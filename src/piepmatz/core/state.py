@@ -52,7 +52,7 @@ from .cards import (
     THREE_PLUS,
     species_birds,
 )
-from .chance import ASK, DECKS, Asked, Chance, Draw
+from .chance import ASK, DEAL_DRAWS, DECKS, POOLS, Asked, Chance, Draw, Pool
 from .errors import GameOverError, IllegalActionError, InvalidActionError, InvalidOptionsError
 from .events import (
     EndReason,
@@ -84,7 +84,7 @@ from .events import (
     new_turn,
 )
 from .hands import NO_FACTS, Facts, asked, left_hand, moved_on
-from .rules import Rules, check_players
+from .rules import PLAYER_COUNTS, Rules, check_players
 
 
 class Phase(IntEnum):
@@ -106,6 +106,8 @@ PHASE_RULES: Final = ("T1.1", "T2.2", "T2.1d", "T3.1", "E3", "E2")
 HAND_SIZE: Final = 4
 COLUMN_SIZE: Final = 4
 NO_CARD: Final = -1
+#: The first player before S5 has chosen one.
+NO_SEAT: Final = -1
 
 
 def perches_for(players: int) -> int:
@@ -207,8 +209,8 @@ def row_strength(row: Sequence[int]) -> tuple[int, int]:
 class State:
     """A complete game state, hidden cards included. Build one with :meth:`new_game`."""
 
-    #: Where the random events after the deal come from (:mod:`.chance`); a subclass may
-    #: supply its own.
+    #: Where the random events come from, the deal's among them (:mod:`.chance`); a subclass
+    #: may supply its own.
     chance: Chance = DECKS
 
     __slots__ = tuple(f.name for f in FIELDS)
@@ -278,7 +280,11 @@ class State:
         removed_species: str | None = None,
         events: bool = True,
     ) -> Self:
-        """Set up a game (S1–S5). Same arguments → the same deal, card for card."""
+        """Set up a game (S1–S5). Same arguments → the same deal, card for card.
+
+        The deal asks :attr:`chance` for every choice and card the options leave open; a
+        chance that leaves them to the caller returns the state paused at the first
+        (:attr:`asked`)."""
         if not isinstance(rules, Rules):
             rules = Rules.preset(rules)  # a name; anything else is refused there
         check_players(players)
@@ -300,63 +306,121 @@ class State:
         s.rules = rules
         s.num_players = players
         s.num_perches = perches_for(players)
-        r = _rng.seed_state(seed)
-        # S2: two players play without the 3+ cards and without one species.
-        if players == 2:
-            if removed_species is None:
-                r, species = _rng.below(r, len(SPECIES))
-            else:
-                species = SPECIES.index(removed_species)
-            s.removed_birds = species_birds(species)
-            s.removed_feeder = sorted(THREE_PLUS)
-        else:
-            s.removed_birds = []
-            s.removed_feeder = []
-        # S5
-        if first_player is None:
-            r, first_player = _rng.below(r, players)
-        s.first_player = first_player
-        # S3: four seeds in the column; pests drawn meanwhile go back and the deck is reshuffled.
-        removed_f = set(s.removed_feeder)
-        feeder = [f for f in range(NUM_FEEDER) if f not in removed_f]
-        r = _rng.shuffle(feeder, r)
+        s.rng = _rng.seed_state(seed)
+        s.removed_birds = []
+        s.removed_feeder = []
+        if removed_species is not None:
+            s._set_aside(SPECIES.index(removed_species))
+        s.first_player = NO_SEAT if first_player is None else first_player
+        s.rows = []
         s.column = []
-        aside: list[int] = []
-        while len(s.column) < COLUMN_SIZE:
-            card = feeder.pop()
-            (aside if IS_PEST[card] else s.column).append(card)
-        if aside:
-            feeder.extend(aside)
-            r = _rng.shuffle(feeder, r)
         s.column_pests = [NO_CARD] * COLUMN_SIZE
-        s.feeder_deck = feeder
-        # S4
-        removed_b = set(s.removed_birds)
-        birds = [b for b in range(NUM_BIRDS) if b not in removed_b]
-        r = _rng.shuffle(birds, r)
-        s.rows = [[birds.pop()] for _ in range(s.num_perches)]
-        s.hands = [sorted(birds.pop() for _ in range(HAND_SIZE)) for _ in range(players)]
-        s.display = [birds.pop() for _ in range(DISPLAY_SIZE)]
-        s.bird_deck = birds
-        s.rng = r
+        s.feeder_deck = []
+        s.bird_deck = []
+        s.display = []
+        s.hands = [[] for _ in range(players)]
         for name in EMPTY_PER_PLAYER:
             setattr(s, name, [[] for _ in range(players)])
         s.gone_birds = []
         s.gone_feeder = []
         s.kept = [None] * players
         s.hand_facts = [None] * players
-        s.turn = 1
+        s.turn = 0
         s.end_triggered = None
         s.chase_perch = -1
         s.chased = False
         s.played_value = 0
         s.draws_left = 0
         s.asked = None
-        s.turn_player = first_player
-        s.current_player = first_player
+        s.turn_player = NO_SEAT
+        s.current_player = NO_SEAT
         s.phase = PLAY
-        s.events = [new_turn(first_player, 1)] if events else None
+        s.events = [] if events else None
+        s._deal()
         return s
+
+    def _set_aside(self, species: int) -> None:
+        """S2: two players play without the 3+ cards and without one species."""
+        self.removed_birds = species_birds(species)
+        self.removed_feeder = sorted(THREE_PLUS)
+
+    def _deal(self, taken: tuple[int, ...] = ()) -> None:
+        """S2–S5, every choice and card asked of chance; then turn 1 begins. Pauses (returns)
+        when chance is asked, and resumes there: what is dealt stays dealt, and each deck is
+        built and shuffled once. ``taken``: the pests S3 set aside before chance was asked for the
+        next card."""
+        chance = self.chance
+        # S2, unless the options named the species.
+        if self.num_players == 2 and not self.removed_birds:
+            species = chance.species(self)
+            if species == ASK:
+                self.asked = _ASK_SPECIES
+                return
+            self._set_aside(species)
+        # S5 (unless named), before the decks: the seeded deal has always drawn in this order.
+        if self.first_player < 0:
+            first = chance.first_player(self)
+            if first == ASK:
+                self.asked = _ASK_FIRST_PLAYER
+                return
+            self.first_player = first
+        # S3: four seeds in the column; pests turned up meanwhile go back, and the deck is
+        # shuffled again.
+        column = self.column
+        feeder = self.feeder_deck
+        if len(column) < COLUMN_SIZE:
+            if not feeder:
+                removed_f = set(self.removed_feeder)
+                feeder.extend([f for f in range(NUM_FEEDER) if f not in removed_f])
+                chance.shuffle(self, feeder)
+            aside = list(taken)
+            while len(column) < COLUMN_SIZE:
+                card = chance.feeder(self)
+                if card == ASK:
+                    self.asked = (
+                        Asked(Draw.DEAL_COLUMN, -1, tuple(aside)) if aside else _ASK_DEAL_COLUMN
+                    )
+                    return
+                (aside if IS_PEST[card] else column).append(card)
+            if aside:
+                feeder.extend(aside)
+                chance.shuffle(self, feeder)
+        # S4
+        birds = self.bird_deck
+        if not birds:
+            removed_b = set(self.removed_birds)
+            birds.extend([b for b in range(NUM_BIRDS) if b not in removed_b])
+            chance.shuffle(self, birds)
+        rows = self.rows
+        while len(rows) < self.num_perches:
+            bird = chance.bird(self)
+            if bird == ASK:
+                self.asked = _ASK_PERCH[len(rows)]
+                return
+            rows.append([bird])
+        for p, hand in enumerate(self.hands):
+            if len(hand) == HAND_SIZE:
+                continue
+            while len(hand) < HAND_SIZE:
+                bird = chance.bird(self)
+                if bird == ASK:
+                    self.asked = _ASK_HAND[p]
+                    return
+                hand.append(bird)
+            hand.sort()
+        display = self.display
+        while len(display) < DISPLAY_SIZE:
+            bird = chance.bird(self)
+            if bird == ASK:
+                self.asked = _ASK_DEAL_DISPLAY[len(display)]
+                return
+            display.append(bird)
+        first = self.first_player
+        self.turn = 1
+        self.turn_player = first
+        self.current_player = first
+        if self.events is not None:
+            self.events.append(new_turn(first, 1))
 
     def copy(self, events: bool = True) -> Self:
         """A cheap independent copy of the same type; ``events=False`` drops the event log (for
@@ -880,28 +944,31 @@ class State:
     # ------------------------------------------------------------------ chance, when asked
 
     def chance_pool(self) -> list[int]:
-        """Where chance draws for a paused state (:attr:`asked`): the bird deck or the feeder
-        deck itself (not to be changed), or the squirrel's pile (a new list), in the state's
-        order. Every card of it is equally likely. Empty when the state waits for a player."""
+        """What chance draws from for a paused state (:attr:`asked`, :data:`~.chance.POOLS`):
+        the bird deck or the feeder deck itself (not to be changed), or a new list: the
+        squirrel's pile in the state's order, the species' or the seats' indexes. Every item
+        of it is equally likely. Empty when the state waits for a player."""
         asked = self.asked
         if asked is None:
             return []
-        draw = asked.draw
-        if draw <= Draw.DISPLAY:
+        pool = POOLS[asked.draw]
+        if pool == Pool.BIRD_DECK:
             return self.bird_deck
-        if draw == Draw.SQUIRREL:
+        if pool == Pool.FEEDER_DECK:
+            return self.feeder_deck
+        if pool == Pool.SEED_PILE:
             return self.seed_pile(self.turn_player)
-        return self.feeder_deck
+        return list(range(len(SPECIES) if pool == Pool.SPECIES else self.num_players))
 
     def chance_outcomes(self) -> list[int]:
-        """The cards chance may give a paused state (:attr:`asked`), ascending; each is equally
-        likely. Empty when the state waits for a player."""
+        """The outcomes chance may give a paused state (:attr:`asked`), ascending; each is
+        equally likely. Empty when the state waits for a player."""
         return sorted(self.chance_pool())
 
     def apply_outcome(self, card: int) -> None:
-        """Give a paused state the card chance drew (or the seed the squirrel took) and play on
-        to the next decision or pause. A card that is no outcome here raises
-        :class:`IllegalActionError` and changes nothing.
+        """Give a paused state the outcome chance drew (a card, the seed the squirrel took, the
+        species or the first player of the deal) and play on to the next decision or pause. An
+        outcome chance cannot give here raises :class:`IllegalActionError` and changes nothing.
 
         The engine pauses before anything of the draw happens, so it resumes by starting the
         draw again; this time chance answers ``card`` (:data:`~piepmatz.core.chance.ASKED`).
@@ -925,6 +992,8 @@ class State:
                     self._end_turn()
             elif draw == Draw.CHASE:
                 self._chase(self.chase_perch)
+            elif draw in DEAL_DRAWS:
+                self._deal(asked.taken)
             elif self._squirrel(self.turn_player, asked.taken):
                 perch = self.chase_perch
                 self._promote(perch)
@@ -1058,6 +1127,12 @@ _ASK_BIRD: Final = Asked(Draw.BIRD)
 _ASK_CHASE: Final = Asked(Draw.CHASE)
 _ASK_COLUMN: Final = Asked(Draw.COLUMN)
 _ASK_DISPLAY: Final = tuple(Asked(Draw.DISPLAY, slot) for slot in range(DISPLAY_SIZE))
+_ASK_SPECIES: Final = Asked(Draw.SPECIES)
+_ASK_FIRST_PLAYER: Final = Asked(Draw.FIRST_PLAYER)
+_ASK_DEAL_COLUMN: Final = Asked(Draw.DEAL_COLUMN)
+_ASK_PERCH: Final = tuple(Asked(Draw.DEAL_PERCH, perch) for perch in range(MAX_PERCHES))
+_ASK_HAND: Final = tuple(Asked(Draw.DEAL_HAND, p) for p in range(max(PLAYER_COUNTS)))
+_ASK_DEAL_DISPLAY: Final = tuple(Asked(Draw.DEAL_DISPLAY, slot) for slot in range(DISPLAY_SIZE))
 
 _namespace: dict[str, Any] = {"_new": object.__new__}
 exec(_copy_source(), _namespace)  # generated from FIELDS, as dataclasses generate __init__

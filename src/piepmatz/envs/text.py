@@ -22,8 +22,14 @@ from piepmatz.core.view import PlayerView
 _PEST_NAMES = {1: "crow", 2: "squirrel"}
 
 
-def _birds(cards: tuple[int, ...] | list[int]) -> str:
+def birds_text(cards: tuple[int, ...] | list[int]) -> str:
+    """Birds by name, ``-`` for none."""
     return " ".join(BIRD_NAMES[c] for c in cards) or "-"
+
+
+def feeder_text(cards: tuple[int, ...] | list[int]) -> str:
+    """Feeder cards by name, ``-`` for none."""
+    return " ".join(FEEDER_NAMES[c] for c in cards) or "-"
 
 
 def draw_table(view: PlayerView, private: bool = True) -> str:
@@ -60,16 +66,16 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
         seeds = f"{len(seen) + view.blind_counts[q]} seeds ({sum(FEEDER_EGGS[s] for s in seen)}"
         seeds += f" eggs seen, {view.blind_counts[q]} blind)"
         pests = " ".join(FEEDER_NAMES[x] for x in view.pests[q])
-        hand = _birds(view.hand) if q == me and private else f"{view.hand_sizes[q]} cards"
+        hand = birds_text(view.hand) if q == me and private else f"{view.hand_sizes[q]} cards"
         if view.shown[q] and not (q == me and private):
             # Drawn face up (T3.1); after the last-hand choice kept or discarded (E3).
             among = " among kept/discarded" if view.chosen[q] else " incl."
-            hand += f"{among} {_birds(view.shown[q])}"
+            hand += f"{among} {birds_text(view.shown[q])}"
         mark = "*" if q == view.current_player else " "
         lines.append(
-            f" {mark}player {q}: hand {hand} | collection {_birds(view.collections[q])} | "
+            f" {mark}player {q}: hand {hand} | collection {birds_text(view.collections[q])} | "
             f"{seeds}{' | pests ' + pests if pests else ''}"
         )
     if private and view.own_blind:
-        lines.append(f"  own blind seeds: {' '.join(FEEDER_NAMES[s] for s in view.own_blind)}")
+        lines.append(f"  own blind seeds: {feeder_text(view.own_blind)}")
     return "\n".join(lines)
