@@ -340,6 +340,8 @@ def _check_state(
     if message["legal"]:
         assert viewer is not None and truth.views[move][viewer]["current_player"] == viewer
         assert set(message["legal"]) == truth.legal[move], f"{who}: legal at {move}"
+    # The same actions as fields, one for one, for a client that reads no notation.
+    assert message["choices"] == [Action.parse(a).to_json() for a in message["legal"]], who
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

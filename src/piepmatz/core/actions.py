@@ -218,6 +218,21 @@ class Action:
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
+    def to_json(self) -> dict[str, object]:
+        """The action as fields, for a program that should not read the text: ``kind``, the
+        birds it names (``cards``, in the card notation) and its perch or display slot
+        (``number``, 1-3, else ``None``).
+
+        >>> Action.parse("play BL5m 2").to_json()
+        {'action': 'play BL5m 2', 'kind': 'play', 'cards': ['BL5m'], 'number': 2}
+        """
+        return {
+            "action": str(self),
+            "kind": self.kind.value,
+            "cards": [BIRD_NAMES[c] for c in self.cards],
+            "number": self.index or None,
+        }
+
 
 def _number(text: str, what: str, top: int) -> int:
     # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few of them.

@@ -7,6 +7,8 @@ import asyncio
 import os
 import sys
 
+from piepmatz.args import add_plugin
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = subparsers.add_parser(
@@ -47,13 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "built from SPEC (e.g. deep=ismcts:iterations=20000, champion=ppo:policy.npz); "
         "requests choose bots by name only (repeatable)",
     )
-    serve.add_argument(
-        "--plugin",
-        action="append",
-        default=[],
-        metavar="FILE_OR_MODULE",
-        help="load a Python file or module that registers more bots (repeatable)",
-    )
+    add_plugin(serve)
     from piepmatz.bots.review import DEFAULT_ITERATIONS, HINT_BOT, HINT_ITERATIONS
 
     serve.add_argument(

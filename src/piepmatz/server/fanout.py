@@ -56,7 +56,9 @@ class Audience:
         docs = views_to_json(state, {conn.seat for conn in conns})
         over = state.is_over()
         to_act = state.current_player if room.status == TableStatus.PLAYING and not over else None
-        legal = [str(a) for a in state.legal_actions()] if to_act is not None else []
+        actions = state.legal_actions() if to_act is not None else []
+        legal = [str(a) for a in actions]
+        choices = [a.to_json() for a in actions]
         result = room.game.score().to_json() if over else None
         log_ = state.events or []
         # The log's new entries as JSON and told in a language, by the entries as a seat saw
@@ -81,6 +83,7 @@ class Audience:
                 events_from=start,
                 events=events,
                 legal=legal if conn.seat == to_act else [],
+                choices=choices if conn.seat == to_act else [],
                 log=log,
                 result=result,
             )

@@ -310,37 +310,27 @@ class StateMessage(BaseModel):
     events: list[dict[str, Any]]
     #: The receiver's legal actions when it is their decision, else empty.
     legal: list[str]
+    #: The same actions as fields (``Action.to_json``: kind, cards, number), so that a client
+    #: reads no notation.
+    choices: list[dict[str, Any]] = []
     #: One sentence per entry of ``events`` (``piepmatz.core.events.describe_event``).
     log: list[str] = []
     #: The score sheet once the game is over.
     result: dict[str, Any] | None = None
 
 
-def state_message(
-    *,
-    move: int,
-    view: dict[str, Any],
-    events_from: int,
-    events: list[dict[str, Any]],
-    legal: list[str],
-    log: list[str],
-    result: dict[str, Any] | None,
-) -> str:
-    """A :class:`StateMessage` as JSON text, written by orjson straight from its fields, in the
-    model's order: every connection gets one after every move, and building and dumping the
-    model took several times as long. The server makes every value itself, so there is
-    nothing to validate (a test checks that the model reads it back the same)."""
-    message = {
-        "type": "state",
-        "move": move,
-        "view": view,
-        "events_from": events_from,
-        "events": events,
-        "legal": legal,
-        "log": log,
-        "result": result,
-    }
-    return orjson.dumps(message).decode()
+#: The state message's fields, in the model's order (the model defines them once).
+_STATE_FIELDS = tuple(StateMessage.model_fields)
+
+
+def state_message(**fields: Any) -> str:
+    """A :class:`StateMessage` as JSON text, written by orjson straight from its fields (every
+    one of the model's but ``type`` must be given): every connection gets one after every move,
+    and building and dumping the model took several times as long. The server makes every value
+    itself, so there is nothing to validate (a test checks that the model reads it back the
+    same)."""
+    message = {name: fields[name] for name in _STATE_FIELDS if name != "type"}
+    return orjson.dumps({"type": "state", **message}).decode()
 
 
 class ActionPreview(BaseModel):

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from piepmatz.core import Game, PiepmatzError, state_to_json
+from piepmatz.core.actions import Action
 from piepmatz.core.commitment import DealProof, commit
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
@@ -451,15 +452,17 @@ class Room:
         frames = [self._frame(game, None, 0)]
         for action in self.game.actions:
             before = len(game.state.events or [])
-            game.apply(str(action))
-            frames.append(self._frame(game, str(action), before))
+            game.apply(action)
+            frames.append(self._frame(game, action, before))
         return {"record": self.record(), "rules": self.rules_spec, "frames": frames}
 
     @staticmethod
-    def _frame(game: Game, action: str | None, since: int) -> dict[str, Any]:
+    def _frame(game: Game, action: Action | None, since: int) -> dict[str, Any]:
         state = game.state
         return {
-            "action": action,
+            "action": None if action is None else str(action),
+            #: The action as fields (``Action.to_json``), so that the page reads no notation.
+            "choice": None if action is None else action.to_json(),
             "state": state_to_json(state) | {"events": []},
             "majority": majorities(state.collections),
             "log": [tell(e) for e in (state.events or [])[since:]],

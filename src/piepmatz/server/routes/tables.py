@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 
+from piepmatz.core.actions import Action
 from piepmatz.i18n import _
 
 from ..hub import Opened, TableRefused
@@ -56,6 +57,13 @@ def _links(request: Request, opened: Opened) -> dict[str, Any]:
         "spectate": link(None, opened.spectator),
         "spectator_token": opened.spectator,
     }
+
+
+def _choices(review: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every action a review names, as fields by its text (the page reads no notation)."""
+    texts = {d["played"] for d in review["decisions"]} | {d["best"] for d in review["decisions"]}
+    texts |= {o["action"] for d in review["decisions"] for o in d.get("options", [])}
+    return {text: Action.parse(text).to_json() for text in texts}
 
 
 @router.post("/tables", status_code=201)
@@ -181,7 +189,7 @@ async def review(player: int, request: Request, room: TableOf, site: SiteOf) -> 
             )
     job = reviews.get(room.id, room.game, player)
     if job.result is not None:
-        return JSONResponse(job.result)
+        return JSONResponse(job.result | {"choices": _choices(job.result)})
     if job.error is not None:
         raise HTTPException(503, job.error)
     return JSONResponse(job.progress(), status_code=202)

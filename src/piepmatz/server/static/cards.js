@@ -78,16 +78,19 @@ export function feeder(code, attrs = {}) {
   );
 }
 
-/** The words for an action of the engine's notation, for buttons and screen readers. */
-export function actionLabel(text) {
-  const parts = text.split(" ");
-  switch (parts[0]) {
-    case "play": return _("Play {bird} to perch {perch}", { bird: birdLabel(parts[1]), perch: parts[2] });
-    case "collect": return _("Add {bird} to your collection", { bird: birdLabel(parts[1]) });
+/** The words for an action, from its fields as the server sends them (``choices`` in a state,
+``choice`` in a replay's frame): kind, cards, number. */
+export function actionLabel(choice) {
+  if (!choice) return "";
+  const [first, second] = choice.cards;
+  switch (choice.kind) {
+    case "play": return _("Play {bird} to perch {perch}", { bird: birdLabel(first), perch: choice.number });
+    case "collect": return _("Add {bird} to your collection", { bird: birdLabel(first) });
     case "pass": return _("Add no bird");
-    case "draw": return parts[1] === "deck" ? _("Draw from the bird deck") : _("Take display card {slot}", { slot: parts[2] });
-    case "crow": return _("Let the crow take {bird}", { bird: birdLabel(parts[1]) });
-    case "keep": return _("Keep {bird} and {other}", { bird: birdLabel(parts[1]), other: birdLabel(parts[2]) });
-    default: return text;
+    case "draw deck": return _("Draw from the bird deck");
+    case "draw display": return _("Take display card {slot}", { slot: choice.number });
+    case "crow": return _("Let the crow take {bird}", { bird: birdLabel(first) });
+    case "keep": return _("Keep {bird} and {other}", { bird: birdLabel(first), other: birdLabel(second) });
+    default: return choice.action;
   }
 }

@@ -20,8 +20,8 @@ const reviewText = () => ({
   kinds: [_("Kind"), _("Decisions"), _("Points lost")],
   columns: [_("Move"), _("Kind"), _("Played"), _("Best"), _("Lost"), _("Win Δ"), _("Grade")],
   same: _("(the same)"),
-  thisMove: (d) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
-    grade: gradeName(d.grade), best: actionLabel(d.best), loss: number(d.loss, 1), change: signedPercent(d.win_change),
+  thisMove: (d, choices) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
+    grade: gradeName(d.grade), best: actionLabel(choices[d.best]), loss: number(d.loss, 1), change: signedPercent(d.win_change),
   }),
   seat: (s) => (s.kind === "human" ? s.name || _("seat {seat}", { seat: s.seat }) : _("bot ({level}, seat {seat})", { level: botLevel(s.kind), seat: s.seat })),
 });
@@ -70,14 +70,14 @@ export async function showReplay(tableId) {
     const frame = frames[at];
     const model = fromState(frame.state, seats, frame.majority);
     where.textContent = frame.action
-      ? _("Move {move} of {moves}: {action}", { move: at, moves: frames.length - 1, action: actionLabel(frame.action) })
+      ? _("Move {move} of {moves}: {action}", { move: at, moves: frames.length - 1, action: actionLabel(frame.choice) })
       : _("Move {move} of {moves}: the deal", { move: at, moves: frames.length - 1 });
     clear(boardEl).append(drawBoard(model));
     if (at === frames.length - 1) boardEl.append(drawScores(model, data.record.result));
     clear(logEl).append(...frame.log.map((line) => h("li", {}, names(line))));
     // Frame ``at`` follows the action with index ``at - 1``: its grade, if it was reviewed.
     const graded = review?.decisions.find((d) => d.index === at - 1);
-    gradeEl.textContent = graded ? reviewText().thisMove(graded) : "";
+    gradeEl.textContent = graded ? reviewText().thisMove(graded, review.choices) : "";
     for (const row of reviewEl.querySelectorAll("tr.decision-row")) {
       row.classList.toggle("current", Number(row.dataset.index) === at - 1);
     }
@@ -159,8 +159,8 @@ function drawReview(review, seats, goTo) {
         class: "decision-row", tabindex: 0, dataset: { index: String(d.index) },
         onclick: () => goTo(d.index),
         onkeydown: (event) => { if (event.key === "Enter") goTo(d.index); },
-      }, cell(d.index + 1, "num"), cell(kindName(d.phase)), cell(actionLabel(d.played)),
-      cell(d.best === d.played ? words.same : actionLabel(d.best)),
+      }, cell(d.index + 1, "num"), cell(kindName(d.phase)), cell(actionLabel(review.choices[d.played])),
+      cell(d.best === d.played ? words.same : actionLabel(review.choices[d.best])),
       cell(number(d.loss, 1), "num"), cell(signedPercent(d.win_change), "num"),
       h("td", {}, h("span", { class: `grade grade-${d.grade}` }, gradeName(d.grade)))))))));
 }

@@ -420,9 +420,9 @@ class TablePage {
     if (!this.hint) return;
     const action = this.hint.action;
     for (const el of document.querySelectorAll(`[data-action="${action}"]`)) el.classList.add("hinted");
-    const [kind, ...cards] = action.split(" ");
+    const { kind, cards } = this.choiceOf(action) || { kind: null, cards: [] };
     if (["play", "collect", "keep"].includes(kind)) {
-      for (const code of kind === "play" ? cards.slice(0, 1) : cards) {
+      for (const code of cards) {
         for (const el of this.handEl.querySelectorAll(`[data-card="${code}"]`)) el.classList.add("hinted");
       }
     }
@@ -433,7 +433,7 @@ class TablePage {
     const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: this.hinting || this.pending || !!this.hint,
       onclick: () => this.askHint() }, this.hinting ? hintText().thinking : hintText().button);
     const shown = this.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
-      h("b", {}, hintText().title(this.hint.bot, actionLabel(this.hint.action))),
+      h("b", {}, hintText().title(this.hint.bot, actionLabel(this.choiceOf(this.hint.action)))),
       h("p", {}, hintText().estimate(this.hint))) : null;
     return h("div", { class: "hint-area" }, button, shown);
   }
@@ -442,10 +442,19 @@ class TablePage {
     return this.pending ? [] : this.state.legal;
   }
 
+  /** The seat's legal actions as fields (kind, cards, number), as the server sends them. */
+  choices() {
+    return this.pending ? [] : this.state.choices;
+  }
+
+  choiceOf(action) {
+    return this.state?.choices.find((c) => c.action === action);
+  }
+
   choice(action, extra = {}) {
     const preview = this.previews.get(action);
     return {
-      label: `${actionLabel(action)}${preview ? `: ${preview.headline}` : ""}`,
+      label: `${actionLabel(this.choiceOf(action))}${preview ? `: ${preview.headline}` : ""}`,
       preview: preview?.headline,
       onclick: () => this.act(action),
       data: { action },
@@ -453,25 +462,27 @@ class TablePage {
     };
   }
 
+  /** What a click on a thing of the board would do now (see drawBoard), or null. */
   pick(where, key) {
-    const legal = this.legal();
-    if (where === "perch" && this.selected && legal.includes(`play ${this.selected} ${key}`)) {
-      return this.choice(`play ${this.selected} ${key}`, { text: _("Play here") });
-    }
-    if (where === "display" && legal.includes(`draw display ${key}`)) return this.choice(`draw display ${key}`);
-    if (where === "deck" && legal.includes("draw deck")) return this.choice("draw deck");
     if (where === "collection" && this.state.view.player === null) return null;
-    if (where === "collection" && legal.includes(`crow ${key}`)) return this.choice(`crow ${key}`);
-    return null;
+    const wanted = {
+      perch: (c) => c.kind === "play" && c.cards[0] === this.selected && c.number === key,
+      display: (c) => c.kind === "draw display" && c.number === key,
+      deck: (c) => c.kind === "draw deck",
+      collection: (c) => c.kind === "crow" && c.cards[0] === key,
+    }[where];
+    const found = wanted && this.choices().find(wanted);
+    if (!found) return null;
+    return this.choice(found.action, where === "perch" ? { text: _("Play here") } : {});
   }
 
   renderHand() {
     clear(this.handEl);
     const hand = this.state.view.hand;
     if (this.seat === null || (this.state.result && !hand.length)) return;
-    const legal = this.legal();
+    const choices = this.choices();
     this.handEl.append(h("h2", {}, _("Your hand")), h("div", { class: "cards hand" }, hand.map((code) => {
-      const usable = legal.some((a) => a.split(" ").slice(1).includes(code) && !a.startsWith("keep"));
+      const usable = choices.some((c) => c.cards.includes(code) && c.kind !== "keep");
       return h("button", {
         type: "button",
         class: `hand-card${this.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
@@ -493,14 +504,15 @@ class TablePage {
       return toast(this.state.result ? _("The game is over.") : _("It is not your turn: waiting for {name}.", { name: seatName(this.model(), p) }));
     }
     if (phase === "play") {
-      if (!legal.some((a) => a.startsWith(`play ${code} `))) return toast(_("{bird} cannot be played now.", { bird: birdLabel(code) }));
+      if (!this.choices().some((c) => c.kind === "play" && c.cards[0] === code)) return toast(_("{bird} cannot be played now.", { bird: birdLabel(code) }));
       this.selected = this.selected === code ? null : code;
       this.renderAll();
       const target = document.querySelector(".perch-pick");
       if (target && this.selected) target.focus();
       return;
     }
-    if (legal.includes(`collect ${code}`)) return this.act(`collect ${code}`);
+    const collect = this.choices().find((c) => c.kind === "collect" && c.cards[0] === code);
+    if (collect) return this.act(collect.action);
     const what = prompt(phase) || _("wait");
     return toast(_("{bird} cannot be used now: {what}", { bird: birdLabel(code), what }));
   }
@@ -509,7 +521,7 @@ class TablePage {
     if (this.pending || !this.state.legal.includes(action)) return toast(_("That move is not possible now."));
     if (this.send({ type: "action", move: this.state.move, action })) {
       this.pending = true;
-      this.banner(_("You: {action}…", { action: actionLabel(action) }));
+      this.banner(_("You: {action}…", { action: actionLabel(this.choiceOf(action)) }));
       this.renderAll();
     }
   }
@@ -551,13 +563,15 @@ class TablePage {
     }
     let options = legal;
     const choosing = state.view.phase === "play" && !this.selected && !this.showAll;
-    if (state.view.phase === "play" && this.selected) options = legal.filter((a) => a.startsWith(`play ${this.selected} `));
+    if (state.view.phase === "play" && this.selected) {
+      options = this.choices().filter((c) => c.kind === "play" && c.cards[0] === this.selected).map((c) => c.action);
+    }
     if (choosing) options = [];
     const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
       this.previews.size ? "" : _("Working out what each move would do…"));
     const show = (action) => {
       const p = this.previews.get(action);
-      clear(previewBox).append(h("b", {}, actionLabel(action)),
+      clear(previewBox).append(h("b", {}, actionLabel(this.choiceOf(action))),
         p ? h("ul", {}, h("li", {}, p.headline), p.steps.map((s) => h("li", {}, s))) : null);
     };
     box.append(...[
@@ -571,7 +585,7 @@ class TablePage {
           "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
           onclick: () => this.act(action), onfocus: () => show(action), onmouseenter: () => show(action),
         }, h("span", { class: "key", "aria-hidden": "true" }, i < 9 ? String(i + 1) : ""),
-        h("span", { class: "what" }, actionLabel(action)),
+        h("span", { class: "what" }, actionLabel(this.choiceOf(action))),
         p ? h("span", { class: "headline" }, p.headline) : null));
       })),
       state.view.phase === "play" && (this.selected || !this.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
