@@ -47,7 +47,7 @@ def test_the_size_table_gives_the_encoders_sizes() -> None:
 
     from piepmatz.core.actions import NUM_ACTIONS
     from piepmatz.envs.encoding import OBSERVATION_SIZE
-    from piepmatz.envs.openspiel import INFO_STATE_SIZE, PRIVATE_SIZE
+    from piepmatz.envs.openspiel_observer import INFO_STATE_SIZE, PRIVATE_SIZE
 
     game = pyspiel.load_game("python_piepmatz", {"players": 3})
     actual = {

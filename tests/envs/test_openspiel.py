@@ -14,6 +14,7 @@ import pyspiel
 import pytest
 
 import piepmatz.envs.openspiel as binding
+import piepmatz.envs.openspiel_observer as observer
 from piepmatz.core.actions import Action
 from piepmatz.core.cards import BIRD_NAMES, IS_PEST
 from piepmatz.core.chance import POOLS, Chance, Pool
@@ -138,7 +139,7 @@ def test_game_info_follows_the_parameters(players: int, preset: str) -> None:
     assert game.min_utility() == pytest.approx(-1 / (players - 1))
     assert game.max_game_length() == binding.max_game_length(players)
     assert game.get_parameters() == {"players": players, "preset": preset}
-    assert game.information_state_tensor_size() == binding.INFO_STATE_SIZE
+    assert game.information_state_tensor_size() == observer.INFO_STATE_SIZE
     assert game.observation_tensor_size() == OBSERVATION_SIZE
 
 
