@@ -27,7 +27,7 @@ $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.review: $(VENV)/.%: $(BIN)/pyth
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play serve sim envs ray review test lint bench postgresql redis chromium clean translations
+.PHONY: play serve sim envs ray review test lint docs bench postgresql redis chromium clean translations
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
 ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
@@ -63,13 +63,19 @@ chromium:
 	  || { echo "make test: the browser tests need Chromium; install Debian's chromium package" \
 	       "(apt-get install -y chromium, as root) and run make test again" >&2; exit 1; }
 
-lint: $(VENV)/.test
+lint: $(VENV)/.test docs
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/oxlint --deny-warnings src/piepmatz/server/static
 
-test: lint postgresql redis chromium  ## the whole test suite: ruff, mypy --strict, pytest
+# The documentation site (mkdocs.yml) from docs/ and the docstrings, into artefacts/site/: strict,
+# so a broken link or anchor, a page left out of the navigation or an API name the code no longer
+# has fails the build. (The variable silences Material's notice about MkDocs' future.)
+docs: $(VENV)/.test
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+test: lint postgresql redis chromium  ## the whole test suite: lint, mypy --strict, the docs, pytest
 	$(BIN)/pytest -n 2 -q
 
 # The message catalogues: the marked texts extracted and merged into every language's .po, then
