@@ -2,7 +2,7 @@
 import { api, clear, dealPart, h, main, savedName, saveName, toast } from "./dom.js";
 import { botLevel } from "./cards.js";
 import { _, ngettext } from "./i18n.js";
-import { inviteButtons, rememberTable } from "./table.js";
+import { inviteButtons, rememberTable } from "./invites.js";
 
 const levels = () => [
   ["easy", _("easy bot")],

@@ -4,6 +4,7 @@ import { drawBoard, drawScores, fromState, logNames } from "./board.js";
 import { actionLabel, botLevel } from "./cards.js";
 import { _, language, ngettext } from "./i18n.js";
 import { checkDeal } from "./deal.js";
+import { number, percent } from "./tablewords.js";
 
 /** The words of the review, in one place (a function: the page's language may change). */
 const reviewText = () => ({
@@ -168,13 +169,4 @@ function drawReview(review, seats, goTo) {
 function signedPercent(x) {
   const p = Math.round(100 * x);
   return `${p > 0 ? "+" : p < 0 ? "−" : "±"}${number(Math.abs(p))} %`;
-}
-
-function percent(x) {
-  return `${number(Math.round(100 * x))} %`;
-}
-
-/** A number written the way the page's language writes it (decimal comma in Czech and German). */
-function number(x, digits = 0) {
-  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }

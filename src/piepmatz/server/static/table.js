@@ -1,43 +1,14 @@
 // The table page: one WebSocket per seat (docs/protocol.md). The server decides everything;
 // this page shows the seat's view, offers exactly the legal actions it was sent, with the
 // server's preview of each, and tells the events step by step.
-import { api, clear, copyText, dealPart, h, main, savedName, saveName, setRulesLink, toast } from "./dom.js";
-import { actionLabel, bird, birdLabel, botLevel } from "./cards.js";
+import { api, clear, dealPart, h, main, savedName, setRulesLink, toast } from "./dom.js";
+import { actionLabel } from "./cards.js";
 import { _, language, ngettext } from "./i18n.js";
-import { drawBoard, drawScores, fromView, logNames, seatName } from "./board.js";
-
-/** Milliseconds per step of an animation; ``?pace=0`` (tests) shows everything at once. */
-const PACE = Number(new URLSearchParams(location.search).get("pace") ?? localStorage.getItem("piepmatz:pace") ?? 700);
-/** Events worth a pause of their own; the rest are told in the log without one. */
-const STEPS = new Set(["play", "chase", "take_seed", "take_blind", "take_pest", "collect_perch", "crow",
-  "crow_nothing", "squirrel", "promote", "collect", "draw_display", "draw_deck", "end_triggered", "reveal"]);
-
-function prompt(phase) {
-  return {
-    play: _("Play a bird: choose a card of your hand, then a perch."),
-    collect: _("No chase: you may add a bird from your hand to your collection (T2.2)."),
-    crow: _("The crow: choose a bird of your most numerous species to lose (T2.1d)."),
-    draw: _("Draw: take a display card or the top of the bird deck (T3.1)."),
-    "last hand": _("Last hand: choose the two birds that join your collection (E3)."),
-  }[phase];
-}
-
-/** The words of hints, in one place (a function: the page's language may change). */
-const hintText = () => ({
-  button: _("Hint (H)"),
-  thinking: _("Thinking…"),
-  title: (bot, move) => _("Hint from the {bot} bot: {move}", { bot: botLevel(bot), move }),
-  estimate: (h) => _("Expected lead {lead} ± {lead_spread} points, win chance {win} ± {win_spread} (from your view only, {worlds} sampled worlds).", {
-    lead: signed(h.lead), lead_spread: number(h.lead_spread, 1), win: percent(h.win), win_spread: percent(h.win_spread), worlds: number(h.worlds),
-  }),
-  on: _("Hints on"),
-  onTitle: _("every person at this table allowed hints: press H or the Hint button on your move"),
-  off: _("Hints off"),
-  offTitle: _("hints are on only when every person at the table allows them"),
-  allow: _("Allow hints (the hard bot's suggestion for your move, when you ask)"),
-  allowNote: _("Hints are on only if every person at the table allows them."),
-  refused: _("Hints are off at this table: someone there did not allow them."),
-});
+import { drawBoard, fromView, logNames } from "./board.js";
+import { PACE, STEPS, highlight, sleep } from "./animate.js";
+import { markHint, renderDecision, renderHand, renderWaiting } from "./decision.js";
+import { rememberTable, showJoin } from "./invites.js";
+import { hintText, refusal } from "./tablewords.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
@@ -58,7 +29,6 @@ class TablePage {
     this.busy = false;
     this.seat = null;
     this.token = null;
-    this.logLines = [];
     this.closing = false;
     this.keys = new AbortController();
     this.hint = null; // the hint message for the decision shown
@@ -85,8 +55,8 @@ class TablePage {
     }
     this.info = await api("GET", `/api/tables/${this.id}`);
     setRulesLink(this.info.rules);
-    if (!this.token) return this.showJoin(null);
-    if (this.seat !== null && !this.info.seats[this.seat]?.name) return this.showJoin(this.token);
+    if (!this.token) return showJoin(this, null);
+    if (this.seat !== null && !this.info.seats[this.seat]?.name) return showJoin(this, this.token);
     this.remember();
     this.layout();
     this.connect();
@@ -101,44 +71,6 @@ class TablePage {
   remember() {
     this.keep();
     if (this.seat !== null) localStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.seat, token: this.token }));
-  }
-
-  /** Choose a display name and take the invited seat (or a free seat of a public table). */
-  showJoin(token) {
-    const seatWords = (s) => {
-      const who = s.kind === "human" ? s.name || _("free") : _("bot ({level})", { level: botLevel(s.kind) });
-      return _("{seat}: {who}", { seat: s.seat, who });
-    };
-    const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
-    // Hints need every person's consent: only worth asking while nobody seated has refused.
-    const othersAllow = this.info.seats.filter((s) => s.kind === "human" && s.name).every((s) => s.hints);
-    const allowHints = h("input", { type: "checkbox", id: "join-hints" });
-    const form = h("form", { class: "panel join", "aria-label": _("join the table"), onsubmit: async (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name) return toast(_("Choose a display name first."));
-      try {
-        const joined = await api("POST", `/api/tables/${this.id}/join`, { name, token, hints: allowHints.checked, deal_part: dealPart() });
-        saveName(name);
-        this.seat = joined.seat;
-        this.token = joined.token;
-        this.remember();
-        history.replaceState(null, "", `/play/${this.id}${location.search}`);
-        this.info = await api("GET", `/api/tables/${this.id}`);
-        this.layout();
-        this.connect();
-      } catch (error) {
-        toast(_("Could not join: {reason}", { reason: error.message }));
-      }
-    } },
-    h("h1", {}, token ? _("You are invited to seat {seat} at table {table}", { seat: this.seat, table: this.id }) : _("Table {table}", { table: this.id })),
-    h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: this.info.rules, seats: this.info.seats.map(seatWords).join(", ") })),
-    h("label", { for: "join-name" }, _("Your display name")), input,
-    othersAllow ? h("label", { class: "check" }, allowHints, ` ${hintText().allow}`) : h("p", { id: "hints-refused" }, hintText().refused),
-    othersAllow ? h("p", { class: "muted" }, hintText().allowNote) : null,
-    h("button", { type: "submit", class: "primary" }, token ? _("Take my seat") : _("Join")));
-    clear(main()).append(form);
-    input.focus();
   }
 
   layout() {
@@ -206,7 +138,7 @@ class TablePage {
         if (this.state) this.renderAll();
         else {
           this.renderHead();
-          if (message.status === "waiting") this.renderWaiting();
+          if (message.status === "waiting") renderWaiting(this);
         }
         break;
       case "state":
@@ -255,8 +187,7 @@ class TablePage {
       const full = message.events_from === 0;
       if (full) {
         clear(this.logEl);
-        this.logLines = [];
-      }
+          }
       const animate = !full && PACE > 0 && this.state !== null;
       for (let i = 0; i < message.log.length; i++) {
         const event = message.events[i];
@@ -264,7 +195,7 @@ class TablePage {
         this.addLog(line, event.kind);
         if (animate && STEPS.has(event.kind)) {
           this.banner(line);
-          this.highlight(event);
+          highlight(event);
           await sleep(PACE);
         }
       }
@@ -311,60 +242,6 @@ class TablePage {
     this.bannerEl.textContent = text;
   }
 
-  /**
-   * Show one event on the board that is still showing the position before: the place it
-   * touches flashes, a played bird lands in its row, a card that leaves fades, a promoted bird
-   * is ringed. Every card is found by the name the event gives; nothing here is a rule.
-   */
-  highlight(event) {
-    for (const el of document.querySelectorAll(".flash")) el.classList.remove("flash");
-    const marks = [];
-    if (event.perch) marks.push(`.row[data-perch="${event.perch}"]`);
-    if (event.position) marks.push(`.slot[data-position="${event.position}"]`);
-    if (event.player !== undefined && event.player !== null) marks.push(`.player[data-seat="${event.player}"]`);
-    if (event.slot) marks.push(`.display-slot:nth-child(${event.slot})`);
-    for (const el of document.querySelectorAll(marks.join(","))) el.classList.add("flash");
-    const seat = `.player[data-seat="${event.player}"]`;
-    const mark = (selector, cls) => {
-      for (const el of document.querySelectorAll(selector)) el.classList.add(cls);
-    };
-    switch (event.kind) {
-      case "play": {
-        const ground = document.querySelector(`.row[data-perch="${event.perch}"] .ground`);
-        if (ground && event.bird) {
-          const landing = bird(event.bird);
-          landing.classList.add("arriving");
-          ground.append(landing);
-        }
-        break;
-      }
-      case "take_seed":
-      case "take_pest":
-        if (event.position) mark(`.slot[data-position="${event.position}"] [data-card="${event.seed || event.pest}"]`, "leaving");
-        break;
-      case "collect_perch":
-        mark(`.row [data-card="${event.bird}"]`, "leaving");
-        break;
-      case "promote":
-        mark(`.row[data-perch="${event.perch}"] [data-card="${event.bird}"]`, "promoted");
-        break;
-      case "crow":
-        mark(`${seat} .collection [data-card="${event.bird}"]`, "leaving");
-        break;
-      case "squirrel":
-        for (const seed of event.seeds || []) mark(`${seat} .seeds [data-card="${seed}"]`, "leaving");
-        break;
-      case "draw_display":
-        mark(`.display-slot:nth-child(${event.slot}) [data-card]`, "leaving");
-        break;
-      case "collect":
-        if (event.bird) mark(`.hand [data-card="${event.bird}"]`, "leaving");
-        break;
-      default:
-        break;
-    }
-  }
-
   model() {
     return fromView(this.state.view, this.info.seats);
   }
@@ -400,9 +277,9 @@ class TablePage {
     const model = this.model();
     const pick = (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
-    this.renderHand();
-    this.renderDecision(model);
-    this.markHint();
+    renderHand(this);
+    renderDecision(this, model);
+    markHint(this);
     this.markStatus();
   }
 
@@ -413,29 +290,6 @@ class TablePage {
       this.hinting = true;
       this.renderAll();
     }
-  }
-
-  /** Ring what the hint suggests: its listed move or perch, and the hand cards it names. */
-  markHint() {
-    if (!this.hint) return;
-    const action = this.hint.action;
-    for (const el of document.querySelectorAll(`[data-action="${action}"]`)) el.classList.add("hinted");
-    const { kind, cards } = this.choiceOf(action) || { kind: null, cards: [] };
-    if (["play", "collect", "keep"].includes(kind)) {
-      for (const code of cards) {
-        for (const el of this.handEl.querySelectorAll(`[data-card="${code}"]`)) el.classList.add("hinted");
-      }
-    }
-  }
-
-  hintBox() {
-    if (!this.info?.hints || this.seat === null) return null;
-    const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: this.hinting || this.pending || !!this.hint,
-      onclick: () => this.askHint() }, this.hinting ? hintText().thinking : hintText().button);
-    const shown = this.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
-      h("b", {}, hintText().title(this.hint.bot, actionLabel(this.choiceOf(this.hint.action)))),
-      h("p", {}, hintText().estimate(this.hint))) : null;
-    return h("div", { class: "hint-area" }, button, shown);
   }
 
   legal() {
@@ -476,47 +330,6 @@ class TablePage {
     return this.choice(found.action, where === "perch" ? { text: _("Play here") } : {});
   }
 
-  renderHand() {
-    clear(this.handEl);
-    const hand = this.state.view.hand;
-    if (this.seat === null || (this.state.result && !hand.length)) return;
-    const choices = this.choices();
-    this.handEl.append(h("h2", {}, _("Your hand")), h("div", { class: "cards hand" }, hand.map((code) => {
-      const usable = choices.some((c) => c.cards.includes(code) && c.kind !== "keep");
-      return h("button", {
-        type: "button",
-        class: `hand-card${this.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
-        "aria-pressed": this.selected === code ? "true" : "false",
-        "aria-label": usable ? birdLabel(code) : _("{bird} (not playable now)", { bird: birdLabel(code) }),
-        dataset: { card: code },
-        onclick: () => this.clickHand(code),
-      }, bird(code, { "aria-hidden": "true", role: null }));
-    })));
-  }
-
-  /** A click on a hand card: select it to play, collect it, or say why it cannot be used now. */
-  clickHand(code) {
-    const legal = this.legal();
-    const phase = this.state.view.phase;
-    if (this.pending) return toast(_("Your move is on its way."));
-    if (!legal.length) {
-      const p = this.state.view.current_player;
-      return toast(this.state.result ? _("The game is over.") : _("It is not your turn: waiting for {name}.", { name: seatName(this.model(), p) }));
-    }
-    if (phase === "play") {
-      if (!this.choices().some((c) => c.kind === "play" && c.cards[0] === code)) return toast(_("{bird} cannot be played now.", { bird: birdLabel(code) }));
-      this.selected = this.selected === code ? null : code;
-      this.renderAll();
-      const target = document.querySelector(".perch-pick");
-      if (target && this.selected) target.focus();
-      return;
-    }
-    const collect = this.choices().find((c) => c.kind === "collect" && c.cards[0] === code);
-    if (collect) return this.act(collect.action);
-    const what = prompt(phase) || _("wait");
-    return toast(_("{bird} cannot be used now: {what}", { bird: birdLabel(code), what }));
-  }
-
   act(action) {
     if (this.pending || !this.state.legal.includes(action)) return toast(_("That move is not possible now."));
     if (this.send({ type: "action", move: this.state.move, action })) {
@@ -524,76 +337,6 @@ class TablePage {
       this.banner(_("You: {action}…", { action: actionLabel(this.choiceOf(action)) }));
       this.renderAll();
     }
-  }
-
-  /** A table waiting for people: nothing is dealt yet (the deal waits for every person's part). */
-  renderWaiting() {
-    const box = clear(this.decisionEl);
-    const waiting = this.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
-    const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${this.id}`) || "null");
-    box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
-      invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
-    if (this.info.commitment) {
-      box.append(h("p", { class: "muted", id: "commitment", title: this.info.commitment }, _("The server's part of the deal is sealed: {commitment}", { commitment: `${this.info.commitment.slice(0, 16)}…` })));
-    }
-  }
-
-  renderDecision(model) {
-    const state = this.state;
-    const box = clear(this.decisionEl);
-    if (state.result) {
-      box.append(drawScores(model, state.result), h("div", { class: "buttons" }, 
-        this.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.playAgain() }, _("Play again")) : null,
-        h("a", { class: "button", href: `/replay/${this.id}` }, _("Replay this game")),
-        h("a", { class: "button", href: "/" }, _("Lobby"))));
-      return;
-    }
-    if (this.info.status === "waiting") {
-      this.renderWaiting();
-      return;
-    }
-    const legal = this.legal();
-    if (!legal.length) {
-      const p = state.view.current_player;
-      box.append(h("p", { class: "waiting" }, this.pending ? _("Sending your move…")
-        : phaseWords(state.view.phase, seatName(model, p))));
-      // The last hand (E3): your choice stays yours until everybody has chosen.
-      if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, _("You keep:"), " ", state.view.own_kept.map((c) => bird(c))));
-      return;
-    }
-    let options = legal;
-    const choosing = state.view.phase === "play" && !this.selected && !this.showAll;
-    if (state.view.phase === "play" && this.selected) {
-      options = this.choices().filter((c) => c.kind === "play" && c.cards[0] === this.selected).map((c) => c.action);
-    }
-    if (choosing) options = [];
-    const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
-      this.previews.size ? "" : _("Working out what each move would do…"));
-    const show = (action) => {
-      const p = this.previews.get(action);
-      clear(previewBox).append(h("b", {}, actionLabel(this.choiceOf(action))),
-        p ? h("ul", {}, h("li", {}, p.headline), p.steps.map((s) => h("li", {}, s))) : null);
-    };
-    box.append(...[
-      h("h2", {}, _("Your move")),
-      h("p", { class: "prompt" }, prompt(state.view.phase) || ""),
-      this.hintBox(),
-      h("ol", { class: "options", "aria-label": _("your legal moves") }, options.map((action, i) => {
-        const p = this.previews.get(action);
-        return h("li", {}, h("button", {
-          type: "button", class: "option", dataset: { action },
-          "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
-          onclick: () => this.act(action), onfocus: () => show(action), onmouseenter: () => show(action),
-        }, h("span", { class: "key", "aria-hidden": "true" }, i < 9 ? String(i + 1) : ""),
-        h("span", { class: "what" }, actionLabel(this.choiceOf(action))),
-        p ? h("span", { class: "headline" }, p.headline) : null));
-      })),
-      state.view.phase === "play" && (this.selected || !this.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
-        onclick: () => { this.selected = null; this.showAll = true; this.renderAll(); } }, _("List every move")) : null,
-      choosing ? null : previewBox,
-    ].filter(Boolean));
-    // The first move's steps until another is pointed at.
-    if (options.length && this.previews.size) show(options[0]);
   }
 
   /** Keys: 1–9 choose a listed move; Escape clears the selected card. */
@@ -632,68 +375,4 @@ class TablePage {
       toast(_("Could not open a new table: {reason}", { reason: error.message }));
     }
   }
-}
-
-/** What the seat to play is doing, as a sentence (each one whole, for the translations). */
-function phaseWords(phase, name) {
-  const words = {
-    play: _("{name} is choosing a bird to play."),
-    collect: _("{name} may add a bird to the collection."),
-    crow: _("{name} is choosing the crow's victim."),
-    draw: _("{name} is drawing."),
-    "last hand": _("{name} is choosing the last hand."),
-  }[phase] || _("{name} is to play.");
-  return words.replace("{name}", name);
-}
-
-/** Why the server refused, in the page's language: by the error's code; an illegal move's
-reason comes from the server already in this connection's language. */
-function refusal(message) {
-  const words = {
-    stale: _("the game has moved on: the page catches up"),
-    not_your_turn: _("it is not your decision"),
-    not_playing: _("the game is not being played now"),
-    storage: _("the move could not be stored; try again"),
-    spectator: _("a spectator only watches"),
-    bad_token: _("this link is no seat's or spectator's at this table"),
-    not_joined: _("join the table (choose a name) first"),
-    no_table: _("there is no such table"),
-    too_long: _("that message is too long"),
-    hints_off: _("hints are off at this table: not every person allowed them"),
-    hint_busy: _("your hint is being worked out: wait for it"),
-    hint_failed: _("no hint could be found this time; try again"),
-  }[message.code];
-  return words || message.message;
-}
-
-/** Keep the invite links of a table this browser opened, for its waiting screen. */
-export function rememberTable(made) {
-  localStorage.setItem(`piepmatz:seat:${made.table}`, JSON.stringify({ seat: made.seat, token: made.token }));
-  localStorage.setItem(`piepmatz:invites:${made.table}`, JSON.stringify({ invites: made.invites, spectate: made.spectate }));
-}
-
-export function inviteButtons(made) {
-  return h("div", { class: "invites" },
-    h("p", {}, _("Send each friend the link of their seat; whoever has a seat's link plays that seat.")),
-    h("ul", {}, made.invites.map((invite) => h("li", {},
-      h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, _("seat {seat}'s invite link", { seat: invite.seat })) },
-        _("Copy invite link for seat {seat}", { seat: invite.seat })))),
-    h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, _("the spectator link")) }, _("Copy spectator link")))));
-}
-
-function signed(x) {
-  return `${x >= 0 ? "+" : "−"}${number(Math.abs(x), 1)}`;
-}
-
-function percent(x) {
-  return `${number(Math.round(100 * x))} %`;
-}
-
-/** A number written the way the page's language writes it (decimal comma in Czech and German). */
-function number(x, digits = 0) {
-  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,59 @@
+// Invite links: kept by the browser that opened a table (for its waiting screen), offered as
+// buttons that copy each seat's link, and the form that takes the seat a link is for.
+import { api, clear, copyText, dealPart, h, main, savedName, saveName, toast } from "./dom.js";
+import { botLevel } from "./cards.js";
+import { _ } from "./i18n.js";
+import { hintText } from "./tablewords.js";
+
+/** Keep the invite links of a table this browser opened, for its waiting screen. */
+export function rememberTable(made) {
+  localStorage.setItem(`piepmatz:seat:${made.table}`, JSON.stringify({ seat: made.seat, token: made.token }));
+  localStorage.setItem(`piepmatz:invites:${made.table}`, JSON.stringify({ invites: made.invites, spectate: made.spectate }));
+}
+
+export function inviteButtons(made) {
+  return h("div", { class: "invites" },
+    h("p", {}, _("Send each friend the link of their seat; whoever has a seat's link plays that seat.")),
+    h("ul", {}, made.invites.map((invite) => h("li", {},
+      h("button", { type: "button", class: "copy", dataset: { link: invite.link }, onclick: () => copyText(invite.link, _("seat {seat}'s invite link", { seat: invite.seat })) },
+        _("Copy invite link for seat {seat}", { seat: invite.seat })))),
+    h("li", {}, h("button", { type: "button", class: "copy", dataset: { link: made.spectate }, onclick: () => copyText(made.spectate, _("the spectator link")) }, _("Copy spectator link")))));
+}
+
+/** Choose a display name and take the invited seat (or a free seat of a public table). */
+export function showJoin(page, token) {
+  const seatWords = (s) => {
+    const who = s.kind === "human" ? s.name || _("free") : _("bot ({level})", { level: botLevel(s.kind) });
+    return _("{seat}: {who}", { seat: s.seat, who });
+  };
+  const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
+  // Hints need every person's consent: only worth asking while nobody seated has refused.
+  const othersAllow = page.info.seats.filter((s) => s.kind === "human" && s.name).every((s) => s.hints);
+  const allowHints = h("input", { type: "checkbox", id: "join-hints" });
+  const form = h("form", { class: "panel join", "aria-label": _("join the table"), onsubmit: async (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) return toast(_("Choose a display name first."));
+    try {
+      const joined = await api("POST", `/api/tables/${page.id}/join`, { name, token, hints: allowHints.checked, deal_part: dealPart() });
+      saveName(name);
+      page.seat = joined.seat;
+      page.token = joined.token;
+      page.remember();
+      history.replaceState(null, "", `/play/${page.id}${location.search}`);
+      page.info = await api("GET", `/api/tables/${page.id}`);
+      page.layout();
+      page.connect();
+    } catch (error) {
+      toast(_("Could not join: {reason}", { reason: error.message }));
+    }
+  } },
+  h("h1", {}, token ? _("You are invited to seat {seat} at table {table}", { seat: page.seat, table: page.id }) : _("Table {table}", { table: page.id })),
+  h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: page.info.rules, seats: page.info.seats.map(seatWords).join(", ") })),
+  h("label", { for: "join-name" }, _("Your display name")), input,
+  othersAllow ? h("label", { class: "check" }, allowHints, ` ${hintText().allow}`) : h("p", { id: "hints-refused" }, hintText().refused),
+  othersAllow ? h("p", { class: "muted" }, hintText().allowNote) : null,
+  h("button", { type: "submit", class: "primary" }, token ? _("Take my seat") : _("Join")));
+  clear(main()).append(form);
+  input.focus();
+}

@@ -1,0 +1,76 @@
+// The table page's words: prompts, hints, what a seat is doing, why a move was refused, and
+// numbers written the page's way. Functions, so that a language switch redraws them.
+import { botLevel } from "./cards.js";
+import { _, language } from "./i18n.js";
+
+export function prompt(phase) {
+  return {
+    play: _("Play a bird: choose a card of your hand, then a perch."),
+    collect: _("No chase: you may add a bird from your hand to your collection (T2.2)."),
+    crow: _("The crow: choose a bird of your most numerous species to lose (T2.1d)."),
+    draw: _("Draw: take a display card or the top of the bird deck (T3.1)."),
+    "last hand": _("Last hand: choose the two birds that join your collection (E3)."),
+  }[phase];
+}
+
+/** The words of hints, in one place (a function: the page's language may change). */
+export const hintText = () => ({
+  button: _("Hint (H)"),
+  thinking: _("Thinking…"),
+  title: (bot, move) => _("Hint from the {bot} bot: {move}", { bot: botLevel(bot), move }),
+  estimate: (h) => _("Expected lead {lead} ± {lead_spread} points, win chance {win} ± {win_spread} (from your view only, {worlds} sampled worlds).", {
+    lead: signed(h.lead), lead_spread: number(h.lead_spread, 1), win: percent(h.win), win_spread: percent(h.win_spread), worlds: number(h.worlds),
+  }),
+  on: _("Hints on"),
+  onTitle: _("every person at this table allowed hints: press H or the Hint button on your move"),
+  off: _("Hints off"),
+  offTitle: _("hints are on only when every person at the table allows them"),
+  allow: _("Allow hints (the hard bot's suggestion for your move, when you ask)"),
+  allowNote: _("Hints are on only if every person at the table allows them."),
+  refused: _("Hints are off at this table: someone there did not allow them."),
+});
+
+/** What the seat to play is doing, as a sentence (each one whole, for the translations). */
+export function phaseWords(phase, name) {
+  const words = {
+    play: _("{name} is choosing a bird to play."),
+    collect: _("{name} may add a bird to the collection."),
+    crow: _("{name} is choosing the crow's victim."),
+    draw: _("{name} is drawing."),
+    "last hand": _("{name} is choosing the last hand."),
+  }[phase] || _("{name} is to play.");
+  return words.replace("{name}", name);
+}
+
+/** Why the server refused, in the page's language: by the error's code; an illegal move's
+reason comes from the server already in this connection's language. */
+export function refusal(message) {
+  const words = {
+    stale: _("the game has moved on: the page catches up"),
+    not_your_turn: _("it is not your decision"),
+    not_playing: _("the game is not being played now"),
+    storage: _("the move could not be stored; try again"),
+    spectator: _("a spectator only watches"),
+    bad_token: _("this link is no seat's or spectator's at this table"),
+    not_joined: _("join the table (choose a name) first"),
+    no_table: _("there is no such table"),
+    too_long: _("that message is too long"),
+    hints_off: _("hints are off at this table: not every person allowed them"),
+    hint_busy: _("your hint is being worked out: wait for it"),
+    hint_failed: _("no hint could be found this time; try again"),
+  }[message.code];
+  return words || message.message;
+}
+
+export function signed(x) {
+  return `${x >= 0 ? "+" : "−"}${number(Math.abs(x), 1)}`;
+}
+
+export function percent(x) {
+  return `${number(Math.round(100 * x))} %`;
+}
+
+/** A number written the way the page's language writes it (decimal comma in Czech and German). */
+export function number(x, digits = 0) {
+  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
