@@ -12,6 +12,7 @@ import pytest
 import piepmatz.bots
 from piepmatz.cli import main
 from piepmatz.core import Game
+from piepmatz.text import scoresheet
 
 
 def test_demo_records_a_game_that_replay_reads_back(
@@ -25,7 +26,7 @@ def test_demo_records_a_game_that_replay_reads_back(
     assert game.state.is_over()
     assert shown.startswith("Piepmatz demo · standard rules · seed 4 · Player 1 (heuristic bot), ")
     labels = ["Player 1 (heuristic bot)", "Player 2 (random bot)", "Player 3 (heuristic bot)"]
-    assert game.score().table(labels) in shown
+    assert scoresheet.table(game.score(), labels) in shown
     assert main(["replay", str(record)]) == 0
     replayed = capsys.readouterr().out
     # A header saying what is replayed, then the same log as the demo printed.
@@ -71,7 +72,7 @@ def test_replay_reads_saves_and_tournament_records(
     assert (
         capsys.readouterr()
         .out.rstrip()
-        .endswith(session.game.score().table([session.label(p) for p in range(2)]))
+        .endswith(scoresheet.table(session.game.score(), [session.label(p) for p in range(2)]))
     )
 
 

@@ -23,6 +23,7 @@ from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import dump_json
 from piepmatz.core.view import view_of
 from piepmatz.i18n import _, choose_language, set_language
+from piepmatz.text import scoresheet
 from piepmatz.text.words import seat_name, tell
 
 INTERFACE_COMMANDS = (
@@ -82,7 +83,7 @@ def _demo(args: argparse.Namespace) -> int:
             sys.stderr.write(f"piepmatz demo: bot {bots[p].name!r} in seat {p} {exc}\n")
             return 1
         game.apply(choice)
-    out.write("\n" + game.score().table(labels, _) + "\n")
+    out.write("\n" + scoresheet.table(game.score(), labels) + "\n")
     if args.record:
         try:
             Path(args.record).write_text(dump_json(game.record(), indent=1), encoding="utf-8")

@@ -27,6 +27,7 @@ from piepmatz.core import Game, InvalidJSONError, parse_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _, ngettext
+from piepmatz.text import scoresheet
 from piepmatz.text.words import seat_name, tell
 
 #: A seat a person plays; any other seat is a bot spec (:func:`piepmatz.bots.make_bot`).
@@ -230,7 +231,7 @@ def list_games(path: str | Path) -> list[str]:
             continue
         labels = seat_labels(seats, game.options.players)
         over = game.state.is_over()
-        verdict = game.score().verdict(labels, _) if over else _("not over")
+        verdict = scoresheet.verdict(game.score(), labels) if over else _("not over")
         lines.append(f"{number:>5}  {', '.join(labels)} · {verdict}")
     return lines
 
@@ -260,7 +261,7 @@ def replay_text(loaded: Loaded, out: TextIO) -> None:
     )
     for event in game.state.events or ():
         out.write(tell(event) + "\n")
-    out.write("\n" + game.score().table(labels, _) + "\n")
+    out.write("\n" + scoresheet.table(game.score(), labels) + "\n")
 
 
 __all__ = [

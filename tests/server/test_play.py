@@ -12,6 +12,7 @@ from pathlib import Path
 from piepmatz.cli import main
 from piepmatz.records import seat_labels
 from piepmatz.server.client import SeatClient
+from piepmatz.text import scoresheet
 from serverplay import (
     get,
     open_two_person_table,
@@ -57,7 +58,7 @@ async def _whole_game(address: str, tmp_path: Path) -> None:
         assert main(["replay", str(path)]) == 0
     sheet = sheet_from_json(ends[0]["result"])
     labels = seat_labels(None, 3)  # a bare record names no seats
-    assert out.getvalue().endswith("\n" + sheet.table(labels) + "\n")
+    assert out.getvalue().endswith("\n" + scoresheet.table(sheet, labels) + "\n")
     # The log each seat put together from the state messages is the one replay prints,
     # hidden cards aside: the same number of entries (after replay's two header lines).
     replay_lines = out.getvalue().split("\n\n")[0].splitlines()[2:]

@@ -15,6 +15,7 @@ import piepmatz.bots
 import piepmatz.bots.plugins
 from botfiles import plugin_file
 from piepmatz.cli import main
+from piepmatz.text import scoresheet
 from piepmatz.tui.render import score_sheet_text
 from piepmatz.tui.session import Session
 from piepmatz.tui.textmode import TextGame
@@ -235,7 +236,9 @@ def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLik
     assert "Every card is named" in out
     # Omniscient: the deck draws show their cards.
     assert re.search(r"draws [A-Z]{2}\d[mf] from the deck", out)
-    assert out.rstrip().endswith(session.game.score().table([session.label(p) for p in range(2)]))
+    assert out.rstrip().endswith(
+        scoresheet.table(session.game.score(), [session.label(p) for p in range(2)])
+    )
 
 
 def test_birds_drawn_face_up_are_shown_in_other_hands() -> None:

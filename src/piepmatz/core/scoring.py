@@ -1,11 +1,12 @@
 """Scoring (E4) and the winner (E5): a score sheet that shows every part separately.
 
 The sheet can be computed at any moment (a running score); it is final once the game is over.
+How a sheet reads in words is :mod:`piepmatz.text.scoresheet`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,16 +18,6 @@ if TYPE_CHECKING:
     from .view import PlayerView
 
 PAIR_POINTS = 5
-
-
-def N_(text: str) -> str:
-    """Marks a text of the sheet for translation (the interfaces pass a ``gettext``); the core
-    itself writes English."""
-    return text
-
-
-def _english(text: str) -> str:
-    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,67 +63,6 @@ class ScoreSheet:
             "tiebreak": self.tiebreak,
             "final": self.final,
         }
-
-    def rows(
-        self, labels: Sequence[str] | None = None, gettext: Callable[[str], str] = _english
-    ) -> list[list[str]]:
-        """The sheet as rows of cells, a column per player named by ``labels``: the one form
-        every interface prints (end screen, text mode, ``replay``, ``demo``). ``gettext``
-        translates the row names."""
-        _ = gettext
-        names = self._names(labels, gettext)
-        rows = [["", *names], [_(N_("seeds")), *(str(p.seeds) for p in self.players)]]
-        rows.append(
-            [_(N_("pairs (count)")), *(f"{p.pair_points} ({p.pairs})" for p in self.players)]
-        )
-        for code in SPECIES:
-            if any(code in p.singles for p in self.players):
-                rows.append(
-                    [
-                        _(N_("singles {species}")).format(species=code),
-                        *(str(p.singles.get(code, 0)) for p in self.players),
-                    ]
-                )
-        rows.append([_(N_("total")), *(str(p.total) for p in self.players)])
-        rows.append([_(N_("birds (tiebreak)")), *(str(p.birds) for p in self.players)])
-        return rows
-
-    def _names(self, labels: Sequence[str] | None, gettext: Callable[[str], str]) -> list[str]:
-        if labels is not None:
-            return list(labels)
-        return [gettext(N_("player {number}")).format(number=p.player) for p in self.players]
-
-    def verdict(
-        self, labels: Sequence[str] | None = None, gettext: Callable[[str], str] = _english
-    ) -> str:
-        """Who wins, or ``(running score)`` before the end."""
-        _ = gettext
-        if not self.final:
-            return _(N_("(running score)"))
-        names = self._names(labels, gettext)
-        who = ", ".join(names[w] for w in self.winners)
-        if len(self.winners) == 1:
-            if self.tiebreak:
-                return _(N_("{who} wins (on the tiebreak: most birds, E5)")).format(who=who)
-            return _(N_("{who} wins")).format(who=who)
-        if self.tiebreak:
-            return _(N_("{who} share the win (on the tiebreak: most birds, E5)")).format(who=who)
-        return _(N_("{who} share the win")).format(who=who)
-
-    def table(
-        self, labels: Sequence[str] | None = None, gettext: Callable[[str], str] = _english
-    ) -> str:
-        """The sheet as a plain-text table, then the verdict."""
-        rows = self.rows(labels, gettext)
-        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        out = [
-            "  ".join(
-                cell.rjust(w) if i else cell.ljust(w)
-                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-            ).rstrip()
-            for row in rows
-        ]
-        return "\n".join([*out, self.verdict(labels, gettext)])
 
 
 def majorities(collections: Sequence[Sequence[int]]) -> dict[str, int | None]:

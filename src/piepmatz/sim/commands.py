@@ -13,6 +13,7 @@ from typing import Any
 
 from piepmatz.args import add_plugin, positive, rules_spec, seconds, unwritable
 from piepmatz.core import Rules, dump_json
+from piepmatz.text import scoresheet
 
 TOURNAMENT_NOTES = """\
 Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
@@ -343,7 +344,7 @@ def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
         f"game {index} of tournament seed {config.seed} (deal {result.deal}; {seats}; "
         f"seat {result.first_player} plays first)\n\n"
     )
-    sys.stdout.write(result.sheet.table() + "\n")
+    sys.stdout.write(scoresheet.table(result.sheet) + "\n")
     if args.records:
         write_records(args.records, config, [result])
     return 0

@@ -30,6 +30,7 @@ from piepmatz.core.cards import (
 )
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
 from piepmatz.i18n import N_, _, ngettext
+from piepmatz.text import scoresheet
 from piepmatz.text.words import feeder, seat_name
 
 #: Colour per species (a help only: the codes already tell them apart).
@@ -147,10 +148,6 @@ TILES = Cards(codes=False)
 
 def pest_codes(cards: Sequence[int]) -> str:
     return " ".join(feeder(c) for c in cards) if cards else _("none")
-
-
-def grouped_collection(collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
-    return CODES.collection(collection, majority_of)
 
 
 def table_text(
@@ -285,10 +282,10 @@ def short_label(label: str) -> str:
 
 
 def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
-    """The score sheet (the core's one table, :meth:`ScoreSheet.table`), columns headed by
+    """The score sheet (the one table, :func:`piepmatz.text.scoresheet.table`), columns headed by
     short names so that four players fit 80 columns; who sat where, and the majorities."""
     t = Text()
-    for line in sheet.table([short_label(label) for label in labels], _).splitlines():
+    for line in scoresheet.table(sheet, [short_label(label) for label in labels]).splitlines():
         strong = line.startswith((_("total"), " ")) or not line[:1].strip()
         t.append(line + "\n", style="bold" if strong else "")
     if any(short_label(label) != label for label in labels):
