@@ -1,4 +1,4 @@
-"""Speed and strength of the bots: prints the figures quoted in the README and docs/bots.md.
+"""Speed and strength of the bots: prints the figures quoted in docs/benchmarks.md and docs/bots.md.
 
 Commands::
 

@@ -1,4 +1,4 @@
-"""The package's layers point inward, as the README's architecture section says: every import
+"""The package's layers point inward, as docs/architecture.md says: every import
 of every module under ``src/piepmatz`` (at module level and inside functions, read with ``ast``)
 goes only where :data:`ALLOWED` lets it; an interface imports another only along an arrow of
 :data:`SIDEWAYS`, each with its reason. And what two interfaces share (the terminal game's words,
@@ -39,7 +39,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 }
 
 #: The arrows from one interface to another that the architecture allows, and why. Each must be
-#: in use: an arrow nobody draws any more goes from here and from the README.
+#: in use: an arrow nobody draws any more goes from here and from docs/architecture.md.
 SIDEWAYS: dict[tuple[str, str], str] = {
     ("rl", "envs"): "rl trains on the Gymnasium environment and its observation encoding",
     ("rl", "sim"): "rl measures a checkpoint with tournament games: the learning curve is "
