@@ -57,7 +57,15 @@ def test_ismcts_budgets() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "iterations", "time_limit"),
-    [("ismcts:easy", 200, None), ("ismcts:medium", 1000, None), ("ismcts:hard", None, 1.0)],
+    [
+        ("ismcts:fast", 200, None),
+        ("ismcts:deep", 1000, None),
+        ("ismcts:1s", None, 1.0),
+        # the former names, which stored tables and records still hold
+        ("ismcts:easy", 200, None),
+        ("ismcts:medium", 1000, None),
+        ("ismcts:hard", None, 1.0),
+    ],
 )
 def test_ismcts_levels(spec: str, iterations: int | None, time_limit: float | None) -> None:
     bot = make_bot(spec)

@@ -27,10 +27,11 @@ spec                            bot
                                 games, the plays and the last hand with more players)
 ``ismcts:stop=S``               ``early`` (default): stop once the move cannot change;
                                 ``full``: always spend the whole budget
-``ismcts:easy|medium|hard``     200 iterations, 1000 iterations, one second per move
+``ismcts:fast|deep|1s``         200 iterations, 1000 iterations, one second per move (also
+                                read under their former names ``ismcts:easy|medium|hard``)
 ``easy``                        for people: ``heuristic:noise=0.35``
 ``medium``                      for people: ``heuristic``
-``hard``                        for people: ``ismcts:hard`` (about one second per move)
+``hard``                        for people: ``ismcts:1s`` (about one second per move)
 ``ppo:PATH``                    a policy trained by ``piepmatz train`` (:mod:`piepmatz.rl`)
 ==============================  ================================================================
 
@@ -69,12 +70,15 @@ from .plugins import (
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
 
-#: ``ismcts:LEVEL`` budgets.
+#: ``ismcts:BUDGET`` budgets, named by what they spend (``easy`` alone is a level for people, the
+#: noisy heuristic: the search's budgets are no such levels).
 ISMCTS_LEVELS: dict[str, dict[str, float | int | str]] = {
-    "easy": {"iterations": 200},
-    "medium": {"iterations": 1000},
-    "hard": {"time": 1.0},
+    "fast": {"iterations": 200},
+    "deep": {"iterations": 1000},
+    "1s": {"time": 1.0},
 }
+#: The budgets' former names, still read (stored tables and records name them).
+ISMCTS_ALIASES = {"easy": "fast", "medium": "deep", "hard": "1s"}
 ISMCTS_DEFAULT_ITERATIONS = 2000
 #: ``easy``: how often the heuristic plays a random move instead of its choice.
 EASY_NOISE = 0.35
@@ -127,7 +131,7 @@ def builds_from_name(name: str) -> bool:
 
 
 def make_bot(spec: str) -> Bot:
-    """Build a bot from ``name`` or ``name:options`` (for example ``ismcts:hard``)."""
+    """Build a bot from ``name`` or ``name:options`` (for example ``ismcts:1s``)."""
     if not isinstance(spec, str):
         raise ValueError(f"a bot spec must be text such as 'heuristic', not {spec!r}")
     name, _, arg = spec.strip().partition(":")
@@ -200,7 +204,7 @@ def _heuristic(arg: str) -> Bot:
 
 def _ismcts(arg: str) -> ISMCTSBot:
     spec = f"ismcts:{arg}" if arg else "ismcts"
-    level = arg.strip()
+    level = ISMCTS_ALIASES.get(arg.strip(), arg.strip())
     if level in ISMCTS_LEVELS:
         opts = dict(ISMCTS_LEVELS[level])
     elif level and "=" not in level:
@@ -253,7 +257,7 @@ register("heuristic", _heuristic)
 register("ismcts", _ismcts)
 register("easy", _level("easy", f"heuristic:noise={EASY_NOISE}"))
 register("medium", _level("medium", "heuristic"))
-register("hard", _level("hard", "ismcts:hard"))
+register("hard", _level("hard", "ismcts:1s"))
 
 #: The bots this module registers; the rest come from plugins (or entry points, once used).
 _BUILT_IN = frozenset(_FACTORIES)

@@ -13,7 +13,7 @@ A *plugin* is a Python file or an importable module that registers bots when it 
 
     register("first", lambda arg: FirstLegal())
 
-Then ``piepmatz tournament --plugin mybots.py --bots first heuristic ismcts:hard``. The factory
+Then ``piepmatz tournament --plugin mybots.py --bots first heuristic ismcts:1s``. The factory
 gets the text after ``name:`` in a spec (``first:fast`` gives ``"fast"``) and returns the bot.
 Tournament workers (local processes, Ray) load the same plugins before they build a bot, so a
 plugin must be reachable from every worker: a file path on the machine, or a module installed

@@ -116,7 +116,7 @@ def register(subparsers: Any) -> None:
         nargs="+",
         required=True,
         metavar="BOT",
-        help="bots by registry name, e.g. random heuristic ismcts:hard (or a --plugin's bots)",
+        help="bots by registry name, e.g. random heuristic ismcts:1s (or a --plugin's bots)",
     )
     t.add_argument(
         "--rules",
