@@ -31,6 +31,7 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 #: Seconds between young passes.
 YOUNG_EVERY = 0.1
@@ -40,18 +41,25 @@ FULL_EVERY = 3600.0
 log = logging.getLogger("piepmatz.server")
 
 
-async def collect(young_every: float = YOUNG_EVERY, full_every: float = FULL_EVERY) -> None:
-    """Run the collector's passes on the clock until cancelled. Automatic passes are off
-    meanwhile; afterwards they are back as they were, and nothing stays frozen."""
+async def collect(
+    young_every: float = YOUNG_EVERY,
+    full_every: float = FULL_EVERY,
+    *,
+    now: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+) -> None:
+    """Run the collector's passes on the clock (``now`` and ``sleep``: the event loop's unless
+    a test moves time on itself) until cancelled. Automatic passes are off meanwhile;
+    afterwards they are back as they were, and nothing stays frozen."""
     was_enabled = gc.isenabled()
     gc.disable()
     gc.collect()
     gc.freeze()
-    full_due = time.monotonic() + full_every
+    full_due = now() + full_every
     try:
         while True:
-            await asyncio.sleep(young_every)
-            if time.monotonic() < full_due:
+            await sleep(young_every)
+            if now() < full_due:
                 gc.collect(0)
                 gc.freeze()
                 continue
@@ -59,7 +67,7 @@ async def collect(young_every: float = YOUNG_EVERY, full_every: float = FULL_EVE
             gc.unfreeze()
             found = gc.collect()
             gc.freeze()
-            full_due = time.monotonic() + full_every
+            full_due = now() + full_every
             log.info(
                 "collector: full pass, %.0f ms, %d objects in cycles freed",
                 (time.perf_counter() - start) * 1000,
