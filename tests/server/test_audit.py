@@ -41,6 +41,7 @@ from piepmatz.core import Game, GameOptions, view_of, view_to_json
 from piepmatz.core.actions import Action
 from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import event_to_json
+from piepmatz.core.state import row_strength
 from piepmatz.core.view import filter_event, public_view
 from piepmatz.server.limits import Limits
 from piepmatz.text.preview import preview
@@ -238,6 +239,8 @@ class Truth:
         self.views: list[dict[int | None, dict[str, Any]]] = []
         self.logs: list[list[Any]] = []
         self.legal: list[set[str]] = []
+        #: Each row's P and G (T2) and whether G > P, written here independently of the server.
+        self.strengths: list[list[dict[str, Any]]] = []
         self.record = record
         for move in range(len(record["actions"]) + 1):
             state = game.state
@@ -245,6 +248,8 @@ class Truth:
             self.views.append({v: _view_doc(state, v) for v in viewers})
             self.logs.append(list(state.events or []))
             self.legal.append(set() if state.is_over() else {str(a) for a in state.legal_actions()})
+            weighed = [row_strength(row) for row in state.rows]
+            self.strengths.append([{"perch": p, "ground": g, "chases": g > p} for p, g in weighed])
             if move < len(record["actions"]):
                 game.apply(record["actions"][move])
 
@@ -340,6 +345,7 @@ def _check_state(
     if message["legal"]:
         assert viewer is not None and truth.views[move][viewer]["current_player"] == viewer
         assert set(message["legal"]) == truth.legal[move], f"{who}: legal at {move}"
+    assert message["strengths"] == truth.strengths[move], f"{who}: strengths at {move}"
     # The same actions as fields, one for one, for a client that reads no notation.
     assert message["choices"] == [Action.parse(a).to_json() for a in message["legal"]], who
 

@@ -206,6 +206,12 @@ def row_strength(row: Sequence[int]) -> tuple[int, int]:
     return BIRD_VALUE[row[0]], ground
 
 
+def chases(row: Sequence[int]) -> bool:
+    """T2.1: the ground birds chase the perch bird while their total is higher than its value."""
+    perch_value, ground = row_strength(row)
+    return ground > perch_value
+
+
 class State:
     """A complete game state, hidden cards included. Build one with :meth:`new_game`."""
 
@@ -685,8 +691,7 @@ class State:
         self.chased = False
         if self.events is not None:
             self.events.append(new_play(p, bird, perch + 1))
-        perch_value, ground = self.row_strengths(perch)
-        if ground > perch_value:
+        if chases(row):
             self.chased = True
             self._chase(perch)
             return
@@ -712,9 +717,9 @@ class State:
         events = self.events
         self.chase_perch = perch
         while True:
-            perch_value, ground = row_strength(row)
-            if ground <= perch_value:
+            if not chases(row):
                 break
+            perch_value, ground = row_strength(row)
             d = ground - perch_value
             column = self.column
             card = NO_CARD

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from piepmatz.core import views_to_json
 from piepmatz.core.events import Event, event_to_json
+from piepmatz.core.state import chases, row_strength
 from piepmatz.core.view import filter_event
 from piepmatz.i18n import use_language
 from piepmatz.text.words import tell
@@ -19,6 +20,15 @@ from .vocabulary import TableStatus
 
 if TYPE_CHECKING:
     from .room import Room
+
+
+def strengths(rows: list[list[int]]) -> list[dict[str, Any]]:
+    """Each row's perch value, ground total and whether the ground chases (T2), by the core."""
+    out = []
+    for row in rows:
+        perch, ground = row_strength(row)
+        out.append({"perch": perch, "ground": ground, "chases": chases(row)})
+    return out
 
 
 class Audience:
@@ -56,6 +66,7 @@ class Audience:
         docs = views_to_json(state, {conn.seat for conn in conns})
         over = state.is_over()
         to_act = state.current_player if room.status == TableStatus.PLAYING and not over else None
+        weighed = strengths(state.rows)
         actions = state.legal_actions() if to_act is not None else []
         legal = [str(a) for a in actions]
         choices = [a.to_json() for a in actions]
@@ -84,6 +95,7 @@ class Audience:
                 events=events,
                 legal=legal if conn.seat == to_act else [],
                 choices=choices if conn.seat == to_act else [],
+                strengths=weighed,
                 log=log,
                 result=result,
             )

@@ -313,6 +313,10 @@ class StateMessage(BaseModel):
     #: The same actions as fields (``Action.to_json``: kind, cards, number), so that a client
     #: reads no notation.
     choices: list[dict[str, Any]] = []
+    #: Each perch's row as the rules weigh it (T2): the perch bird's value, the ground's total
+    #: and whether the ground chases it (``core.state.chases``), so that a client decides
+    #: nothing itself.
+    strengths: list[dict[str, Any]] = []
     #: One sentence per entry of ``events`` (``piepmatz.core.events.describe_event``).
     log: list[str] = []
     #: The score sheet once the game is over.

@@ -26,7 +26,7 @@ from piepmatz.text.words import reason, tell
 
 from .advice import Advice
 from .botplay import BotSeats
-from .fanout import Audience
+from .fanout import Audience, strengths
 from .messages import CHAT_HISTORY, Ack, ChatLine, SeatInfo, TableInfo
 from .pool import BotPool
 from .replication import Replica
@@ -465,6 +465,7 @@ class Room:
             "choice": None if action is None else action.to_json(),
             "state": state_to_json(state) | {"events": []},
             "majority": majorities(state.collections),
+            "strengths": strengths(state.rows),
             "log": [tell(e) for e in (state.events or [])[since:]],
         }
 

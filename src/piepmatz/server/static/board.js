@@ -17,12 +17,13 @@ function phaseTag(phase) {
 }
 
 /** A model from a seat's (or a spectator's) view as the server sends it. */
-export function fromView(view, seats) {
+export function fromView(view, seats, strengths) {
   const me = view.player;
   const n = view.players;
   const ownBlind = me === null ? [] : view.own_seeds.filter((s) => !view.seeds_seen[me].includes(s));
   return {
     ...common(view, seats),
+    strengths,
     me,
     hands: range(n).map((p) => (p === me ? { cards: view.hand, size: view.hand.length }
       : { cards: null, size: view.hand_sizes[p], shown: view.shown[p] })),
@@ -35,10 +36,11 @@ export function fromView(view, seats) {
 }
 
 /** A model from a whole state (the replay page): every hand and blind seed shown. */
-export function fromState(state, seats, majority) {
+export function fromState(state, seats, majority, strengths) {
   const n = state.players;
   return {
     ...common(state, seats),
+    strengths,
     majority,
     me: null,
     hands: range(n).map((p) => ({ cards: state.hands[p], size: state.hands[p].length,
@@ -121,9 +123,8 @@ function clickable(content, choice, extraClass = "") {
 function drawPerches(model, pick) {
   return h("div", { class: "perches" }, model.rows.map((row, i) => {
     const perch = i + 1;
-    const perchValue = value(row[0]);
-    const ground = row.slice(1).reduce((sum, c) => sum + value(c), 0);
-    const beats = ground > perchValue;
+    // Weighed by the server (T2), as the rules weigh it: the page decides nothing itself.
+    const { perch: perchValue, ground, chases: beats } = model.strengths[i];
     const choice = pick("perch", perch);
     const label = _("Perch {perch}: perch {value}, ground {ground}", { perch, value: perchValue, ground });
     return h("div", { class: `row${choice ? " target" : ""}`, dataset: { perch: String(perch) }, role: "group", "aria-label": label },

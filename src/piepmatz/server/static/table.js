@@ -243,7 +243,7 @@ class TablePage {
   }
 
   model() {
-    return fromView(this.state.view, this.info.seats);
+    return fromView(this.state.view, this.info.seats, this.state.strengths);
   }
 
   renderHead() {
