@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from piepmatz.args import new_game
 from piepmatz.core import Game, GameOptions
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
-from piepmatz.server import db
+from piepmatz.server import archive, db
 from piepmatz.server.app import create_app
 from piepmatz.server.client import SeatClient
 from piepmatz.server.hub import Hub
@@ -193,7 +193,7 @@ async def open_room(
         store=at.store,
         bots=at.bots,
     )
-    await at.store.create(room.to_stored())
+    await at.store.create(archive.to_stored(room))
     await at.hold(room)
     return room
 

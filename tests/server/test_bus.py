@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from typing import Any
 
 import redis.asyncio as redis
+from redis.asyncio.lock import Lock
 
 from piepmatz.args import new_game
 from piepmatz.server import db
@@ -24,11 +26,21 @@ PATIENCE = 30.0
 
 
 @asynccontextmanager
-async def hub(url: str, redis_url: str) -> AsyncIterator[Hub]:
+async def hub(
+    url: str, redis_url: str, heard: list[dict[str, Any]] | None = None
+) -> AsyncIterator[Hub]:
+    """A hub on its own bus; every message its bus delivers is noted in ``heard``, in the
+    order the bus delivered them."""
     engine = db.make_engine(url)
     await db.upgrade(engine)
     found = Hub(Store(engine), BotPool(0))
-    found.bus = Bus(redis_url, found.hear, found.heard_nothing)
+
+    async def hear(table_id: str, message: dict[str, Any]) -> None:
+        if heard is not None:
+            heard.append(message)  # before any wait: the bus's order
+        await found.hear(table_id, message)
+
+    found.bus = Bus(redis_url, hear, found.heard_nothing)
     await found.bus.start()
     try:
         yield found
@@ -64,19 +76,52 @@ async def play_unheard(room: Room, move: int) -> None:
         await room.act(state.current_player, move, str(state.legal_actions()[0]))
 
 
+async def news_before(
+    heard: list[dict[str, Any]], start: int, marker: Callable[[dict[str, Any]], bool]
+) -> list[str]:
+    """The kinds of the news in ``heard`` from ``start`` up to the first message ``marker``
+    accepts, once it has come. One table's news comes in the order it was published, so news
+    published before that message, had it been published, is in the list."""
+    async with asyncio.timeout(PATIENCE):
+        while True:
+            kinds = [m["kind"] for m in heard[start:]]
+            found = [i for i, m in enumerate(heard[start:]) if marker(m)]
+            if found:
+                return kinds[: found[0]]
+            await asyncio.sleep(0.01)
+
+
+def reminder(room: Room) -> Callable[[dict[str, Any]], bool]:
+    """Accepts a reminder of who is connected from ``room``'s process that says how far the
+    table is now: published after everything the table did so far."""
+    assert room.replica.bus is not None
+    origin, progress = room.replica.bus.origin, room.progress()
+
+    def accepts(message: dict[str, Any]) -> bool:
+        return (
+            message["kind"] == "presence"
+            and message["origin"] == origin
+            and message.get("progress") == progress
+        )
+
+    return accepts
+
+
 async def _missed(url: str, redis_url: str) -> None:
     async with AsyncExitStack() as stack:
+        heard: list[dict[str, Any]] = []
         a = await stack.enter_async_context(hub(url, redis_url))
-        b = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url, heard))
         room_a = await open_room(a, ["human", "human"], seed=3)
         room_b = await b.room(room_a.id)
         assert room_b is not room_a and room_b.move == 0
+        start = len(heard)
         # Move 0 is stored but its news never leaves process a.
         await play_unheard(room_a, 0)
-        await asyncio.sleep(0.2)
-        assert room_b.move == 0, "b heard nothing of move 0"
         second = room_a.game.state.legal_actions()[0]
         await room_a.act(room_a.game.state.current_player, 1, str(second))
+        news = await news_before(heard, start, lambda m: m["kind"] == "move" and m["move"] == 1)
+        assert "move" not in news, "b heard nothing of move 0"
         # Move 1's news shows b the gap; b reads both moves from the database.
         await until_move(room_b, 2)
         assert room_b.game.actions == room_a.game.actions and room_b.move == 2
@@ -97,18 +142,20 @@ def ends_game_next(room: Room) -> bool:
 
 async def _reminded(url: str, redis_url: str) -> None:
     async with AsyncExitStack() as stack:
+        heard: list[dict[str, Any]] = []
         a = await stack.enter_async_context(hub(url, redis_url))
-        b = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url, heard))
         room_a = await open_room(a, ["human", "human"], seed=7, free=(1,))
         room_b = await b.room(room_a.id)
         waiting = Listener()
         await room_b.connect(Connection(waiting, 0))
         # The news of the last seat taken is lost: the game started at a, not at b.
+        start = len(heard)
         with unheard(room_a):
             await room_a.take_seat(1, "Ben", new_token())
-        await asyncio.sleep(0.2)
-        assert (room_a.status, room_b.status, room_b.seats[1].name) == ("playing", "waiting", None)
+        assert room_a.status == "playing"
         await room_a.replica.refresh_presence(older=60.0)
+        assert "seat" not in await news_before(heard, start, reminder(room_a))
         async with asyncio.timeout(PATIENCE):
             while room_b.status != "playing":
                 await asyncio.sleep(0.01)
@@ -116,11 +163,11 @@ async def _reminded(url: str, redis_url: str) -> None:
         await room_b.connect(Connection(Listener(), 1))
         waiting.sent.clear()
         # The news of move 0 is lost, and no move follows: b's people wait for it.
+        start = len(heard)
         await play_unheard(room_a, 0)
-        await asyncio.sleep(0.2)
-        assert room_b.move == 0
         # a's reminder of who is connected says how far the table is: b sees the gap.
         await room_a.replica.refresh_presence(older=60.0)
+        assert "move" not in await news_before(heard, start, reminder(room_a))
         await until_move(room_b, 1)
         assert room_b.game.actions == room_a.game.actions
         states = [m for m in map(json.loads, waiting.sent) if m["type"] == "state"]
@@ -131,10 +178,11 @@ async def _reminded(url: str, redis_url: str) -> None:
             state = room_a.game.state
             await room_a.act(state.current_player, room_a.move, str(state.legal_actions()[0]))
         await until_move(room_b, room_a.move)
+        start = len(heard)
         await play_unheard(room_a, room_a.move)
-        await asyncio.sleep(0.2)
-        assert room_a.status == "over" and room_b.status == "playing"
+        assert room_a.status == "over"
         await room_b.replica.refresh_presence(older=60.0)
+        assert "move" not in await news_before(heard, start, reminder(room_a))
         async with asyncio.timeout(PATIENCE):
             while room_b.status != "over":
                 await asyncio.sleep(0.01)
@@ -152,6 +200,22 @@ def test_lost_news_of_a_seat_or_a_move_is_caught_up_at_the_next_reminder(
     asyncio.run(_reminded(postgres_url, redis_url))
 
 
+def count_refusals(at: Hub, refused: dict[str, int]) -> None:
+    """Count in ``refused`` (by process) each time ``at`` asks for a bot lease in vain."""
+    bus = at.bus
+    assert bus is not None
+    asking = bus.bot_lease
+    refused[bus.origin] = 0
+
+    async def bot_lease(table_id: str) -> Lock | None:
+        lease = await asking(table_id)
+        if lease is None:
+            refused[bus.origin] += 1
+        return lease
+
+    bus.bot_lease = bot_lease  # type: ignore[method-assign]
+
+
 async def _takeover(url: str, redis_url: str) -> None:
     async with AsyncExitStack() as stack:
         a = await stack.enter_async_context(hub(url, redis_url))
@@ -165,9 +229,15 @@ async def _takeover(url: str, redis_url: str) -> None:
         key = f"piepmatz:bots:{room_a.id}"
         assert await client.set(key, "dead process", px=60_000)
         room_b = await b.room(room_a.id)
+        refused: dict[str, int] = {}
+        count_refusals(a, refused)
+        count_refusals(b, refused)
         room_a.botseats.wake()
         room_b.botseats.wake()
-        await asyncio.sleep(1.5)  # both have tried at least once and were refused
+        # Each process was refused, waited and asked again, and was refused again.
+        async with asyncio.timeout(PATIENCE):
+            while min(refused.values()) < 2:
+                await asyncio.sleep(0.01)
         assert room_a.move == room_b.move == 0, "no bot thinks while another holds the lease"
         await client.delete(key)  # the dead holder's lease expires
         await until_move(room_a, 1)

@@ -17,6 +17,7 @@ import pytest
 from piepmatz.bots.review import GRADE_NAMES, decisions, review_game
 from piepmatz.core import Game, State
 from piepmatz.core.view import determinise, view_of
+from piepmatz.server import archive
 from piepmatz.server.client import SeatClient
 from piepmatz.server.pool import Analysis
 from piepmatz.server.review import REVIEW_SEED
@@ -231,7 +232,7 @@ def test_consent_to_hints_is_stored_with_the_table(tmp_path: Path) -> None:
             room.seats[1].token_hash = room.seats[1].name = None
             room.status = "waiting"
             await room.store.create(_renamed(room))
-            stored_room = Room.from_stored(
+            stored_room = archive.from_stored(
                 (await room.store.load((), table_id="again"))[0], room.store, room.bots
             )
             assert [s.hints for s in stored_room.seats] == [False, False]
@@ -243,7 +244,7 @@ def test_consent_to_hints_is_stored_with_the_table(tmp_path: Path) -> None:
 
 
 def _renamed(room: Room) -> Any:
-    stored = room.to_stored()
+    stored = archive.to_stored(room)
     stored.id = "again"
     return stored
 

@@ -12,7 +12,8 @@ import pytest
 
 import piepmatz.bots
 from piepmatz.server.client import SeatClient
-from piepmatz.server.messages import MAX_CHAT, MAX_MESSAGE
+from piepmatz.server.messages import MAX_MESSAGE
+from piepmatz.server.plaintext import MAX_CHAT
 from piepmatz.server.roster import BotRoster
 from serverplay import game_at, get, open_table, post, running_server, until, ws_url
 

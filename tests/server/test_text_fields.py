@@ -17,8 +17,6 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from piepmatz.server.messages import (
-    BIDI_CONTROLS,
-    MAX_NAME,
     Chat,
     Join,
     NewTable,
@@ -26,6 +24,7 @@ from piepmatz.server.messages import (
     explain,
     parse_client_message,
 )
+from piepmatz.server.plaintext import BIDI_CONTROLS, MAX_NAME
 
 #: What the HTTP bodies with a name would be without it.
 BODIES: list[tuple[type[BaseModel], dict[str, Any]]] = [

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from piepmatz.args import new_game
 from piepmatz.core.commitment import new_secret, seed_from
 
+from . import archive
 from .pool import BotPool
 from .review import Reviews
 from .room import Room
@@ -151,7 +152,7 @@ class Hub:
         """Rebuild every unfinished table from its stored record; bots carry on."""
         unfinished = (TableStatus.WAITING, TableStatus.PLAYING)
         for stored in await self.store.load(unfinished):
-            await self.hold(Room.from_stored(stored, self.store, self.bots))
+            await self.hold(archive.from_stored(stored, self.store, self.bots))
         if self.bus is not None:
             # Moves stored by other processes while the first read ran were not heard.
             for stored in await self.store.load(unfinished):
@@ -232,7 +233,7 @@ class Hub:
             bots=self.bots,
             deal=deal,
         )
-        await self.store.create(room.to_stored())
+        await self.store.create(archive.to_stored(room))
         await self.hold(room)
         room.botseats.wake()
         return Opened(room, seat, tokens, spectator)
@@ -250,7 +251,7 @@ class Hub:
                 found = await self.store.load((), table_id=table_id)
                 if not found:
                     raise NoTable(table_id)
-                room = Room.from_stored(found[0], self.store, self.bots)
+                room = archive.from_stored(found[0], self.store, self.bots)
                 await self.hold(room)
             if self.bus is not None:
                 await room.replica.catch_up()  # news heard while reading found no room to go to

@@ -4,7 +4,8 @@ A :class:`Room` holds a table's game and seats, and plays what they ask: seats t
 stored before anyone hears of them, chat. It holds no rule: legality, turns and what a seat may
 see are the core's (``Game.apply``, ``view_of``, ``filter_event``). Its parts do the rest: what
 each connection is sent (:mod:`.fanout`), previews and hints (:mod:`.advice`), the bots' seats
-(:mod:`.botplay`) and the news to and from other server processes (:mod:`.replication`).
+(:mod:`.botplay`), the news to and from other server processes (:mod:`.replication`), and
+what is kept of it, stored and recorded (:mod:`.archive`).
 """
 
 from __future__ import annotations
@@ -16,21 +17,17 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from piepmatz.core import Game, PiepmatzError, state_to_json
-from piepmatz.core.actions import Action
-from piepmatz.core.commitment import DealProof, commit
-from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
-from piepmatz.core.scoring import majorities
+from piepmatz.core import Game, PiepmatzError
+from piepmatz.core.commitment import commit
 from piepmatz.i18n import _
-from piepmatz.text.words import reason, tell
+from piepmatz.text.words import reason
 
 from .advice import Advice
 from .botplay import BotSeats
-from .fanout import Audience, strengths
+from .fanout import Audience
 from .messages import CHAT_HISTORY, Ack, ChatLine, SeatInfo, TableInfo
 from .pool import BotPool
 from .replication import Replica
-from .roster import HUMAN
 from .seats import Connection, RoomError, Seat, new_token, token_hash, token_matches
 from .store import (
     MoveTaken,
@@ -38,8 +35,6 @@ from .store import (
     StorageUnavailable,
     Store,
     StoredChat,
-    StoredSeat,
-    StoredTable,
 )
 from .vocabulary import ErrorCode, TableStatus
 
@@ -89,55 +84,6 @@ class Room:
         self.botseats = BotSeats(self)
 
     # ------------------------------------------------------------------ building
-
-    @classmethod
-    def from_stored(cls, stored: StoredTable, store: Store, bots: BotPool) -> Room:
-        """Rebuild a table by replaying its stored record (options, seed, actions)."""
-        game = Game.from_record(
-            {
-                "format": RECORD_FORMAT,
-                "version": RECORD_VERSION,
-                "options": stored.options,
-                "actions": stored.actions,
-                "result": None,
-            }
-        )
-        seats = []
-        replaced: dict[int, str] = {}
-        for i, s in enumerate(stored.seats):
-            kind = s.kind if s.kind == HUMAN else bots.roster.resumed(s.kind)
-            if kind != s.kind:
-                # Stored by an older server that took bot specs from requests: never built.
-                log.warning("table %s: seat %d's bot is not offered; %s plays", stored.id, i, kind)
-                replaced[i] = s.kind
-            seats.append(Seat(kind, s.name, s.token_hash, s.hints, part=s.part))
-        room = cls(
-            stored.id,
-            game,
-            seats,
-            rules_spec=str(stored.options.get("spec", stored.options.get("preset"))),
-            public=stored.public,
-            spectator_hash=stored.spectator_hash,
-            status=stored.status,
-            store=store,
-            bots=bots,
-            deal=stored.deal,
-        )
-        room.botseats.replaced = replaced
-        return room
-
-    def to_stored(self) -> StoredTable:
-        options = self.game.options.to_json() | {"spec": self.rules_spec}
-        return StoredTable(
-            self.id,
-            options,
-            self.status,
-            self.public,
-            self.spectator_hash,
-            [StoredSeat(s.kind, s.name, s.token_hash, s.hints, s.part) for s in self.seats],
-            [str(a) for a in self.game.actions],
-            self.deal,
-        )
 
     # ------------------------------------------------------------------ seats
 
@@ -433,41 +379,6 @@ class Room:
         """Deal the game from the seed every part gave (the stand-in had no moves)."""
         options = dataclasses.replace(self.game.options, seed=seed)
         self.game = Game(options, self.game.version)
-
-    def record(self) -> dict[str, Any]:
-        """The game's record; with the deal's proof (``core.commitment``) once it is over."""
-        record = self.game.record()
-        if self.deal is not None and "secret" in self.deal:
-            proof = DealProof(self.deal["secret"], tuple(s.part for s in self.seats))
-            people = [i for i, s in enumerate(self.seats) if s.is_human]
-            record["deal"] = proof.to_json(people)
-        elif self.deal is not None:
-            record["deal"] = dict(self.deal)  # {"chosen": true}
-        return record
-
-    def replay(self) -> dict[str, Any]:
-        """The record and, for each position, the whole state (every hand), the majority holders
-        and what the action that led there did, in sentences."""
-        game = Game(self.game.options, self.game.version)
-        frames = [self._frame(game, None, 0)]
-        for action in self.game.actions:
-            before = len(game.state.events or [])
-            game.apply(action)
-            frames.append(self._frame(game, action, before))
-        return {"record": self.record(), "rules": self.rules_spec, "frames": frames}
-
-    @staticmethod
-    def _frame(game: Game, action: Action | None, since: int) -> dict[str, Any]:
-        state = game.state
-        return {
-            "action": None if action is None else str(action),
-            #: The action as fields (``Action.to_json``), so that the page reads no notation.
-            "choice": None if action is None else action.to_json(),
-            "state": state_to_json(state) | {"events": []},
-            "majority": majorities(state.collections),
-            "strengths": strengths(state.rows),
-            "log": [tell(e) for e in (state.events or [])[since:]],
-        }
 
 
 def _chat_message(line: StoredChat) -> str:

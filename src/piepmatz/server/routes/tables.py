@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from piepmatz.core.actions import Action
 from piepmatz.i18n import _
 
+from .. import archive
 from ..hub import Opened, TableRefused
 from ..limits import AddressBuckets
 from ..messages import Join, NewTable, QuickGame
@@ -151,7 +152,7 @@ async def record(room: TableOf) -> dict[str, Any]:
         raise HTTPException(
             409, _("the game is not over: its record, which names hidden cards, comes after")
         )
-    return room.record()
+    return archive.record(room)
 
 
 @router.get("/tables/{table_id}/replay")
@@ -162,7 +163,7 @@ async def replay(room: TableOf) -> dict[str, Any]:
         raise HTTPException(
             409, _("the game is not over: its replay, which shows every hand, comes after")
         )
-    return room.replay() | {"seats": room.info().model_dump()["seats"]}
+    return archive.replay(room) | {"seats": room.info().model_dump()["seats"]}
 
 
 @router.get("/tables/{table_id}/review")

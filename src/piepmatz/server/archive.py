@@ -1,0 +1,115 @@
+"""What is kept of a table: its rows in the database (a :class:`~.store.StoredTable`, from which
+a restarted server rebuilds it by replaying its moves) and, once its game is over, its record
+with the deal's proof and its replay, every hand shown.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from piepmatz.core import Game, state_to_json
+from piepmatz.core.actions import Action
+from piepmatz.core.commitment import DealProof
+from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
+from piepmatz.core.scoring import majorities
+from piepmatz.text.words import tell
+
+from .fanout import strengths
+from .pool import BotPool
+from .room import Room
+from .roster import HUMAN
+from .seats import Seat
+from .store import Store, StoredSeat, StoredTable
+
+log = logging.getLogger("piepmatz.server")
+
+
+def from_stored(stored: StoredTable, store: Store, bots: BotPool) -> Room:
+    """Rebuild a table by replaying its stored record (options, seed, actions)."""
+    game = Game.from_record(
+        {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "options": stored.options,
+            "actions": stored.actions,
+            "result": None,
+        }
+    )
+    seats = []
+    replaced: dict[int, str] = {}
+    for i, s in enumerate(stored.seats):
+        kind = s.kind if s.kind == HUMAN else bots.roster.resumed(s.kind)
+        if kind != s.kind:
+            # Stored by an older server that took bot specs from requests: never built.
+            log.warning("table %s: seat %d's bot is not offered; %s plays", stored.id, i, kind)
+            replaced[i] = s.kind
+        seats.append(Seat(kind, s.name, s.token_hash, s.hints, part=s.part))
+    room = Room(
+        stored.id,
+        game,
+        seats,
+        rules_spec=str(stored.options.get("spec", stored.options.get("preset"))),
+        public=stored.public,
+        spectator_hash=stored.spectator_hash,
+        status=stored.status,
+        store=store,
+        bots=bots,
+        deal=stored.deal,
+    )
+    room.botseats.replaced = replaced
+    return room
+
+
+def to_stored(room: Room) -> StoredTable:
+    options = room.game.options.to_json() | {"spec": room.rules_spec}
+    return StoredTable(
+        room.id,
+        options,
+        room.status,
+        room.public,
+        room.spectator_hash,
+        [StoredSeat(s.kind, s.name, s.token_hash, s.hints, s.part) for s in room.seats],
+        [str(a) for a in room.game.actions],
+        room.deal,
+    )
+
+
+def record(room: Room) -> dict[str, Any]:
+    """The game's record; with the deal's proof (``core.commitment``) once it is over."""
+    record = room.game.record()
+    if room.deal is not None and "secret" in room.deal:
+        proof = DealProof(room.deal["secret"], tuple(s.part for s in room.seats))
+        people = [i for i, s in enumerate(room.seats) if s.is_human]
+        record["deal"] = proof.to_json(people)
+    elif room.deal is not None:
+        record["deal"] = dict(room.deal)  # {"chosen": true}
+    return record
+
+
+def replay(room: Room) -> dict[str, Any]:
+    """The record and, for each position, the whole state (every hand), the majority holders
+    and what the action that led there did, in sentences."""
+    game = Game(room.game.options, room.game.version)
+    frames = [_frame(game, None, 0)]
+    for action in room.game.actions:
+        before = len(game.state.events or [])
+        game.apply(action)
+        frames.append(_frame(game, action, before))
+    return {"record": record(room), "rules": room.rules_spec, "frames": frames}
+
+
+def _frame(game: Game, action: Action | None, since: int) -> dict[str, Any]:
+    state = game.state
+    return {
+        "action": None if action is None else str(action),
+        #: The action as fields (``Action.to_json``), so that the page reads no notation.
+        "choice": None if action is None else action.to_json(),
+        "state": state_to_json(state) | {"events": []},
+        "majority": majorities(state.collections),
+        "strengths": strengths(state.rows),
+        "log": [tell(e) for e in (state.events or [])[since:]],
+    }
+
+
+__all__ = ["from_stored", "record", "replay", "to_stored"]
