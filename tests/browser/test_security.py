@@ -165,6 +165,11 @@ def test_every_page_runs_under_a_policy_that_forbids_inline_script_and_eval(
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto(f"{site}/?lang=cs")
     page.wait_for_selector("#quick-start")
+    # The lobby offers the bots and presets the server has, not a list of its own.
+    offered = page.eval_on_selector_all("#quick-bot option", "els => els.map((e) => e.value)")
+    assert offered == httpx.get(site + "/api/bots").json()
+    presets = page.eval_on_selector_all("#preset option", "els => els.map((e) => e.value)")
+    assert presets == httpx.get(site + "/api/i18n/cs").json()["presets"]
     page.goto(f"{site}/rules?lang=cs")
     page.wait_for_selector("main h1, main .rules")
     link = table["link"].replace("#", "?lang=cs&pace=0#", 1)

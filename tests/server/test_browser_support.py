@@ -12,6 +12,7 @@ import httpx
 from piepmatz.core import view_of
 from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import event_from_json
+from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import use_language
 from piepmatz.server.client import SeatClient
 from piepmatz.text.preview import preview
@@ -159,6 +160,8 @@ def test_the_browser_catalogue_in_each_language(server: str) -> None:
     assert czech["messages"]["Seed column"] == "Řada zrní"
     assert czech["messages"]["{count} player"] == ["{count} hráč", "{count} hráči", "{count} hráčů"]
     assert czech["plural_forms"].startswith("nplurals=3;")
+    assert czech["plural_categories"] == ["one", "few", "other"]
+    assert czech["presets"] == list(PRESETS)  # the lobby offers the core's presets
     assert czech["species"]["BL"] == "kos"
     assert czech["languages"] == {"en": "English", "cs": "Čeština", "de": "Deutsch"}
     assert de.json()["messages"]["Seed column"] == "Körnerreihe"

@@ -8,6 +8,7 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from piepmatz.core.cards import SPECIES_NAMES
+from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -67,6 +68,8 @@ def web_catalogue(lang: str) -> dict[str, Any]:
         "messages": catalogue(lang, "web"),
         "plural_forms": plural_forms(lang),
         "plural_categories": list(PLURAL_CATEGORIES[lang]),
+        # The rules' presets by name, so that the lobby offers what the core has.
+        "presets": list(PRESETS),
         "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
     }

@@ -10,6 +10,7 @@ let messages = {};
 let pluralIndex = (n) => (n !== 1 ? 1 : 0);
 let names = { en: "English" };
 let species = {};
+let presets = ["standard"];
 const listeners = [];
 
 /** n => the index of the catalogue's form for n: the browser's plural category of n in the
@@ -45,6 +46,11 @@ export function speciesName(code) {
   return species[code] || code;
 }
 
+/** The rules' presets the server has, by name (from the same answer as the texts). */
+export function presetNames() {
+  return presets;
+}
+
 export function language() {
   return current;
 }
@@ -78,6 +84,7 @@ export async function loadLanguage(lang) {
   pluralIndex = pluralRule(data.lang, data.plural_categories);
   names = data.languages;
   species = data.species;
+  presets = data.presets;
   document.documentElement.lang = current;
   return current;
 }

@@ -1,16 +1,22 @@
 // The lobby: play against bots at once, open a table with invite links, join an open table.
 import { api, clear, dealPart, h, main, savedName, saveName, toast } from "./dom.js";
 import { botLevel } from "./cards.js";
-import { _, ngettext } from "./i18n.js";
+import { _, ngettext, presetNames } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./invites.js";
 
-const levels = () => [
-  ["easy", _("easy bot")],
-  ["medium", _("medium bot")],
-  ["hard", _("hard bot (thinks up to a second)")],
-  ["random", _("random bot (plays any legal move)")],
-];
-const presets = () => [["standard", _("standard (the published game)")], ["overview", _("overview (the English overview)")]];
+/** The bots this server offers (GET /api/bots), each in words: the levels' own words, else
+the name the operator gave it. */
+const levels = (names) => names.map((name) => [name, {
+  easy: _("easy bot"),
+  medium: _("medium bot"),
+  hard: _("hard bot (thinks up to a second)"),
+  random: _("random bot (plays any legal move)"),
+}[name] || _("bot {level}", { level: botLevel(name) })]);
+/** The rules' presets the server has (from its catalogue), each in words. */
+const presets = () => presetNames().map((name) => [name, {
+  standard: _("standard (the published game)"),
+  overview: _("overview (the English overview)"),
+}[name] || name]);
 let timer = null;
 /** The words of the hints option, in one place (a function: the page's language may change). */
 const hintText = () => ({
@@ -29,7 +35,7 @@ function go(made) {
 
 export async function showLobby() {
   document.title = _("Piepmatz — lobby");
-  const LEVELS = levels();
+  const LEVELS = levels(await api("GET", "/api/bots"));
   const name = h("input", { id: "name", maxlength: 32, required: true, value: savedName() || "", placeholder: _("e.g. Anna"), autocomplete: "nickname" });
   const myName = () => {
     const value = name.value.trim();
