@@ -341,3 +341,24 @@ def test_tables_stored_before_hints_keep_their_seats_with_hints_off(database_url
             await engine.dispose()
 
     asyncio.run(run())
+
+
+def test_the_terminal_game_and_the_server_hint_the_same_position_alike(tmp_path: Path) -> None:
+    """One seed scheme (``bots.review.hint_seed``): the same decision of the same game gets the
+    same hint in the terminal game as at the server."""
+    from piepmatz.bots.review import hint
+    from piepmatz.tui.hints import hint_seed
+
+    async def run() -> tuple[Game, dict[str, Any]]:
+        async with playing_room(tmp_path / "same.db", 2, "standard", 11) as room:
+            for seat in room.seats:
+                seat.hints = True
+            room.bots.analysis = Analysis(HINT_BOT, 100)
+            seat = room.game.state.current_player
+            answer: dict[str, Any] = json.loads(await room.advice.hint(seat, room.move))
+            return room.game, answer
+
+    game, answer = asyncio.run(run())
+    terminal = hint(game.view(game.state.current_player), hint_seed(game), HINT_BOT, 100)
+    assert answer["action"] == terminal.estimate.text
+    assert answer["lead"] == round(terminal.estimate.lead, 3)

@@ -45,7 +45,7 @@ from piepmatz.core.state import GAME_OVER, PHASE_NAMES, State
 from piepmatz.core.view import PlayerView, determinise, view_of
 
 from . import make_bot
-from .base import decide
+from .base import decide, derive_seed
 from .evaluate import final_values, margins, sigmoid
 from .ismcts import ISMCTSBot
 
@@ -266,6 +266,13 @@ class Hint:
     @property
     def action(self) -> int:
         return self.estimate.action
+
+
+def hint_seed(game_seed: int, move: int, seat: int) -> int:
+    """The one seed of the hint for ``seat``'s decision at ``move`` of the game dealt from
+    ``game_seed``: the terminal game and the server ask the same question, so the same position
+    gets the same hint wherever it is asked."""
+    return derive_seed(game_seed, "hint", move, seat)
 
 
 def hint(

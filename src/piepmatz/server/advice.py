@@ -8,7 +8,8 @@ import logging
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
-from piepmatz.bots.base import BotMoveError, derive_seed
+from piepmatz.bots.base import BotMoveError
+from piepmatz.bots.review import hint_seed
 from piepmatz.core import view_of
 
 from .messages import ActionPreview, HintAnswer, Previews
@@ -79,7 +80,7 @@ class Advice:
             raise RoomError(ErrorCode.HINT_BUSY, "your hint is being worked out: wait for it")
         self.hinting.add(seat)
         try:
-            seed = derive_seed(room.game.options.seed, "hint", move, seat)
+            seed = hint_seed(room.game.options.seed, move, seat)
             found = await room.bots.hint(view_of(state, seat), seed, owner=room.id)
         except (BotMoveError, BrokenProcessPool, ValueError, TimeoutError) as exc:
             log.error("table %s: hint for seat %d failed: %r", room.id, seat, exc)

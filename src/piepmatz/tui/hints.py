@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from piepmatz.bots.review import HINT_BOT, HINT_ITERATIONS, Hint, hint
+from piepmatz.bots.review import hint_seed as review_hint_seed
 from piepmatz.core import Action, Game, PlayerView
 from piepmatz.i18n import _
 
@@ -21,8 +22,9 @@ if TYPE_CHECKING:  # the text mode shows hints without Textual
 
 
 def hint_seed(game: Game) -> int:
-    """The hint's seed: the same decision of the same game gets the same hint."""
-    return game.options.seed * 1009 + len(game.actions)
+    """The hint's seed for the decision ``game`` stands at: the one scheme of
+    :func:`piepmatz.bots.review.hint_seed`, so that the server hints the same."""
+    return review_hint_seed(game.options.seed, len(game.actions), game.state.current_player)
 
 
 def hint_text(h: Hint, notation: bool = False) -> str:
