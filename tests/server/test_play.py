@@ -14,6 +14,7 @@ from piepmatz.records import seat_labels
 from piepmatz.server.client import SeatClient
 from piepmatz.text import scoresheet
 from serverplay import (
+    PATIENCE,
     get,
     open_two_person_table,
     play_randomly,
@@ -73,6 +74,18 @@ def test_a_whole_game_between_two_clients_and_a_bot_scores_as_replay_does(
         asyncio.run(_whole_game(address, tmp_path))
 
 
+async def told_gone(client: SeatClient, seat: int) -> None:
+    """Wait until ``client`` has been told that ``seat``, once connected, is not any more.
+    (``client`` may be read by another task meanwhile: it keeps what it receives.)"""
+    async with asyncio.timeout(PATIENCE):
+        while True:
+            tables = [m for m in client.received if m["type"] == "table"]
+            connected = [m["seats"][seat]["connected"] for m in tables]
+            if True in connected and False in connected[connected.index(True) :]:
+                return
+            await asyncio.sleep(0.01)
+
+
 async def _reconnect(address: str) -> None:
     table = await open_two_person_table(address)
     url = ws_url(address, table["table"])
@@ -81,7 +94,8 @@ async def _reconnect(address: str) -> None:
         async with SeatClient.connect(url, table["token"]) as anna:
             state = await play_randomly(anna, random.Random(1), stop_at_move=12)
             seen = anna.events[:]
-        # Anna is gone: every other seat is told so.
+        # Anna is gone: every other seat is told so, and the table says so from then on.
+        await told_gone(ben, 0)
         info = await get(address, f"/api/tables/{table['table']}")
         assert [s["connected"] for s in info["seats"]] == [False, True, True]
         async with SeatClient.connect(url, table["token"]) as anna_again:
