@@ -10,26 +10,26 @@ import { hintText, phaseWords, prompt } from "./tablewords.js";
 /** A table waiting for people: nothing is dealt yet (the deal waits for every person's part). */
 export function renderWaiting(page) {
   const box = clear(page.decisionEl);
-  const waiting = page.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
+  const waiting = page.store.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
   const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${page.id}`) || "null");
   box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
     invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
-  if (page.info.commitment) {
-    box.append(h("p", { class: "muted", id: "commitment", title: page.info.commitment }, _("The server's part of the deal is sealed: {commitment}", { commitment: `${page.info.commitment.slice(0, 16)}…` })));
+  if (page.store.info.commitment) {
+    box.append(h("p", { class: "muted", id: "commitment", title: page.store.info.commitment }, _("The server's part of the deal is sealed: {commitment}", { commitment: `${page.store.info.commitment.slice(0, 16)}…` })));
   }
 }
 
 export function renderHand(page) {
   clear(page.handEl);
-  const hand = page.state.view.hand;
-  if (page.seat === null || (page.state.result && !hand.length)) return;
+  const hand = page.store.state.view.hand;
+  if (page.store.seat === null || (page.store.state.result && !hand.length)) return;
   const choices = page.choices();
   page.handEl.append(h("h2", {}, _("Your hand")), h("div", { class: "cards hand" }, hand.map((code) => {
     const usable = choices.some((c) => c.cards.includes(code) && c.kind !== "keep");
     return h("button", {
       type: "button",
-      class: `hand-card${page.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
-      "aria-pressed": page.selected === code ? "true" : "false",
+      class: `hand-card${page.store.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
+      "aria-pressed": page.store.selected === code ? "true" : "false",
       "aria-label": usable ? birdLabel(code) : _("{bird} (not playable now)", { bird: birdLabel(code) }),
       dataset: { card: code },
       onclick: () => clickHand(page, code),
@@ -40,18 +40,18 @@ export function renderHand(page) {
 /** A click on a hand card: select it to play, collect it, or say why it cannot be used now. */
 export function clickHand(page, code) {
   const legal = page.legal();
-  const phase = page.state.view.phase;
-  if (page.pending) return toast(_("Your move is on its way."));
+  const phase = page.store.state.view.phase;
+  if (page.store.pending) return toast(_("Your move is on its way."));
   if (!legal.length) {
-    const p = page.state.view.current_player;
-    return toast(page.state.result ? _("The game is over.") : _("It is not your turn: waiting for {name}.", { name: seatName(page.model(), p) }));
+    const p = page.store.state.view.current_player;
+    return toast(page.store.state.result ? _("The game is over.") : _("It is not your turn: waiting for {name}.", { name: seatName(page.model(), p) }));
   }
   if (phase === "play") {
     if (!page.choices().some((c) => c.kind === "play" && c.cards[0] === code)) return toast(_("{bird} cannot be played now.", { bird: birdLabel(code) }));
-    page.selected = page.selected === code ? null : code;
-    page.renderAll();
+    page.store.selected = page.store.selected === code ? null : code;
+    page.render();
     const target = document.querySelector(".perch-pick");
-    if (target && page.selected) target.focus();
+    if (target && page.store.selected) target.focus();
     return;
   }
   const collect = page.choices().find((c) => c.kind === "collect" && c.cards[0] === code);
@@ -61,38 +61,38 @@ export function clickHand(page, code) {
 }
 
 export function renderDecision(page, model) {
-  const state = page.state;
+  const state = page.store.state;
   const box = clear(page.decisionEl);
   if (state.result) {
     box.append(drawScores(model, state.result), h("div", { class: "buttons" }, 
-      page.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => page.playAgain() }, _("Play again")) : null,
+      page.store.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => page.playAgain() }, _("Play again")) : null,
       h("a", { class: "button", href: `/replay/${page.id}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("Lobby"))));
     return;
   }
-  if (page.info.status === "waiting") {
+  if (page.store.info.status === "waiting") {
     renderWaiting(page);
     return;
   }
   const legal = page.legal();
   if (!legal.length) {
     const p = state.view.current_player;
-    box.append(h("p", { class: "waiting" }, page.pending ? _("Sending your move…")
+    box.append(h("p", { class: "waiting" }, page.store.pending ? _("Sending your move…")
       : phaseWords(state.view.phase, seatName(model, p))));
     // The last hand (E3): your choice stays yours until everybody has chosen.
     if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, _("You keep:"), " ", state.view.own_kept.map((c) => bird(c))));
     return;
   }
   let options = legal;
-  const choosing = state.view.phase === "play" && !page.selected && !page.showAll;
-  if (state.view.phase === "play" && page.selected) {
-    options = page.choices().filter((c) => c.kind === "play" && c.cards[0] === page.selected).map((c) => c.action);
+  const choosing = state.view.phase === "play" && !page.store.selected && !page.store.showAll;
+  if (state.view.phase === "play" && page.store.selected) {
+    options = page.choices().filter((c) => c.kind === "play" && c.cards[0] === page.store.selected).map((c) => c.action);
   }
   if (choosing) options = [];
   const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
-    page.previews.size ? "" : _("Working out what each move would do…"));
+    page.store.previews.size ? "" : _("Working out what each move would do…"));
   const show = (action) => {
-    const p = page.previews.get(action);
+    const p = page.store.previews.get(action);
     clear(previewBox).append(h("b", {}, actionLabel(page.choiceOf(action))),
       p ? h("ul", {}, h("li", {}, p.headline), p.steps.map((s) => h("li", {}, s))) : null);
   };
@@ -101,7 +101,7 @@ export function renderDecision(page, model) {
     h("p", { class: "prompt" }, prompt(state.view.phase) || ""),
     hintBox(page),
     h("ol", { class: "options", "aria-label": _("your legal moves") }, options.map((action, i) => {
-      const p = page.previews.get(action);
+      const p = page.store.previews.get(action);
       return h("li", {}, h("button", {
         type: "button", class: "option", dataset: { action },
         "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
@@ -110,28 +110,28 @@ export function renderDecision(page, model) {
       h("span", { class: "what" }, actionLabel(page.choiceOf(action))),
       p ? h("span", { class: "headline" }, p.headline) : null));
     })),
-    state.view.phase === "play" && (page.selected || !page.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
-      onclick: () => { page.selected = null; page.showAll = true; page.renderAll(); } }, _("List every move")) : null,
+    state.view.phase === "play" && (page.store.selected || !page.store.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
+      onclick: () => { page.store.selected = null; page.store.showAll = true; page.render(); } }, _("List every move")) : null,
     choosing ? null : previewBox,
   ].filter(Boolean));
   // The first move's steps until another is pointed at.
-  if (options.length && page.previews.size) show(options[0]);
+  if (options.length && page.store.previews.size) show(options[0]);
 }
 
 export function hintBox(page) {
-  if (!page.info?.hints || page.seat === null) return null;
-  const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: page.hinting || page.pending || !!page.hint,
-    onclick: () => page.askHint() }, page.hinting ? hintText().thinking : hintText().button);
-  const shown = page.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
-    h("b", {}, hintText().title(page.hint.bot, actionLabel(page.choiceOf(page.hint.action)))),
-    h("p", {}, hintText().estimate(page.hint))) : null;
+  if (!page.store.info?.hints || page.store.seat === null) return null;
+  const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: page.store.hinting || page.store.pending || !!page.store.hint,
+    onclick: () => page.askHint() }, page.store.hinting ? hintText().thinking : hintText().button);
+  const shown = page.store.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
+    h("b", {}, hintText().title(page.store.hint.bot, actionLabel(page.choiceOf(page.store.hint.action)))),
+    h("p", {}, hintText().estimate(page.store.hint))) : null;
   return h("div", { class: "hint-area" }, button, shown);
 }
 
 /** Ring what the hint suggests: its listed move or perch, and the hand cards it names. */
 export function markHint(page) {
-  if (!page.hint) return;
-  const action = page.hint.action;
+  if (!page.store.hint) return;
+  const action = page.store.hint.action;
   for (const el of document.querySelectorAll(`[data-action="${action}"]`)) el.classList.add("hinted");
   const { kind, cards } = page.choiceOf(action) || { kind: null, cards: [] };
   if (["play", "collect", "keep"].includes(kind)) {

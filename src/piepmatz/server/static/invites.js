@@ -28,7 +28,7 @@ export function showJoin(page, token) {
   };
   const input = h("input", { id: "join-name", name: "name", required: true, maxlength: 32, value: savedName(), autocomplete: "nickname" });
   // Hints need every person's consent: only worth asking while nobody seated has refused.
-  const othersAllow = page.info.seats.filter((s) => s.kind === "human" && s.name).every((s) => s.hints);
+  const othersAllow = page.store.info.seats.filter((s) => s.kind === "human" && s.name).every((s) => s.hints);
   const allowHints = h("input", { type: "checkbox", id: "join-hints" });
   const form = h("form", { class: "panel join", "aria-label": _("join the table"), onsubmit: async (event) => {
     event.preventDefault();
@@ -37,19 +37,19 @@ export function showJoin(page, token) {
     try {
       const joined = await api("POST", `/api/tables/${page.id}/join`, { name, token, hints: allowHints.checked, deal_part: dealPart() });
       saveName(name);
-      page.seat = joined.seat;
-      page.token = joined.token;
+      page.store.seat = joined.seat;
+      page.store.token = joined.token;
       page.remember();
       history.replaceState(null, "", `/play/${page.id}${location.search}`);
-      page.info = await api("GET", `/api/tables/${page.id}`);
+      page.store.info = await api("GET", `/api/tables/${page.id}`);
       page.layout();
       page.connect();
     } catch (error) {
       toast(_("Could not join: {reason}", { reason: error.message }));
     }
   } },
-  h("h1", {}, token ? _("You are invited to seat {seat} at table {table}", { seat: page.seat, table: page.id }) : _("Table {table}", { table: page.id })),
-  h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: page.info.rules, seats: page.info.seats.map(seatWords).join(", ") })),
+  h("h1", {}, token ? _("You are invited to seat {seat} at table {table}", { seat: page.store.seat, table: page.id }) : _("Table {table}", { table: page.id })),
+  h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: page.store.info.rules, seats: page.store.info.seats.map(seatWords).join(", ") })),
   h("label", { for: "join-name" }, _("Your display name")), input,
   othersAllow ? h("label", { class: "check" }, allowHints, ` ${hintText().allow}`) : h("p", { id: "hints-refused" }, hintText().refused),
   othersAllow ? h("p", { class: "muted" }, hintText().allowNote) : null,

@@ -20,19 +20,28 @@ export async function showTable(tableId) {
 class TablePage {
   constructor(id) {
     this.id = id;
-    this.info = null;
-    this.state = null; // the last state message shown
-    this.previews = new Map();
-    this.selected = null;
-    this.pending = false;
-    this.queue = [];
-    this.busy = false;
-    this.seat = null;
-    this.token = null;
+    /** Everything the page shows comes from here; render() draws it, and only it. */
+    this.store = {
+      info: null, // the table message: who sits where
+      seat: null, // this tab's seat, null for a spectator
+      token: null,
+      state: null, // the last state message shown
+      queue: [], // state messages still to tell, in order
+      busy: false, // a move is being told step by step
+      pending: false, // this seat's move is on its way
+      previews: new Map(), // what each legal action would do, by action
+      selected: null, // the hand card chosen to play
+      showAll: false, // every legal move listed, not only the chosen card's
+      hint: null, // the hint message for the decision shown
+      hinting: false, // a hint is being worked out
+    };
+    // The connection, and the page's parts (made by layout()).
+    this.ws = null;
+    this.retries = 0;
     this.closing = false;
     this.keys = new AbortController();
-    this.hint = null; // the hint message for the decision shown
-    this.hinting = false; // a hint is being worked out
+    this.pageEl = this.headEl = this.bannerEl = this.decisionEl = this.handEl = this.boardEl = null;
+    this.logEl = this.chatEl = null;
   }
 
   leave() {
@@ -45,18 +54,18 @@ class TablePage {
     const hash = new URLSearchParams(location.hash.slice(1));
     const key = `piepmatz:seat:${this.id}`;
     const stored = JSON.parse(sessionStorage.getItem(key) || localStorage.getItem(key) || "null");
-    this.token = hash.get("token") || stored?.token || null;
-    this.seat = hash.has("seat") ? Number(hash.get("seat")) : hash.get("token") ? null : stored?.seat ?? null;
+    this.store.token = hash.get("token") || stored?.token || null;
+    this.store.seat = hash.has("seat") ? Number(hash.get("seat")) : hash.get("token") ? null : stored?.seat ?? null;
     if (hash.has("token")) {
       // The link carries the token once: the tab's storage keeps it, and it leaves the address
       // bar, so that history, bookmarks and a copied address do not hand the seat on.
       this.keep();
       history.replaceState(null, "", location.pathname + location.search);
     }
-    this.info = await api("GET", `/api/tables/${this.id}`);
-    setRulesLink(this.info.rules);
-    if (!this.token) return showJoin(this, null);
-    if (this.seat !== null && !this.info.seats[this.seat]?.name) return showJoin(this, this.token);
+    this.store.info = await api("GET", `/api/tables/${this.id}`);
+    setRulesLink(this.store.info.rules);
+    if (!this.store.token) return showJoin(this, null);
+    if (this.store.seat !== null && !this.store.info.seats[this.store.seat]?.name) return showJoin(this, this.store.token);
     this.remember();
     this.layout();
     this.connect();
@@ -64,13 +73,13 @@ class TablePage {
 
   /** This tab's seat (or spectator place) and token, for a reload. */
   keep() {
-    sessionStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.seat, token: this.token }));
+    sessionStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.store.seat, token: this.store.token }));
   }
 
   /** A taken seat is remembered by the browser too, for a later visit from the lobby. */
   remember() {
     this.keep();
-    if (this.seat !== null) localStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.seat, token: this.token }));
+    if (this.store.seat !== null) localStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.store.seat, token: this.store.token }));
   }
 
   layout() {
@@ -82,7 +91,7 @@ class TablePage {
     this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": _("game log") });
     this.chatEl = h("ol", { id: "chat", class: "chat", role: "log", "aria-label": _("table chat") });
     const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: _("Say something to the table"), "aria-label": _("chat message"), autocomplete: "off" });
-    const chatForm = this.seat === null ? h("p", { class: "muted" }, _("Spectators read the chat."))
+    const chatForm = this.store.seat === null ? h("p", { class: "muted" }, _("Spectators read the chat."))
       : h("form", { class: "chat-form", onsubmit: (event) => {
         event.preventDefault();
         const text = chatInput.value.trim();
@@ -103,7 +112,7 @@ class TablePage {
     // The server tells this connection's events in the page's language.
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}?lang=${language()}`);
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.token }));
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.store.token }));
     ws.onmessage = (event) => {
       this.retries = 0; // the server answers: the next loss starts the backoff again
       this.receive(JSON.parse(event.data));
@@ -113,8 +122,8 @@ class TablePage {
       this.banner(_("Connection lost: reconnecting…"));
       // Exponential backoff with jitter (0.5 s doubling up to 10 s), so that the pages of a
       // restarted server do not all come back in the same instant.
-      const delay = Math.min(10000, 500 * 2 ** (this.retries || 0)) * (0.5 + Math.random() / 2);
-      this.retries = (this.retries || 0) + 1;
+      const delay = Math.min(10000, 500 * 2 ** this.retries) * (0.5 + Math.random() / 2);
+      this.retries += 1;
       setTimeout(() => this.connect(), delay);
     };
   }
@@ -131,24 +140,20 @@ class TablePage {
   receive(message) {
     switch (message.type) {
       case "welcome":
-        this.seat = message.seat;
+        this.store.seat = message.seat;
         break;
       case "table":
-        this.info = message;
-        if (this.state) this.renderAll();
-        else {
-          this.renderHead();
-          if (message.status === "waiting") renderWaiting(this);
-        }
+        this.store.info = message;
+        this.render();
         break;
       case "state":
-        this.queue.push(message);
+        this.store.queue.push(message);
         this.drain();
         break;
       case "preview":
-        if (this.state && message.move === this.state.move) {
-          this.previews = new Map(message.previews.map((p) => [p.action, p]));
-          this.renderAll();
+        if (this.store.state && message.move === this.store.state.move) {
+          this.store.previews = new Map(message.previews.map((p) => [p.action, p]));
+          this.render();
         }
         break;
       case "chat":
@@ -156,21 +161,21 @@ class TablePage {
         this.chatEl.scrollTop = this.chatEl.scrollHeight;
         break;
       case "hint":
-        if (this.state && message.move === this.state.move) {
-          this.hint = message;
-          this.hinting = false;
-          this.renderAll();
+        if (this.store.state && message.move === this.store.state.move) {
+          this.store.hint = message;
+          this.store.hinting = false;
+          this.render();
         }
         break;
       case "bot_replaced":
         toast(`Bot ${message.seat} (${message.bot}) failed: ${message.reason}; ${message.fallback} played this move for it.`);
         break;
       case "error":
-        this.pending = false;
-        if (message.code.startsWith("hint") || message.code === "hints_off") this.hinting = false;
+        this.store.pending = false;
+        if (message.code.startsWith("hint") || message.code === "hints_off") this.store.hinting = false;
         toast(_("Refused: {reason}", { reason: refusal(message) }));
         if (message.code === "stale") this.send({ type: "sync" });
-        if (this.state) this.renderAll();
+        this.render();
         break;
       default:
         break;
@@ -179,16 +184,16 @@ class TablePage {
 
   /** Show the state messages in order, each one's events step by step. */
   async drain() {
-    if (this.busy) return;
-    this.busy = true;
+    if (this.store.busy) return;
+    this.store.busy = true;
     this.markStatus();
-    while (this.queue.length) {
-      const message = this.queue.shift();
+    while (this.store.queue.length) {
+      const message = this.store.queue.shift();
       const full = message.events_from === 0;
       if (full) {
         clear(this.logEl);
           }
-      const animate = !full && PACE > 0 && this.state !== null;
+      const animate = !full && PACE > 0 && this.store.state !== null;
       for (let i = 0; i < message.log.length; i++) {
         const event = message.events[i];
         const line = this.names(message.log[i]);
@@ -200,19 +205,19 @@ class TablePage {
         }
       }
       if (message.log.length) this.banner(this.names(message.log[message.log.length - 1]));
-      if (this.state?.move !== message.move) {
-        this.hint = null;
-        this.hinting = false;
+      if (this.store.state?.move !== message.move) {
+        this.store.hint = null;
+        this.store.hinting = false;
       }
-      this.state = message;
-      this.previews = new Map();
-      this.selected = null;
-      this.showAll = false;
-      this.pending = false;
-      this.renderAll();
+      this.store.state = message;
+      this.store.previews = new Map();
+      this.store.selected = null;
+      this.store.showAll = false;
+      this.store.pending = false;
+      this.render();
       if (message.legal.length) this.send({ type: "preview", move: message.move });
     }
-    this.busy = false;
+    this.store.busy = false;
     this.markStatus();
   }
 
@@ -220,8 +225,8 @@ class TablePage {
   waiting for its own move's answer (aria-busy), for assistive technology and for scripts. */
   markStatus() {
     if (!this.pageEl) return;
-    const state = this.state;
-    this.pageEl.setAttribute("aria-busy", String(this.busy || this.pending || this.queue.length > 0));
+    const state = this.store.state;
+    this.pageEl.setAttribute("aria-busy", String(this.store.busy || this.store.pending || this.store.queue.length > 0));
     if (!state) return;
     Object.assign(this.pageEl.dataset, {
       move: String(state.move), phase: state.view.phase, over: String(state.result !== null), toMove: String(state.legal.length > 0),
@@ -229,7 +234,7 @@ class TablePage {
   }
 
   names(sentence) {
-    return logNames(sentence, this.info?.seats || []);
+    return logNames(sentence, this.store.info?.seats || []);
   }
 
   addLog(line, kind) {
@@ -243,37 +248,41 @@ class TablePage {
   }
 
   model() {
-    return fromView(this.state.view, this.info.seats, this.state.strengths);
+    return fromView(this.store.state.view, this.store.info.seats, this.store.state.strengths);
   }
 
   renderHead() {
-    const info = this.info;
+    const info = this.store.info;
     const parts = [
       ngettext("{count} player", "{count} players", info.players),
       _("rules {rules}", { rules: info.rules }),
-      this.seat === null ? _("spectating") : _("seat {seat}", { seat: this.seat }),
-      this.state ? _("move {move}", { move: this.state.move }) : null,
+      this.store.seat === null ? _("spectating") : _("seat {seat}", { seat: this.store.seat }),
+      this.store.state ? _("move {move}", { move: this.store.state.move }) : null,
       info.spectators ? ngettext("{count} watching", "{count} watching", info.spectators) : null,
     ];
     clear(this.headEl).append(...[
       h("h1", {}, _("Table {table}", { table: this.id })),
       h("span", { class: "muted" }, " " + parts.filter(Boolean).join(" · ")),
-      this.seat !== null && info.status !== "over"
+      this.store.seat !== null && info.status !== "over"
         ? h("span", { class: `tag hints-${info.hints ? "on" : "off"}`, id: "hints-tag", title: info.hints ? hintText().onTitle : hintText().offTitle },
           info.hints ? hintText().on : hintText().off)
         : null,
-      this.state?.view.end_triggered && !this.state.result
+      this.store.state?.view.end_triggered && !this.store.state.result
         ? h("span", { class: "tag last-round", title: _("the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)") }, _("Last round"))
         : null,
       h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, _("Rules of this game")),
     ].filter(Boolean));
   }
 
-  renderAll() {
+  /** Draw the page from the store: the one place that does, after every change to it. */
+  render() {
     this.renderHead();
-    if (!this.state) return;
+    if (!this.store.state) {
+      if (this.store.info.status === "waiting") renderWaiting(this);
+      return;
+    }
     // A tab in the background still says when it is this seat's move.
-    document.title = this.state.legal.length ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
+    document.title = this.store.state.legal.length ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
     const model = this.model();
     const pick = (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
@@ -285,28 +294,28 @@ class TablePage {
 
   /** Ask for a hint on this seat's decision (the server refuses when hints are off). */
   askHint() {
-    if (!this.info?.hints || !this.state?.legal.length || this.pending || this.hinting || this.hint) return;
-    if (this.send({ type: "hint", move: this.state.move })) {
-      this.hinting = true;
-      this.renderAll();
+    if (!this.store.info?.hints || !this.store.state?.legal.length || this.store.pending || this.store.hinting || this.store.hint) return;
+    if (this.send({ type: "hint", move: this.store.state.move })) {
+      this.store.hinting = true;
+      this.render();
     }
   }
 
   legal() {
-    return this.pending ? [] : this.state.legal;
+    return this.store.pending ? [] : this.store.state.legal;
   }
 
   /** The seat's legal actions as fields (kind, cards, number), as the server sends them. */
   choices() {
-    return this.pending ? [] : this.state.choices;
+    return this.store.pending ? [] : this.store.state.choices;
   }
 
   choiceOf(action) {
-    return this.state?.choices.find((c) => c.action === action);
+    return this.store.state?.choices.find((c) => c.action === action);
   }
 
   choice(action, extra = {}) {
-    const preview = this.previews.get(action);
+    const preview = this.store.previews.get(action);
     return {
       label: `${actionLabel(this.choiceOf(action))}${preview ? `: ${preview.headline}` : ""}`,
       preview: preview?.headline,
@@ -318,9 +327,9 @@ class TablePage {
 
   /** What a click on a thing of the board would do now (see drawBoard), or null. */
   pick(where, key) {
-    if (where === "collection" && this.state.view.player === null) return null;
+    if (where === "collection" && this.store.state.view.player === null) return null;
     const wanted = {
-      perch: (c) => c.kind === "play" && c.cards[0] === this.selected && c.number === key,
+      perch: (c) => c.kind === "play" && c.cards[0] === this.store.selected && c.number === key,
       display: (c) => c.kind === "draw display" && c.number === key,
       deck: (c) => c.kind === "draw deck",
       collection: (c) => c.kind === "crow" && c.cards[0] === key,
@@ -331,20 +340,20 @@ class TablePage {
   }
 
   act(action) {
-    if (this.pending || !this.state.legal.includes(action)) return toast(_("That move is not possible now."));
-    if (this.send({ type: "action", move: this.state.move, action })) {
-      this.pending = true;
+    if (this.store.pending || !this.store.state.legal.includes(action)) return toast(_("That move is not possible now."));
+    if (this.send({ type: "action", move: this.store.state.move, action })) {
+      this.store.pending = true;
       this.banner(_("You: {action}…", { action: actionLabel(this.choiceOf(action)) }));
-      this.renderAll();
+      this.render();
     }
   }
 
   /** Keys: 1–9 choose a listed move; Escape clears the selected card. */
   key(event) {
     if (event.target.closest?.("input, textarea")) return;
-    if (event.key === "Escape" && this.selected) {
-      this.selected = null;
-      this.renderAll();
+    if (event.key === "Escape" && this.store.selected) {
+      this.store.selected = null;
+      this.render();
       return;
     }
     if ((event.key === "h" || event.key === "H") && !event.ctrlKey && !event.metaKey && !event.altKey) {
@@ -359,13 +368,13 @@ class TablePage {
   }
 
   async playAgain() {
-    const seats = this.info.seats;
-    const name = seats[this.seat]?.name || savedName() || _("You");
+    const seats = this.store.info.seats;
+    const name = seats[this.store.seat]?.name || savedName() || _("You");
     try {
       const humans = seats.filter((s) => s.kind === "human");
       const made = humans.length === 1
-        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.info.rules, hints: !!seats[this.seat]?.hints, deal_part: dealPart() })
-        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.info.rules, name, seat: this.seat, hints: !!seats[this.seat]?.hints, deal_part: dealPart() });
+        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.store.info.rules, hints: !!seats[this.store.seat]?.hints, deal_part: dealPart() })
+        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.store.info.rules, name, seat: this.store.seat, hints: !!seats[this.store.seat]?.hints, deal_part: dealPart() });
       rememberTable(made);
       this.closing = true;
       this.ws.close();
