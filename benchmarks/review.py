@@ -21,8 +21,8 @@ import random
 import time
 
 from piepmatz.bots import make_bot
+from piepmatz.bots.analysis import DEFAULT_ITERATIONS, DecisionReview, decisions, review_game
 from piepmatz.bots.base import decide
-from piepmatz.bots.review import DEFAULT_ITERATIONS, DecisionReview, decisions, review_game
 from piepmatz.core import Game
 
 

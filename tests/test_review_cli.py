@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from piepmatz.bots.review import GRADE_NAMES, decisions
+from piepmatz.bots.analysis import GRADE_NAMES, decisions
 from piepmatz.cli import main
 from piepmatz.core import Game, read_json
 from piepmatz.tui.session import Session

@@ -8,8 +8,7 @@ import random
 import pytest
 
 from piepmatz.bots import make_bot
-from piepmatz.bots.base import decide
-from piepmatz.bots.review import (
+from piepmatz.bots.analysis import (
     CATEGORIES,
     GRADE_NAMES,
     decisions,
@@ -20,6 +19,7 @@ from piepmatz.bots.review import (
     review_game,
     summarise,
 )
+from piepmatz.bots.base import decide
 from piepmatz.core import Game
 from piepmatz.core.actions import Action
 from piepmatz.core.state import COLLECT, State

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from piepmatz.bots.review import GRADE_NAMES
+from piepmatz.bots.analysis import GRADE_NAMES
 from piepmatz.core import Action
 from serverplay import running_server
 

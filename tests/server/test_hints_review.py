@@ -14,13 +14,13 @@ from typing import Any
 import httpx
 import pytest
 
-from piepmatz.bots.review import GRADE_NAMES, decisions, review_game
+from piepmatz.bots.analysis import GRADE_NAMES, decisions, review_game
 from piepmatz.core import Game, State
 from piepmatz.core.view import determinise, view_of
 from piepmatz.server import archive
 from piepmatz.server.client import SeatClient
 from piepmatz.server.pool import Analysis
-from piepmatz.server.review import REVIEW_SEED
+from piepmatz.server.reviews import REVIEW_SEED
 from piepmatz.server.room import Room
 from piepmatz.server.seats import RoomError
 from scenarios import scenario
@@ -346,7 +346,7 @@ def test_tables_stored_before_hints_keep_their_seats_with_hints_off(database_url
 def test_the_terminal_game_and_the_server_hint_the_same_position_alike(tmp_path: Path) -> None:
     """One seed scheme (``bots.review.hint_seed``): the same decision of the same game gets the
     same hint in the terminal game as at the server."""
-    from piepmatz.bots.review import hint
+    from piepmatz.bots.analysis import hint
     from piepmatz.tui.hints import hint_seed
 
     async def run() -> tuple[Game, dict[str, Any]]:

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Select, Static
 
 import piepmatz.tui.screens.review as review_module
-from piepmatz.bots.review import decisions, hint
+from piepmatz.bots.analysis import decisions, hint
 from piepmatz.core import Action, Game
 from piepmatz.core.state import LAST_HAND, PLAY
 from piepmatz.records import GameFileError

@@ -24,7 +24,7 @@ is reviewed up to where it stands."""
 
 
 def register(subparsers: Any) -> None:
-    from piepmatz.bots.review import DEFAULT_ITERATIONS
+    from piepmatz.bots.analysis import DEFAULT_ITERATIONS
 
     r = subparsers.add_parser(
         "review",

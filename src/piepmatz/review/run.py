@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from piepmatz.bots.review import (
+from piepmatz.bots.analysis import (
     CATEGORIES,
     GRADE_NAMES,
     GRADES,

@@ -8,8 +8,8 @@ import logging
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
+from piepmatz.bots.analysis import hint_seed
 from piepmatz.bots.base import BotMoveError
-from piepmatz.bots.review import hint_seed
 from piepmatz.core import view_of
 
 from .messages import ActionPreview, HintAnswer, Previews

@@ -50,7 +50,7 @@ def create_app(
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
 
     ``hint_bot``, ``hint_iterations`` and ``review_iterations`` set the budgets of hints and
-    reviews (default: the hard bot and :mod:`piepmatz.bots.review`'s budgets); a bot that fails
+    reviews (default: the hard bot and :mod:`piepmatz.bots.analysis`'s budgets); a bot that fails
     or thinks longer than ``bot_timeout`` seconds is replaced for the move (``plugins`` are
     loaded in the server and its bot workers); hints and reviews are cut off there too.
     ``roster`` is the bots a request may name (default: the levels and the plugins' bots).

@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "requests choose bots by name only (repeatable)",
     )
     add_plugin(serve)
-    from piepmatz.bots.review import DEFAULT_ITERATIONS, HINT_BOT, HINT_ITERATIONS
+    from piepmatz.bots.analysis import DEFAULT_ITERATIONS, HINT_BOT, HINT_ITERATIONS
 
     serve.add_argument(
         "--hint-bot",

@@ -15,7 +15,7 @@ from piepmatz.core.commitment import new_secret, seed_from
 
 from . import archive
 from .pool import BotPool
-from .review import Reviews
+from .reviews import Reviews
 from .room import Room
 from .roster import HUMAN, UnknownBot
 from .seats import Seat, new_token, token_hash

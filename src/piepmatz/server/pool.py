@@ -2,7 +2,7 @@
 
 A worker receives only the bot's spec, its seat's view, the legal action ids and a seed, and asks
 the bot through :func:`piepmatz.bots.base.decide` like every other interface. Hints and game
-reviews (:mod:`piepmatz.bots.review`) are searched in the same workers, from one view each.
+reviews (:mod:`piepmatz.bots.analysis`) are searched in the same workers, from one view each.
 
 A bot that fails (its worker dies, it raises, it answers something that is not a legal action)
 or takes longer than the pool's ``timeout`` is replaced *for that move* by :data:`FALLBACK_BOT`,
@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from piepmatz.bots import Bot, load_plugins, make_bot
-from piepmatz.bots.base import decide
-from piepmatz.bots.review import (
+from piepmatz.bots.analysis import (
     DEFAULT_ITERATIONS,
     HINT_BOT,
     HINT_ITERATIONS,
@@ -38,6 +37,7 @@ from piepmatz.bots.review import (
     hint,
     review_decision,
 )
+from piepmatz.bots.base import decide
 from piepmatz.core import PlayerView
 
 from .fairshare import FairShare
@@ -224,7 +224,7 @@ class BotPool:
     async def review(
         self, view: PlayerView, played: int, seed: int, index: int, owner: Hashable = None
     ) -> DecisionReview:
-        """One decision of a finished game graded (``piepmatz.bots.review.review_decision``)."""
+        """One decision of a finished game graded (``piepmatz.bots.analysis.review_decision``)."""
         return await self._run(
             owner,
             review_decision,

@@ -1,6 +1,6 @@
 """Hints at the table: the hard bot's suggestion for a person's decision, with its estimate.
 
-A hint is computed from the person's view only (:func:`piepmatz.bots.review.hint`), on a worker
+A hint is computed from the person's view only (:func:`piepmatz.bots.analysis.hint`), on a worker
 thread, so the table never waits for it; a hint that arrives after the decision was taken is
 dropped. A table may have hints turned off (hot-seat players may want that).
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from piepmatz.bots.review import HINT_BOT, HINT_ITERATIONS, Hint, hint
-from piepmatz.bots.review import hint_seed as review_hint_seed
+from piepmatz.bots.analysis import HINT_BOT, HINT_ITERATIONS, Hint, hint
+from piepmatz.bots.analysis import hint_seed as review_hint_seed
 from piepmatz.core import Action, Game, PlayerView
 from piepmatz.i18n import _
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the text mode shows hints without Textual
 
 def hint_seed(game: Game) -> int:
     """The hint's seed for the decision ``game`` stands at: the one scheme of
-    :func:`piepmatz.bots.review.hint_seed`, so that the server hints the same."""
+    :func:`piepmatz.bots.analysis.hint_seed`, so that the server hints the same."""
     return review_hint_seed(game.options.seed, len(game.actions), game.state.current_player)
 
 

@@ -16,8 +16,8 @@ import sys
 import time
 from typing import TextIO
 
+from piepmatz.bots.analysis import HINT_BOT, hint
 from piepmatz.bots.base import BotMoveError
-from piepmatz.bots.review import HINT_BOT, hint
 from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.state import PHASE_NAMES

@@ -1,7 +1,7 @@
 """ "Review this game": one player's decisions graded by the search, browsable move by move.
 
 The board of each decision is shown as that player saw it (their view at the time), beside the
-options the search valued from that view (:mod:`piepmatz.bots.review`). The search runs on a
+options the search valued from that view (:mod:`piepmatz.bots.analysis`). The search runs on a
 worker thread (a process pool over the cores); decisions fill in as they are reviewed, and the
 screen can be browsed meanwhile.
 """
@@ -20,7 +20,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from piepmatz.bots.review import (
+from piepmatz.bots.analysis import (
     DEFAULT_ITERATIONS,
     Decision,
     DecisionReview,

@@ -14,7 +14,7 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from piepmatz.bots.review import GRADES, DecisionReview, decision_seed, decisions, summarise
+from piepmatz.bots.analysis import GRADES, DecisionReview, decision_seed, decisions, summarise
 from piepmatz.core import Game
 
 from .pool import BotPool
