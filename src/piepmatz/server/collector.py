@@ -3,12 +3,10 @@
 Reference counting frees what a move makes, and a move makes no cyclic garbage; the cycles the
 collector exists for come from connections (uvicorn's HTTP protocol objects, left when a
 request becomes a WebSocket). Python's automatic passes are triggered by allocations and scan
-every young object still alive, and a thousand tables keep tens of thousands of them alive at
-any moment: every connection's pending ``receive`` is a fresh chain of coroutines and futures
-after each message, alive until the next one, seconds later. So at 1,000 tables
-(benchmarks/load.py) each automatic young pass scanned some 50,000 objects, a pause of 30-60 ms
-every two seconds or so, and a pass of the middle generation, which holds the games' logs too,
-paused for 0.1-0.7 s. Those pauses made the slowest answers.
+every young object still alive, and many tables keep many alive at any moment (every
+connection's pending ``receive`` is a fresh chain of coroutines and futures after each message,
+alive until the next one): each automatic pass, and more so one of the middle generation, which
+holds the games' logs too, is a pause that every table waits out.
 
 Here the automatic passes are off while serving, and the event loop runs its own:
 
