@@ -171,21 +171,32 @@ def test_a_config_checks_its_bots_when_they_are_loaded_not_when_it_is_built(
 
 
 class SlowBot:
+    """From turn 2 on it thinks until the move limit's alarm interrupts it; without an alarm
+    it does not wait at all."""
+
     name = "slow"
 
+    def __init__(self) -> None:
+        #: The alarm's seconds left as each of its decisions began.
+        self.alarms: list[float] = []
+
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
-        if view.turn >= 2:
-            time.sleep(20)  # interrupted by the move limit long before
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        self.alarms.append(left)
+        if view.turn >= 2 and left > 0:
+            time.sleep(60)  # the alarm ends this; all of it only if the limit is broken
+            raise RuntimeError("the alarm rang and thinking went on")
         return legal[0]
 
 
 def test_a_bot_past_the_move_limit_fails_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(piepmatz.bots._FACTORIES, "slow", lambda arg: SlowBot())
+    bot = SlowBot()
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "slow", lambda arg: bot)
     config = MatchConfig(2, ("slow", "random"), 1, seed=1, move_limit=0.2)
-    start = time.perf_counter()
     with pytest.raises(BotFailure, match=r"bot 'slow' in seat \d took more than 0\.2 s to move"):
         play_game(config, 0)
-    assert time.perf_counter() - start < 5
+    # The bot's decisions began with the limit's alarm set, never for longer than the limit.
+    assert 0 < max(bot.alarms) <= 0.2, bot.alarms
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)  # no alarm left behind
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
     # Within the limit nothing changes: the same game as without one.
