@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,9 +12,12 @@ from pathlib import Path
 import pytest
 
 import piepmatz.bots
-from piepmatz.cli import main
+from piepmatz.cli import build_parser, main
 from piepmatz.core import Game
 from piepmatz.text import scoresheet
+
+#: The repository.
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_demo_records_a_game_that_replay_reads_back(
@@ -205,22 +210,31 @@ def test_a_missing_extra_is_named_in_one_line(
     assert "Traceback" not in captured.err + captured.out
 
 
-@pytest.mark.parametrize(
-    ("command", "described"),
-    [
-        ("demo", ["--bots BOT", "random unless --bots", "--seed SEED", "--rules RULES"]),
-        ("replay", ["--game N", "--list", "tournament's --records file"]),
-        ("engine", ["docs/engine-protocol.md", "until the end of input"]),
-    ],
-)
+def command_parser(command: str) -> argparse.ArgumentParser:
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    found: argparse.ArgumentParser = sub.choices[command]
+    return found
+
+
+@pytest.mark.parametrize("command", ["demo", "replay", "verify", "engine"])
 def test_help_describes_each_command_and_its_options(
-    command: str, described: list[str], capsys: pytest.CaptureFixture[str]
+    command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exited:
         main([command, "--help"])
-    text = " ".join(capsys.readouterr().out.split())
-    for words in described:
-        assert words in text
+    assert exited.value.code == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    parser = command_parser(command)
+    assert parser.description and " ".join(parser.description.split()) in shown
+    for action in parser._actions:
+        if action.option_strings and action.dest != "help":
+            assert action.help, f"{action.option_strings} has no help"
+            assert " ".join(action.help.split()) in shown
+        for name in [*action.option_strings, action.metavar or ""]:
+            assert str(name) in shown
+    # A page of the documentation it points to is in the repository.
+    for page in re.findall(r"docs/[\w/.-]+\.md", shown):
+        assert (ROOT / page).is_file(), page
 
 
 def test_one_rules_spec_for_every_command(
