@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,23 +19,69 @@ TEXT = DOC.read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", TEXT, flags=re.DOTALL)
 
 
-def test_the_page_has_the_examples_the_issue_asks_for() -> None:
-    joined = "\n".join(BLOCKS)
-    assert len(BLOCKS) >= 6
-    assert "piepmatz_v0.env(" in joined  # a random agent in PettingZoo
-    assert "ISMCTSBot" in joined  # an OpenSpiel algorithm on the game
-    assert 'gymnasium.make("Piepmatz-v0"' in joined  # a Gymnasium loop against bots
-    assert 'register("blind"' in joined  # your own bot in a tournament
+def run_example(index: int) -> str:
+    """Run example ``index`` with the built-in bots only (it may register more), and return
+    what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(BLOCKS[index], f"{DOC.name} example {index + 1}", "exec"), {})
+    return out.getvalue()
+
+
+def test_the_examples_use_each_binding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page shows a random agent in PettingZoo, a Gymnasium loop, an OpenSpiel algorithm
+    on the game and your own bot in a tournament: run, its examples do each of these."""
+    from open_spiel.python.algorithms import ismcts
+
+    import piepmatz.sim
+    from piepmatz.envs import gymnasium as piepmatz_gymnasium
+    from piepmatz.envs import pettingzoo
+
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    built_in = set(piepmatz.bots.bot_names())
+    done: set[str] = set()
+
+    def spy(owner: object, name: str, did: Callable[..., str | None]) -> None:
+        method = getattr(owner, name)
+
+        def spied(*args: Any, **kwargs: Any) -> Any:
+            if (what := did(*args, **kwargs)) is not None:
+                done.add(what)
+            return method(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, spied)
+
+    spy(pettingzoo.raw_env, "step", lambda env, action: "PettingZoo")
+    spy(
+        piepmatz_gymnasium.PiepmatzEnv,
+        "step",
+        # Made from the registry: gymnasium.make gives the env its spec.
+        lambda env, action: (
+            "Gymnasium" if env.spec and env.spec.id == piepmatz_gymnasium.ENV_ID else None
+        ),
+    )
+    spy(
+        ismcts.ISMCTSBot,
+        "step",
+        lambda bot, state: (
+            "OpenSpiel" if state.get_game().get_type().short_name == "python_piepmatz" else None
+        ),
+    )
+    spy(
+        piepmatz.sim,
+        "run_games",
+        lambda config, **kw: "own bot" if set(config.bots) - built_in else None,
+    )
+    for index in range(len(BLOCKS)):
+        run_example(index)
+    assert done == {"PettingZoo", "Gymnasium", "OpenSpiel", "own bot"}
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_example_runs(index: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # Examples may register bots: each runs with the built-in bots only, and leaves them so.
     monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(BLOCKS[index], f"{DOC.name} example {index + 1}", "exec"), {})
-    assert out.getvalue().strip()  # every example shows something
+    assert run_example(index).strip()  # every example shows something
 
 
 def test_the_field_table_matches_the_encoding() -> None:
@@ -55,9 +103,10 @@ def test_the_size_table_gives_the_encoders_sizes() -> None:
         "`action_mask`": NUM_ACTIONS,
         "`observation_tensor`": game.observation_tensor_size(),
         "`information_state_tensor`": game.information_state_tensor_size(),
-        "the private observation's tensor": PRIVATE_SIZE,
     }
     assert game.information_state_tensor_size() == INFO_STATE_SIZE
     assert game.num_distinct_actions() == NUM_ACTIONS
-    rows = dict(re.findall(r"^\| ([^|]+?) \| (\d+) \|$", TEXT, re.MULTILINE))
-    assert {name: int(n) for name, n in rows.items()} == actual
+    rows = {name: int(n) for name, n in re.findall(r"^\| ([^|]+?) \| (\d+) \|$", TEXT, re.M)}
+    # Each array the code names, by its name; the private observation's, in words, the rest.
+    assert {name: n for name, n in rows.items() if name.startswith("`")} == actual
+    assert [n for name, n in rows.items() if not name.startswith("`")] == [PRIVATE_SIZE]
