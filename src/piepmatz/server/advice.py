@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from piepmatz.bots.analysis import hint_seed
 from piepmatz.bots.base import BotMoveError
-from piepmatz.core import view_of
+from piepmatz.core import State, view_of
 
 from .messages import ActionPreview, HintAnswer, Previews
 from .seats import RoomError
@@ -32,19 +32,25 @@ class Advice:
         #: The last hint per seat, with the move it answers: asked again, it is sent again.
         self.hints_given: dict[int, tuple[int, str]] = {}
 
+    def _decision(self, seat: int, move: int, what: str) -> State:
+        """The state at ``move`` if it is ``seat``'s decision now; else :class:`RoomError`
+        saying why there is nothing to ``what`` (preview, hint)."""
+        room = self.room
+        if move != room.move:
+            raise RoomError(
+                ErrorCode.STALE, f"{what} for move {move}, but the game is at move {room.move}"
+            )
+        state = room.game.state
+        if room.status != TableStatus.PLAYING or state.is_over() or state.current_player != seat:
+            raise RoomError(ErrorCode.NOT_YOUR_TURN, f"it is not your decision: nothing to {what}")
+        return state
+
     def previews(self, seat: int, move: int) -> str:
         """What each of ``seat``'s legal actions at ``move`` would do, computed from the seat's
         view alone by the terminal game's preview (a sampled world, so nothing hidden leaks)."""
         from piepmatz.text.preview import preview
 
-        room = self.room
-        if move != room.move:
-            raise RoomError(
-                ErrorCode.STALE, f"preview for move {move}, but the game is at move {room.move}"
-            )
-        state = room.game.state
-        if room.status != TableStatus.PLAYING or state.is_over() or state.current_player != seat:
-            raise RoomError(ErrorCode.NOT_YOUR_TURN, "it is not your decision: nothing to preview")
+        state = self._decision(seat, move, "preview")
         view = view_of(state, seat)
         out = []
         for action in state.legal_actions():
@@ -66,13 +72,7 @@ class Advice:
             raise RoomError(
                 ErrorCode.HINTS_OFF, "hints are off at this table: not every person allowed them"
             )
-        if move != room.move:
-            raise RoomError(
-                ErrorCode.STALE, f"hint for move {move}, but the game is at move {room.move}"
-            )
-        state = room.game.state
-        if room.status != TableStatus.PLAYING or state.is_over() or state.current_player != seat:
-            raise RoomError(ErrorCode.NOT_YOUR_TURN, "it is not your decision: nothing to hint")
+        state = self._decision(seat, move, "hint")
         given = self.hints_given.get(seat)
         if given is not None and given[0] == move:
             return given[1]

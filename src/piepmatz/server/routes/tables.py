@@ -19,7 +19,7 @@ from ..messages import Join, NewTable, QuickGame
 from ..roster import HUMAN, UnknownBot
 from ..seats import RoomError
 from ..vocabulary import TableStatus
-from . import SiteOf, TableOf
+from . import Site, SiteOf, TableOf
 
 router = APIRouter(prefix="/api")
 
@@ -67,23 +67,32 @@ def _choices(review: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {text: Action.parse(text).to_json() for text in texts}
 
 
-@router.post("/tables", status_code=201)
-async def new_table(body: NewTable, request: Request, site: SiteOf) -> dict[str, Any]:
-    _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
+async def _open(
+    request: Request, site: Site, kinds: list[str], rules: str, **options: Any
+) -> dict[str, Any]:
+    """Open a table (:meth:`Hub.open`) and answer with its links; 422 saying what was wrong."""
     try:
-        opened = await site.hub.open(
-            body.seats,
-            body.rules,
-            name=body.name,
-            creator=body.seat,
-            seed=body.seed,
-            public=body.public,
-            hints=body.hints,
-            part=body.deal_part,
-        )
+        opened = await site.hub.open(kinds, rules, **options)
     except TableRefused as exc:
         raise HTTPException(422, str(exc)) from None
     return _links(request, opened)
+
+
+@router.post("/tables", status_code=201)
+async def new_table(body: NewTable, request: Request, site: SiteOf) -> dict[str, Any]:
+    _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
+    return await _open(
+        request,
+        site,
+        body.seats,
+        body.rules,
+        name=body.name,
+        creator=body.seat,
+        seed=body.seed,
+        public=body.public,
+        hints=body.hints,
+        part=body.deal_part,
+    )
 
 
 @router.post("/quick", status_code=201)
@@ -93,19 +102,17 @@ async def quick(body: QuickGame, request: Request, site: SiteOf) -> dict[str, An
         bot = site.roster.choose(body.bot)
     except UnknownBot as exc:
         raise HTTPException(422, f"bot: {exc}") from None
-    try:
-        opened = await site.hub.open(
-            [HUMAN] + [bot] * (body.players - 1),
-            body.rules,
-            name=body.name,
-            creator=0,
-            seed=body.seed,
-            hints=body.hints,
-            part=body.deal_part,
-        )
-    except TableRefused as exc:
-        raise HTTPException(422, str(exc)) from None
-    return _links(request, opened)
+    return await _open(
+        request,
+        site,
+        [HUMAN] + [bot] * (body.players - 1),
+        body.rules,
+        name=body.name,
+        creator=0,
+        seed=body.seed,
+        hints=body.hints,
+        part=body.deal_part,
+    )
 
 
 @router.get("/bots")
