@@ -15,8 +15,9 @@ from redis.asyncio.lock import Lock
 
 from piepmatz.args import new_game
 from piepmatz.server import db
-from piepmatz.server.bus import Bus
+from piepmatz.server.bus import Bus, channel
 from piepmatz.server.hub import LISTED_AWAY, Hub
+from piepmatz.server.news import AnyNews, MoveNews, PresenceNews
 from piepmatz.server.pool import BotPool
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection, new_token
@@ -27,16 +28,14 @@ PATIENCE = 30.0
 
 
 @asynccontextmanager
-async def hub(
-    url: str, redis_url: str, heard: list[dict[str, Any]] | None = None
-) -> AsyncIterator[Hub]:
+async def hub(url: str, redis_url: str, heard: list[AnyNews] | None = None) -> AsyncIterator[Hub]:
     """A hub on its own bus; every message its bus delivers is noted in ``heard``, in the
     order the bus delivered them."""
     engine = db.make_engine(url)
     await db.upgrade(engine)
     found = Hub(Store(engine), BotPool(0))
 
-    async def hear(table_id: str, message: dict[str, Any]) -> None:
+    async def hear(table_id: str, message: AnyNews) -> None:
         if heard is not None:
             heard.append(message)  # before any wait: the bus's order
         await found.hear(table_id, message)
@@ -78,31 +77,31 @@ async def play_unheard(room: Room, move: int) -> None:
 
 
 async def news_before(
-    heard: list[dict[str, Any]], start: int, marker: Callable[[dict[str, Any]], bool]
+    heard: list[AnyNews], start: int, marker: Callable[[AnyNews], bool]
 ) -> list[str]:
     """The kinds of the news in ``heard`` from ``start`` up to the first message ``marker``
     accepts, once it has come. One table's news comes in the order it was published, so news
     published before that message, had it been published, is in the list."""
     async with asyncio.timeout(PATIENCE):
         while True:
-            kinds = [m["kind"] for m in heard[start:]]
+            kinds = [m.kind for m in heard[start:]]
             found = [i for i, m in enumerate(heard[start:]) if marker(m)]
             if found:
                 return kinds[: found[0]]
             await asyncio.sleep(0.01)
 
 
-def reminder(room: Room) -> Callable[[dict[str, Any]], bool]:
+def reminder(room: Room) -> Callable[[AnyNews], bool]:
     """Accepts a reminder of who is connected from ``room``'s process that says how far the
     table is now: published after everything the table did so far."""
     assert room.replica.bus is not None
     origin, progress = room.replica.bus.origin, room.progress()
 
-    def accepts(message: dict[str, Any]) -> bool:
+    def accepts(message: AnyNews) -> bool:
         return (
-            message["kind"] == "presence"
-            and message["origin"] == origin
-            and message.get("progress") == progress
+            isinstance(message, PresenceNews)
+            and message.origin == origin
+            and message.progress == progress
         )
 
     return accepts
@@ -121,7 +120,7 @@ async def _missed(url: str, redis_url: str) -> None:
         await play_unheard(room_a, 0)
         second = room_a.game.state.legal_actions()[0]
         await room_a.act(room_a.game.state.current_player, 1, str(second))
-        news = await news_before(heard, start, lambda m: m["kind"] == "move" and m["move"] == 1)
+        news = await news_before(heard, start, lambda m: isinstance(m, MoveNews) and m.move == 1)
         assert "move" not in news, "b heard nothing of move 0"
         # Move 1's news shows b the gap; b reads both moves from the database.
         await until_move(room_b, 2)
@@ -376,9 +375,9 @@ def test_a_process_that_lost_its_subscription_catches_up_when_back(
 
 
 async def _many_at_once(redis_url: str) -> None:
-    heard: list[dict[str, object]] = []
+    heard: list[AnyNews] = []
 
-    async def hear(_table: str, message: dict[str, object]) -> None:
+    async def hear(_table: str, message: AnyNews) -> None:
         heard.append(message)
 
     sender = Bus(redis_url, hear)
@@ -389,12 +388,15 @@ async def _many_at_once(redis_url: str) -> None:
         await listener.hold("crowd")
         # Far more publishes at once than the process keeps connections to Redis: they wait
         # for a connection instead of failing.
-        told = await asyncio.gather(*(sender.publish("crowd", "move", move=i) for i in range(500)))
+        told = await asyncio.gather(
+            *(sender.publish("crowd", MoveNews(move=i, seat=0, action="pass")) for i in range(500))
+        )
         assert all(told), f"{told.count(False)} of 500 publishes failed"
         async with asyncio.timeout(PATIENCE):
             while len(heard) < 500:
                 await asyncio.sleep(0.01)
-        assert sorted(m["move"] for m in heard) == list(range(500))  # type: ignore[type-var]
+        assert sorted(m.move for m in heard if isinstance(m, MoveNews)) == list(range(500))
+        assert len(heard) == 500
     finally:
         await sender.close()
         await listener.close()
@@ -402,3 +404,33 @@ async def _many_at_once(redis_url: str) -> None:
 
 def test_hundreds_of_tables_publishing_at_once_all_get_through(redis_url: str) -> None:
     asyncio.run(_many_at_once(redis_url))
+
+
+async def _unreadable(redis_url: str) -> None:
+    heard: list[AnyNews] = []
+
+    async def hear(_table: str, message: AnyNews) -> None:
+        heard.append(message)
+
+    listener, sender = Bus(redis_url, hear), Bus(redis_url, hear)
+    await listener.start()
+    await sender.start()
+    raw = redis.Redis.from_url(redis_url)
+    try:
+        await listener.hold("odd")
+        # Another version's news, or someone else's: passed over, and the listener goes on.
+        await raw.publish(channel("odd"), '{"kind": "move", "move": "three"}')
+        await raw.publish(channel("odd"), "not json")
+        await sender.publish("odd", MoveNews(move=3, seat=1, action="pass"))
+        async with asyncio.timeout(PATIENCE):
+            while not heard:
+                await asyncio.sleep(0.01)
+        assert heard == [MoveNews(origin=sender.origin, move=3, seat=1, action="pass")]
+    finally:
+        await raw.aclose()
+        await sender.close()
+        await listener.close()
+
+
+def test_news_that_cannot_be_read_is_passed_over(redis_url: str) -> None:
+    asyncio.run(_unreadable(redis_url))

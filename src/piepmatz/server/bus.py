@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import redis.asyncio as redis
+from pydantic import ValidationError
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, RedisError
+
+from .news import AnyNews, news_reader
 
 log = logging.getLogger("piepmatz.server")
 
@@ -38,7 +40,7 @@ PRESENCE_EVERY = 15.0
 REDIS_CONNECTIONS = 32
 REDIS_WAIT = 10.0
 
-Handler = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
+Handler = Callable[[str, AnyNews], Coroutine[Any, Any, None]]
 
 
 def channel(table_id: str) -> str:
@@ -117,15 +119,15 @@ class Bus:
             with contextlib.suppress(RedisError, OSError):
                 await self._pubsub.unsubscribe(channel(table_id))
 
-    async def publish(self, table_id: str, kind: str, **fields: Any) -> bool:
+    async def publish(self, table_id: str, news: AnyNews) -> bool:
         """Tell every process holding ``table_id``; a failure is logged and answered False,
         not raised: the others catch up from the database when the next move shows them the
         gap."""
-        message = json.dumps({"kind": kind, "origin": self.origin} | fields)
+        message = news.model_copy(update={"origin": self.origin}).model_dump_json()
         try:
             await self.redis.publish(channel(table_id), message)
         except (RedisError, OSError) as exc:
-            log.warning("table %s: could not publish %s: %s", table_id, kind, exc)
+            log.warning("table %s: could not publish %s: %s", table_id, news.kind, exc)
             return False
         return True
 
@@ -136,7 +138,11 @@ class Bus:
                     if raw.get("type") != "message":
                         continue
                     table_id = raw["channel"].decode().removeprefix("piepmatz:table:")
-                    message = json.loads(raw["data"])
+                    try:
+                        message = news_reader.validate_json(raw["data"])
+                    except ValidationError as exc:  # another version's news, or not ours
+                        log.warning("table %s: news not read: %s", table_id, exc)
+                        continue
                     # Each message in its own task: one slow connection does not hold up the
                     # other tables; a table's own lock keeps its messages in order.
                     task = asyncio.create_task(self.handler(table_id, message))

@@ -14,6 +14,7 @@ from piepmatz.args import new_game
 from piepmatz.core.commitment import new_secret, seed_from
 
 from . import archive
+from .news import AnyNews
 from .pool import BotPool
 from .reviews import Reviews
 from .room import Room
@@ -73,7 +74,7 @@ class Hub:
         #: Since when (monotonic seconds) each held table has been idle, by id.
         self._idle_since: dict[str, float] = {}
 
-    async def hear(self, table_id: str, message: dict[str, Any]) -> None:
+    async def hear(self, table_id: str, message: AnyNews) -> None:
         """News from another process (the bus calls this)."""
         room = self.rooms.get(table_id)
         if room is not None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .messages import ChatLine
+from .news import AnyNews, ChatNews, MoveNews, PresenceNews, SeatNews
 from .store import StoredTable
 from .vocabulary import TableStatus
 
@@ -31,11 +32,11 @@ class Replica:
         #: that process last said so; by process.
         self.elsewhere: dict[str, tuple[list[int], int, float]] = {}
 
-    async def publish(self, kind: str, **fields: Any) -> bool:
+    async def tell(self, news: AnyNews) -> bool:
         """Tell the other processes (``False``: there is no bus, or it did not take the news)."""
         if self.bus is None:
             return False
-        return await self.bus.publish(self.room.id, kind, **fields)
+        return await self.bus.publish(self.room.id, news)
 
     def seat_connected(self, seat: int) -> bool:
         return any(seats[seat] for seats, _, _ in self.elsewhere.values())
@@ -46,59 +47,53 @@ class Replica:
     def spectators(self) -> int:
         return sum(n for _, n, _ in self.elsewhere.values())
 
-    async def hear(self, message: dict[str, Any]) -> None:
+    async def hear(self, news: AnyNews) -> None:
         """News of this table from another server process."""
         assert self.bus is not None
         room = self.room
-        kind = message["kind"]
-        if kind == "chat":
+        if isinstance(news, ChatNews):
             # Every process, the sender's too, hears chat here: one order everywhere.
-            await room.audience.tell(
-                ChatLine(**message["line"], sent=message["sent"]).model_dump_json()
-            )
+            line = ChatLine(**news.line.model_dump(), sent=news.sent)
+            await room.audience.tell(line.model_dump_json())
             return
-        if message["origin"] == self.bus.origin:
+        if news.origin == self.bus.origin:
             return
         async with room.lock:
-            if kind == "move":
-                if message["move"] > room.move:
+            if isinstance(news, MoveNews):
+                if news.move > room.move:
                     await self.catch_up_locked()  # a message went missing: the database has it
-                elif message["move"] == room.move:
-                    room.game.apply(message["action"], player=message["seat"])
+                elif news.move == room.move:
+                    room.game.apply(news.action, player=news.seat)
                     await self._announce_moves(1)
-            elif kind == "seat" and room.seats[message["seat"]].name is None:
+            elif isinstance(news, SeatNews) and room.seats[news.seat].name is None:
                 await room.seated(
-                    message["seat"],
-                    message["name"],
-                    message["token_hash"],
-                    bool(message.get("hints", False)),
-                    room.status.latest(message["status"]),
-                    message.get("part"),
-                    message.get("seed"),
+                    news.seat,
+                    news.name,
+                    news.token_hash,
+                    news.hints,
+                    room.status.latest(news.status),
+                    news.part,
+                    news.seed,
                 )
-            elif kind == "presence":
-                await self._heard_presence(message)
+            elif isinstance(news, PresenceNews):
+                await self._heard_presence(news)
         room.botseats.wake()
 
-    async def _heard_presence(self, message: dict[str, Any]) -> None:
+    async def _heard_presence(self, news: PresenceNews) -> None:
         room = self.room
-        known = self.elsewhere.get(message["origin"])
-        self.elsewhere[message["origin"]] = (
-            message["seats"],
-            message["spectators"],
-            time.monotonic(),
-        )
+        known = self.elsewhere.get(news.origin)
+        self.elsewhere[news.origin] = (news.seats, news.spectators, time.monotonic())
         room.note_presence()
         # A process from before the progress was sent counts as up to date.
         ours = room.progress()
-        theirs = message.get("progress", ours)
+        theirs = news.progress if news.progress is not None else ours
         if any(t > o for t, o in zip(theirs, ours, strict=True)):
             await self.catch_up_locked()
         # Behind: the game may have ended here, and a finished table sends no reminders.
-        if message["ask"] or any(t < o for t, o in zip(theirs, ours, strict=True)):
-            await self.publish("presence", ask=False, **room.presence_here())
+        if news.ask or any(t < o for t, o in zip(theirs, ours, strict=True)):
+            await self.tell(room.presence_here())
         # A reminder that changes nothing is not told (every table has one every 15 s).
-        if known is None or known[:2] != (message["seats"], message["spectators"]):
+        if known is None or known[:2] != (news.seats, news.spectators):
             await room.audience.announce_table()
 
     async def catch_up(self, stored: StoredTable | None = None) -> None:
@@ -151,7 +146,7 @@ class Replica:
             for origin in gone:
                 del self.elsewhere[origin]
             room.note_presence()
-            await self.publish("presence", ask=False, **room.presence_here())
+            await self.tell(room.presence_here())
             if gone:
                 await room.audience.announce_table()
 

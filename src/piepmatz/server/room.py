@@ -26,6 +26,7 @@ from .advice import Advice
 from .botplay import BotSeats
 from .fanout import Audience
 from .messages import CHAT_HISTORY, Ack, ChatLine, SeatInfo, TableInfo
+from .news import ChatLineNews, ChatNews, MoveNews, PresenceNews, SeatNews
 from .pool import BotPool
 from .replication import Replica
 from .seats import Connection, RoomError, Seat, new_token, token_hash, token_matches
@@ -144,15 +145,16 @@ class Room:
                     # Taken through another server process: this copy was behind. A public
                     # table's newcomer tries the next free seat.
                     await self.replica.catch_up_locked()
-            await self.replica.publish(
-                "seat",
-                seat=seat,
-                name=name,
-                token_hash=token_hash(token),
-                hints=hints,
-                part=part,
-                status=status,
-                seed=seed,
+            await self.replica.tell(
+                SeatNews(
+                    seat=seat,
+                    name=name,
+                    token_hash=token_hash(token),
+                    hints=hints,
+                    part=part,
+                    status=TableStatus(status),
+                    seed=seed,
+                )
             )
             await self.seated(seat, name, token_hash(token), hints, status, part, seed)
         self.botseats.wake()
@@ -217,17 +219,18 @@ class Room:
     async def presence_changed(self, ask: bool = False) -> None:
         """Someone came or went: the table (here and at the other processes) is told."""
         self.note_presence()
-        await self.replica.publish("presence", ask=ask, **self.presence_here())
+        await self.replica.tell(self.presence_here(ask))
         await self.audience.announce_table()
 
-    def presence_here(self) -> dict[str, Any]:
+    def presence_here(self, ask: bool = False) -> PresenceNews:
         """Who is connected to this process: connections per seat, spectators; and how far."""
         seats = [sum(not c.broken for c in s.connections) for s in self.seats]
-        return {
-            "seats": seats,
-            "spectators": len(self.audience.spectators),
-            "progress": self.progress(),
-        }
+        return PresenceNews(
+            ask=ask,
+            seats=seats,
+            spectators=len(self.audience.spectators),
+            progress=self.progress(),
+        )
 
     def note_presence(self) -> None:
         """Keep :attr:`away_since` up to date after someone came or went, here or elsewhere."""
@@ -347,7 +350,7 @@ class Room:
             self.game.apply(action, player=seat)
             if over:
                 self.status = TableStatus.OVER
-            await self.replica.publish("move", move=move, seat=seat, action=str(action))
+            await self.replica.tell(MoveNews(move=move, seat=seat, action=str(action)))
             # Announced under the lock, so that every client hears the moves in order.
             for conn in self.seats[seat].connections if sender is None else (sender,):
                 await conn.send(Ack(move=move, action=str(action)).model_dump_json())
@@ -360,8 +363,8 @@ class Room:
     async def chat(self, seat: int, text: str) -> None:
         line = StoredChat(seat, self.seats[seat].name or f"seat {seat}", text, datetime.now(UTC))
         await self.store.add_chat(self.id, line)
-        fields = {"seat": line.seat, "name": line.name, "text": line.text}
-        if await self.replica.publish("chat", line=fields, sent=line.sent.isoformat()):
+        said = ChatLineNews(seat=line.seat, name=line.name, text=line.text)
+        if await self.replica.tell(ChatNews(line=said, sent=line.sent.isoformat())):
             return  # every process sends it on hearing it, this one too
         await self.audience.tell(_chat_message(line))
 

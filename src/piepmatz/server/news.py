@@ -1,0 +1,81 @@
+"""What one server process tells the others about a table (``bus.Bus``), as Pydantic models like
+the client messages: a move stored, a seat taken, a chat line, who is connected where. The
+database is the truth; news only says where to look.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from .vocabulary import TableStatus
+
+
+class _News(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: The process that told it (set by the bus as it publishes).
+    origin: str = ""
+
+
+class MoveNews(_News):
+    """Move ``move`` is stored: ``seat`` played ``action``."""
+
+    kind: Literal["move"] = "move"
+    move: int
+    seat: int
+    action: str
+
+
+class SeatNews(_News):
+    """A person sat down at ``seat``; ``seed`` is the deal's once that was the last part."""
+
+    kind: Literal["seat"] = "seat"
+    seat: int
+    name: str
+    token_hash: str
+    hints: bool = False
+    part: str | None = None
+    status: TableStatus
+    seed: int | None = None
+
+
+class ChatLineNews(BaseModel):
+    seat: int
+    name: str
+    text: str
+
+
+class ChatNews(_News):
+    """A chat line, stored; every process (the sender's too) sends it on hearing it."""
+
+    kind: Literal["chat"] = "chat"
+    line: ChatLineNews
+    sent: str
+
+
+class PresenceNews(_News):
+    """Who is connected to the teller: connections per seat, spectators; how far the table is
+    there (status, seats taken, moves); ``ask``: tell yours in turn."""
+
+    kind: Literal["presence"] = "presence"
+    ask: bool = False
+    seats: list[int]
+    spectators: int
+    progress: list[int] | None = None
+
+
+AnyNews = MoveNews | SeatNews | ChatNews | PresenceNews
+News = Annotated[AnyNews, Field(discriminator="kind")]
+news_reader: TypeAdapter[AnyNews] = TypeAdapter(News)
+
+__all__ = [
+    "AnyNews",
+    "ChatLineNews",
+    "ChatNews",
+    "MoveNews",
+    "PresenceNews",
+    "SeatNews",
+    "news_reader",
+]
