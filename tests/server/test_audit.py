@@ -241,6 +241,8 @@ class Truth:
         self.legal: list[set[str]] = []
         #: Each row's P and G (T2) and whether G > P, written here independently of the server.
         self.strengths: list[list[dict[str, Any]]] = []
+        #: Each player's birds in mated pairs (E4): a male and a female of one species and value.
+        self.mated: list[list[list[str]]] = []
         self.record = record
         for move in range(len(record["actions"]) + 1):
             state = game.state
@@ -250,6 +252,13 @@ class Truth:
             self.legal.append(set() if state.is_over() else {str(a) for a in state.legal_actions()})
             weighed = [row_strength(row) for row in state.rows]
             self.strengths.append([{"perch": p, "ground": g, "chases": g > p} for p, g in weighed])
+            pairs = state.rules.pairs == "mated"
+            self.mated.append(
+                [
+                    [BIRD_NAMES[b] for b in sorted(c) if pairs and b ^ 1 in c]
+                    for c in state.collections
+                ]
+            )
             if move < len(record["actions"]):
                 game.apply(record["actions"][move])
 
@@ -346,6 +355,7 @@ def _check_state(
         assert viewer is not None and truth.views[move][viewer]["current_player"] == viewer
         assert set(message["legal"]) == truth.legal[move], f"{who}: legal at {move}"
     assert message["strengths"] == truth.strengths[move], f"{who}: strengths at {move}"
+    assert message["mated"] == truth.mated[move], f"{who}: mated pairs at {move}"
     # The same actions as fields, one for one, for a client that reads no notation.
     assert message["choices"] == [Action.parse(a).to_json() for a in message["legal"]], who
 

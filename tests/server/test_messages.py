@@ -355,6 +355,7 @@ def test_the_state_message_written_directly_is_the_models_byte_for_byte() -> Non
                 "legal": [str(a) for a in state.legal_actions()],
                 "choices": [a.to_json() for a in state.legal_actions()],
                 "strengths": [{"perch": 5, "ground": 3, "chases": False}],
+                "mated": [["BL3m", "BL3f"], []],
                 "log": log,
                 "result": game.score().to_json() if state.is_over() else None,
             }

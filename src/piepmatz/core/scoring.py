@@ -83,6 +83,13 @@ def majorities(collections: Sequence[Sequence[int]]) -> dict[str, int | None]:
     return majority
 
 
+def mated(collection: Sequence[int]) -> set[int]:
+    """The birds of a collection that form mated pairs (E4, ``pairs=mated``): the male and the
+    female of one species and value (ids ``b`` and ``b ^ 1``)."""
+    owned = set(collection)
+    return {b for b in owned if b ^ 1 in owned}
+
+
 def score(
     rules: Rules,
     collections: list[list[int]],
@@ -99,8 +106,7 @@ def score(
         pairs = 0
         pair_points = 0
         if rules.pairs == "mated":
-            # A mated pair: the male and female of one species and value (ids b and b ^ 1).
-            paired = {b for b in owned if b ^ 1 in owned}
+            paired = mated(collection)
             pairs = len(paired) // 2
             pair_points = PAIR_POINTS * pairs
             for bird in owned - paired:

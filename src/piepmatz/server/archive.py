@@ -15,7 +15,7 @@ from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
 from piepmatz.text.words import tell
 
-from .fanout import strengths
+from .fanout import mated_pairs, strengths
 from .pool import BotPool
 from .room import Room
 from .roster import HUMAN
@@ -108,6 +108,7 @@ def _frame(game: Game, action: Action | None, since: int) -> dict[str, Any]:
         "state": state_to_json(state) | {"events": []},
         "majority": majorities(state.collections),
         "strengths": strengths(state.rows),
+        "mated": mated_pairs(state),
         "log": [tell(e) for e in (state.events or [])[since:]],
     }
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from piepmatz.core import views_to_json
+from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import Event, event_to_json
-from piepmatz.core.state import chases, row_strength
+from piepmatz.core.scoring import mated
+from piepmatz.core.state import State, chases, row_strength
 from piepmatz.core.view import filter_event
 from piepmatz.i18n import use_language
 from piepmatz.text.words import tell
@@ -20,6 +22,13 @@ from .vocabulary import TableStatus
 
 if TYPE_CHECKING:
     from .room import Room
+
+
+def mated_pairs(state: State) -> list[list[str]]:
+    """Each player's birds in mated pairs (E4), as card names; none under ``pairs=species``."""
+    if state.rules.pairs != "mated":
+        return [[] for _ in state.collections]
+    return [[BIRD_NAMES[b] for b in sorted(mated(c))] for c in state.collections]
 
 
 def strengths(rows: list[list[int]]) -> list[dict[str, Any]]:
@@ -67,6 +76,7 @@ class Audience:
         over = state.is_over()
         to_act = state.current_player if room.status == TableStatus.PLAYING and not over else None
         weighed = strengths(state.rows)
+        pairs = mated_pairs(state)
         actions = state.legal_actions() if to_act is not None else []
         legal = [str(a) for a in actions]
         choices = [a.to_json() for a in actions]
@@ -96,6 +106,7 @@ class Audience:
                 legal=legal if conn.seat == to_act else [],
                 choices=choices if conn.seat == to_act else [],
                 strengths=weighed,
+                mated=pairs,
                 log=log,
                 result=result,
             )

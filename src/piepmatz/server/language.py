@@ -7,7 +7,19 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from piepmatz.core.cards import SPECIES_NAMES
+from piepmatz.core.cards import (
+    BIRD_FEMALE,
+    BIRD_NAMES,
+    BIRD_SPECIES,
+    BIRD_VALUE,
+    FEEDER_EGGS,
+    FEEDER_KIND,
+    FEEDER_NAMES,
+    NUM_BIRDS,
+    NUM_FEEDER,
+    SPECIES,
+    SPECIES_NAMES,
+)
 from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import (
     LANGUAGE_NAMES,
@@ -58,6 +70,24 @@ class LanguageMiddleware:
             await self.app(scope, receive, send)
 
 
+#: Each card's fields by its name (the core's): a bird's species, value and sex; a feeder card's
+#: kind and eggs.
+CARDS: dict[str, dict[str, dict[str, Any]]] = {
+    "birds": {
+        BIRD_NAMES[b]: {
+            "species": SPECIES[BIRD_SPECIES[b]],
+            "value": BIRD_VALUE[b],
+            "sex": "f" if BIRD_FEMALE[b] else "m",
+        }
+        for b in range(NUM_BIRDS)
+    },
+    "feeder": {
+        FEEDER_NAMES[f]: {"kind": FEEDER_KIND[f].name.lower(), "eggs": FEEDER_EGGS[f]}
+        for f in range(NUM_FEEDER)
+    },
+}
+
+
 def web_catalogue(lang: str) -> dict[str, Any]:
     """What the browser client needs to show ``lang``: its ``web`` texts and plural rule, the
     species' names and the languages to switch to."""
@@ -70,6 +100,8 @@ def web_catalogue(lang: str) -> dict[str, Any]:
         "plural_categories": list(PLURAL_CATEGORIES[lang]),
         # The rules' presets by name, so that the lobby offers what the core has.
         "presets": list(PRESETS),
+        # Every card by its name, as fields: the page reads no card notation.
+        "cards": CARDS,
         "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
     }

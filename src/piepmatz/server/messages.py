@@ -220,6 +220,9 @@ class StateMessage(BaseModel):
     #: and whether the ground chases it (``core.state.chases``), so that a client decides
     #: nothing itself.
     strengths: list[dict[str, Any]] = []
+    #: Each player's birds that form mated pairs (E4), by the core: the page shows them as
+    #: pairs without knowing the rule (empty lists where pairs are counted by species).
+    mated: list[list[str]] = []
     #: One sentence per entry of ``events`` (``piepmatz.core.events.describe_event``).
     log: list[str] = []
     #: The score sheet once the game is over.

@@ -2,8 +2,8 @@
 // Nothing here decides a rule: strengths are sums of the values shown, the majority holder comes
 // from the server, and what may be clicked comes from the legal actions the server sent.
 import { h } from "./dom.js";
-import { bird, botLevel, feeder, parseBird, SPECIES_CODES } from "./cards.js";
-import { _, ngettext, speciesName } from "./i18n.js";
+import { bird, botLevel, feeder, SPECIES_CODES } from "./cards.js";
+import { _, birdOf, feederOf, ngettext, speciesName } from "./i18n.js";
 
 function phaseTag(phase) {
   return {
@@ -17,13 +17,14 @@ function phaseTag(phase) {
 }
 
 /** A model from a seat's (or a spectator's) view as the server sends it. */
-export function fromView(view, seats, strengths) {
+export function fromView(view, seats, { strengths, mated }) {
   const me = view.player;
   const n = view.players;
   const ownBlind = me === null ? [] : view.own_seeds.filter((s) => !view.seeds_seen[me].includes(s));
   return {
     ...common(view, seats),
     strengths,
+    mated,
     me,
     hands: range(n).map((p) => (p === me ? { cards: view.hand, size: view.hand.length }
       : { cards: null, size: view.hand_sizes[p], shown: view.shown[p] })),
@@ -36,11 +37,12 @@ export function fromView(view, seats, strengths) {
 }
 
 /** A model from a whole state (the replay page): every hand and blind seed shown. */
-export function fromState(state, seats, majority, strengths) {
+export function fromState(state, seats, majority, { strengths, mated }) {
   const n = state.players;
   return {
     ...common(state, seats),
     strengths,
+    mated,
     majority,
     me: null,
     hands: range(n).map((p) => ({ cards: state.hands[p], size: state.hands[p].length,
@@ -95,7 +97,7 @@ export function logNames(sentence, seats) {
 }
 
 function value(code) {
-  return parseBird(code).value;
+  return birdOf(code).value;
 }
 
 /**
@@ -157,9 +159,9 @@ function drawColumn(model) {
 }
 
 function describeSpot(spot) {
-  const eggs = Number(spot.seed[1]);
+  const eggs = feederOf(spot.seed).eggs;
   if (!spot.pest) return ngettext("seed with {count} egg", "seed with {count} eggs", eggs);
-  return spot.pest.startsWith("CR")
+  return feederOf(spot.pest).kind === "crow"
     ? ngettext("seed with {count} egg, crow beside it", "seed with {count} eggs, crow beside it", eggs)
     : ngettext("seed with {count} egg, squirrel beside it", "seed with {count} eggs, squirrel beside it", eggs);
 }
@@ -229,15 +231,18 @@ function drawSeeds(model, p) {
 /** A collection grouped by species; a male and a female of one value sit together as a pair. */
 function drawCollection(model, p, pick) {
   const bySpecies = {};
-  for (const code of model.collections[p]) (bySpecies[code.slice(0, 2)] ||= []).push(code);
+  for (const code of model.collections[p]) (bySpecies[birdOf(code).species] ||= []).push(code);
+  const paired = new Set(model.mated[p]);
   const groups = SPECIES_CODES.filter((sp) => bySpecies[sp]).map((sp) => {
-    const cards = bySpecies[sp].sort((a, b) => value(a) - value(b) || (a[3] === "m" ? -1 : 1));
+    const cards = bySpecies[sp].sort((a, b) => value(a) - value(b) || (birdOf(a).sex === "m" ? -1 : 1));
     const holder = model.majority[sp] === p;
     const items = [];
     for (let i = 0; i < cards.length; i++) {
       const a = cards[i];
       const b = cards[i + 1];
-      const mated = model.rules?.pairs !== "species" && b && value(a) === value(b) && a[3] !== b[3];
+      // The server names the birds in mated pairs (E4); sorted by value, male first, each pair's
+      // two birds stand side by side.
+      const mated = b && paired.has(a) && paired.has(b);
       const draw = (c) => clickable(bird(c), pick("collection", c));
       if (mated) {
         items.push(h("span", { class: "pair", title: _("a mated pair"), "aria-label": _("pair") }, draw(a), draw(b)));

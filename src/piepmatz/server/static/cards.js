@@ -1,7 +1,7 @@
 // Cards drawn with CSS: each species has its colour AND its own code and badge shape, so the
 // game reads without colour; value and sex are printed large enough for a phone.
 import { h } from "./dom.js";
-import { _, ngettext, speciesName } from "./i18n.js";
+import { _, birdOf, feederOf, ngettext, speciesName } from "./i18n.js";
 
 // A species' name in the page's language is speciesName(code), from the server (core/cards.py).
 export const SPECIES = {
@@ -19,13 +19,8 @@ export function botLevel(kind) {
   return { easy: _("easy"), medium: _("medium"), hard: _("hard"), random: _("random") }[kind] || kind;
 }
 
-/** "BL5m" → {species: "BL", value: 5, sex: "m"} */
-export function parseBird(code) {
-  return { species: code.slice(0, 2), value: Number(code[2]), sex: code[3] };
-}
-
 export function birdLabel(code) {
-  const b = parseBird(code);
+  const b = birdOf(code);
   const words = { species: speciesName(b.species), value: b.value };
   return b.sex === "m" ? _("{species} {value} male", words) : _("{species} {value} female", words);
 }
@@ -33,7 +28,7 @@ export function birdLabel(code) {
 /** A bird card; ``code`` null draws a face-down card. */
 export function bird(code, attrs = {}) {
   if (!code) return h("span", { class: "card back", role: "img", "aria-label": _("hidden bird"), ...attrs });
-  const b = parseBird(code);
+  const b = birdOf(code);
   return h(
     "span",
     {
@@ -51,17 +46,19 @@ export function bird(code, attrs = {}) {
   );
 }
 
-/** "S2a" → a seed worth 2 eggs; "CRa" a crow; "SQa" a squirrel. */
+/** A feeder card in words: a seed and its eggs, a crow or a squirrel. */
 export function feederLabel(code) {
-  if (code.startsWith("CR")) return _("crow");
-  if (code.startsWith("SQ")) return _("squirrel");
-  return ngettext("seed, {count} egg", "seed, {count} eggs", Number(code[1]));
+  const card = feederOf(code);
+  if (card.kind === "crow") return _("crow");
+  if (card.kind === "squirrel") return _("squirrel");
+  return ngettext("seed, {count} egg", "seed, {count} eggs", card.eggs);
 }
 
 export function feeder(code, attrs = {}) {
   if (!code) return h("span", { class: "chip back", role: "img", "aria-label": _("hidden seed"), ...attrs }, "?");
-  if (code.startsWith("CR") || code.startsWith("SQ")) {
-    const crow = code.startsWith("CR");
+  const card = feederOf(code);
+  if (card.kind !== "seed") {
+    const crow = card.kind === "crow";
     return h(
       "span",
       { class: `chip pest ${crow ? "crow" : "squirrel"}`, role: "img", "aria-label": feederLabel(code),
@@ -69,7 +66,7 @@ export function feeder(code, attrs = {}) {
       h("span", { "aria-hidden": "true" }, crow ? _("Crow") : _("Squirrel")),
     );
   }
-  const eggs = Number(code[1]);
+  const eggs = card.eggs;
   return h(
     "span",
     { class: `chip seed eggs${eggs}`, role: "img", "aria-label": feederLabel(code),

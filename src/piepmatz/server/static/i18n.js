@@ -11,6 +11,7 @@ let pluralIndex = (n) => (n !== 1 ? 1 : 0);
 let names = { en: "English" };
 let species = {};
 let presets = ["standard"];
+let cards = { birds: {}, feeder: {} };
 const listeners = [];
 
 /** n => the index of the catalogue's form for n: the browser's plural category of n in the
@@ -44,6 +45,16 @@ export function ngettext(singular, plural, n, params) {
 /** A species' name in the page's language (the game's own names, from core/cards.py). */
 export function speciesName(code) {
   return species[code] || code;
+}
+
+/** A bird's fields by its name (species, value, sex), from the server: no notation is read. */
+export function birdOf(code) {
+  return cards.birds[code];
+}
+
+/** A feeder card's fields by its name (kind: seed, crow or squirrel; eggs), from the server. */
+export function feederOf(code) {
+  return cards.feeder[code];
 }
 
 /** The rules' presets the server has, by name (from the same answer as the texts). */
@@ -85,6 +96,7 @@ export async function loadLanguage(lang) {
   names = data.languages;
   species = data.species;
   presets = data.presets;
+  cards = data.cards;
   document.documentElement.lang = current;
   return current;
 }

@@ -69,7 +69,7 @@ export async function showReplay(tableId) {
   const reviewEl = h("div", { id: "review-result" });
   const show = () => {
     const frame = frames[at];
-    const model = fromState(frame.state, seats, frame.majority, frame.strengths);
+    const model = fromState(frame.state, seats, frame.majority, frame);
     where.textContent = frame.action
       ? _("Move {move} of {moves}: {action}", { move: at, moves: frames.length - 1, action: actionLabel(frame.choice) })
       : _("Move {move} of {moves}: the deal", { move: at, moves: frames.length - 1 });

@@ -248,7 +248,7 @@ class TablePage {
   }
 
   model() {
-    return fromView(this.store.state.view, this.store.info.seats, this.store.state.strengths);
+    return fromView(this.store.state.view, this.store.info.seats, this.store.state);
   }
 
   renderHead() {
