@@ -162,7 +162,7 @@ def test_the_shared_text_and_the_server_import_neither_textual_nor_the_terminal_
         [sys.executable, "-c", _LOADED], env=env, capture_output=True, text=True, check=True
     ).stdout
     loaded = json.loads(out)
-    assert {"piepmatz.text.words", "piepmatz.text.preview", "piepmatz.text.rules"} <= set(
+    assert {"piepmatz.text.words", "piepmatz.text.preview", "piepmatz.text.rulebook"} <= set(
         loaded["text"]
     )
     for side in ("text", "server"):

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from piepmatz.core.rules import FLAG_CHOICES
-from piepmatz.text.rules import (
+from piepmatz.text.rulebook import (
     RULES_TEXTS,
     flag_key,
     full_rules,

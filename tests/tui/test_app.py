@@ -18,7 +18,7 @@ from piepmatz.core import Game, Rules, event_to_json
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS
 from piepmatz.core.state import LAST_HAND
 from piepmatz.core.view import unknown_cards
-from piepmatz.text.rules import flag_key, full_rules, rules_markdown, screen_texts
+from piepmatz.text.rulebook import flag_key, full_rules, rules_markdown, screen_texts
 from piepmatz.text.words import feeder
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.render import tile_text

@@ -23,7 +23,7 @@ def rules_html(spec: str, lang: str = "en") -> str:
     from markdown_it import MarkdownIt
 
     from piepmatz.core.rules import Rules
-    from piepmatz.text.rules import rules_markdown
+    from piepmatz.text.rulebook import rules_markdown
 
     try:
         rules = Rules.parse(spec)

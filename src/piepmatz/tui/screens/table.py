@@ -23,7 +23,7 @@ from piepmatz.bots.base import BotMoveError
 from piepmatz.core import PlayerView
 from piepmatz.core.state import PLAY
 from piepmatz.i18n import N_, _
-from piepmatz.text.rules import rules_markdown
+from piepmatz.text.rulebook import rules_markdown
 from piepmatz.text.words import seat_name
 
 from ..hints import HintGiver, hint_seed

@@ -1,8 +1,9 @@
 """The rules screen's text: the shipped rules text in the player's language, marked for the game.
 
-``piepmatz/RULES.md`` is the English rules text the package ships (a test keeps it equal to the
-spec); ``piepmatz/rules/cs.md`` and ``de.md`` are the Czech and German texts, written from the same
-rule ids and sections. Beside each text, ``rules/<lang>.json`` holds what the rules screen adds in
+``piepmatz/RULES.md`` is the English rules text the package ships, the project's rules spec;
+``piepmatz/rulebook/cs.md`` and ``de.md`` are the Czech and German texts, written from the same
+rule ids and sections (a test holds them to the English ids). Beside each text,
+``rulebook/<lang>.json`` holds what the rules screen adds in
 that language: its heading, and for each rule flag a title, the line that starts the rule it
 changes, and what each of the flag's values means in play. The rules screen shows the flags in
 play first, then the sections a player needs (cards, setup, turn, end and scoring, the flags), and
@@ -32,7 +33,7 @@ from piepmatz.core import Rules
 from piepmatz.i18n import current_language
 
 #: Each language's rules text, in the package; the English one is the project's rules spec.
-RULES_TEXTS = {"en": "RULES.md", "cs": "rules/cs.md", "de": "rules/de.md"}
+RULES_TEXTS = {"en": "RULES.md", "cs": "rulebook/cs.md", "de": "rulebook/de.md"}
 #: The sections a player reads (by their letter); the appendix on the sources is for developers.
 PLAYER_SECTIONS = "CSTEV"
 _SECTION = re.compile(r"## ([A-Z])\. ")
@@ -55,7 +56,7 @@ def full_rules(lang: str = "en") -> str:
 @cache
 def screen_texts(lang: str = "en") -> dict[str, Any]:
     """What the rules screen adds in ``lang``: heading, flag titles, lines and notes."""
-    name = f"rules/{_language(lang)}.json"
+    name = f"rulebook/{_language(lang)}.json"
     texts: dict[str, Any] = json.loads(
         resources.files("piepmatz").joinpath(name).read_text(encoding="utf-8")
     )
@@ -63,7 +64,7 @@ def screen_texts(lang: str = "en") -> dict[str, Any]:
 
 
 def flag_key(value: object) -> str:
-    """How a flag's value is written in ``rules/<lang>.json`` (``true``, ``refill``, ...)."""
+    """How a flag's value is written in ``rulebook/<lang>.json`` (``true``, ``refill``, ...)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
