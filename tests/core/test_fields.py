@@ -72,7 +72,11 @@ def test_copies_of_a_subclass_stay_that_class() -> None:
 def test_a_field_without_a_json_codec_fails_loudly() -> None:
     from piepmatz.core.serial import _check_codecs
     from piepmatz.core.state import Field
+    from piepmatz.core.viewjson import _check_views
 
     _check_codecs(FIELDS)
+    _check_views(FIELDS)
     with pytest.raises(TypeError, match="'nest' has no JSON codec"):
         _check_codecs((*FIELDS, Field("nest", "list", "public")))
+    with pytest.raises(TypeError, match="'nest' has no view entry"):
+        _check_views((*FIELDS, Field("nest", "list", "public")))

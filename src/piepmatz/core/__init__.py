@@ -23,9 +23,10 @@ from .game import Game, GameOptions
 from .jsonio import dump_json, parse_json, read_json
 from .rules import PRESETS, Rules
 from .scoring import PlayerScore, ScoreSheet, score, score_view
-from .serial import state_from_json, state_to_json, view_to_json, views_to_json
+from .serial import state_from_json, state_to_json
 from .state import PHASE_NAMES, State
 from .view import PlayerView, Sampler, determinise, filter_event, view_of
+from .viewjson import view_to_json, views_to_json
 
 __all__ = [
     "BIRD_NAMES",

@@ -98,7 +98,7 @@ class PlayerView(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON-ready dict, cards in notation (see ``docs/state-format.md``)."""
-        from .serial import view_to_json
+        from .viewjson import view_to_json
 
         return view_to_json(self)
 
