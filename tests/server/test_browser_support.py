@@ -15,6 +15,7 @@ from piepmatz.core.events import event_from_json
 from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import use_language
 from piepmatz.server.client import SeatClient
+from piepmatz.server.vocabulary import ErrorCode
 from piepmatz.text.preview import preview
 from piepmatz.text.words import tell
 from serverplay import game_at, get, play_randomly, post, until, ws_url
@@ -162,6 +163,11 @@ def test_the_browser_catalogue_in_each_language(server: str) -> None:
     assert czech["plural_forms"].startswith("nplurals=3;")
     assert czech["plural_categories"] == ["one", "few", "other"]
     assert czech["presets"] == list(PRESETS)  # the lobby offers the core's presets
+    assert czech["errors"] == [c.value for c in ErrorCode] and "not_yet" in czech["errors"]
+    assert czech["statuses"] == ["waiting", "playing", "over"]
+    assert czech["phases"][0] == "play" and "last hand" in czech["phases"]
+    assert czech["cards"]["birds"]["BL5m"] == {"species": "BL", "value": 5, "sex": "m"}
+    assert czech["cards"]["feeder"]["CRa"] == {"kind": "crow", "eggs": 0}
     assert czech["species"]["BL"] == "kos"
     assert czech["languages"] == {"en": "English", "cs": "Čeština", "de": "Deutsch"}
     assert de.json()["messages"]["Seed column"] == "Körnerreihe"

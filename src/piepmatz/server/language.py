@@ -21,6 +21,7 @@ from piepmatz.core.cards import (
     SPECIES_NAMES,
 )
 from piepmatz.core.rules import PRESETS
+from piepmatz.core.state import PHASE_NAMES
 from piepmatz.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -32,6 +33,8 @@ from piepmatz.i18n import (
     plural_forms,
     use_language,
 )
+
+from .vocabulary import ErrorCode, TableStatus
 
 #: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
 _SPECIES_NAME_INDEX = {"en": 0, "de": 1, "cs": 2}
@@ -102,6 +105,12 @@ def web_catalogue(lang: str) -> dict[str, Any]:
         "presets": list(PRESETS),
         # Every card by its name, as fields: the page reads no card notation.
         "cards": CARDS,
+        # The vocabulary the page meets, defined once on the server: the phases of a decision,
+        # a table's statuses and the codes of refusals (each word the page shows for them is a
+        # text of its catalogue, found by these names).
+        "phases": list(PHASE_NAMES),
+        "statuses": [s.value for s in TableStatus],
+        "errors": [c.value for c in ErrorCode],
         "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
     }
