@@ -576,3 +576,35 @@ def test_an_open_table_is_listed_in_the_lobby_and_joined_there(browser: Any, sit
     assert page.locator(".player", has_text="Eve (you)").count() == 1
     no_horizontal_scroll(page)
     page.close()
+
+
+_OUTSIDE = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  const things = 'main select, main input, main button, main label, main a';
+  for (const el of document.querySelectorAll(things)) {
+    const box = el.getBoundingClientRect();
+    if (!box.width && !box.height) continue;  // not shown
+    const clipped = el.tagName === 'LABEL' && el.scrollWidth > el.clientWidth + 1;
+    if (box.left < 0 || box.right > width + 0.5 || clipped) {
+      out.push(`${el.tagName.toLowerCase()}#${el.id || el.textContent.trim().slice(0, 24)}`
+        + ` at ${Math.round(box.left)}-${Math.round(box.right)}${clipped ? ' (cut)' : ''}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 390, 414])
+def test_every_lobby_setting_is_within_reach_on_a_phone(
+    browser: Any, site: str, width: int
+) -> None:
+    """Every dropdown, checkbox, button and label of the lobby (and of the rules page) sits
+    inside a phone's width and no label is cut: a phone user can open any table."""
+    page = browser.new_page(viewport={"width": width, "height": 740})
+    for path in ("/", "/?lang=cs", "/?lang=de", "/rules?rules=overview"):
+        page.goto(f"{site}{path}")
+        page.wait_for_selector("main h1, main .rules")
+        assert page.evaluate(_OUTSIDE) == [], f"{path} at {width} px"
+        no_horizontal_scroll(page)
+    page.close()
