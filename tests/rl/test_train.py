@@ -6,6 +6,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -177,3 +178,24 @@ def test_the_train_command_names_the_missing_extra(
         err == "piepmatz train: needs the 'rl' extra (jax is not installed): "
         "pip install 'piepmatz[rl]'\n"
     )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_curve_marks_a_fair_share_for_the_player_count(
+    players: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import matplotlib.axes
+
+    from piepmatz.rl.curve import plot_curve
+
+    lines: list[float] = []
+    original = matplotlib.axes.Axes.axhline
+
+    def axhline(self: Any, y: float = 0, *args: Any, **kwargs: Any) -> Any:
+        lines.append(y)
+        return original(self, y, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "axhline", axhline)
+    point = {"steps": 10, "rates": [{"opponent": "random", "rate": 0.4, "low": 0.3, "high": 0.5}]}
+    plot_curve([point], tmp_path / "curve.png", players=players)
+    assert lines == [pytest.approx(1 / players)]

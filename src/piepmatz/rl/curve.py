@@ -80,8 +80,11 @@ def win_rate(opponent: str, results: Sequence[GameResult]) -> WinRate:
     return WinRate(opponent, sum(shares(results)), len(results))
 
 
-def plot_curve(points: Sequence[dict[str, Any]], path: str | Path, title: str = "") -> Path:
-    """A PNG of the win rate against each opponent over training steps, with 95 % bands."""
+def plot_curve(
+    points: Sequence[dict[str, Any]], path: str | Path, title: str = "", players: int = 2
+) -> Path:
+    """A PNG of the win rate against each opponent over training steps, with 95 % bands, and
+    a dotted line at a fair share of the wins (``1 / players``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -100,7 +103,7 @@ def plot_curve(points: Sequence[dict[str, Any]], path: str | Path, title: str = 
             alpha=0.2,
             color=line[0].get_color(),
         )
-    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+    ax.axhline(1 / players, color="grey", linewidth=0.8, linestyle=":")
     ax.set_xlabel("learner steps")
     ax.set_ylabel("win rate (95 % Wilson interval)")
     ax.set_ylim(0, 1)

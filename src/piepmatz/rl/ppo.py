@@ -345,6 +345,7 @@ def train(
         result.curve,
         folder / "curve.png",
         f"PPO, {config.players} players, trained against {', '.join(config.opponents)}",
+        players=config.players,
     )
     return result
 
