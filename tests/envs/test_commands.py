@@ -6,14 +6,19 @@ import pytest
 
 from piepmatz.cli import main
 from piepmatz.envs.encoding import describe_fields
+from piepmatz.envs.openspiel_observer import describe_history
 
 
 def test_envs_layout_lists_every_field(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["envs", "layout"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    observation, history = capsys.readouterr().out.split("\n\n")
+    lines = observation.splitlines()
     assert "1461 entries" in lines[0]
     names = [line.split()[0] for line in lines[2:]]
     assert names == [field[0] for field in describe_fields()]
+    # Then the information-state tensor's history, field by field, at the observer's offsets.
+    rows = [line.split()[:2] for line in history.splitlines()[3:]]
+    assert rows == [[name, str(offset)] for name, offset, _, _ in describe_history()]
 
 
 def test_envs_check_runs_the_three_frameworks_checks(capsys: pytest.CaptureFixture[str]) -> None:

@@ -110,3 +110,41 @@ def test_the_size_table_gives_the_encoders_sizes() -> None:
     # Each array the code names, by its name; the private observation's, in words, the rest.
     assert {name: n for name, n in rows.items() if name.startswith("`")} == actual
     assert [n for name, n in rows.items() if not name.startswith("`")] == [PRIVATE_SIZE]
+
+
+def test_the_information_state_table_is_the_observers() -> None:
+    from piepmatz.envs.openspiel_observer import describe_history
+
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (4 × \d+) \| (.*) \|$", TEXT, re.MULTILINE)
+    assert [(name, int(o), shape, text) for name, o, shape, text in rows] == describe_history()
+
+
+def test_the_information_state_history_means_what_the_table_says() -> None:
+    """Three players; seat 0 plays a bird. In seat 1's tensor that play is in ``played`` at
+    relative seat 2 (seat 0 is two seats on from seat 1), as the table's offset says, and
+    nowhere else in the history."""
+    import numpy as np
+    import pyspiel
+
+    from piepmatz.core.cards import parse_bird
+    from piepmatz.envs.openspiel import PiepmatzState
+    from piepmatz.envs.openspiel_observer import describe_history
+
+    game = pyspiel.load_game("python_piepmatz", {"players": 3})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert isinstance(state, PiepmatzState)
+    mover = state.current_player()
+    play = next(
+        a for a in state.legal_actions() if state.action_to_string(mover, a).startswith("play")
+    )
+    bird = parse_bird(state.action_to_string(mover, play).split()[1])
+    state.apply_action(play)
+    observer = (mover + 1) % 3
+    tensor = np.array(state.information_state_tensor(observer))
+    offsets = {name: offset for name, offset, _, _ in describe_history()}
+    relative = (mover - observer) % 3
+    assert tensor[offsets["played"] + relative * 72 + bird] == 1
+    history = tensor[offsets["played"] :]
+    assert history.sum() == 1, "the one play, and nothing else, is in the history"

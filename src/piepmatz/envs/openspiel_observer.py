@@ -32,10 +32,30 @@ from .text import birds_text, draw_table, feeder_text
 if TYPE_CHECKING:
     from .openspiel import PiepmatzState, Position
 
-#: Summary of the log in the information-state tensor, per relative seat.
+#: Summary of the log in the information-state tensor, after the observation: each field is a
+#: block of four relative seats (0 = the observer) of one entry per bird, the fields one after
+#: the other (all seats' ``played``, then all seats' ``took_from_display``).
 HISTORY_FIELDS: Final = (("played", NUM_BIRDS), ("took_from_display", NUM_BIRDS))
 HISTORY_SIZE: Final = 4 * sum(length for _, length in HISTORY_FIELDS)
 INFO_STATE_SIZE: Final = OBSERVATION_SIZE + HISTORY_SIZE
+_HISTORY_TEXT: Final = {
+    "played": "1 per bird the seat played to a perch",
+    "took_from_display": "1 per bird the seat took from the display (T3.1)",
+}
+
+
+def describe_history() -> list[tuple[str, int, str, str]]:
+    """The information-state tensor's entries after the observation: (name, offset, shape,
+    meaning) per field; entry ``offset + seat * 72 + bird`` is the relative seat's and bird's
+    (``reshape(2, 4, 72)`` of the tail: field, seat, bird)."""
+    out = []
+    at = OBSERVATION_SIZE
+    for name, length in HISTORY_FIELDS:
+        out.append((name, at, f"4 × {length}", f"per relative seat: {_HISTORY_TEXT[name]}"))
+        at += 4 * length
+    return out
+
+
 PRIVATE_SIZE: Final = NUM_BIRDS + 1  # own hand, own blind eggs
 
 #: An outcome of the deal as chance gave it: the draw, its slot (perch, player, display slot)
