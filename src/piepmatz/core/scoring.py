@@ -83,9 +83,12 @@ def majorities(collections: Sequence[Sequence[int]]) -> dict[str, int | None]:
     return majority
 
 
-def mated(collection: Sequence[int]) -> set[int]:
-    """The birds of a collection that form mated pairs (E4, ``pairs=mated``): the male and the
-    female of one species and value (ids ``b`` and ``b ^ 1``)."""
+def mated(rules: Rules, collection: Sequence[int]) -> set[int]:
+    """The birds of a collection that E4 scores as mated pairs: under ``pairs=mated`` the male
+    and the female of one species and value (ids ``b`` and ``b ^ 1``); none under
+    ``pairs=species``, which counts species, not birds."""
+    if rules.pairs != "mated":
+        return set()
     owned = set(collection)
     return {b for b in owned if b ^ 1 in owned}
 
@@ -106,7 +109,7 @@ def score(
         pairs = 0
         pair_points = 0
         if rules.pairs == "mated":
-            paired = mated(collection)
+            paired = mated(rules, collection)
             pairs = len(paired) // 2
             pair_points = PAIR_POINTS * pairs
             for bird in owned - paired:

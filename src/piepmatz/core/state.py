@@ -206,9 +206,9 @@ def row_strength(row: Sequence[int]) -> tuple[int, int]:
     return BIRD_VALUE[row[0]], ground
 
 
-def chases(row: Sequence[int]) -> bool:
-    """T2.1: the ground birds chase the perch bird while their total is higher than its value."""
-    perch_value, ground = row_strength(row)
+def chases(perch_value: int, ground: int) -> bool:
+    """T2.1: the ground birds chase the perch bird while their total (``G`` of
+    :func:`row_strength`) is higher than its value (``P``)."""
     return ground > perch_value
 
 
@@ -691,7 +691,7 @@ class State:
         self.chased = False
         if self.events is not None:
             self.events.append(new_play(p, bird, perch + 1))
-        if chases(row):
+        if chases(*row_strength(row)):
             self.chased = True
             self._chase(perch)
             return
@@ -717,9 +717,9 @@ class State:
         events = self.events
         self.chase_perch = perch
         while True:
-            if not chases(row):
-                break
             perch_value, ground = row_strength(row)
+            if not chases(perch_value, ground):
+                break
             d = ground - perch_value
             column = self.column
             card = NO_CARD

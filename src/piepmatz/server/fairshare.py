@@ -19,7 +19,7 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 #: Seconds a piece of work takes for its owner to count as slow (a random or heuristic bot's
 #: move takes about a millisecond; a search, a hint or a review's decision a second or so).
@@ -28,12 +28,11 @@ LONG = 0.25
 REMEMBERED = 4096
 
 
-@dataclass(order=True)
+@dataclass(eq=False)
 class _Waiter:
-    running: int  # the owner's pieces running when it asked (kept up to date while it waits)
     arrived: int
-    owner: Hashable = field(compare=False)
-    granted: asyncio.Future[None] = field(compare=False)
+    owner: Hashable
+    granted: asyncio.Future[None]
 
 
 class FairShare:
@@ -87,12 +86,7 @@ class FairShare:
         if not self._waiting and self._may_start(owner):
             self.running[owner] += 1
             return
-        waiter = _Waiter(
-            self.running[owner],
-            next(self._order),
-            owner,
-            asyncio.get_running_loop().create_future(),
-        )
+        waiter = _Waiter(next(self._order), owner, asyncio.get_running_loop().create_future())
         self._waiting.append(waiter)
         self._grant()  # a slot may be free to this owner though slow owners wait for one
         try:
@@ -114,12 +108,11 @@ class FairShare:
         # A waiter cancelled but not yet woken to leave the list is passed over.
         self._waiting = [w for w in self._waiting if not w.granted.done()]
         while self._waiting and self.busy < self.slots:
-            for waiter in self._waiting:
-                waiter.running = self.running[waiter.owner]
             ready = [w for w in self._waiting if self._may_start(w.owner)]
             if not ready:
                 return  # only slow owners wait, and they hold all they may
-            waiter = min(ready)
+            # The fewest pieces running first, the longest-waiting among equals.
+            waiter = min(ready, key=lambda w: (self.running[w.owner], w.arrived))
             self._waiting.remove(waiter)
             self.running[waiter.owner] += 1
             waiter.granted.set_result(None)

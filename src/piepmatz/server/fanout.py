@@ -25,10 +25,8 @@ if TYPE_CHECKING:
 
 
 def mated_pairs(state: State) -> list[list[str]]:
-    """Each player's birds in mated pairs (E4), as card names; none under ``pairs=species``."""
-    if state.rules.pairs != "mated":
-        return [[] for _ in state.collections]
-    return [[BIRD_NAMES[b] for b in sorted(mated(c))] for c in state.collections]
+    """Each player's birds in mated pairs (E4, by the core), as card names."""
+    return [[BIRD_NAMES[b] for b in sorted(mated(state.rules, c))] for c in state.collections]
 
 
 def strengths(rows: list[list[int]]) -> list[dict[str, Any]]:
@@ -36,7 +34,7 @@ def strengths(rows: list[list[int]]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         perch, ground = row_strength(row)
-        out.append({"perch": perch, "ground": ground, "chases": chases(row)})
+        out.append({"perch": perch, "ground": ground, "chases": chases(perch, ground)})
     return out
 
 

@@ -43,20 +43,16 @@ class BotRoster:
 
     specs: Mapping[str, str] = field(default_factory=lambda: dict(LEVELS))
     fallback: str = RESUME_FALLBACK
+    #: Each offered bot's own time budget per move (an ISMCTS ``time``), if it has one, as
+    #: found when the roster was built.
+    budgets: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
     def build(cls, extra: Iterable[str] = (), plugin_bots: Iterable[str] = ()) -> BotRoster:
         """The levels, the operator's ``NAME=SPEC`` entries and the plugins' bots (those built
-        from their bare name); raises
-        ``ValueError`` naming the entry that is wrong (a bad name, a taken name, a spec whose
-        bot cannot be built)."""
+        from their bare name); raises ``ValueError`` naming the entry that is wrong (a bad
+        name, a taken name, a spec whose bot cannot be built). Each bot is built once, here."""
         specs = dict(LEVELS)
-        for name in plugin_bots:
-            try:
-                make_bot(name)
-            except ValueError:
-                continue  # a plugin's bot that needs options is offered with --bot only
-            specs.setdefault(name.lower(), name)
         for entry in extra:
             name, eq, spec = entry.partition("=")
             name, spec = name.strip().lower(), spec.strip()
@@ -70,13 +66,22 @@ class BotRoster:
             if name in LEVELS:
                 raise ValueError(f"--bot {entry!r}: {name!r} is a level every server offers")
             specs[name] = spec
-        roster = cls(specs)
-        for name, spec in roster.specs.items():
+        budgets: dict[str, float] = {}
+        for name, spec in specs.items():
             try:
-                make_bot(spec)
+                _budget(budgets, name, spec)
             except ValueError as exc:
                 raise ValueError(f"bot {name!r}: {exc}") from None
-        return roster
+        for plugin_bot in plugin_bots:
+            name = plugin_bot.lower()
+            if name in specs:
+                continue
+            try:
+                _budget(budgets, name, plugin_bot)
+            except ValueError:
+                continue  # a plugin's bot that needs options is offered with --bot only
+            specs[name] = plugin_bot
+        return cls(specs, budgets=budgets)
 
     def names(self) -> list[str]:
         """The names offered, the levels first."""
@@ -104,13 +109,19 @@ class BotRoster:
     def longest_think(self, ceiling: float) -> list[str]:
         """The offered bots whose own time budget passes ``ceiling`` seconds (they would always
         be cut off): refused when the server starts."""
-        out = []
-        for name, spec in self.specs.items():
-            bot = make_bot(spec)
-            limit = bot.time_limit if isinstance(bot, ISMCTSBot) else None
-            if limit is not None and limit >= ceiling:
-                out.append(f"{name} ({spec}: {limit:g} s a move)")
-        return out
+        return [
+            f"{name} ({self.specs[name]}: {limit:g} s a move)"
+            for name, limit in self.budgets.items()
+            if limit >= ceiling
+        ]
+
+
+def _budget(budgets: dict[str, float], name: str, spec: str) -> None:
+    """Build the bot of ``spec`` (raising ``ValueError`` if it cannot be) and note its own time
+    budget per move under ``name``, if it has one."""
+    bot = make_bot(spec)
+    if isinstance(bot, ISMCTSBot) and bot.time_limit is not None:
+        budgets[name] = bot.time_limit
 
 
 __all__ = ["HUMAN", "LEVELS", "RESUME_FALLBACK", "BotRoster", "UnknownBot"]

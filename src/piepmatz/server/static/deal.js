@@ -12,7 +12,7 @@ function hex(bytes) {
 }
 
 /** The deal's seed from the server's secret and each seat's part (null at a bot's seat). */
-export async function seedFrom(secret, parts) {
+async function seedFrom(secret, parts) {
   const chunks = [encoder.encode(`${SCHEME}:seed:${secret}`)];
   for (const part of parts) {
     const data = encoder.encode(part || "");

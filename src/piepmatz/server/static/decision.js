@@ -38,7 +38,7 @@ export function renderHand(page) {
 }
 
 /** A click on a hand card: select it to play, collect it, or say why it cannot be used now. */
-export function clickHand(page, code) {
+function clickHand(page, code) {
   const legal = page.legal();
   const phase = page.store.state.view.phase;
   if (page.store.pending) return toast(_("Your move is on its way."));
@@ -118,7 +118,7 @@ export function renderDecision(page, model) {
   if (options.length && page.store.previews.size) show(options[0]);
 }
 
-export function hintBox(page) {
+function hintBox(page) {
   if (!page.store.info?.hints || page.store.seat === null) return null;
   const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: page.store.hinting || page.store.pending || !!page.store.hint,
     onclick: () => page.askHint() }, page.store.hinting ? hintText().thinking : hintText().button);

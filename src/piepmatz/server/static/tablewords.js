@@ -62,7 +62,7 @@ export function refusal(message) {
   return words || message.message;
 }
 
-export function signed(x) {
+function signed(x) {
   return `${x >= 0 ? "+" : "−"}${number(Math.abs(x), 1)}`;
 }
 
