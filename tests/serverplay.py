@@ -9,7 +9,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -24,8 +24,10 @@ from piepmatz.core.scoring import PlayerScore, ScoreSheet
 from piepmatz.server import archive, db
 from piepmatz.server.app import create_app
 from piepmatz.server.client import SeatClient
+from piepmatz.server.clocks import Clock
 from piepmatz.server.hub import Hub
 from piepmatz.server.limits import Limits
+from piepmatz.server.pace import PaceRoster
 from piepmatz.server.pool import BotPool
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Seat, new_token, token_hash
@@ -199,16 +201,67 @@ async def open_room(
 
 
 @asynccontextmanager
-async def sqlite_hub(database: Path) -> AsyncIterator[Hub]:
+async def sqlite_hub(
+    database: Path, clock: Clock | None = None, paces: PaceRoster | None = None
+) -> AsyncIterator[Hub]:
     """A server's hub on its own SQLite file, without a network: for tests that drive it."""
     engine = db.make_engine(f"sqlite+aiosqlite:///{database}")
     await db.upgrade(engine)
-    hub = Hub(Store(engine), BotPool(0))
+    hub = Hub(Store(engine), BotPool(0), paces, clock)
     try:
         yield hub
     finally:
+        for room in hub.rooms.values():
+            room.clocks.stop()
+            if room.botseats.task is not None:
+                room.botseats.task.cancel()
         await hub.store.close()
         await engine.dispose()
+
+
+class ManualClock:
+    """The tables' time, moved on by the test (``advance``): timers ring in order as it passes
+    them, and the tasks they start run before ``advance`` returns."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.time = start
+        self._timers: list[ManualTimer] = []
+
+    def now(self) -> float:
+        return self.time
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> ManualTimer:
+        timer = ManualTimer(when, callback)
+        self._timers.append(timer)
+        return timer
+
+    async def advance(self, seconds: float) -> None:
+        end = self.time + seconds
+        while due := sorted(
+            (t for t in self._timers if not t.cancelled and t.when <= end), key=lambda t: t.when
+        ):
+            timer = due[0]
+            self._timers.remove(timer)
+            self.time = max(self.time, timer.when)
+            timer.callback()
+            await settle()
+        self.time = end
+        self._timers = [t for t in self._timers if not t.cancelled]
+        await settle()
+
+
+class ManualTimer:
+    def __init__(self, when: float, callback: Callable[[], None]) -> None:
+        self.when, self.callback, self.cancelled = when, callback, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+async def settle() -> None:
+    """Let every task that can run, run (the database's thread answering in between)."""
+    for _ in range(20):
+        await asyncio.sleep(0.005)
 
 
 @asynccontextmanager

@@ -174,7 +174,7 @@ def test_a_move_being_stored_is_not_seen_and_a_failed_one_never_happened(
             before = (room.move, state_to_json(room.game.state), room.game.record())
             written, go_on = asyncio.Event(), asyncio.Event()
 
-            async def slow_and_failing(*args: object) -> None:
+            async def slow_and_failing(*args: object, **kwargs: object) -> None:
                 written.set()
                 await go_on.wait()
                 raise StorageUnavailable

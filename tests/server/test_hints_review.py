@@ -233,7 +233,10 @@ def test_consent_to_hints_is_stored_with_the_table(tmp_path: Path) -> None:
             room.status = "waiting"
             await room.store.create(_renamed(room))
             stored_room = archive.from_stored(
-                (await room.store.load((), table_id="again"))[0], room.store, room.bots
+                (await room.store.load((), table_id="again"))[0],
+                room.store,
+                room.bots,
+                room.clocks.clock,
             )
             assert [s.hints for s in stored_room.seats] == [False, False]
             await stored_room.take_seat(1, "Ben", "a-token", hints=True)

@@ -358,6 +358,14 @@ def test_the_state_message_written_directly_is_the_models_byte_for_byte() -> Non
                 "mated": [["BL3m", "BL3f"], []],
                 "log": log,
                 "result": game.score().to_json() if state.is_over() else None,
+                "clock": {
+                    "pace": "live",
+                    "left": [1000] * players,
+                    "running": seat,
+                    "deadline": 5000,
+                    "now": 4000,
+                },
+                "ending": None,
             }
             text = state_message(**fields)
             assert text == StateMessage(**fields).model_dump_json()

@@ -18,6 +18,7 @@ from piepmatz.bots import load_plugins, plugin_bot_names
 from piepmatz.core import PiepmatzError
 
 from . import db
+from .clocks import Clock
 from .collector import collect
 from .headers import SecurityHeaders
 from .hub import Hub
@@ -25,6 +26,7 @@ from .language import LanguageMiddleware
 from .limits import Limits
 from .logfilter import keep_tokens_out_of_logs
 from .messages import explain
+from .pace import PaceRoster
 from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
 from .routes import Site, pages, play, tables
@@ -45,6 +47,8 @@ def create_app(
     bot_timeout: float = BOT_TIMEOUT,
     plugins: Sequence[str] = (),
     roster: BotRoster | None = None,
+    paces: PaceRoster | None = None,
+    clock: Clock | None = None,
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
@@ -53,7 +57,9 @@ def create_app(
     reviews (default: the hard bot and :mod:`piepmatz.bots.analysis`'s budgets); a bot that fails
     or thinks longer than ``bot_timeout`` seconds is replaced for the move (``plugins`` are
     loaded in the server and its bot workers); hints and reviews are cut off there too.
-    ``roster`` is the bots a request may name (default: the levels and the plugins' bots).
+    ``roster`` is the bots a request may name (default: the levels and the plugins' bots),
+    ``paces`` the paces (default: ``pace.PACES``); ``clock`` is the tables' time (the system's
+    by default; tests run faster ones).
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -76,7 +82,7 @@ def create_app(
         engine = db.make_engine(url)
         await db.upgrade(engine)
         bots = BotPool(bot_workers, analysis, bot_timeout, plugins, offered)
-        hub = Hub(Store(engine), bots)
+        hub = Hub(Store(engine), bots, paces, clock)
         presence: asyncio.Task[None] | None = None
         if redis_url is not None:
             from .bus import Bus
@@ -97,6 +103,7 @@ def create_app(
             collector.cancel()
             forgetting.cancel()
             for room in hub.rooms.values():
+                room.clocks.stop()
                 if room.botseats.task is not None:
                     room.botseats.task.cancel()
             hub.reviews.close()

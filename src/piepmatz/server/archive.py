@@ -5,6 +5,7 @@ with the deal's proof and its replay, every hand shown.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -15,18 +16,22 @@ from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
 from piepmatz.text.words import tell
 
+from .clocks import Clock
 from .fanout import mated_pairs, strengths
+from .pace import TableSetup
 from .pool import BotPool
 from .room import Room
 from .roster import HUMAN
 from .seats import Seat
 from .store import Store, StoredSeat, StoredTable
+from .vocabulary import TableStatus
 
 log = logging.getLogger("piepmatz.server")
 
 
-def from_stored(stored: StoredTable, store: Store, bots: BotPool) -> Room:
-    """Rebuild a table by replaying its stored record (options, seed, actions)."""
+def from_stored(stored: StoredTable, store: Store, bots: BotPool, clock: Clock) -> Room:
+    """Rebuild a table by replaying its stored record (options, seed, actions), with its
+    clocks as stored."""
     game = Game.from_record(
         {
             "format": RECORD_FORMAT,
@@ -44,7 +49,23 @@ def from_stored(stored: StoredTable, store: Store, bots: BotPool) -> Room:
             # Stored by an older server that took bot specs from requests: never built.
             log.warning("table %s: seat %d's bot is not offered; %s plays", stored.id, i, kind)
             replaced[i] = s.kind
-        seats.append(Seat(kind, s.name, s.token_hash, s.hints, part=s.part))
+        seats.append(
+            Seat(
+                kind,
+                s.name,
+                s.token_hash,
+                s.hints,
+                part=s.part,
+                player_hash=s.player_hash,
+                absent=s.absent,
+                abort=s.abort,
+            )
+        )
+    setup = TableSetup.from_json(stored.setup, len(seats))
+    stand_in = bots.roster.resumed(setup.stand_in)
+    if stand_in != setup.stand_in:
+        log.warning("table %s: stand-in %s is not offered; %s", stored.id, setup.stand_in, stand_in)
+        setup = dataclasses.replace(setup, stand_in=stand_in)
     room = Room(
         stored.id,
         game,
@@ -55,9 +76,16 @@ def from_stored(stored: StoredTable, store: Store, bots: BotPool) -> Room:
         status=stored.status,
         store=store,
         bots=bots,
+        setup=setup,
+        clock=clock,
         deal=stored.deal,
+        ending=stored.ending,
     )
     room.botseats.replaced = replaced
+    room.standins.movers = list(stored.movers)
+    if room.status == TableStatus.PLAYING:
+        room.clocks.start(clock.now())
+        room.clocks.load(stored)
     return room
 
 
@@ -69,9 +97,17 @@ def to_stored(room: Room) -> StoredTable:
         room.status,
         room.public,
         room.spectator_hash,
-        [StoredSeat(s.kind, s.name, s.token_hash, s.hints, s.part) for s in room.seats],
+        [
+            StoredSeat(s.kind, s.name, s.token_hash, s.hints, s.part, s.player_hash, s.absent)
+            for s in room.seats
+        ],
         [str(a) for a in room.game.actions],
         room.deal,
+        setup=room.setup.to_json(),
+        clock=room.clocks.at_start(room.clocks.since)
+        if room.status == TableStatus.PLAYING
+        else None,
+        ending=room.ending,
     )
 
 
@@ -84,6 +120,13 @@ def record(room: Room) -> dict[str, Any]:
         record["deal"] = proof.to_json(people)
     elif room.deal is not None:
         record["deal"] = dict(room.deal)  # {"chosen": true}
+    if room.ending is not None:
+        record["ending"] = room.ending
+    record["stand_ins"] = [
+        {"move": n, "seat": seat, "bot": by}
+        for n, (seat, by) in enumerate(room.standins.movers)
+        if by is not None
+    ]
     return record
 
 

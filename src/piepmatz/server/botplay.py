@@ -42,13 +42,15 @@ class BotSeats:
         return self.task is not None and not self.task.done()
 
     def to_act(self) -> int | None:
-        """The seat whose bot is to move, if a bot is."""
+        """The seat whose bot is to move, if a bot is: the seat's own, or the table's stand-in
+        for a person who is away or resigned."""
         room = self.room
         state = room.game.state
         if room.status != TableStatus.PLAYING or state.is_over():
             return None
         p = state.current_player
-        return None if room.seats[p].is_human else p
+        seat = room.seats[p]
+        return p if not seat.is_human or seat.absent is not None else None
 
     def wake(self) -> None:
         """Start the table's bot loop if a bot is to act and none is thinking."""
@@ -107,7 +109,8 @@ class BotSeats:
         # The project's one bot-seed scheme, keyed by the move too: a generator that need
         # not survive between moves, so a restarted server asks the same question.
         seed = derive_seed(room.game.options.seed, "bot", "move", move, p)
-        kind = room.seats[p].kind
+        person = room.seats[p].is_human
+        kind = room.setup.stand_in if person else room.seats[p].kind
         spec = room.bots.roster.spec(kind)
         choice = await room.bots.choose_or_fallback(spec, view, legal, seed, owner=room.id)
         if choice.replaced is not None:
@@ -118,11 +121,12 @@ class BotSeats:
                 ).model_dump_json()
             )
         try:
-            await self._play_for_bot(p, move, choice.action)
+            await self._play_for_bot(p, move, choice.action, kind if person else None)
         except RoomError as exc:
-            if exc.code == ErrorCode.STALE and room.replica.bus is not None:
-                # Thought past the lease's expiry, and another process's bot played the move
-                # first: the database let one in, and the table goes on.
+            if exc.code == ErrorCode.STALE and (person or room.replica.bus is not None):
+                # The person came back while the stand-in thought; or it thought past the
+                # lease's expiry, and another process's bot played the move first: the
+                # database let one in, and the table goes on.
                 return True
             # Not played (the store refused it for another reason): the table is told.
             log.error("table %s: bot move %d not played: %s", room.id, move, exc)
@@ -130,13 +134,14 @@ class BotSeats:
             return False
         return True
 
-    async def _play_for_bot(self, seat: int, move: int, action: int) -> None:
-        """Play a bot's move; while the database is away, try again now and then (nobody else
-        can move the game on), having told the table once."""
+    async def _play_for_bot(self, seat: int, move: int, action: int, by: str | None) -> None:
+        """Play a bot's move (``by``: the stand-in, for a person); while the database is away,
+        try again now and then (nobody else can move the game on), having told the table
+        once."""
         delay = 0.25
         while True:
             try:
-                await self.room.act(seat, move, action)
+                await self.room.act(seat, move, action, by=by)
                 return
             except RoomError as exc:
                 if exc.code != ErrorCode.UNAVAILABLE:

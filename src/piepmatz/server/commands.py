@@ -49,6 +49,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "built from SPEC (e.g. deep=ismcts:iterations=20000, champion=ppo:policy.npz); "
         "requests choose bots by name only (repeatable)",
     )
+    from .pace import PACES
+
+    serve.add_argument(
+        "--pace",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer a pace by NAME beside "
+        + ", ".join(f"{name} ({spec})" for name, spec in PACES.items())
+        + ", or redefine one: SPEC is live:BASE+INCREMENT[,away=T], turn:PER_MOVE or untimed, "
+        "times in seconds or with s, m, h, d (e.g. blitz=live:3m+2s, relaxed=turn:3d); "
+        "requests choose paces by name only (repeatable)",
+    )
     add_plugin(serve)
     from piepmatz.bots.analysis import DEFAULT_ITERATIONS, HINT_BOT, HINT_ITERATIONS
 
@@ -213,6 +226,13 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
         return 2
+    from .pace import PaceRoster
+
+    try:
+        paces = PaceRoster.build(args.pace)
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz serve: {exc}\n")
+        return 2
     if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
         sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
         return 2
@@ -222,6 +242,7 @@ def run_serve(args: argparse.Namespace) -> int:
         bot_timeout=args.bot_timeout,
         plugins=plugins,
         roster=roster,
+        paces=paces,
         limits=limits,
         redis_url=args.redis,
         hint_bot=args.hint_bot,

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -46,6 +47,14 @@ tables = Table(
     # seed is derived once every person's part is in; {"chosen": true} for a seed the only
     # person chose; null for a table stored before either.
     Column("deal", JSON, nullable=True),
+    # The table's pace, stand-in bot and resign rule (Room.setup); null for a table stored
+    # before paces: untimed, with the medium stand-in.
+    Column("setup", JSON, nullable=True),
+    # The clocks when a person came back: {"move", "left" (ms per seat), "from" (epoch ms)};
+    # newer than the last move's clock while its move is the next to play.
+    Column("clock", JSON, nullable=True),
+    # How the game ended (Room.ending), once it has.
+    Column("ending", JSON, nullable=True),
 )
 
 seats = Table(
@@ -60,6 +69,12 @@ seats = Table(
     Column("hints", Boolean, nullable=False, server_default=false()),
     # The person's part of the deal's seed (their own randomness), once they sit down.
     Column("part", String(128), nullable=True),
+    # The SHA-256 of the player key of the browser that sat here ("My games").
+    Column("player_hash", String(64), nullable=True, index=True),
+    # Why a stand-in bot plays this person's seat (vocabulary.Absence), or null.
+    Column("absent", String(16), nullable=True),
+    # The person asked to abort the game (in its first round).
+    Column("abort", Boolean, nullable=False, server_default=false()),
 )
 
 #: One row per accepted action; the primary key refuses a second action for the same move.
@@ -70,6 +85,11 @@ moves = Table(
     Column("number", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("action", String(64), nullable=False),
+    # When the move was stored (epoch ms), everyone's time left then (live tables: ms per
+    # seat), and the stand-in bot that made it for a person (null: the seat itself).
+    Column("at", BigInteger, nullable=True),
+    Column("clock", JSON, nullable=True),
+    Column("by", String(64), nullable=True),
 )
 
 chat = Table(

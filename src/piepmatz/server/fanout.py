@@ -79,6 +79,7 @@ class Audience:
         legal = [str(a) for a in actions]
         choices = [a.to_json() for a in actions]
         result = room.game.score().to_json() if over else None
+        clock = room.clocks.snapshot(room.clocks.clock.now())
         log_ = state.events or []
         # The log's new entries as JSON and told in a language, by the entries as a seat saw
         # them: seats that saw the same (no secret among them) share the work.
@@ -107,6 +108,8 @@ class Audience:
                 mated=pairs,
                 log=log,
                 result=result,
+                clock=clock,
+                ending=room.ending,
             )
             out.append(message)
         return out

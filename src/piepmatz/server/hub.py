@@ -14,7 +14,19 @@ from piepmatz.args import new_game
 from piepmatz.core.commitment import new_secret, seed_from
 
 from . import archive
+from .clocks import Clock, SystemClock
 from .news import AnyNews
+from .pace import (
+    ALONE,
+    RESIGN_END,
+    RESIGN_PLAY_ON,
+    STAND_IN,
+    WITH_PEOPLE,
+    PaceRoster,
+    TableSetup,
+    UnknownPace,
+    default_resign,
+)
 from .pool import BotPool
 from .reviews import Reviews
 from .room import Room
@@ -64,9 +76,17 @@ LISTED_AWAY = 600.0
 class Hub:
     """Every table the server holds, by id; with a bus, the other processes hold them too."""
 
-    def __init__(self, store: Store, bots: BotPool) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bots: BotPool,
+        paces: PaceRoster | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         self.store = store
         self.bots = bots
+        self.paces = paces or PaceRoster.build()
+        self.clock: Clock = clock or SystemClock()
         self.rooms: dict[str, Room] = {}
         self.reviews = Reviews(bots)
         self.bus: Bus | None = None
@@ -153,7 +173,7 @@ class Hub:
         """Rebuild every unfinished table from its stored record; bots carry on."""
         unfinished = (TableStatus.WAITING, TableStatus.PLAYING)
         for stored in await self.store.load(unfinished):
-            await self.hold(archive.from_stored(stored, self.store, self.bots))
+            await self.hold(archive.from_stored(stored, self.store, self.bots, self.clock))
         if self.bus is not None:
             # Moves stored by other processes while the first read ran were not heard.
             for stored in await self.store.load(unfinished):
@@ -162,6 +182,8 @@ class Hub:
             for room in self.rooms.values():
                 await room.replica.ask_presence()
         for room in self.rooms.values():
+            room.note_presence()  # nobody is connected yet: the clocks count from now
+            room.clocks.arm()
             room.botseats.wake()
         return len(self.rooms)
 
@@ -176,10 +198,16 @@ class Hub:
         public: bool = False,
         hints: bool = False,
         part: str | None = None,
+        pace: str | None = None,
+        stand_in: str = STAND_IN,
+        resign: str | None = None,
+        player: str | None = None,
     ) -> Opened:
         """Open a table of ``kinds`` (``human`` or a bot the server offers, by name) under the
         ``rules`` spec, the creator ``name`` seated at ``creator`` (else the first person's
-        seat). Raises :class:`TableRefused` saying what was wrong."""
+        seat), at ``pace`` (a name the server offers), with the ``stand_in`` bot for a person
+        who is away and the ``resign`` rule; ``player`` is the creator's browser's key.
+        Raises :class:`TableRefused` saying what was wrong."""
         checked = []
         for i, kind in enumerate(kinds):
             try:
@@ -193,6 +221,7 @@ class Hub:
         seat = humans[0] if creator is None else creator
         if seat not in humans:
             raise TableRefused(f"seat {seat} is not a person's seat")
+        setup = self._setup(len(kinds), len(humans), pace, stand_in, resign)
         if seed is not None and len(humans) > 1:
             # Whoever chose the seed could deal the game at home and know every hand.
             raise TableRefused(
@@ -219,6 +248,7 @@ class Hub:
                 token_hash(tokens[i]) if i in tokens else None,
                 hints and i == seat,
                 part=parts[i],
+                player_hash=token_hash(player) if player is not None and i == seat else None,
             )
             for i, k in enumerate(kinds)
         ]
@@ -232,12 +262,45 @@ class Hub:
             status=TableStatus.PLAYING if len(humans) == 1 else TableStatus.WAITING,
             store=self.store,
             bots=self.bots,
+            setup=setup,
+            clock=self.clock,
             deal=deal,
         )
+        if room.status == TableStatus.PLAYING:
+            room.clocks.start(self.clock.now())
         await self.store.create(archive.to_stored(room))
         await self.hold(room)
+        room.note_presence()
         room.botseats.wake()
         return Opened(room, seat, tokens, spectator)
+
+    def _setup(
+        self, players: int, people: int, pace: str | None, stand_in: str, resign: str | None
+    ) -> TableSetup:
+        """The table's pace, stand-in and resign rule as asked (the defaults where not), or
+        :class:`TableRefused` saying what was wrong."""
+        try:
+            chosen = self.paces.choose(pace or (ALONE if people == 1 else WITH_PEOPLE))
+        except UnknownPace as exc:
+            raise TableRefused(f"pace: {exc}") from None
+        if not chosen.timed and people > 1:
+            # Nobody could take over from a person who leaves: the others would wait for ever.
+            raise TableRefused(
+                f"pace: {chosen.name} has no clock, which is only for a table with one person"
+            )
+        try:
+            stand_in = self.bots.roster.choose(stand_in)
+        except UnknownBot as exc:
+            raise TableRefused(f"stand_in: {exc}") from None
+        resign = resign or default_resign(players)
+        if resign == RESIGN_END and players != 2:
+            raise TableRefused(
+                "resign: a resignation ends the game only at a table of two; with more "
+                "players the stand-in plays on (play_on)"
+            )
+        if resign not in (RESIGN_END, RESIGN_PLAY_ON):
+            raise TableRefused("resign: end or play_on")
+        return TableSetup(chosen, stand_in, resign)
 
     async def room(self, table_id: str) -> Room:
         """The table ``table_id``, held here from now on; :class:`NoTable` if there is none."""
@@ -252,7 +315,7 @@ class Hub:
                 found = await self.store.load((), table_id=table_id)
                 if not found:
                     raise NoTable(table_id)
-                room = archive.from_stored(found[0], self.store, self.bots)
+                room = archive.from_stored(found[0], self.store, self.bots, self.clock)
                 await self.hold(room)
             if self.bus is not None:
                 await room.replica.catch_up()  # news heard while reading found no room to go to

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from piepmatz.core.commitment import PART
 
 from .plaintext import ChatText, DisplayName
-from .vocabulary import ErrorCode, TableStatus
+from .vocabulary import Absence, ErrorCode, TableStatus
 
 #: Longest client message, in characters; longer ones are refused before they are decoded.
 MAX_MESSAGE = 4096
@@ -74,7 +74,27 @@ class HintRequest(_Strict):
     move: int = Field(ge=0)
 
 
-AnyClientMessage = Hello | Act | Chat | Sync | PreviewRequest | HintRequest
+class Resign(_Strict):
+    """Resign the seat: the game ends (a two-player table whose rule is ``end``) or the
+    table's stand-in plays it to the end."""
+
+    type: Literal["resign"]
+
+
+class Abort(_Strict):
+    """Ask to abort the game (in its first round); it is aborted once everyone asked, or at
+    once when someone never showed up."""
+
+    type: Literal["abort"]
+
+
+class Back(_Strict):
+    """Take the seat back from its stand-in (a new connection's ``hello`` does it too)."""
+
+    type: Literal["back"]
+
+
+AnyClientMessage = Hello | Act | Chat | Sync | PreviewRequest | HintRequest | Resign | Abort | Back
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -176,6 +196,8 @@ class SeatInfo(BaseModel):
     connected: bool
     #: Whether the person at this seat allows hints (None for a bot's seat).
     hints: bool | None = None
+    #: Why the table's stand-in plays this person's seat (``time``, ``away``, ``resigned``).
+    absent: Absence | None = None
 
 
 class TableInfo(BaseModel):
@@ -193,6 +215,15 @@ class TableInfo(BaseModel):
     #: The commitment to the server's part of the deal's seed (``core.commitment``), shown
     #: from the start; null where the only person chose the seed.
     commitment: str | None = None
+    #: The table's pace (``Pace.to_json``), stand-in bot and resign rule (``end``, ``play_on``).
+    pace: dict[str, Any] | None = None
+    stand_in: str | None = None
+    resign: str | None = None
+    #: The seats whose person asked to abort, and whether the game may still be aborted.
+    abort: list[int] = []
+    abortable: bool = False
+    #: How the game ended (see ``Room.ending``), once it has.
+    ending: dict[str, Any] | None = None
 
 
 class Welcome(BaseModel):
@@ -227,6 +258,10 @@ class StateMessage(BaseModel):
     log: list[str] = []
     #: The score sheet once the game is over.
     result: dict[str, Any] | None = None
+    #: The clocks (``Clocks.snapshot``): time left, whose runs, until when; null when untimed.
+    clock: dict[str, Any] | None = None
+    #: How the game ended, once it has (as in ``table``).
+    ending: dict[str, Any] | None = None
 
 
 #: The state message's fields, in the model's order (the model defines them once).
@@ -309,6 +344,25 @@ class BotReplaced(BaseModel):
     reason: str
 
 
+class StandIn(BaseModel):
+    """From ``move`` on, the table's stand-in ``bot`` plays ``seat``'s person: their time ran
+    out, they were away too long, or they resigned."""
+
+    type: Literal["stand_in"] = "stand_in"
+    seat: int
+    bot: str
+    reason: Absence
+    move: int
+
+
+class Returned(BaseModel):
+    """``seat``'s person took the seat back from the stand-in at ``move``."""
+
+    type: Literal["returned"] = "returned"
+    seat: int
+    move: int
+
+
 PROTOCOL_VERSION = 1
 
 # ------------------------------------------------------------------ HTTP bodies
@@ -316,6 +370,10 @@ PROTOCOL_VERSION = 1
 #: A person's own randomness, added to the deal's seed when they sit down (``core.commitment``:
 #: 16-128 URL-safe characters; the browser sends 32 random bytes).
 DealPart = Annotated[str, Field(pattern=f"^{PART.pattern}$")]
+#: A browser's player key ("My games"): 32 random bytes, URL-safe base64 without padding.
+PlayerKey = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{43}$")]
+#: A name from one of the operator's lists (a pace, a bot).
+OfferedName = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class NewTable(_Strict):
@@ -330,6 +388,14 @@ class NewTable(_Strict):
     #: The creator allows hints; they are on only if every person who joins allows them too.
     hints: bool = False
     deal_part: DealPart | None = None
+    #: A pace the server offers (``GET /api/paces``); default ``turn-based``, or ``untimed``
+    #: with one person.
+    pace: OfferedName | None = None
+    #: The bot that plays for a person who is away (a name from ``GET /api/bots``).
+    stand_in: OfferedName = "medium"
+    #: What a resignation does: ``end`` the game (two players; their default) or ``play_on``.
+    resign: Literal["end", "play_on"] | None = None
+    player: PlayerKey | None = None
 
 
 class QuickGame(_Strict):
@@ -343,6 +409,8 @@ class QuickGame(_Strict):
     #: Hints for the one person at the table (on unless turned off).
     hints: bool = True
     deal_part: DealPart | None = None
+    pace: OfferedName = "untimed"
+    player: PlayerKey | None = None
 
 
 class Join(_Strict):
@@ -353,3 +421,4 @@ class Join(_Strict):
     #: The person joining allows hints at this table.
     hints: bool = False
     deal_part: DealPart | None = None
+    player: PlayerKey | None = None

@@ -5,7 +5,7 @@ database is the truth; news only says where to look.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -26,6 +26,10 @@ class MoveNews(_News):
     move: int
     seat: int
     action: str
+    #: When it was stored (epoch ms), everyone's time then, and the stand-in that made it.
+    at: int | None = None
+    clock: list[int | None] | None = None
+    by: str | None = None
 
 
 class SeatNews(_News):
@@ -39,6 +43,7 @@ class SeatNews(_News):
     part: str | None = None
     status: TableStatus
     seed: int | None = None
+    player_hash: str | None = None
 
 
 class ChatLineNews(BaseModel):
@@ -66,14 +71,43 @@ class PresenceNews(_News):
     progress: list[int] | None = None
 
 
-AnyNews = MoveNews | SeatNews | ChatNews | PresenceNews
+class AbsenceNews(_News):
+    """A stand-in plays ``seat`` from move ``move`` on (``absent`` says why), or the person
+    came back (``absent`` null, with the clocks then: ``left`` in ms as of ``since``)."""
+
+    kind: Literal["absence"] = "absence"
+    seat: int
+    absent: str | None
+    move: int
+    left: list[int | None] | None = None
+    since: int | None = None
+
+
+class AbortNews(_News):
+    """The person at ``seat`` asked to abort the game."""
+
+    kind: Literal["abort"] = "abort"
+    seat: int
+
+
+class EndNews(_News):
+    """The game ended before its end: a resignation or an abort."""
+
+    kind: Literal["end"] = "end"
+    ending: dict[str, Any]
+
+
+AnyNews = MoveNews | SeatNews | ChatNews | PresenceNews | AbsenceNews | AbortNews | EndNews
 News = Annotated[AnyNews, Field(discriminator="kind")]
 news_reader: TypeAdapter[AnyNews] = TypeAdapter(News)
 
 __all__ = [
+    "AbortNews",
+    "AbsenceNews",
     "AnyNews",
     "ChatLineNews",
     "ChatNews",
+    "EndNews",
     "MoveNews",
     "PresenceNews",
     "SeatNews",

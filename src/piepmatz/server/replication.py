@@ -11,7 +11,16 @@ import time
 from typing import TYPE_CHECKING
 
 from .messages import ChatLine
-from .news import AnyNews, ChatNews, MoveNews, PresenceNews, SeatNews
+from .news import (
+    AbortNews,
+    AbsenceNews,
+    AnyNews,
+    ChatNews,
+    EndNews,
+    MoveNews,
+    PresenceNews,
+    SeatNews,
+)
 from .store import StoredTable
 from .vocabulary import TableStatus
 
@@ -63,8 +72,7 @@ class Replica:
                 if news.move > room.move:
                     await self.catch_up_locked()  # a message went missing: the database has it
                 elif news.move == room.move:
-                    room.game.apply(news.action, player=news.seat)
-                    await self._announce_moves(1)
+                    await self._heard_move(news)
             elif isinstance(news, SeatNews) and room.seats[news.seat].name is None:
                 await room.seated(
                     news.seat,
@@ -74,10 +82,33 @@ class Replica:
                     room.status.latest(news.status),
                     news.part,
                     news.seed,
+                    news.player_hash,
                 )
             elif isinstance(news, PresenceNews):
                 await self._heard_presence(news)
+            elif isinstance(news, AbsenceNews):
+                if news.move != room.move:
+                    await self.catch_up_locked()
+                elif room.seats[news.seat].absent != news.absent:
+                    room.clocks.restore(news.left, news.since)
+                    await room.standins.absence_changed(news.seat, news.absent)
+            elif isinstance(news, AbortNews):
+                await room.standins.abort_asked(news.seat)
+            elif isinstance(news, EndNews) and room.status != TableStatus.OVER:
+                await room.standins.ended(news.ending)
         room.botseats.wake()
+
+    async def _heard_move(self, news: MoveNews) -> None:
+        room = self.room
+        after = room.game.state.copy(events=False)
+        after.apply_id(after.parse_action(news.action, player=news.seat).id)
+        if after.is_over():
+            room.ending = room.standins.played_out(after, (news.seat, news.by))
+        room.game.apply(news.action, player=news.seat)
+        room.standins.movers.append((news.seat, news.by))
+        if news.at is not None:
+            room.clocks.moved(news.at / 1000, news.clock)
+        await self._announce_moves(1)
 
     async def _heard_presence(self, news: PresenceNews) -> None:
         room = self.room
@@ -111,19 +142,29 @@ class Replica:
             if not found:
                 return
             stored = found[0]
+        absent = [seat.absent for seat in room.seats]
         for seat, saved in zip(room.seats, stored.seats, strict=True):
             seat.name, seat.token_hash, seat.hints = saved.name, saved.token_hash, saved.hints
-            seat.part = saved.part
+            seat.part, seat.player_hash = saved.part, saved.player_hash
+            seat.absent, seat.abort = saved.absent, saved.abort
         if room.status == TableStatus.WAITING and stored.status != TableStatus.WAITING:
             room.deal_from(int(stored.options["seed"]))  # the last part came in elsewhere
         room.status = room.status.latest(stored.status)
+        room.ending = stored.ending
         new = stored.actions[room.move :]
+        room.standins.movers.extend(stored.movers[room.move :])
         for action in new:
             room.game.apply(action)
+        room.clocks.load(stored)
+        if room.status == TableStatus.OVER:
+            room.clocks.stop()
         if new:
             await self._announce_moves(len(new))
-        elif stored.status == TableStatus.PLAYING:
+        elif stored.status != TableStatus.WAITING:
             await room.audience.announce_table()
+            if absent != [seat.absent for seat in room.seats] or room.status == TableStatus.OVER:
+                await room.audience.broadcast_state()
+        room.clocks.arm()
 
     async def _announce_moves(self, count: int) -> None:
         room = self.room

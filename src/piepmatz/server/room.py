@@ -5,7 +5,8 @@ stored before anyone hears of them, chat. It holds no rule: legality, turns and 
 see are the core's (``Game.apply``, ``view_of``, ``filter_event``). Its parts do the rest: what
 each connection is sent (:mod:`.fanout`), previews and hints (:mod:`.advice`), the bots' seats
 (:mod:`.botplay`), the news to and from other server processes (:mod:`.replication`), and
-what is kept of it, stored and recorded (:mod:`.archive`).
+what is kept of it, stored and recorded (:mod:`.archive`), its clocks (:mod:`.clocks`) and
+who stands in for a person who is away, and how a game ends early (:mod:`.standins`).
 """
 
 from __future__ import annotations
@@ -24,20 +25,24 @@ from piepmatz.text.words import reason
 
 from .advice import Advice
 from .botplay import BotSeats
+from .clocks import Clock, Clocks, SystemClock, ms
 from .fanout import Audience
 from .messages import CHAT_HISTORY, Ack, ChatLine, SeatInfo, TableInfo
 from .news import ChatLineNews, ChatNews, MoveNews, PresenceNews, SeatNews
+from .pace import TableSetup
 from .pool import BotPool
 from .replication import Replica
 from .seats import Connection, RoomError, Seat, new_token, token_hash, token_matches
+from .standins import StandIns
 from .store import (
     MoveTaken,
     SeatTaken,
     StorageUnavailable,
     Store,
     StoredChat,
+    TableOver,
 )
-from .vocabulary import ErrorCode, TableStatus
+from .vocabulary import Absence, ErrorCode, TableStatus
 
 log = logging.getLogger("piepmatz.server")
 
@@ -57,7 +62,10 @@ class Room:
         status: str,
         store: Store,
         bots: BotPool,
+        setup: TableSetup | None = None,
+        clock: Clock | None = None,
         deal: dict[str, Any] | None = None,
+        ending: dict[str, Any] | None = None,
     ) -> None:
         self.id = table_id
         #: How the deal's seed is made (``db.tables.c.deal``): while the table waits for
@@ -72,6 +80,11 @@ class Room:
         self.status = TableStatus(status)
         self.store = store
         self.bots = bots
+        #: The table's pace, stand-in and resign rule (untimed, ``medium``: a table opened by
+        #: hand, as tests do).
+        self.setup = setup or TableSetup.from_json(None, len(seats))
+        #: How the game ended (``StandIns.ending``), once it has.
+        self.ending = ending
         #: Connections saying hello, not yet among the table's (they wait for the chat).
         self.joining = 0
         self.lock = asyncio.Lock()
@@ -83,6 +96,8 @@ class Room:
         self.advice = Advice(self)
         self.replica = Replica(self)
         self.botseats = BotSeats(self)
+        self.clocks = Clocks(self, self.setup.pace, clock or SystemClock())
+        self.standins = StandIns(self)
 
     # ------------------------------------------------------------------ building
 
@@ -96,11 +111,14 @@ class Room:
     def free_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.is_human and s.name is None]
 
-    def seat_for(self, token: str) -> int | None:
-        """The seat whose credential ``token`` is; checks every seat, so timing is even."""
+    def seat_for(self, token: str, player: bool = False) -> int | None:
+        """The seat whose credential ``token`` is (or, if ``player``, whose browser's player key
+        it is too); checks every seat, so timing is even."""
         found = None
         for i, seat in enumerate(self.seats):
             if token_matches(token, seat.token_hash):
+                found = i
+            if player and token_matches(token, seat.player_hash) and seat.name is not None:
                 found = i
         return found
 
@@ -119,10 +137,12 @@ class Room:
         token: str | None,
         hints: bool = False,
         part: str | None = None,
+        player: str | None = None,
     ) -> tuple[int, str]:
         """A person sits down at ``seat`` (an invite's) or the first free one (a public table,
-        with a new credential), allowing hints or not and adding ``part`` to the deal; the game
-        is dealt and starts once every person's seat is taken."""
+        with a new credential), allowing hints or not, adding ``part`` to the deal and, with
+        ``player``, their browser's player key; the game is dealt and starts (the clocks
+        too) once every person's seat is taken."""
         async with self.lock:
             public = seat is None
             while True:
@@ -136,9 +156,18 @@ class Room:
                         ErrorCode.SEAT_TAKEN, _("seat {seat} is already taken").format(seat=seat)
                     )
                 assert seat is not None and token is not None
+                player_hash = None if player is None else token_hash(player)
+                now = self.clocks.clock.now()
                 try:
                     status, seed = await self.store.take_seat(
-                        self.id, seat, name, token_hash(token), hints, part
+                        self.id,
+                        seat,
+                        name,
+                        token_hash(token),
+                        hints,
+                        part,
+                        player_hash,
+                        self.clocks.at_start(now),
                     )
                     break
                 except SeatTaken:
@@ -154,9 +183,10 @@ class Room:
                     part=part,
                     status=TableStatus(status),
                     seed=seed,
+                    player_hash=player_hash,
                 )
             )
-            await self.seated(seat, name, token_hash(token), hints, status, part, seed)
+            await self.seated(seat, name, token_hash(token), hints, status, part, seed, player_hash)
         self.botseats.wake()
         return seat, token
 
@@ -169,16 +199,22 @@ class Room:
         status: str,
         part: str | None = None,
         seed: int | None = None,
+        player_hash: str | None = None,
     ) -> None:
         """Seat ``seat``'s person (here, or heard from another process); the game is dealt from
-        ``seed`` when that was the last part."""
+        ``seed`` when that was the last part, and the clocks start."""
         self.seats[seat].name = name
         self.seats[seat].token_hash = hashed
         self.seats[seat].hints = hints
         self.seats[seat].part = part
+        self.seats[seat].player_hash = player_hash
         if seed is not None and self.status == TableStatus.WAITING:
             self.deal_from(seed)
+        started = self.status == TableStatus.WAITING and status == TableStatus.PLAYING
         self.status = TableStatus(status)
+        if started:
+            self.clocks.start(self.clocks.clock.now())
+            self.note_presence()  # whoever is not connected now counts as gone from now
         await self.audience.announce_table()
         if status == TableStatus.PLAYING:
             await self.audience.broadcast_state()
@@ -205,8 +241,11 @@ class Room:
                 for line in chat:
                     await conn.send(_chat_message(line))
                 await self.presence_changed()
+                if conn.seat is not None and self.seats[conn.seat].stood_in:
+                    await self.standins.back_locked(conn.seat)
         finally:
             self.joining -= 1
+        self.botseats.wake()
 
     async def disconnect(self, conn: Connection) -> None:
         async with self.lock:
@@ -233,12 +272,23 @@ class Room:
         )
 
     def note_presence(self) -> None:
-        """Keep :attr:`away_since` up to date after someone came or went, here or elsewhere."""
+        """Keep :attr:`away_since` and the clocks' count of who is disconnected up to date after
+        someone came or went, here or elsewhere."""
         here = any(not c.broken for s in self.seats for c in s.connections)
         if here or self.replica.anyone_seated():
             self.away_since = None
         elif self.away_since is None:
             self.away_since = time.monotonic()
+        if self.status == TableStatus.PLAYING:
+            self.clocks.presence(
+                [self.connected(i) for i in range(len(self.seats))], self.clocks.clock.now()
+            )
+
+    def connected(self, seat: int) -> bool:
+        """Someone is connected at ``seat``, here or at another process."""
+        return any(not c.broken for c in self.seats[seat].connections) or (
+            self.replica.seat_connected(seat)
+        )
 
     def progress(self) -> list[int]:
         """How far the table is: its status, the seats taken, the moves; each only grows. Sent
@@ -271,28 +321,37 @@ class Room:
                     seat=i,
                     kind=s.kind,
                     name=s.name if s.is_human else s.kind,
-                    connected=(
-                        any(not c.broken for c in s.connections) or self.replica.seat_connected(i)
-                        if s.is_human
-                        else True
-                    ),
+                    connected=self.connected(i) if s.is_human else True,
                     hints=s.hints if s.is_human else None,
+                    absent=Absence(s.absent) if s.absent is not None else None,
                 )
                 for i, s in enumerate(self.seats)
             ],
             spectators=len(self.audience.spectators) + self.replica.spectators(),
             hints=self.hints,
             commitment=self.commitment,
+            pace=self.setup.pace.to_json(),
+            stand_in=self.setup.stand_in,
+            resign=self.setup.resign,
+            abort=[i for i, s in enumerate(self.seats) if s.abort],
+            abortable=self.standins.abortable(),
+            ending=self.ending,
         )
 
     # ------------------------------------------------------------------ playing
 
     async def act(
-        self, seat: int, move: int, text: str | int, sender: Connection | None = None
+        self,
+        seat: int,
+        move: int,
+        text: str | int,
+        sender: Connection | None = None,
+        by: str | None = None,
     ) -> str:
         """Play ``text`` for ``seat`` answering ``move``; stored before it is announced. The
         ``ack`` goes to the ``sender`` (or, for a bot, to the seat's connections): another
-        connection of the seat racing it hears its own answer, not this one's.
+        connection of the seat racing it hears its own answer, not this one's. ``by`` names
+        the stand-in that plays it for the seat's person.
 
         Raises :class:`RoomError` (and changes nothing) when it cannot be played.
         """
@@ -316,6 +375,8 @@ class Room:
                     f"action for move {move}, but the game is at move {self.move}: "
                     "that move has not come yet",
                 )
+            now = self.clocks.clock.now()
+            await self.standins.check_act(seat, by, now)
             state = self.game.state
             try:
                 action = state.parse_action(text, player=seat)
@@ -326,10 +387,24 @@ class Room:
             after = state.copy(events=False)
             after.apply_id(action.id)
             over = after.is_over()
+            left = self.clocks.after_move(seat, now, stood_in=by is not None)
+            ending = self.standins.played_out(after, (seat, by)) if over else None
             try:
                 await self.store.add_move(
-                    self.id, move, seat, str(action), TableStatus.OVER if over else None
+                    self.id,
+                    move,
+                    seat,
+                    str(action),
+                    TableStatus.OVER if over else None,
+                    at=ms(now),
+                    clock=left,
+                    by=by,
+                    ending=ending,
                 )
+            except TableOver:
+                # Resigned or aborted at another process first.
+                await self.replica.catch_up_locked()
+                raise RoomError(ErrorCode.NOT_PLAYING, "the game is over") from None
             except StorageUnavailable as exc:
                 raise RoomError(ErrorCode.UNAVAILABLE, f"{exc}: the move was not played") from None
             except MoveTaken:
@@ -348,17 +423,33 @@ class Room:
                     ErrorCode.STORAGE, "the move could not be stored; try again"
                 ) from None
             self.game.apply(action, player=seat)
+            self.clocks.moved(now, left)
+            self.standins.movers.append((seat, by))
             if over:
                 self.status = TableStatus.OVER
-            await self.replica.tell(MoveNews(move=move, seat=seat, action=str(action)))
+                self.ending = ending
+            await self.replica.tell(
+                MoveNews(move=move, seat=seat, action=str(action), at=ms(now), clock=left, by=by)
+            )
             # Announced under the lock, so that every client hears the moves in order.
-            for conn in self.seats[seat].connections if sender is None else (sender,):
+            # A stand-in's move is nobody's to acknowledge: the person did not send it.
+            acked = () if by is not None else (sender,) if sender else self.seats[seat].connections
+            for conn in acked:
                 await conn.send(Ack(move=move, action=str(action)).model_dump_json())
             if over:
                 await self.audience.announce_table()
             await self.audience.broadcast_state()
+            self.clocks.arm()
         self.botseats.wake()
         return str(action)
+
+    async def time_is_up(self) -> None:
+        """The clocks' timer rang: a stand-in plays for whoever's time is up."""
+        async with self.lock:
+            for seat, why in self.clocks.due():
+                await self.standins.replace_locked(seat, why)
+            self.clocks.arm()
+        self.botseats.wake()
 
     async def chat(self, seat: int, text: str) -> None:
         line = StoredChat(seat, self.seats[seat].name or f"seat {seat}", text, datetime.now(UTC))

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from .messages import Error
 from .roster import HUMAN
-from .vocabulary import ErrorCode
+from .vocabulary import Absence, ErrorCode
 
 
 def new_token() -> str:
@@ -91,10 +91,23 @@ class Seat:
     connections: set[Connection] = field(default_factory=set)
     #: The person's part of the deal's seed (``core.commitment``), once they sit down.
     part: str | None = None
+    #: The SHA-256 of the player key of the browser that sat here ("My games"): a credential
+    #: for the seat like its token.
+    player_hash: str | None = None
+    #: Why the table's stand-in bot plays this person's seat (``vocabulary.Absence``), if it
+    #: does.
+    absent: str | None = None
+    #: The person asked to abort the game.
+    abort: bool = False
 
     @property
     def is_human(self) -> bool:
         return self.kind == HUMAN
+
+    @property
+    def stood_in(self) -> bool:
+        """A stand-in plays this person's seat for now (they may come back)."""
+        return self.absent is not None and self.absent != Absence.RESIGNED
 
 
 class RoomError(ValueError):

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -36,18 +36,31 @@ _INSERT_MOVES = {
 }
 
 
-def _insert_moves(conn: Connection, batch: list[_PendingMove]) -> list[_PendingMove]:
-    """Insert a batch of moves (and the tables' new status); returns the moves whose number was
-    taken already."""
+def _insert_moves(conn: Connection, batch: list[_PendingMove]) -> _Refused:
+    """Insert a batch of moves (and the tables' new status); returns the moves not stored: those
+    whose number was taken already, and those whose game ended (a resignation, an abort) at
+    another process."""
+    ids = {m.row["table_id"] for m in batch}
+    over = set(
+        conn.scalars(
+            select(tables.c.id).where(tables.c.id.in_(ids), tables.c.status == TableStatus.OVER)
+        )
+    )
+    refused = [m for m in batch if m.row["table_id"] in over]
+    batch = [m for m in batch if m.row["table_id"] not in over]
+    if not batch:
+        return _Refused([], refused)
     stored = conn.execute(_INSERT_MOVES[conn.dialect.name], [m.row for m in batch])
     added = {(r.table_id, r.number) for r in stored}
     taken = [m for m in batch if (m.row["table_id"], m.row["number"]) not in added]
     for m in batch:
         if m.status is not None and m not in taken:
             conn.execute(
-                update(tables).where(tables.c.id == m.row["table_id"]).values(status=m.status)
+                update(tables)
+                .where(tables.c.id == m.row["table_id"])
+                .values(status=m.status, ending=m.ending)
             )
-    return taken
+    return _Refused(taken, refused)
 
 
 class StorageUnavailable(Exception):
@@ -86,6 +99,12 @@ class StoredSeat:
     hints: bool = False
     #: The person's part of the deal's seed (``core.commitment``), once they sit down.
     part: str | None = None
+    #: The SHA-256 of the player key of the browser that sat here.
+    player_hash: str | None = None
+    #: Why a stand-in plays the person's seat (``vocabulary.Absence``), if one does.
+    absent: str | None = None
+    #: The person asked to abort the game.
+    abort: bool = False
 
 
 @dataclass
@@ -99,6 +118,30 @@ class StoredTable:
     actions: list[str] = field(default_factory=list)
     #: How the deal's seed is made (``db.tables.c.deal``).
     deal: dict[str, Any] | None = None
+    #: The table's pace, stand-in and resign rule (``db.tables.c.setup``).
+    setup: dict[str, Any] | None = None
+    #: The clocks stored when a person came back (``db.tables.c.clock``).
+    clock: dict[str, Any] | None = None
+    #: How the game ended, once it has.
+    ending: dict[str, Any] | None = None
+    #: For each action, its seat and the stand-in bot that made it for the seat's person
+    #: (``None``: the seat's own).
+    movers: list[tuple[int, str | None]] = field(default_factory=list)
+    #: When the last move was stored (epoch ms) and everyone's time then (live tables).
+    last_at: int | None = None
+    last_clock: list[int | None] | None = None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A table a player key sits at, as "My games" lists it."""
+
+    table_id: str
+    seat: int
+    status: str
+    created: datetime
+    ending: dict[str, Any] | None
+    setup: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -117,10 +160,22 @@ class SeatTaken(Exception):
     """Someone else took this seat first."""
 
 
+class TableOver(Exception):
+    """The game ended (a resignation, an abort) before this move could be stored."""
+
+
+class _Refused(NamedTuple):
+    """A batch's moves not stored: their number was taken; their game was over."""
+
+    taken: list[_PendingMove]
+    over: list[_PendingMove]
+
+
 @dataclass(eq=False)
 class _PendingMove:
     row: dict[str, Any]
     status: str | None
+    ending: dict[str, Any] | None
     done: asyncio.Future[None]
 
 
@@ -195,6 +250,8 @@ class Store:
                     spectator_hash=table.spectator_hash,
                     created=datetime.now(UTC),
                     deal=table.deal,
+                    setup=table.setup,
+                    clock=table.clock,
                 )
             )
             await conn.execute(
@@ -208,6 +265,7 @@ class Store:
                         "token_hash": s.token_hash,
                         "hints": s.hints,
                         "part": s.part,
+                        "player_hash": s.player_hash,
                     }
                     for i, s in enumerate(table.seats)
                 ],
@@ -221,12 +279,14 @@ class Store:
         token_hash: str,
         hints: bool = False,
         part: str | None = None,
+        player_hash: str | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[str, int | None]:
         """Seat a person with their part of the deal; returns the table's status now
         (``playing`` once every person's seat is taken) and, when that seat was the last and
         the deal comes from a commitment, the deal's seed, derived from the secret and every
-        part and stored in the table's options. Raises :class:`SeatTaken` (and stores nothing)
-        if the seat has a name."""
+        part and stored in the table's options; the game's ``clock`` starts then. Raises
+        :class:`SeatTaken` (and stores nothing) if the seat has a name."""
         async with self._writing() as conn:
             # The table's row is locked first, so that two processes seating the last two
             # people one at a time both count the other's seat (SQLite has one writer anyway).
@@ -234,7 +294,13 @@ class Store:
             taken = await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.name.is_(None))
-                .values(name=name, token_hash=token_hash, hints=hints, part=part)
+                .values(
+                    name=name,
+                    token_hash=token_hash,
+                    hints=hints,
+                    part=part,
+                    player_hash=player_hash,
+                )
             )
             if taken.rowcount != 1:
                 raise SeatTaken(f"seat {seat} is already taken")
@@ -251,6 +317,7 @@ class Store:
             values: dict[str, Any] = {"status": status}
             seed = None
             if not free:
+                values["clock"] = clock
                 row = (
                     await conn.execute(
                         select(tables.c.options, tables.c.deal).where(tables.c.id == table_id)
@@ -270,15 +337,36 @@ class Store:
             return status, seed
 
     async def add_move(
-        self, table_id: str, number: int, seat: int, action: str, status: str | None
+        self,
+        table_id: str,
+        number: int,
+        seat: int,
+        action: str,
+        status: str | None,
+        *,
+        at: int | None = None,
+        clock: list[int | None] | None = None,
+        by: str | None = None,
+        ending: dict[str, Any] | None = None,
     ) -> None:
-        """Store one accepted action (and the table's new status); returns once committed.
+        """Store one accepted action (and the table's new status and ending), when it was
+        stored (epoch ms), everyone's time then and the stand-in that made it for a person;
+        returns once committed.
 
         Raises :class:`MoveTaken` if the table already has an action for move ``number``: the
-        key (table, move number) lets exactly one of two concurrent submissions in."""
+        key (table, move number) lets exactly one of two concurrent submissions in; and
+        :class:`TableOver` if the game ended first."""
         done = asyncio.get_running_loop().create_future()
-        row = {"table_id": table_id, "number": number, "seat": seat, "action": action}
-        self._pending.append(_PendingMove(row, status, done))
+        row = {
+            "table_id": table_id,
+            "number": number,
+            "seat": seat,
+            "action": action,
+            "at": at,
+            "clock": clock,
+            "by": by,
+        }
+        self._pending.append(_PendingMove(row, status, ending, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_moves())
         await done
@@ -300,12 +388,14 @@ class Store:
                     m.done.set_exception(exc)
             else:
                 for m in batch:
-                    if m in taken:
+                    if m in taken.over:
+                        m.done.set_exception(TableOver(f"table {m.row['table_id']} is over"))
+                    elif m in taken.taken:
                         m.done.set_exception(MoveTaken(f"move {m.row['number']} is taken"))
                     else:
                         m.done.set_result(None)
 
-    async def _store_moves(self, batch: list[_PendingMove]) -> list[_PendingMove]:
+    async def _store_moves(self, batch: list[_PendingMove]) -> _Refused:
         """Store a batch of moves in one transaction; returns those whose number was taken
         already."""
         if self._thread is None:
@@ -315,7 +405,7 @@ class Store:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread, self._store_moves_in_thread, batch)
 
-    def _store_moves_in_thread(self, batch: list[_PendingMove]) -> list[_PendingMove]:
+    def _store_moves_in_thread(self, batch: list[_PendingMove]) -> _Refused:
         assert self._thread_engine is not None
         # One connection held, as for the other writes: no checkout and reset per commit.
         if self._thread_connection is None:
@@ -367,6 +457,9 @@ class Store:
                     row.spectator_hash,
                     [],
                     deal=row.deal,
+                    setup=row.setup,
+                    clock=row.clock,
+                    ending=row.ending,
                 )
                 for row in (await conn.execute(query)).all()
             }
@@ -377,12 +470,121 @@ class Store:
                 select(seats).where(seats.c.table_id.in_(ids)).order_by(seats.c.seat)
             ):
                 found[row.table_id].seats.append(
-                    StoredSeat(row.kind, row.name, row.token_hash, row.hints, row.part)
+                    StoredSeat(
+                        row.kind,
+                        row.name,
+                        row.token_hash,
+                        row.hints,
+                        row.part,
+                        row.player_hash,
+                        row.absent,
+                        row.abort,
+                    )
                 )
             for row in await conn.execute(
-                select(moves.c.table_id, moves.c.action)
+                select(
+                    moves.c.table_id,
+                    moves.c.seat,
+                    moves.c.action,
+                    moves.c.at,
+                    moves.c.clock,
+                    moves.c.by,
+                )
                 .where(moves.c.table_id.in_(ids))
                 .order_by(moves.c.number)
             ):
-                found[row.table_id].actions.append(row.action)
+                table = found[row.table_id]
+                table.actions.append(row.action)
+                table.movers.append((row.seat, row.by))
+                table.last_at, table.last_clock = row.at, row.clock
         return list(found.values())
+
+    async def set_absent(
+        self,
+        table_id: str,
+        seat: int,
+        absent: str | None,
+        *,
+        was: str | None,
+        moves_played: int,
+        clock: dict[str, Any] | None = None,
+    ) -> bool:
+        """Mark why a stand-in plays ``seat`` (``None``: the person is back), if it was ``was``
+        and the game is at ``moves_played`` (a move stored meanwhile, at another process, may
+        have changed whose time is up); with the ``clock`` at that moment. False, storing
+        nothing, when either differs."""
+        async with self._writing() as conn:
+            await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+            played = await conn.scalar(
+                select(func.count()).select_from(moves).where(moves.c.table_id == table_id)
+            )
+            if played != moves_played:
+                return False
+            was_now = seats.c.absent.is_(None) if was is None else seats.c.absent == was
+            changed = await conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat, was_now)
+                .values(absent=absent)
+            )
+            if changed.rowcount != 1:
+                return False
+            if clock is not None:
+                await conn.execute(
+                    update(tables).where(tables.c.id == table_id).values(clock=clock)
+                )
+            return True
+
+    async def end(self, table_id: str, ending: dict[str, Any], moves_played: int) -> bool:
+        """End the game before its end (a resignation, an abort) as it stands at
+        ``moves_played``; False, storing nothing, if a move came first or it is over."""
+        async with self._writing() as conn:
+            await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+            played = await conn.scalar(
+                select(func.count()).select_from(moves).where(moves.c.table_id == table_id)
+            )
+            if played != moves_played:
+                return False
+            ended = await conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.status != TableStatus.OVER)
+                .values(status=TableStatus.OVER, ending=ending)
+            )
+            return bool(ended.rowcount == 1)
+
+    async def ask_abort(self, table_id: str, seat: int) -> None:
+        """The person at ``seat`` asks to abort the game."""
+        async with self._writing() as conn:
+            await conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(abort=True)
+            )
+
+    async def games_of(self, player_hash: str, finished: int) -> list[StoredGame]:
+        """The tables a player key sits at: every unfinished one and the ``finished`` latest
+        finished ones, newest first."""
+        query = (
+            select(
+                tables.c.id,
+                tables.c.status,
+                tables.c.created,
+                tables.c.ending,
+                tables.c.setup,
+                seats.c.seat,
+            )
+            .join(seats, seats.c.table_id == tables.c.id)
+            .where(seats.c.player_hash == player_hash)
+            .order_by(tables.c.created.desc())
+        )
+        out: list[StoredGame] = []
+        done = 0
+        async with self._reading() as conn:
+            for row in await conn.execute(query):
+                if row.status == TableStatus.OVER:
+                    done += 1
+                    if done > finished:
+                        continue
+                out.append(
+                    StoredGame(row.id, row.seat, row.status, row.created, row.ending, row.setup)
+                )
+        return out

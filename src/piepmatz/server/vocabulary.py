@@ -21,6 +21,22 @@ class TableStatus(StrEnum):
         return max(self, TableStatus(other), key=order.index)
 
 
+class Absence(StrEnum):
+    """Why a stand-in bot plays a person's seat (``seats.absent``)."""
+
+    TIME = "time"  # their time ran out
+    AWAY = "away"  # disconnected longer than the pace allows
+    RESIGNED = "resigned"  # for good
+
+
+class Ending(StrEnum):
+    """How a game ended (``ending.how``)."""
+
+    PLAYED_OUT = "played_out"
+    RESIGNED = "resigned"  # a two-player game, by a resignation
+    ABORTED = "aborted"
+
+
 class ErrorCode(StrEnum):
     """Why a message or a request was refused (``error.code``; docs/protocol.md lists them)."""
 
@@ -46,6 +62,9 @@ class ErrorCode(StrEnum):
     HINTS_OFF = "hints_off"
     HINT_BUSY = "hint_busy"
     HINT_FAILED = "hint_failed"
+    RESIGNED = "resigned"
+    NOT_ABORTABLE = "not_abortable"
+    STOOD_IN = "stood_in"
 
 
-__all__ = ["ErrorCode", "TableStatus"]
+__all__ = ["Absence", "Ending", "ErrorCode", "TableStatus"]

@@ -19,13 +19,16 @@ from ..limits import POLICY_CLOSE, ConnectionGuard
 from ..messages import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
+    Abort,
     Act,
     AnyClientMessage,
+    Back,
     Chat,
     Error,
     Hello,
     HintRequest,
     PreviewRequest,
+    Resign,
     Sync,
     Welcome,
     parse_client_message,
@@ -158,7 +161,7 @@ class Conversation:
         except StorageUnavailable as exc:
             await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: say hello again in a moment")
             return
-        seat = room.seat_for(message.token)
+        seat = room.seat_for(message.token, player=True)
         if seat is None and not room.is_spectator_token(message.token):
             await self.refuse(ErrorCode.BAD_TOKEN, "this token is no seat's or spectator's here")
             return
@@ -209,6 +212,23 @@ class Conversation:
                 await room.chat(conn.seat, message.text)
             except StorageUnavailable as exc:
                 await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: the line was not sent")
+        else:
+            await self._decide(room, conn.seat, message)
+
+    async def _decide(self, room: Room, seat: int, message: Resign | Abort | Back) -> None:
+        """Resign, ask to abort, or take the seat back from the stand-in."""
+        standins = room.standins
+        try:
+            if isinstance(message, Resign):
+                await standins.resign(seat)
+            elif isinstance(message, Abort):
+                await standins.abort(seat)
+            else:
+                await standins.back(seat)
+        except RoomError as exc:
+            await self.refuse(exc.code, str(exc))
+        except StorageUnavailable as exc:
+            await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: nothing was changed")
 
     @staticmethod
     async def _hint(room: Room, conn: Connection, seat: int, move: int) -> None:

@@ -3,6 +3,7 @@ a game is over its record, replay and review (``docs/protocol.md``, "HTTP")."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -17,11 +18,14 @@ from ..hub import Opened, TableRefused
 from ..limits import AddressBuckets
 from ..messages import Join, NewTable, QuickGame
 from ..roster import HUMAN, UnknownBot
-from ..seats import RoomError
+from ..seats import RoomError, token_hash
 from ..vocabulary import TableStatus
 from . import Site, SiteOf, TableOf
 
 router = APIRouter(prefix="/api")
+
+#: A player key, as the browser makes it (``messages.PlayerKey``).
+PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def _count(buckets: AddressBuckets, request: Request, what: str) -> None:
@@ -92,6 +96,10 @@ async def new_table(body: NewTable, request: Request, site: SiteOf) -> dict[str,
         public=body.public,
         hints=body.hints,
         part=body.deal_part,
+        pace=body.pace,
+        stand_in=body.stand_in,
+        resign=body.resign,
+        player=body.player,
     )
 
 
@@ -112,6 +120,8 @@ async def quick(body: QuickGame, request: Request, site: SiteOf) -> dict[str, An
         seed=body.seed,
         hints=body.hints,
         part=body.deal_part,
+        pace=body.pace,
+        player=body.player,
     )
 
 
@@ -119,6 +129,55 @@ async def quick(body: QuickGame, request: Request, site: SiteOf) -> dict[str, An
 async def bots_offered(site: SiteOf) -> list[str]:
     """The bots a table's seat or a quick game may name, the levels first."""
     return site.roster.names()
+
+
+@router.get("/paces")
+async def paces_offered(site: SiteOf) -> list[dict[str, Any]]:
+    """The paces a table may be opened at (``docs/protocol.md``, "Paces"), the defaults first."""
+    return [pace.to_json() for pace in site.hub.paces.paces.values()]
+
+
+#: Finished games "My games" lists, the latest first.
+FINISHED_LISTED = 50
+
+
+@router.get("/games")
+async def my_games(request: Request, site: SiteOf) -> dict[str, list[dict[str, Any]]]:
+    """The tables the player key (``Authorization: Bearer KEY``) sits at: those still going,
+    where it is the player's turn first, and the latest finished ones."""
+    scheme, _sep, key = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not PLAYER_KEY.fullmatch(key):
+        raise HTTPException(
+            401,
+            _("say who you are: the header Authorization: Bearer and your player key"),
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    playing: list[dict[str, Any]] = []
+    finished: list[dict[str, Any]] = []
+    for game in await site.hub.store.games_of(token_hash(key), FINISHED_LISTED):
+        # Held here from now on: whose turn it is is the game's to say.
+        room = await site.hub.room(game.table_id)
+        state = room.game.state
+        your_turn = (
+            room.status == TableStatus.PLAYING
+            and not state.is_over()
+            and state.current_player == game.seat
+            and room.seats[game.seat].absent is None
+        )
+        entry = {
+            "table": room.id,
+            "seat": game.seat,
+            "status": room.status,
+            "players": [s.name if s.is_human else s.kind for s in room.seats],
+            "your_turn": your_turn,
+            "move": room.move,
+            "pace": room.setup.pace.name,
+            "ending": room.ending,
+            "created": game.created.isoformat(),
+        }
+        (finished if room.status == TableStatus.OVER else playing).append(entry)
+    playing.sort(key=lambda e: not e["your_turn"])  # stable: newest first within each
+    return {"playing": playing, "finished": finished}
 
 
 @router.get("/tables")
@@ -147,7 +206,9 @@ async def join(body: Join, room: TableOf) -> dict[str, Any]:
     elif not room.public:
         raise HTTPException(403, _("this table is joined by invite only"))
     try:
-        seat, token = await room.take_seat(seat, body.name, body.token, body.hints, body.deal_part)
+        seat, token = await room.take_seat(
+            seat, body.name, body.token, body.hints, body.deal_part, body.player
+        )
     except RoomError as exc:
         raise HTTPException(409, str(exc)) from None
     return {"table": room.id, "seat": seat, "token": token}
