@@ -12,14 +12,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from piepmatz.server.client import SeatClient
 from piepmatz.server.clocks import REPRIEVE
 from piepmatz.server.hub import Hub, TableRefused
 from piepmatz.server.pace import PaceRoster, parse_pace
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection, RoomError
-from serverplay import Listener, ManualClock, settle, sqlite_hub
+from serverplay import Listener, ManualClock, get, post, settle, sqlite_hub, ws_url
 
 PACES = PaceRoster.build(["fast=live:10s+2s,away=5s", "hour=turn:1h"])
 KEY = "k" * 43
@@ -349,5 +351,77 @@ def test_the_player_key_says_hello_for_its_seats(tmp_path: Path) -> None:
             assert room.seat_for(KEY) is None  # not a seat's own token
             games = await hub.store.games_of(room.seats[0].player_hash or "", 50)
             assert [(g.table_id, g.seat) for g in games] == [(room.id, 0)]
+
+    asyncio.run(run())
+
+
+def test_my_games_lists_a_players_tables_their_turn_first(server: str) -> None:
+    async def run() -> None:
+        anna, ben = "a" * 43, "b" * 43
+        assert [p["name"] for p in await get(server, "/api/paces")] == [
+            "live",
+            "turn-based",
+            "untimed",
+        ]
+        tables = []
+        for _ in range(2):
+            opened = await post(
+                server,
+                "/api/tables",
+                {"seats": ["human", "human"], "name": "Anna", "player": anna, "pace": "live"},
+            )
+            invite = opened["invites"][0]
+            await post(
+                server,
+                f"/api/tables/{opened['table']}/join",
+                {"name": "Ben", "token": invite["token"], "player": ben},
+                200,
+            )
+            tables.append(opened["table"])
+        quick = await post(server, "/api/quick", {"name": "Anna", "player": anna, "players": 2})
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            for wrong in ({}, {"Authorization": "Bearer short"}, {"Authorization": anna}):
+                refused = await http.get("/api/games", headers=wrong)
+                assert refused.status_code == 401
+                assert "Authorization: Bearer" in refused.json()["detail"]
+            nobody = await http.get("/api/games", headers={"Authorization": "Bearer " + "c" * 43})
+            assert nobody.json() == {"playing": [], "finished": []}
+            mine = (
+                await http.get("/api/games", headers={"Authorization": f"Bearer {anna}"})
+            ).json()
+            theirs = (
+                await http.get("/api/games", headers={"Authorization": f"Bearer {ben}"})
+            ).json()
+        listed = [g["table"] for g in mine["playing"]]
+        assert sorted(listed) == sorted([*tables, quick["table"]])
+        turns = [g["your_turn"] for g in mine["playing"]]
+        assert turns == sorted(turns, reverse=True), "their turn first"
+        assert {g["table"] for g in theirs["playing"]} == set(tables)
+        for game in mine["playing"]:
+            if game["table"] in tables:
+                assert game["players"] == ["Anna", "Ben"] and game["pace"] == "live"
+                other = next(g for g in theirs["playing"] if g["table"] == game["table"])
+                assert game["your_turn"] != other["your_turn"]  # one of them is to move
+        # The key says hello for the seat, so the page needs no token in its address.
+        async with SeatClient.connect(ws_url(server, quick["table"]), anna) as seat:
+            welcome = await seat.until("welcome")
+            assert welcome["seat"] == 0
+
+    asyncio.run(run())
+
+
+def test_a_request_names_paces_and_stand_ins_from_the_offered_lists_only(server: str) -> None:
+    async def run() -> None:
+        for body, field in (
+            ({"pace": "/etc/passwd"}, "pace: not a pace this server offers"),
+            ({"stand_in": "ismcts:time=1e9"}, "stand_in: not a bot this server offers"),
+            ({"resign": "surrender"}, "resign"),
+            ({"player": "not a key"}, "player"),
+        ):
+            answer = await post(
+                server, "/api/tables", {"seats": ["human", "human"], "name": "A", **body}, 422
+            )
+            assert field in answer["detail"]
+            assert "passwd" not in answer["detail"] and "1e9" not in answer["detail"]
 
     asyncio.run(run())

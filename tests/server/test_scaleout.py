@@ -44,6 +44,7 @@ def two_servers(
     after the other (the first migrates the schema)."""
     options = ("--database-url", postgres_url, "--redis", redis_url, "--bot-workers", "0")
     options += ("--tables-per-minute", "0")  # the tests open tables by the dozen
+    options += ("--pace", "quick=turn:3s")  # a day's move in three seconds
     with ExitStack() as stack:
         started = []
         for name in ("a", "b"):
@@ -120,6 +121,52 @@ async def _across_processes(a: str, b: str) -> None:
         # A bot that moved twice for one turn would have been refused and said so.
         assert [m for m in client.received if m["type"] == "error"] == []
     assert 2 in replay(record)[1], "the bot played"
+
+
+async def _turn_based_across_processes(a: str, b: str) -> None:
+    body = {"seats": ["human", "human"], "name": "Anna", "pace": "quick"}
+    opened = await post(a, "/api/tables", body)
+    table, ben_token = opened["table"], opened["invites"][0]["token"]
+    await post(b, f"/api/tables/{table}/join", {"name": "Ben", "token": ben_token}, 200)
+    async with (
+        SeatClient.connect(ws_url(a, table), opened["token"]) as anna,
+        SeatClient.connect(ws_url(b, table), ben_token) as ben,
+    ):
+        state = await until(anna, "state")
+        slow = state["clock"]["running"]
+        assert state["clock"]["deadline"] - state["clock"]["now"] <= 3000
+        # Nobody moves: when the move's time is up one process stands in, and both tell.
+        told = [await until(client, "stand_in") for client in (anna, ben)]
+        assert (
+            told[0]
+            == told[1]
+            == {
+                "type": "stand_in",
+                "seat": slow,
+                "bot": "medium",
+                "reason": "time",
+                "move": 0,
+            }
+        )
+        seat = (anna, ben)[slow]
+        # The stand-in moves for the seat (the bot thinks at one process, the lease holder's).
+        while (await until(seat, "state"))["move"] == 0:
+            pass
+        await seat.send({"type": "back"})
+        back = [await until(client, "returned") for client in (anna, ben)]
+        assert back[0]["seat"] == back[1]["seat"] == slow
+        await anna.send({"type": "resign"})
+        over = [await until(client, "table") for client in (anna, ben)]
+        while over[1]["status"] != "over":
+            over[1] = await until(ben, "table")
+    record = await get(b, f"/api/tables/{table}/record")
+    assert record["ending"]["how"] == "resigned" and record["ending"]["winners"] == [1]
+    assert record["stand_ins"] and {s["seat"] for s in record["stand_ins"]} == {slow}
+    assert record == await get(a, f"/api/tables/{table}/record")
+
+
+def test_a_turn_based_table_across_two_processes_stands_in_once(pair: tuple[str, str]) -> None:
+    asyncio.run(asyncio.wait_for(_turn_based_across_processes(*pair), 60))
 
 
 def test_players_at_two_processes_play_one_game_with_a_bot(pair: tuple[str, str]) -> None:

@@ -142,11 +142,9 @@ class Replica:
             if not found:
                 return
             stored = found[0]
-        absent = [seat.absent for seat in room.seats]
         for seat, saved in zip(room.seats, stored.seats, strict=True):
             seat.name, seat.token_hash, seat.hints = saved.name, saved.token_hash, saved.hints
-            seat.part, seat.player_hash = saved.part, saved.player_hash
-            seat.absent, seat.abort = saved.absent, saved.abort
+            seat.part, seat.player_hash, seat.abort = saved.part, saved.player_hash, saved.abort
         if room.status == TableStatus.WAITING and stored.status != TableStatus.WAITING:
             room.deal_from(int(stored.options["seed"]))  # the last part came in elsewhere
         room.status = room.status.latest(stored.status)
@@ -162,8 +160,13 @@ class Replica:
             await self._announce_moves(len(new))
         elif stored.status != TableStatus.WAITING:
             await room.audience.announce_table()
-            if absent != [seat.absent for seat in room.seats] or room.status == TableStatus.OVER:
+            if room.status == TableStatus.OVER:
                 await room.audience.broadcast_state()
+        # A stand-in that came or went elsewhere (its news lost, or this process's own try
+        # refused for it) is told here as it would have been.
+        for i, (seat, saved) in enumerate(zip(room.seats, stored.seats, strict=True)):
+            if seat.absent != saved.absent:
+                await room.standins.absence_changed(i, saved.absent)
         room.clocks.arm()
 
     async def _announce_moves(self, count: int) -> None:
