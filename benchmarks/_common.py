@@ -33,10 +33,15 @@ __all__ = ["free_port", "fresh_database", "serve_process"]
 NO_LIMITS = ["--connections-per-address", "0", "--message-rate", "0", "--tables-per-minute", "0"]
 
 
-async def open_table(http: httpx.AsyncClient, seats: int) -> tuple[dict[str, Any], list[str]]:
-    """A table of ``seats`` people with every invite taken (the deal is the server's): the
-    table as opened (its id, the spectator token…) and the seats' tokens in seat order."""
-    body = {"seats": ["human"] * seats, "name": "P0"}
+async def open_table(
+    http: httpx.AsyncClient, seats: int, pace: str | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """A table of ``seats`` people with every invite taken (the deal is the server's) at
+    ``pace`` (the server's default unless named): the table as opened (its id, the spectator
+    token…) and the seats' tokens in seat order."""
+    body: dict[str, Any] = {"seats": ["human"] * seats, "name": "P0"}
+    if pace is not None:
+        body["pace"] = pace
     table: dict[str, Any] = (await http.post("/api/tables", json=body)).json()
     tokens = [table["token"]]
     for i, invite in enumerate(table["invites"], start=1):

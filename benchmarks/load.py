@@ -15,6 +15,9 @@ moves cross from one to the other). Client processes
 send no keepalive pings of their own). The server's CPU is
 read from ``/proc/PID/stat`` over the measured window, so the clients' own work is not counted.
 
+Every table is ``live`` unless ``--table-pace`` says otherwise: the server keeps a clock for
+each person, stores it with every move and sets a timer for the one whose clock runs.
+
 (a) ``--pace P``: every game makes one move each P seconds (the games' clocks are spread over
 the first P seconds). Reports games held, connections, moves per second, p50/p99 from an action
 sent to its ``ack``, and the server's CPU seconds per move. The target: 1,000 games, p99 under
@@ -128,21 +131,20 @@ async def _game(
 
 
 async def _games_in_turn(
+    share: Share,
     clients: list[SeatClient],
-    addresses: list[str],
-    seats: int,
     seed: int,
-    pace: float,
     start: float,
     stop: float,
     figures: Figures,
 ) -> None:
     """Play a game; when it ends before the time is up, open the next one (held games stay as
     many all along)."""
+    pace = share.pace
     await _game(clients, pace, start, stop, figures)
     while time.time() < stop:
         seed += 1_000
-        (plan,) = await open_games(addresses, 1, seats, seed)
+        (plan,) = await open_games(share.addresses, 1, share.seats, seed, share.table_pace)
         async with contextlib.AsyncExitStack() as stack:
             await _game(await _connect(stack, plan), pace, time.time(), stop, figures)
 
@@ -159,12 +161,14 @@ class Share:
     duration: float
     #: Seconds played before the measured window, whose moves are not counted.
     warmup: float = 0.0
+    #: The tables' pace (``live``: the server keeps a clock per person).
+    table_pace: str = "live"
 
 
 async def _play(share: Share, ready: Any, go: Any) -> Figures:
-    addresses, seats, seed, pace = share.addresses, share.seats, share.seed, share.pace
+    addresses, seats, seed = share.addresses, share.seats, share.seed
     figures = Figures()
-    plans = await open_games(addresses, share.games, seats, seed)
+    plans = await open_games(addresses, share.games, seats, seed, share.table_pace)
     async with contextlib.AsyncExitStack() as stack:
         limit = asyncio.Semaphore(50)
 
@@ -183,9 +187,7 @@ async def _play(share: Share, ready: Any, go: Any) -> Figures:
         measured = start + share.warmup
         stop = measured + share.duration
         tasks = [
-            asyncio.create_task(
-                _games_in_turn(c, addresses, seats, seed + g, pace, start, stop, figures)
-            )
+            asyncio.create_task(_games_in_turn(share, c, seed + g, start, stop, figures))
             for g, c in enumerate(clients)
         ]
         await asyncio.sleep(max(0.0, measured - time.time()))
@@ -239,15 +241,17 @@ def servers(args: argparse.Namespace) -> Iterator[list[tuple[str, int]]]:
         yield started
 
 
-async def open_games(addresses: list[str], games: int, seats: int, seed: int) -> list[GamePlan]:
-    """Open ``games`` tables of ``seats`` people; seat ``i`` of game ``g`` plays at server
-    ``(g + i) % servers``."""
+async def open_games(
+    addresses: list[str], games: int, seats: int, seed: int, pace: str = "live"
+) -> list[GamePlan]:
+    """Open ``games`` tables of ``seats`` people at ``pace`` (each person's clock kept by the
+    server); seat ``i`` of game ``g`` plays at server ``(g + i) % servers``."""
     clients = [httpx.AsyncClient(base_url=f"http://{a}", timeout=120) for a in addresses]
     limit = asyncio.Semaphore(50)
 
     async def one(g: int) -> GamePlan:
         async with limit:
-            table, tokens = await open_table(clients[g % len(clients)], seats)
+            table, tokens = await open_table(clients[g % len(clients)], seats, pace)
             return GamePlan(
                 table["table"],
                 [(addresses[(g + i) % len(addresses)], t) for i, t in enumerate(tokens)],
@@ -320,6 +324,7 @@ def measure(
                     pace,
                     args.duration,
                     args.warmup,
+                    args.table_pace,
                 ),
                 ready,
                 go,
@@ -435,6 +440,11 @@ def main() -> None:
     parser.add_argument("--redis", default=LOCAL_REDIS, help="with --servers 2 (local Redis)")
     parser.add_argument("--profile", type=Path, default=None, help="write a py-spy summary")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--table-pace",
+        default="live",
+        help="the tables' pace (live: a clock per person, 5 min + 5 s a move; turn-based)",
+    )
     args = parser.parse_args()
     limit = _raise_open_files()  # the servers inherit it
     print(

@@ -91,3 +91,60 @@ def test_the_module_examples_hold() -> None:
 
     result = doctest.testmod(piepmatz.records)
     assert result.attempted and not result.failed
+
+
+def _resigned(moves: int) -> dict[str, object]:
+    """An online game's record, ended after ``moves`` moves by seat 0's resignation, a stand-in
+    having played one of seat 1's moves."""
+    game = Game.new(players=2, seed=5)
+    for _ in range(moves):
+        game.apply(game.state.legal_action_ids()[0])
+    ending = {
+        "how": "resigned",
+        "move": moves,
+        "seat": 0,
+        "winners": [1],
+        "resigned": [0],
+        "stood_in": [0, 1],
+    }
+    return {
+        **game.record(),
+        "ending": ending,
+        "stand_ins": [{"move": 1, "seat": 1, "bot": "medium"}],
+    }
+
+
+def test_a_game_ended_by_a_resignation_replays_and_says_how_it_ended(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(_resigned(6)))
+    assert load_game(path, finished=True).ended
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Player 1 resigned after 6 moves: Player 2 wins." in out
+    assert "A bot played 1 move for Player 2." in out
+    assert main(["replay", "--list", str(path)]) == 0
+    assert "resigned" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"how": "surrendered"},
+        {"move": 99},
+        {"seat": 7},
+        {"winners": "1"},
+        {"stood_in": [0]},
+        {"how": "played_out"},  # the moves do not finish the game
+    ],
+)
+def test_a_record_whose_ending_is_wrong_is_refused_saying_so(
+    tmp_path: Path, broken: dict[str, object]
+) -> None:
+    record = _resigned(6)
+    record["ending"] = {**record["ending"], **broken}  # type: ignore[dict-item]
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(GameFileError, match="ending"):
+        load_game(path, finished=True)

@@ -58,6 +58,52 @@ class Loaded:
     game: Game
     seats: list[str] | None
     where: str
+    #: How an online game ended, when its record says (``ending``: resigned, aborted…).
+    ending: dict[str, Any] | None = None
+
+    @property
+    def ended(self) -> bool:
+        """The game is over: played out, or ended early (a resignation, an abort)."""
+        return self.game.state.is_over() or self.ending is not None
+
+
+#: How an online game may have ended (``ending.how`` in its record).
+ENDINGS = ("played_out", "resigned", "aborted")
+
+
+def read_ending(doc: Any, game: Game) -> dict[str, Any] | None:
+    """A record's ``ending`` (an online game's: docs/protocol.md), checked; ``None`` without
+    one. :class:`GameFileError` says what is wrong with it."""
+    ending = doc.get("ending") if isinstance(doc, dict) else None
+    if ending is None:
+        return None
+    if not isinstance(ending, dict):
+        raise GameFileError("the record's ending must be an object (docs/protocol.md)")
+    players, moves = game.options.players, len(game.actions)
+
+    def seats(key: str) -> bool:
+        value = ending.get(key, [])
+        return isinstance(value, list) and all(type(s) is int and 0 <= s < players for s in value)
+
+    counts = ending.get("stood_in", [0] * players)
+    if (
+        ending.get("how") not in ENDINGS
+        or ending.get("move") != moves
+        or not (ending.get("seat") is None or type(ending["seat"]) is int)
+        or not (ending.get("seat") is None or 0 <= ending["seat"] < players)
+        or not seats("winners")
+        or not seats("resigned")
+        or not isinstance(counts, list)
+        or len(counts) != players
+        or not all(type(c) is int and 0 <= c <= moves for c in counts)
+    ):
+        raise GameFileError(
+            "the record's ending must say how (" + ", ".join(ENDINGS) + "), after its moves, "
+            "and name seats of the game"
+        )
+    if (ending["how"] == "played_out") != game.state.is_over():
+        raise GameFileError("the record's ending does not match its moves")
+    return dict(ending)
 
 
 def seat_label(seats: Sequence[str], player: int) -> str:
@@ -192,16 +238,17 @@ def load_game(path: str | Path, number: int | None = None, finished: bool = Fals
         where, doc = docs[0]
     try:
         game, seats = _game_of(doc)
+        ending = read_ending(doc, game)
     except GameFileError as exc:
         raise GameFileError(f"{where}: {exc}") from None
-    if finished and not game.state.is_over():
+    if finished and not game.state.is_over() and ending is None:
         raise GameFileError(
             _(
                 "{path}: the game is not over, and its replay would show every hand; "
                 "resume it instead (piepmatz play --resume FILE)"
             ).format(path=where)
         )
-    return Loaded(game, seats, where)
+    return Loaded(game, seats, where, ending)
 
 
 def load_save(path: str | Path) -> Saved:
@@ -232,6 +279,9 @@ def list_games(path: str | Path) -> list[str]:
         labels = seat_labels(seats, game.options.players)
         over = game.state.is_over()
         verdict = scoresheet.verdict(game.score(), labels) if over else _("not over")
+        early = doc.get("ending") if isinstance(doc, dict) else None
+        if not over and isinstance(early, dict) and early.get("how") in ENDINGS:
+            verdict = _("resigned") if early["how"] == "resigned" else _("aborted")
         lines.append(f"{number:>5}  {', '.join(labels)} · {verdict}")
     return lines
 
@@ -262,6 +312,8 @@ def replay_text(loaded: Loaded, out: TextIO) -> None:
     for event in game.state.events or ():
         out.write(tell(event) + "\n")
     out.write("\n" + scoresheet.table(game.score(), labels) + "\n")
+    if loaded.ending is not None:
+        out.write("".join(line + "\n" for line in scoresheet.ending(loaded.ending, labels)))
 
 
 __all__ = [

@@ -5,11 +5,12 @@ whole sheet as a plain-text table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from piepmatz.core.cards import SPECIES
 from piepmatz.core.scoring import ScoreSheet
-from piepmatz.i18n import _
+from piepmatz.i18n import _, ngettext
 
 
 def names(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> list[str]:
@@ -51,6 +52,43 @@ def verdict(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
     return _("{who} share the win").format(who=who)
 
 
+def ending(data: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
+    """How an online game ended (its record's ``ending``), in sentences: a resignation or an
+    abort that ended it early, who resigned, and the moves a stand-in bot made for a person."""
+    how, move = data["how"], data["move"]
+    lines = []
+    if how == "aborted":
+        lines.append(
+            ngettext(
+                "The game was aborted after {moves} move: nobody wins.",
+                "The game was aborted after {moves} moves: nobody wins.",
+                move,
+            ).format(moves=move)
+        )
+    elif how == "resigned" and data.get("seat") is not None:
+        winners = ", ".join(labels[w] for w in data.get("winners", []))
+        lines.append(
+            ngettext(
+                "{who} resigned after {moves} move: {winners} wins.",
+                "{who} resigned after {moves} moves: {winners} wins.",
+                move,
+            ).format(who=labels[data["seat"]], moves=move, winners=winners)
+        )
+    for seat in data.get("resigned", []):
+        if how != "resigned" or seat != data.get("seat"):
+            lines.append(_("{who} resigned; a bot played on.").format(who=labels[seat]))
+    for seat, count in enumerate(data.get("stood_in", [])):
+        if count:
+            lines.append(
+                ngettext(
+                    "A bot played {count} move for {who}.",
+                    "A bot played {count} moves for {who}.",
+                    count,
+                ).format(count=count, who=labels[seat])
+            )
+    return lines
+
+
 def table(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
     """The sheet as a plain-text table, then the verdict."""
     cells = rows(sheet, labels)
@@ -65,4 +103,4 @@ def table(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
     return "\n".join([*out, verdict(sheet, labels)])
 
 
-__all__ = ["names", "rows", "table", "verdict"]
+__all__ = ["ending", "names", "rows", "table", "verdict"]
