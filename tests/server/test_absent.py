@@ -403,9 +403,20 @@ def test_my_games_lists_a_players_tables_their_turn_first(server: str) -> None:
                 other = next(g for g in theirs["playing"] if g["table"] == game["table"])
                 assert game["your_turn"] != other["your_turn"]  # one of them is to move
         # The key says hello for the seat, so the page needs no token in its address.
-        async with SeatClient.connect(ws_url(server, quick["table"]), anna) as seat:
+        async with SeatClient.connect(ws_url(server, tables[0]), anna) as seat:
             welcome = await seat.until("welcome")
             assert welcome["seat"] == 0
+            await seat.send({"type": "resign"})
+            while (await seat.until("table"))["status"] != "over":
+                pass
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            mine = (
+                await http.get("/api/games", headers={"Authorization": f"Bearer {anna}"})
+            ).json()
+        assert [g["table"] for g in mine["finished"]] == [tables[0]]
+        assert mine["finished"][0]["ending"]["how"] == "resigned"
+        assert mine["finished"][0]["players"] == ["Anna", "Ben"]
+        assert tables[0] not in [g["table"] for g in mine["playing"]]
 
     asyncio.run(run())
 

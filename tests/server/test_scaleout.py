@@ -15,6 +15,7 @@ from contextlib import AsyncExitStack, ExitStack, asynccontextmanager, contextma
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from piepmatz.core import Game, GameOptions
@@ -124,10 +125,16 @@ async def _across_processes(a: str, b: str) -> None:
 
 
 async def _turn_based_across_processes(a: str, b: str) -> None:
+    key = "q" * 43  # Ben's browser's player key
     body = {"seats": ["human", "human"], "name": "Anna", "pace": "quick"}
     opened = await post(a, "/api/tables", body)
     table, ben_token = opened["table"], opened["invites"][0]["token"]
-    await post(b, f"/api/tables/{table}/join", {"name": "Ben", "token": ben_token}, 200)
+    joined = {"name": "Ben", "token": ben_token, "player": key}
+    await post(b, f"/api/tables/{table}/join", joined, 200)
+    # "My games" at the other process lists the table (the database holds the player's seats).
+    async with httpx.AsyncClient(base_url=f"http://{a}") as http:
+        mine = await http.get("/api/games", headers={"Authorization": f"Bearer {key}"})
+    assert [(g["table"], g["seat"]) for g in mine.json()["playing"]] == [(table, 1)]
     async with (
         SeatClient.connect(ws_url(a, table), opened["token"]) as anna,
         SeatClient.connect(ws_url(b, table), ben_token) as ben,

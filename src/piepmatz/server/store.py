@@ -63,6 +63,10 @@ def _insert_moves(conn: Connection, batch: list[_PendingMove]) -> _Refused:
     return _Refused(taken, refused)
 
 
+#: The most tables "My games" reads for one player, newest first.
+GAMES_READ = 500
+
+
 class StorageUnavailable(Exception):
     """The database did not answer, or could not write (gone, restarting, disk full): nothing
     was stored. The next operation tries again with a fresh connection."""
@@ -142,6 +146,8 @@ class StoredGame:
     created: datetime
     ending: dict[str, Any] | None
     setup: dict[str, Any] | None
+    #: Each seat's person's name (while free: ``human``) or bot.
+    players: list[str]
 
 
 @dataclass(frozen=True)
@@ -575,6 +581,7 @@ class Store:
             .join(seats, seats.c.table_id == tables.c.id)
             .where(seats.c.player_hash == player_hash)
             .order_by(tables.c.created.desc())
+            .limit(GAMES_READ)
         )
         out: list[StoredGame] = []
         done = 0
@@ -585,6 +592,16 @@ class Store:
                     if done > finished:
                         continue
                 out.append(
-                    StoredGame(row.id, row.seat, row.status, row.created, row.ending, row.setup)
+                    StoredGame(row.id, row.seat, row.status, row.created, row.ending, row.setup, [])
                 )
+            ids = [game.table_id for game in out]
+            players: dict[str, list[str]] = {table_id: [] for table_id in ids}
+            for seat in await conn.execute(
+                select(seats.c.table_id, seats.c.kind, seats.c.name)
+                .where(seats.c.table_id.in_(ids))
+                .order_by(seats.c.seat)
+            ):
+                players[seat.table_id].append(seat.name or seat.kind)
+        for game in out:
+            game.players.extend(players[game.table_id])
         return out

@@ -17,6 +17,7 @@ from .. import archive
 from ..hub import Opened, TableRefused
 from ..limits import AddressBuckets
 from ..messages import Join, NewTable, QuickGame
+from ..pace import TableSetup
 from ..roster import HUMAN, UnknownBot
 from ..seats import RoomError, token_hash
 from ..vocabulary import TableStatus
@@ -155,26 +156,31 @@ async def my_games(request: Request, site: SiteOf) -> dict[str, list[dict[str, A
     playing: list[dict[str, Any]] = []
     finished: list[dict[str, Any]] = []
     for game in await site.hub.store.games_of(token_hash(key), FINISHED_LISTED):
-        # Held here from now on: whose turn it is is the game's to say.
+        entry: dict[str, Any] = {
+            "table": game.table_id,
+            "seat": game.seat,
+            "status": game.status,
+            "players": game.players,
+            "your_turn": False,
+            "move": None if game.ending is None else game.ending["move"],
+            "pace": TableSetup.from_json(game.setup, len(game.players)).pace.name,
+            "ending": game.ending,
+            "created": game.created.isoformat(),
+        }
+        if game.status == TableStatus.OVER:
+            finished.append(entry)
+            continue
+        # Held here from now on (a finished one need not be read): whose turn it is is the
+        # game's to say.
         room = await site.hub.room(game.table_id)
         state = room.game.state
-        your_turn = (
+        entry["status"], entry["move"] = room.status, room.move
+        entry["your_turn"] = (
             room.status == TableStatus.PLAYING
             and not state.is_over()
             and state.current_player == game.seat
             and room.seats[game.seat].absent is None
         )
-        entry = {
-            "table": room.id,
-            "seat": game.seat,
-            "status": room.status,
-            "players": [s.name if s.is_human else s.kind for s in room.seats],
-            "your_turn": your_turn,
-            "move": room.move,
-            "pace": room.setup.pace.name,
-            "ending": room.ending,
-            "created": game.created.isoformat(),
-        }
         (finished if room.status == TableStatus.OVER else playing).append(entry)
     playing.sort(key=lambda e: not e["your_turn"])  # stable: newest first within each
     return {"playing": playing, "finished": finished}
