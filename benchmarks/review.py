@@ -4,13 +4,13 @@ Speed: the time to review one player's decisions of a whole two-player game (a f
 ``ismcts:iterations=300`` against the heuristic, deal ``--seed``) at a budget, on a process pool
 as the command runs it:
 
-    python benchmarks/review.py [--iterations 1000] [--processes 2] [--player 0 1]
+    python benchmarks/review.py [--iterations 1000] [--processes 2] [--player 1 2]
 
 Stability: the same decisions reviewed with two review seeds at each budget; how often the two
 name the same best option and give the move played the same grade (also with best and good
 taken as one), and how far the points lost differ:
 
-    python benchmarks/review.py --stability 250 500 1000 2000 [--player 0 1]
+    python benchmarks/review.py --stability 250 500 1000 2000 [--player 1 2]
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def speed(game: Game, players: list[int], iterations: int, processes: int) -> No
         review_game(game, player, iterations, seed=1, processes=processes)
         elapsed = time.perf_counter() - start
         print(
-            f"review of player {player}: {len(found)} decisions, {options} options, "
+            f"review of player {player + 1}: {len(found)} decisions, {options} options, "
             f"{iterations:,} iterations each, {processes} processes: {elapsed:.1f} s "
             f"({options * iterations / elapsed:,.0f} iterations/s)"
         )
@@ -75,7 +75,9 @@ def _verdict(review: DecisionReview) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026, help="the fixed game's deal")
-    parser.add_argument("--player", type=int, nargs="+", default=[0], help="seats to review")
+    parser.add_argument(
+        "--player", type=int, nargs="+", default=[1], help="players to review, from 1 (1)"
+    )
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS)
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--stability", type=int, nargs="+", metavar="ITERATIONS")
@@ -83,9 +85,9 @@ def main() -> None:
     game = fixed_game(args.seed)
     print(f"fixed game: seed {args.seed}, {len(game.actions)} actions")
     if args.stability:
-        stability(game, args.player, args.stability, args.processes)
+        stability(game, [p - 1 for p in args.player], args.stability, args.processes)
     else:
-        speed(game, args.player, args.iterations, args.processes)
+        speed(game, [p - 1 for p in args.player], args.iterations, args.processes)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ def test_a_game_of_a_records_file_is_found_by_one_rule(
     assert loaded.where == f"{records} line {line}"  # the line in the file, blank lines counted
     assert main(["replay", str(records), "--game", str(number)]) == 0
     assert f"seed {seed} ·" in capsys.readouterr().out.splitlines()[0]
-    argv = ["review", str(records), "--game", str(number), "--player", "0", "--json"]
+    argv = ["review", str(records), "--game", str(number), "--player", "1", "--json"]
     assert main([*argv, "--iterations", "4", "--processes", "1", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out)["game"].startswith(f"{records} line {line}:")
     listed = [entry.split()[0] for entry in _list(records, capsys)]
@@ -59,7 +59,7 @@ def _list(path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
 def test_every_command_answers_a_file_the_same_way(
     records: Path, tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    extra = ["--player", "0"] if command == "review" else []
+    extra = ["--player", "1"] if command == "review" else []
     told = []
     for argv in ([str(records)], [str(records), "--game", "5"], [str(tmp_path / "gone.json")]):
         assert main([command, *argv, *extra]) == 2

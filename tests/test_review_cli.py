@@ -31,7 +31,7 @@ def _game(path: Path) -> Game:
 
 def test_json_review_of_a_record(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
-    assert main(["review", str(record), "--player", "1", "--json", *FAST]) == 0
+    assert main(["review", str(record), "--player", "2", "--json", *FAST]) == 0
     doc = json.loads(capsys.readouterr().out)
     game = _game(record)
     expected = list(decisions(game, 1))
@@ -58,10 +58,10 @@ def test_text_review_and_plot(
 ) -> None:
     plot = tmp_path / "wins.png"
     capsys.readouterr()
-    assert main(["review", str(record), "--player", "0", "--plot", str(plot), *FAST]) == 0
+    assert main(["review", str(record), "--player", "1", "--plot", str(plot), *FAST]) == 0
     out = capsys.readouterr().out
     found = list(decisions(_game(record), 0))
-    assert out.startswith("Review of player 0 — ")
+    assert out.startswith("Review of Player 1 — ")
     assert "2 players, standard rules, seed 7 (finished)" in out
     rows = [line for line in out.splitlines() if re.match(r" *\d+  ", line)]
     assert all(line.endswith(GRADE_NAMES) for line in rows)
@@ -77,15 +77,15 @@ def test_a_tournament_records_file_needs_and_takes_a_game(
     argv = ["tournament", "--players", "2", "--bots", "random", "--games", "2", "--seed", "3"]
     assert main([*argv, "--backend", "inline", "--quiet", "--records", str(records)]) == 0
     capsys.readouterr()
-    assert main(["review", str(records), "--player", "0", *FAST]) == 2
+    assert main(["review", str(records), "--player", "1", *FAST]) == 2
     err = capsys.readouterr().err
     assert "--game N" in err and "0 to 1" in err  # the option to choose with, and the numbers
-    assert main(["review", str(records), "--player", "0", "--game", "1", "--json", *FAST]) == 0
+    assert main(["review", str(records), "--player", "1", "--game", "1", "--json", *FAST]) == 0
     doc = json.loads(capsys.readouterr().out)
     second = Game.from_record(json.loads(records.read_text().splitlines()[1]))
     assert doc["game"].startswith(f"{records} line 2:")
     assert [d["index"] for d in doc["decisions"]] == [d.index for d in decisions(second, 0)]
-    assert main(["review", str(records), "--player", "0", "--game", "5", *FAST]) == 2
+    assert main(["review", str(records), "--player", "1", "--game", "5", *FAST]) == 2
     err = capsys.readouterr().err
     assert "no game 5" in err and "0 to 1" in err
 
@@ -102,7 +102,7 @@ def test_an_unfinished_saved_game_is_reviewed_up_to_where_it_stands(
     save = tmp_path / "save.json"
     session.save(save)
     capsys.readouterr()
-    assert main(["review", str(save), "--player", "0", "--json", *FAST]) == 0
+    assert main(["review", str(save), "--player", "1", "--json", *FAST]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert "(unfinished, 9 actions)" in doc["game"]
     assert doc["decisions"] and all(d["index"] < 9 for d in doc["decisions"])
@@ -113,8 +113,9 @@ def test_an_unfinished_saved_game_is_reviewed_up_to_where_it_stands(
     [
         ('{"format": "piepmatz-record"', [], "bad.json: not JSON: Expecting"),
         ('{"hello": 1}', [], "bad.json: not a game record"),
-        (None, ["--player", "2"], "no player 2 in this 2-player game (players are 0-1)"),
-        (None, ["--player", "0", "--plot", "/nonexistent/dir/x.png"], "argument --plot"),
+        (None, ["--player", "3"], "no player 3 in this 2-player game (players are 1-2)"),
+        (None, ["--player", "0"], "no player 0 in this 2-player game (players are 1-2)"),
+        (None, ["--player", "1", "--plot", "/nonexistent/dir/x.png"], "argument --plot"),
     ],
 )
 def test_bad_input_gets_a_clear_error(
@@ -130,7 +131,7 @@ def test_bad_input_gets_a_clear_error(
         path = tmp_path / "bad.json"
         path.write_text(content)
     capsys.readouterr()
-    assert main(["review", str(path), *(argv or ["--player", "0"]), *FAST]) == 2
+    assert main(["review", str(path), *(argv or ["--player", "1"]), *FAST]) == 2
     captured = capsys.readouterr()
     assert message in captured.err
     assert captured.err.startswith("piepmatz review: error:") and "Traceback" not in captured.err
@@ -138,7 +139,7 @@ def test_bad_input_gets_a_clear_error(
 
 
 def test_a_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["review", str(tmp_path / "nope.json"), "--player", "0", *FAST]) == 2
+    assert main(["review", str(tmp_path / "nope.json"), "--player", "1", *FAST]) == 2
     assert f"cannot read {tmp_path / 'nope.json'}" in capsys.readouterr().err
 
 
@@ -157,7 +158,7 @@ def test_a_missing_extra_is_named_in_one_line(
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, blocked, None)
     capsys.readouterr()
-    assert main(["review", str(record), "--player", "0", *argv, *FAST]) == 2
+    assert main(["review", str(record), "--player", "1", *argv, *FAST]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
     assert f"needs the 'review' extra ({blocked} is not installed)" in err

@@ -9,12 +9,55 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from piepmatz.core.game import Game
+
+
+class Parser(argparse.ArgumentParser):
+    """Every command's parser: a mistake gets one line saying what was wrong and where the help
+    is (not the whole usage block), and a command that needs a subcommand lists them. The
+    subcommands' parsers are of this class too (argparse makes them of their parent's)."""
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            # Said by the command they were given to, not the top parser.
+            self._chosen(parsed).error("unrecognized arguments: " + " ".join(extras))
+        return parsed
+
+    def _chosen(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The (sub)command's parser ``parsed`` came through, however deep."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+                if isinstance(chosen, Parser):
+                    return chosen._chosen(parsed)
+        return self
+
+    def error(self, message: str) -> NoReturn:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and action.dest in message:
+                self.exit(2, self.subcommands(action))
+        # "argument --games: --games must be at least 1": the option is named once.
+        message = re.sub(r"^argument (\S+): \1 ", r"\1 ", message)
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help says more)\n")
+
+    def subcommands(self, action: argparse._SubParsersAction[argparse.ArgumentParser]) -> str:
+        """The subcommands, one a line with what each does."""
+        helps = {a.dest: a.help or "" for a in action._choices_actions}
+        width = max(len(name) for name in action.choices)
+        lines = [f"{self.prog}: say what to do:"]
+        lines += [
+            f"  {self.prog} {name.ljust(width)}  {helps.get(name, '')}" for name in action.choices
+        ]
+        return "\n".join(lines) + "\n"
 
 
 def positive(what: str) -> Callable[[str], int]:

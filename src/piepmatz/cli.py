@@ -9,7 +9,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from piepmatz import __version__
 from piepmatz.args import (
+    Parser,
     add_language,
     extra_of,
     install_hint,
@@ -135,7 +137,8 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="piepmatz", description="Piepmatz (Little Songbirds)")
+    parser = Parser(prog="piepmatz", description="Piepmatz (Little Songbirds)")
+    parser.add_argument("--version", action="version", version=f"piepmatz {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser(
@@ -169,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
         "sheet. FILE is a game record (demo --record), a terminal-game save, or a tournament's "
         "--records file (JSON lines: one game each, chosen with --game).",
     )
-    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("file", metavar="FILE", help="the game record, save or records file")
     which = replay.add_mutually_exclusive_group()
     which.add_argument(
         "--game", type=int, metavar="N", help="game N of a records file (its tournament index)"
@@ -186,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
         "part of the seed went in, the seed is the one they give, and the actions replay to the "
         "record's result. Exits 0 when every check holds, 1 when one fails.",
     )
-    verify.add_argument("file", metavar="RECORD")
+    verify.add_argument("file", metavar="RECORD", help="the finished game's record (JSON)")
     verify.set_defaults(func=_verify)
 
     # Each interface package adds its own commands from a light ``commands`` module that imports

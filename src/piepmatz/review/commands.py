@@ -35,7 +35,10 @@ def register(subparsers: Any) -> None:
     )
     r.add_argument("file", help="a game record, a terminal-game save or a JSON-lines file")
     r.add_argument(
-        "--player", type=int, required=True, help="the seat to review (0 is the first seat)"
+        "--player",
+        type=int,
+        required=True,
+        help="the player to review, counted from 1 (1 plays the first seat)",
     )
     r.add_argument(
         "--game",
@@ -84,9 +87,9 @@ def run_review(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     game = loaded.game
     players = game.options.players
-    if not 0 <= args.player < players:
+    if not 1 <= args.player <= players:
         return _fail(
             f"argument --player: no player {args.player} in this {players}-player game "
-            f"(players are 0-{players - 1})"
+            f"(players are 1-{players})"
         )
-    return run(args, game, loaded.where)
+    return run(args, game, loaded.where, args.player - 1)

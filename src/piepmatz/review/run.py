@@ -22,13 +22,14 @@ from piepmatz.bots.analysis import (
 )
 from piepmatz.core import Game, dump_json
 from piepmatz.i18n import _, pgettext
-from piepmatz.text.words import GRADE_WORDS
+from piepmatz.text.words import GRADE_WORDS, seat_name
 
 
-def run(args: argparse.Namespace, game: Game, label: str) -> int:
+def run(args: argparse.Namespace, game: Game, label: str, seat: int) -> int:
+    """Review ``seat``'s decisions (0-based; people name the player from 1)."""
     from tqdm import tqdm
 
-    total = sum(1 for _ in decisions(game, args.player))
+    total = sum(1 for _ in decisions(game, seat))
     reviews: list[DecisionReview] = []
     with tqdm(
         total=total,
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace, game: Game, label: str) -> int:
         disable=args.quiet or not sys.stderr.isatty(),
     ) as bar:
         try:
-            for r in iter_reviews(game, args.player, args.iterations, args.seed, args.processes):
+            for r in iter_reviews(game, seat, args.iterations, args.seed, args.processes):
                 reviews.append(r)
                 bar.update(1)
         except BrokenProcessPool:
@@ -49,13 +50,13 @@ def run(args: argparse.Namespace, game: Game, label: str) -> int:
             return 1
     summary = summarise(reviews)
     if args.json:
-        doc = report_json(game, label, args.player, args.iterations, args.seed, reviews, summary)
+        doc = report_json(game, label, seat, args.iterations, args.seed, reviews, summary)
         sys.stdout.write(dump_json(doc, indent=1) + "\n")
     else:
-        sys.stdout.write(report_text(game, label, args.player, args.iterations, reviews, summary))
+        sys.stdout.write(report_text(game, label, seat, args.iterations, reviews, summary))
     if args.plot:
         try:
-            plot_win_chances(game, args.player, reviews, args.plot)
+            plot_win_chances(game, seat, reviews, args.plot)
         except OSError as exc:
             sys.stderr.write(f"piepmatz review: error: cannot write {args.plot}: {exc}\n")
             return 1
@@ -120,10 +121,10 @@ def report_text(
     ]
     w = [max(len(h), n) for h, n in zip(heads, (4, 9, 16, 16, 13, 4, 5, 6, 0), strict=True)]
     out = [
-        _("Review of player {player} — {game}").format(player=player, game=about),
+        _("Review of {player} — {game}").format(player=seat_name(player), game=about),
         _(
-            "The search: {iterations:,} iterations per option, from player {player}'s view only."
-        ).format(iterations=iterations, player=player),
+            "The search: {iterations:,} iterations per option, from the view of {player} only."
+        ).format(iterations=iterations, player=seat_name(player)),
         _(
             "lead: the expected final lead over the best other player, in points, ± its spread "
             "over\nthe sampled worlds; win: the win chance; lost: points of lead given away "
@@ -182,7 +183,7 @@ def plot_win_chances(game: Game, player: int, reviews: Sequence[DecisionReview],
     xs = [r.index + 1 for r in reviews]
     for p in range(game.options.players):
         ys = [r.best.wins[p] for r in reviews]
-        ax.plot(xs, ys, marker="." if p == player else None, label=f"player {p}")
+        ax.plot(xs, ys, marker="." if p == player else None, label=seat_name(p))
     bad = [r for r in reviews if r.grade in ("mistake", "blunder")]
     if bad:
         ax.scatter(
@@ -190,12 +191,16 @@ def plot_win_chances(game: Game, player: int, reviews: Sequence[DecisionReview],
             [r.best.wins[player] for r in bad],
             color="red",
             zorder=3,
-            label=f"player {player}'s mistakes and blunders",
+            label=_("mistakes and blunders of {player}").format(player=seat_name(player)),
         )
     ax.set_ylim(0, 1)
-    ax.set_xlabel("action in the game record")
-    ax.set_ylabel("estimated win chance")
-    ax.set_title(f"Win chances from player {player}'s view at each of their decisions")
+    ax.set_xlabel(_("action in the game record"))
+    ax.set_ylabel(_("estimated win chance"))
+    ax.set_title(
+        _("Win chances from the view of {player} at each of their decisions").format(
+            player=seat_name(player)
+        )
+    )
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
     try:

@@ -339,12 +339,15 @@ def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
     except BotFailure as exc:
         sys.stderr.write(f"piepmatz tournament: {exc}\n")
         return 1
-    seats = ", ".join(f"seat {s}: {config.labels[e]}" for s, e in enumerate(result.lineup))
+    from piepmatz.text.words import seat_name
+
+    labels = [seat_name(s) for s in range(len(result.lineup))]
+    seats = ", ".join(f"{labels[s]}: {config.labels[e]}" for s, e in enumerate(result.lineup))
     sys.stdout.write(
         f"game {index} of tournament seed {config.seed} (deal {result.deal}; {seats}; "
-        f"seat {result.first_player} plays first)\n\n"
+        f"{labels[result.first_player]} plays first)\n\n"
     )
-    sys.stdout.write(scoresheet.table(result.sheet) + "\n")
+    sys.stdout.write(scoresheet.table(result.sheet, labels) + "\n")
     if args.records:
         write_records(args.records, config, [result])
     return 0

@@ -11,13 +11,14 @@ from typing import Any
 from piepmatz.core.cards import SPECIES
 from piepmatz.core.scoring import ScoreSheet
 from piepmatz.i18n import _, ngettext
+from piepmatz.text.words import seat_name
 
 
 def names(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> list[str]:
-    """Each player's column heading: ``labels``, else "player N"."""
+    """Each player's column heading: ``labels``, else "Player N" (counted from 1)."""
     if labels is not None:
         return list(labels)
-    return [_("player {number}").format(number=p.player) for p in sheet.players]
+    return [seat_name(p.player) for p in sheet.players]
 
 
 def rows(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> list[list[str]]:
