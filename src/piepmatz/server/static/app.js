@@ -1,11 +1,13 @@
-// The page's router: one HTML page shows the lobby, a table, a replay or the rules by address,
-// in the language chosen (?lang=, this browser's earlier choice, else the browser's languages).
-import { main, h, clear } from "./dom.js";
+// The page's router: one HTML page shows the lobby, a table, a replay, the rules or "My games"
+// by address, in the language chosen (?lang=, this browser's earlier choice, else the browser's
+// languages).
+import { main, h, clear, playerKey } from "./dom.js";
 import { _, language, languages, onLanguageChange, startLanguage, switchLanguage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
+import { showGames } from "./games.js";
 
 let leave = null; // what the page shown needs to stop (a socket, a timer) before it is redrawn
 
@@ -18,6 +20,7 @@ async function route() {
     if ((match = path.match(/^\/play\/([\w-]+)$/))) leave = await showTable(match[1]);
     else if ((match = path.match(/^\/replay\/([\w-]+)$/))) leave = await showReplay(match[1]);
     else if (path === "/rules") await showRules(new URLSearchParams(location.search).get("rules") || "standard");
+    else if (path === "/games") leave = await showGames();
     else leave = await showLobby();
   } catch (error) {
     clear(main()).append(h("p", { class: "problem", role: "alert" }, String(error.message || error)));
@@ -30,6 +33,7 @@ function header() {
   document.querySelector(".top nav").setAttribute("aria-label", _("pages"));
   document.getElementById("lobby-link").textContent = _("Lobby");
   document.getElementById("rules-link").textContent = _("Rules");
+  document.getElementById("games-link").textContent = _("My games");
   const select = h("select", { id: "language", "aria-label": _("Language"), onchange: async () => {
     const params = new URLSearchParams(location.search);
     if (params.has("lang")) {
@@ -41,6 +45,7 @@ function header() {
   clear(document.getElementById("settings")).append(select);
 }
 
+playerKey(); // this browser's player, made on its first visit
 await startLanguage();
 header();
 onLanguageChange(async () => {

@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { bird, botLevel, feeder, SPECIES_CODES } from "./cards.js";
 import { _, birdOf, feederOf, ngettext, speciesName } from "./i18n.js";
+import { absentWords } from "./tablewords.js";
 
 function phaseTag(phase) {
   return {
@@ -192,6 +193,12 @@ function drawPlayer(model, p, pick) {
   if (seat.kind === "human" && seat.connected !== null && seat.connected !== undefined) {
     status.push(h("span", { class: `tag ${seat.connected ? "online" : "offline"}` }, seat.connected ? _("● connected") : _("○ away")));
   }
+  // A stand-in bot plays for an absent person (the table page's seats say why), and each
+  // person's clock (the table page's, counted down there).
+  const absent = absentWords(seat.absent, model.standIn, model.over);
+  if (absent) status.push(h("span", { class: "tag stand-in" }, absent));
+  const clock = model.clock?.(p);
+  if (clock) status.push(clock);
   if (model.first_player === p) status.push(h("span", { class: "tag", title: _("first player (C6)") }, _("1st")));
   if (model.phase === "last hand" && model.chosen?.[p]) status.push(h("span", { class: "tag" }, _("has chosen")));
   const hand = model.hands[p];

@@ -5,6 +5,7 @@ import { clear, h, toast } from "./dom.js";
 import { _ } from "./i18n.js";
 import { drawScores, seatName } from "./board.js";
 import { inviteButtons } from "./invites.js";
+import { ending, endingBox } from "./absent.js";
 import { hintText, phaseWords, prompt } from "./tablewords.js";
 
 /** A table waiting for people: nothing is dealt yet (the deal waits for every person's part). */
@@ -63,8 +64,10 @@ function clickHand(page, code) {
 export function renderDecision(page, model) {
   const state = page.store.state;
   const box = clear(page.decisionEl);
-  if (state.result) {
-    box.append(drawScores(model, state.result), h("div", { class: "buttons" }, 
+  if (state.result || ending(page)) {
+    // How it ended (a resignation, an abort, the moves stand-ins made), then the score sheet
+    // of a game that was played to its end.
+    box.append(h("div", {}, endingBox(page), state.result ? drawScores(model, state.result) : null), h("div", { class: "buttons" },
       page.store.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => page.playAgain() }, _("Play again")) : null,
       h("a", { class: "button", href: `/replay/${page.id}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("Lobby"))));

@@ -45,9 +45,9 @@ export function toast(text, kind = "error") {
   toastTimer = setTimeout(() => { el.hidden = true; }, 6000);
 }
 
-export async function api(method, path, body) {
+export async function api(method, path, body, headers = {}) {
   // The server answers (and explains a refusal) in the page's language.
-  const options = { method, headers: { "accept-language": language() } };
+  const options = { method, headers: { "accept-language": language(), ...headers } };
   if (body) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -66,8 +66,27 @@ export async function api(method, path, body) {
 to its own part before anyone sits down and derives the deal from every part, so that it cannot
 choose the deal alone (docs/protocol.md, "A deal nobody could choose"). */
 export function dealPart() {
+  return randomKey();
+}
+
+/** 32 random bytes from the browser's generator, in URL-safe base64 without padding (43
+characters). */
+function randomKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const PLAYER = "piepmatz.player";
+/** This browser's player key, made on the first visit and kept: sent as `player` when a table is
+opened, joined or quick-started, it lets the page say hello at the player's own tables with no
+link and lists them on "My games" (docs/protocol.md, "Players who return"). */
+export function playerKey() {
+  let key = localStorage.getItem(PLAYER);
+  if (!key || !/^[\w-]{43}$/.test(key)) {
+    key = randomKey();
+    localStorage.setItem(PLAYER, key);
+  }
+  return key;
 }
 
 export function savedName() {

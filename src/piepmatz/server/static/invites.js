@@ -1,6 +1,6 @@
 // Invite links: kept by the browser that opened a table (for its waiting screen), offered as
 // buttons that copy each seat's link, and the form that takes the seat a link is for.
-import { api, clear, copyText, dealPart, h, main, savedName, saveName, toast } from "./dom.js";
+import { api, clear, copyText, dealPart, h, main, playerKey, savedName, saveName, toast } from "./dom.js";
 import { botLevel } from "./cards.js";
 import { _ } from "./i18n.js";
 import { hintText } from "./tablewords.js";
@@ -35,7 +35,7 @@ export function showJoin(page, token) {
     const name = input.value.trim();
     if (!name) return toast(_("Choose a display name first."));
     try {
-      const joined = await api("POST", `/api/tables/${page.id}/join`, { name, token, hints: allowHints.checked, deal_part: dealPart() });
+      const joined = await api("POST", `/api/tables/${page.id}/join`, { name, token, hints: allowHints.checked, deal_part: dealPart(), player: playerKey() });
       saveName(name);
       page.store.seat = joined.seat;
       page.store.token = joined.token;

@@ -1,6 +1,7 @@
 // The lobby: play against bots at once, open a table with invite links, join an open table.
-import { api, clear, dealPart, h, main, savedName, saveName, toast } from "./dom.js";
+import { api, clear, dealPart, h, main, playerKey, savedName, saveName, toast } from "./dom.js";
 import { botLevel } from "./cards.js";
+import { paceNote, paceWords } from "./clock.js";
 import { _, ngettext, presetNames } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./invites.js";
 
@@ -28,6 +29,21 @@ function select(id, options, value) {
   return h("select", { id, name: id }, options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
 }
 
+/** The paces this server offers (GET /api/paces), each in words, with what it means as a title. */
+function paceOptions(select, paces, value) {
+  clear(select).append(...paces.map((pace) => h("option", { value: pace.name, selected: pace.name === value, title: paceNote(pace) }, paceWords(pace))));
+  return select;
+}
+
+/** The paces, or none from a server that has no clocks (the page then sends no pace). */
+async function offeredPaces() {
+  try {
+    return await api("GET", "/api/paces");
+  } catch {
+    return [];
+  }
+}
+
 function go(made) {
   rememberTable(made);
   location.assign(new URL(made.link).pathname + location.search + new URL(made.link).hash);
@@ -35,7 +51,9 @@ function go(made) {
 
 export async function showLobby() {
   document.title = _("Piepmatz — lobby");
-  const LEVELS = levels(await api("GET", "/api/bots"));
+  const [bots, PACES] = await Promise.all([api("GET", "/api/bots"), offeredPaces()]);
+  const LEVELS = levels(bots);
+  const paceOf = (name) => (PACES.some((p) => p.name === name) ? name : undefined);
   const name = h("input", { id: "name", maxlength: 32, required: true, value: savedName() || "", placeholder: _("e.g. Anna"), autocomplete: "nickname" });
   const myName = () => {
     const value = name.value.trim();
@@ -52,17 +70,20 @@ export async function showLobby() {
   const quickPlayers = select("quick-players", [3, 2, 4].map((n) => [String(n), ngettext("{count} player", "{count} players", n)]), "3");
   const quickBot = select("quick-bot", LEVELS, "medium");
   const quickHints = h("input", { type: "checkbox", id: "quick-hints", checked: true });
+  const quickPace = paceOptions(h("select", { id: "quick-pace", name: "quick-pace" }), PACES, paceOf("untimed") || PACES[0]?.name);
   const quick = h("section", { class: "panel", "aria-labelledby": "quick-title" },
     h("h2", { id: "quick-title" }, _("Play against bots now")),
     h("div", { class: "fields" },
       h("label", { for: "quick-players" }, _("Players")), quickPlayers,
       h("label", { for: "quick-bot" }, _("Bots")), quickBot,
+      PACES.length ? [h("label", { for: "quick-pace" }, _("Pace")), quickPace] : null,
       h("label", { for: "quick-hints" }, hintText().quick), quickHints),
     h("button", { type: "button", class: "primary", id: "quick-start", onclick: async () => {
       const who = myName();
       if (!who) return;
       try {
-        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked, deal_part: dealPart() }));
+        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked, deal_part: dealPart(),
+          pace: paceOf(quickPace.value), player: playerKey() }));
       } catch (error) {
         toast(_("Could not start: {reason}", { reason: error.message }));
       }
@@ -72,15 +93,37 @@ export async function showLobby() {
   const seatsBox = h("div", { class: "seats" });
   const count = select("seat-count", [["2", "2"], ["3", "3"], ["4", "4"]], "3");
   const seatKinds = [];
+  const kindAt = (i) => seatKinds[i] || (i === 0 ? "you" : i === 1 ? "human" : "easy");
+  // The pace, the stand-in and (at two seats) what a resignation does: the pace offered follows
+  // how many people sit at the table (no clock only where one person plays against bots).
+  const pace = h("select", { id: "pace", name: "pace" });
+  let paceChosen = null;
+  pace.addEventListener("change", () => { paceChosen = pace.value; });
+  const standIn = select("stand-in", LEVELS, bots.includes("medium") ? "medium" : bots[0]);
+  const resignRule = select("resign-rule", [["end", _("the game ends")], ["play_on", _("a bot plays on")]], "end");
+  const resignBox = h("div", { class: "subfields" });
+  const drawOptions = () => {
+    const n = Number(count.value);
+    const people = Array.from({ length: n }, (_unused, i) => kindAt(i)).filter((k) => k === "you" || k === "human").length;
+    const offered = PACES.filter((p) => people <= 1 || p.kind !== "untimed");
+    const fallback = people > 1 ? "turn-based" : "untimed";
+    const value = offered.some((p) => p.name === paceChosen) ? paceChosen
+      : offered.some((p) => p.name === fallback) ? fallback : offered[0]?.name;
+    paceOptions(pace, offered, value);
+    clear(resignBox).append(...(n === 2 ? [h("label", { for: "resign-rule" }, _("If someone resigns")), resignRule] : []));
+  };
   const drawSeats = () => {
     const n = Number(count.value);
     clear(seatsBox);
     for (let i = 0; i < n; i++) {
-      const kind = seatKinds[i] || (i === 0 ? "you" : i === 1 ? "human" : "easy");
-      const choice = select(`seat-${i}`, [["you", _("you")], ["human", _("a friend (invite link)")], ...LEVELS], kind);
-      choice.addEventListener("change", () => { seatKinds[i] = choice.value; });
+      const choice = select(`seat-${i}`, [["you", _("you")], ["human", _("a friend (invite link)")], ...LEVELS], kindAt(i));
+      choice.addEventListener("change", () => {
+        seatKinds[i] = choice.value;
+        drawOptions();
+      });
       seatsBox.append(h("label", { for: `seat-${i}` }, _("Seat {seat}", { seat: i })), choice);
     }
+    drawOptions();
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
@@ -105,7 +148,8 @@ export async function showLobby() {
     }
     if (mine === null) return toast(_("Choose the seat you take ('you')."));
     try {
-      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked, hints: allowHints.checked, deal_part: dealPart() });
+      const made = await api("POST", "/api/tables", { seats: kinds, rules: preset.value, name: who, seat: mine, public: isPublic.checked, hints: allowHints.checked, deal_part: dealPart(),
+        player: playerKey(), pace: paceOf(pace.value), stand_in: standIn.value, resign: n === 2 ? resignRule.value : undefined });
       rememberTable(made);
       const link = new URL(made.link);
       clear(created).append(h("div", { class: "made" },
@@ -121,6 +165,9 @@ export async function showLobby() {
     h("label", { for: "seat-count" }, _("Seats")), count,
     seatsBox,
     h("label", { for: "preset" }, _("Rules")), preset,
+    PACES.length ? [h("label", { for: "pace" }, _("Pace")), pace] : null,
+    h("label", { for: "stand-in" }, _("Stand-in bot (plays for someone away)")), standIn,
+    resignBox,
     h("label", { for: "public" }, _("Listed for anyone to join")), isPublic,
     h("label", { for: "hints" }, hintText().table), allowHints),
   h("button", { type: "submit", class: "primary", id: "create" }, _("Open the table")),
@@ -139,12 +186,13 @@ export async function showLobby() {
     const seatWords = (s) => (s.kind === "human" ? s.name || _("free seat") : _("bot {level}", { level: botLevel(s.kind) }));
     clear(list).append(...(tables.length ? tables.map((t) => h("li", {},
       h("span", {}, ngettext("Table {table}: {count} player, {rules}; {seats}", "Table {table}: {count} players, {rules}; {seats}", t.players,
-        { table: t.table, rules: t.rules, seats: t.seats.map(seatWords).join(", ") })),
+        { table: t.table, rules: t.rules, seats: t.seats.map(seatWords).join(", ") }),
+      t.pace ? h("span", { class: "muted", title: paceNote(t.pace) }, ` · ${paceWords(t.pace)}`) : null),
       h("button", { type: "button", onclick: async () => {
         const who = myName();
         if (!who) return;
         try {
-          const joined = await api("POST", `/api/tables/${t.table}/join`, { name: who, hints: joinHints.checked, deal_part: dealPart() });
+          const joined = await api("POST", `/api/tables/${t.table}/join`, { name: who, hints: joinHints.checked, deal_part: dealPart(), player: playerKey() });
           localStorage.setItem(`piepmatz:seat:${t.table}`, JSON.stringify(joined));
           location.assign(`/play/${t.table}${location.search}#seat=${joined.seat}&token=${joined.token}`);
         } catch (error) {

@@ -1,14 +1,16 @@
 // The table page: one WebSocket per seat (docs/protocol.md). The server decides everything;
 // this page shows the seat's view, offers exactly the legal actions it was sent, with the
 // server's preview of each, and tells the events step by step.
-import { api, clear, dealPart, h, main, savedName, setRulesLink, toast } from "./dom.js";
+import { api, clear, dealPart, h, main, playerKey, savedName, setRulesLink, toast } from "./dom.js";
 import { actionLabel } from "./cards.js";
 import { _, language, ngettext } from "./i18n.js";
-import { drawBoard, fromView, logNames } from "./board.js";
+import { drawBoard, fromView, logNames, seatName } from "./board.js";
 import { PACE, STEPS, highlight, sleep } from "./animate.js";
+import { Clock, paceWords } from "./clock.js";
+import { endingBox, ending, renderSeatControls, renderStoodIn, standingIn } from "./absent.js";
 import { markHint, renderDecision, renderHand, renderWaiting } from "./decision.js";
 import { rememberTable, showJoin } from "./invites.js";
-import { hintText, refusal } from "./tablewords.js";
+import { announcement, hintText, refusal } from "./tablewords.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
@@ -34,19 +36,25 @@ class TablePage {
       showAll: false, // every legal move listed, not only the chosen card's
       hint: null, // the hint message for the decision shown
       hinting: false, // a hint is being worked out
+      byKey: false, // the token is this browser's player key (a player's own table, no link)
+      welcomed: false, // the server took the token
+      clock: null, // the shown state's clocks, counted down (clock.js)
+      confirmResign: false, // the Resign button was pressed: "Resign this game?" is asked
     };
     // The connection, and the page's parts (made by layout()).
     this.ws = null;
     this.retries = 0;
     this.closing = false;
     this.keys = new AbortController();
-    this.pageEl = this.headEl = this.bannerEl = this.decisionEl = this.handEl = this.boardEl = null;
+    this.ticker = null; // counts the running clock down once a second
+    this.pageEl = this.headEl = this.bannerEl = this.decisionEl = this.controlsEl = this.handEl = this.boardEl = null;
     this.logEl = this.chatEl = null;
   }
 
   leave() {
     this.closing = true;
     this.keys.abort();
+    clearInterval(this.ticker);
     if (this.ws) this.ws.close();
   }
 
@@ -64,7 +72,14 @@ class TablePage {
     }
     this.store.info = await api("GET", `/api/tables/${this.id}`);
     setRulesLink(this.store.info.rules);
-    if (!this.store.token) return showJoin(this, null);
+    if (!this.store.token) {
+      // No link: at a player's own table the browser's player key is the seat's credential.
+      // The page is drawn once the server says which seat it is (else the join form shows).
+      this.store.token = playerKey();
+      this.store.byKey = true;
+      this.connect();
+      return;
+    }
     if (this.store.seat !== null && !this.store.info.seats[this.store.seat]?.name) return showJoin(this, this.store.token);
     this.remember();
     this.layout();
@@ -78,6 +93,7 @@ class TablePage {
 
   /** A taken seat is remembered by the browser too, for a later visit from the lobby. */
   remember() {
+    if (this.store.byKey) return; // the player key is kept already
     this.keep();
     if (this.store.seat !== null) localStorage.setItem(`piepmatz:seat:${this.id}`, JSON.stringify({ seat: this.store.seat, token: this.store.token }));
   }
@@ -86,6 +102,7 @@ class TablePage {
     this.boardEl = h("div", { id: "board", class: "board-wrap" });
     this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": _("your hand") });
     this.decisionEl = h("section", { id: "decision", class: "decision", "aria-live": "polite", "aria-label": _("your move") });
+    this.controlsEl = h("div", { id: "seat-controls", class: "buttons seat-controls" });
     this.bannerEl = h("p", { id: "banner", class: "banner", "aria-live": "polite" }, "");
     this.headEl = h("div", { class: "table-head" });
     this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": _("game log") });
@@ -99,12 +116,23 @@ class TablePage {
         chatInput.value = "";
       } }, chatInput, h("button", { type: "submit" }, _("Send")));
     this.pageEl = h("div", { class: "table-page" },
-      h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.decisionEl, this.handEl, this.boardEl),
+      h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.decisionEl, this.handEl, this.boardEl, this.controlsEl),
       h("aside", { class: "side-col" },
         h("section", { class: "panel" }, h("h2", {}, _("Game log")), this.logEl),
         h("section", { class: "panel" }, h("h2", {}, _("Chat")), this.chatEl, chatForm)));
     clear(main()).append(this.pageEl);
     document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
+    clearInterval(this.ticker);
+    this.ticker = setInterval(() => this.tick(), 1000);
+  }
+
+  /** The clocks shown count down: each timer's text again, from the shown state's clock. */
+  tick() {
+    if (!this.store.clock || !this.boardEl) return;
+    for (const el of this.boardEl.querySelectorAll("[role=timer]")) {
+      const text = this.store.clock.text(Number(el.dataset.seat));
+      if (text !== null) el.textContent = text;
+    }
   }
 
   connect() {
@@ -141,15 +169,29 @@ class TablePage {
     switch (message.type) {
       case "welcome":
         this.store.seat = message.seat;
+        this.store.welcomed = true;
+        if (!this.pageEl) this.layout(); // said hello with the player key: now the seat is known
         break;
       case "table":
         this.store.info = message;
         this.render();
         break;
       case "state":
+        message.receivedAt = Date.now(); // the clocks count down from here
         this.store.queue.push(message);
         this.drain();
         break;
+      case "stand_in":
+      case "returned": {
+        // Who the stand-in plays for comes with the next table message too: shown at once here.
+        const seat = this.store.info.seats[message.seat];
+        if (seat) seat.absent = message.type === "stand_in" ? message.reason : null;
+        const line = announcement(message, this.nameOf(message.seat), message.seat === this.store.seat);
+        this.addLog(line, message.type);
+        this.banner(line);
+        this.render();
+        break;
+      }
       case "preview":
         if (this.store.state && message.move === this.store.state.move) {
           this.store.previews = new Map(message.previews.map((p) => [p.action, p]));
@@ -171,6 +213,13 @@ class TablePage {
         toast(`Bot ${message.seat} (${message.bot}) failed: ${message.reason}; ${message.fallback} played this move for it.`);
         break;
       case "error":
+        if (message.code === "bad_token" && this.store.byKey && !this.store.welcomed) {
+          // The player key sits nowhere at this table: it may be joined, as without a link.
+          this.closing = true;
+          this.ws.close();
+          showJoin(this, null);
+          return;
+        }
         this.store.pending = false;
         if (message.code.startsWith("hint") || message.code === "hints_off") this.store.hinting = false;
         toast(_("Refused: {reason}", { reason: refusal(message) }));
@@ -210,12 +259,14 @@ class TablePage {
         this.store.hinting = false;
       }
       this.store.state = message;
+      this.store.clock = message.clock ? new Clock(message.clock, message.receivedAt, this.store.info?.pace?.kind) : null;
       this.store.previews = new Map();
       this.store.selected = null;
       this.store.showAll = false;
       this.store.pending = false;
       this.render();
-      if (message.legal.length) this.send({ type: "preview", move: message.move });
+      // No previews while the stand-in plays this seat: it moves before anyone could read them.
+      if (message.legal.length && !standingIn(this)) this.send({ type: "preview", move: message.move });
     }
     this.store.busy = false;
     this.markStatus();
@@ -229,12 +280,17 @@ class TablePage {
     this.pageEl.setAttribute("aria-busy", String(this.store.busy || this.store.pending || this.store.queue.length > 0));
     if (!state) return;
     Object.assign(this.pageEl.dataset, {
-      move: String(state.move), phase: state.view.phase, over: String(state.result !== null), toMove: String(state.legal.length > 0),
+      move: String(state.move), phase: state.view.phase, over: String(state.result !== null || !!ending(this)), toMove: String(state.legal.length > 0),
     });
   }
 
   names(sentence) {
     return logNames(sentence, this.store.info?.seats || []);
+  }
+
+  /** A seat by its person's name ("Anna (you)"), or the bot's. */
+  nameOf(seat) {
+    return seatName({ seats: this.store.info?.seats || [], me: this.store.seat }, seat);
   }
 
   addLog(line, kind) {
@@ -248,7 +304,22 @@ class TablePage {
   }
 
   model() {
-    return fromView(this.store.state.view, this.store.info.seats, this.store.state);
+    const model = fromView(this.store.state.view, this.store.info.seats, this.store.state);
+    model.standIn = this.store.info.stand_in;
+    model.over = !!ending(this) || this.store.state.result !== null;
+    model.clock = (p) => this.clockTag(p);
+    return model;
+  }
+
+  /** Seat ``p``'s clock as a timer that tick() counts down, or null where it has none shown. */
+  clockTag(p) {
+    const clock = this.store.clock;
+    const text = clock && !ending(this) ? clock.text(p) : null;
+    if (text === null) return null;
+    const running = clock.running(p);
+    return h("span", { class: `tag clock${running ? " running" : ""}`, role: "timer", dataset: { seat: String(p) },
+      "aria-label": running ? _("{name}'s clock, running", { name: this.nameOf(p) }) : _("{name}'s clock", { name: this.nameOf(p) }) },
+    text);
   }
 
   renderHead() {
@@ -258,6 +329,7 @@ class TablePage {
       _("rules {rules}", { rules: info.rules }),
       this.store.seat === null ? _("spectating") : _("seat {seat}", { seat: this.store.seat }),
       this.store.state ? _("move {move}", { move: this.store.state.move }) : null,
+      info.pace ? paceWords(info.pace) : null,
       info.spectators ? ngettext("{count} watching", "{count} watching", info.spectators) : null,
     ];
     clear(this.headEl).append(...[
@@ -276,24 +348,31 @@ class TablePage {
 
   /** Draw the page from the store: the one place that does, after every change to it. */
   render() {
+    if (!this.pageEl) return; // not drawn yet: the server has not said which seat this is
     this.renderHead();
+    renderSeatControls(this);
     if (!this.store.state) {
       if (this.store.info.status === "waiting") renderWaiting(this);
+      else if (ending(this)) clear(this.decisionEl).append(endingBox(this), h("a", { class: "button", href: "/" }, _("Lobby")));
       return;
     }
-    // A tab in the background still says when it is this seat's move.
-    document.title = this.store.state.legal.length ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
+    // A tab in the background still says when it is this seat's move, or that a bot plays it.
+    const stoodIn = standingIn(this);
+    document.title = stoodIn === "time" || stoodIn === "away" ? _("A bot plays for you — Piepmatz")
+      : this.store.state.legal.length && !stoodIn && !ending(this) ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
     const model = this.model();
-    const pick = (where, key) => this.pick(where, key);
+    const pick = stoodIn ? () => null : (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
     renderHand(this);
-    renderDecision(this, model);
+    if (stoodIn) renderStoodIn(this);
+    else renderDecision(this, model);
     markHint(this);
     this.markStatus();
   }
 
   /** Ask for a hint on this seat's decision (the server refuses when hints are off). */
   askHint() {
+    if (standingIn(this)) return;
     if (!this.store.info?.hints || !this.store.state?.legal.length || this.store.pending || this.store.hinting || this.store.hint) return;
     if (this.send({ type: "hint", move: this.store.state.move })) {
       this.store.hinting = true;
@@ -301,13 +380,14 @@ class TablePage {
     }
   }
 
+  /** The seat's legal actions, none while its move is on its way or a stand-in plays it. */
   legal() {
-    return this.store.pending ? [] : this.store.state.legal;
+    return this.store.pending || standingIn(this) ? [] : this.store.state.legal;
   }
 
   /** The seat's legal actions as fields (kind, cards, number), as the server sends them. */
   choices() {
-    return this.store.pending ? [] : this.store.state.choices;
+    return this.store.pending || standingIn(this) ? [] : this.store.state.choices;
   }
 
   choiceOf(action) {
@@ -372,9 +452,11 @@ class TablePage {
     const name = seats[this.store.seat]?.name || savedName() || _("You");
     try {
       const humans = seats.filter((s) => s.kind === "human");
+      // The same table again: its rules, pace, stand-in and resignation rule.
+      const same = { rules: this.store.info.rules, name, hints: !!seats[this.store.seat]?.hints, deal_part: dealPart(), player: playerKey(), pace: this.store.info.pace?.name };
       const made = humans.length === 1
-        ? await api("POST", "/api/quick", { name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind, rules: this.store.info.rules, hints: !!seats[this.store.seat]?.hints, deal_part: dealPart() })
-        : await api("POST", "/api/tables", { seats: seats.map((s) => s.kind), rules: this.store.info.rules, name, seat: this.store.seat, hints: !!seats[this.store.seat]?.hints, deal_part: dealPart() });
+        ? await api("POST", "/api/quick", { ...same, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind })
+        : await api("POST", "/api/tables", { ...same, seats: seats.map((s) => s.kind), seat: this.store.seat, stand_in: this.store.info.stand_in, resign: seats.length === 2 ? this.store.info.resign : undefined });
       rememberTable(made);
       this.closing = true;
       this.ws.close();

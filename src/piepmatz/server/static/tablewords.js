@@ -1,7 +1,7 @@
 // The table page's words: prompts, hints, what a seat is doing, why a move was refused, and
 // numbers written the page's way. Functions, so that a language switch redraws them.
 import { botLevel } from "./cards.js";
-import { _, language } from "./i18n.js";
+import { _, language, ngettext } from "./i18n.js";
 
 export function prompt(phase) {
   return {
@@ -58,6 +58,9 @@ export function refusal(message) {
     hints_off: _("hints are off at this table: not every person allowed them"),
     hint_busy: _("your hint is being worked out: wait for it"),
     hint_failed: _("no hint could be found this time; try again"),
+    resigned: _("you resigned this game: you cannot play in it or take your seat back"),
+    not_abortable: _("the game can be aborted only in its first round"),
+    stood_in: _("a bot plays for you now: take your seat back first"),
   }[message.code];
   return words || message.message;
 }
@@ -73,4 +76,50 @@ export function percent(x) {
 /** A number written the way the page's language writes it (decimal comma in Czech and German). */
 export function number(x, digits = 0) {
   return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** Why a stand-in bot plays a seat (its `absent`), for the seat's tag; null when it does not.
+``over``: the game has ended (a resignation that ended it leaves no bot playing). */
+export function absentWords(absent, bot, over = false) {
+  const words = { bot: botLevel(bot || "medium") };
+  switch (absent) {
+    case "time": return _("the {bot} bot plays: time ran out", words);
+    case "away": return _("the {bot} bot plays: away too long", words);
+    case "resigned": return over ? _("resigned") : _("resigned; the {bot} bot plays on", words);
+    default: return null;
+  }
+}
+
+/** A `stand_in` or `returned` message as a sentence for the log: ``name`` is the seat's
+person, ``mine`` whether that is the page's own seat. */
+export function announcement(message, name, mine) {
+  const words = { name, bot: botLevel(message.bot || "medium") };
+  if (message.type === "returned") return mine ? _("You are back in your seat.") : _("{name} is back and plays again.", words);
+  switch (message.reason) {
+    case "time": return mine ? _("Your time ran out: the {bot} bot plays for you until you take your seat back.", words)
+      : _("{name}'s time ran out: the {bot} bot plays for them until they come back.", words);
+    case "away": return mine ? _("You were away too long: the {bot} bot plays for you until you take your seat back.", words)
+      : _("{name} has been away too long: the {bot} bot plays for them until they come back.", words);
+    default: return mine ? _("You resigned: the {bot} bot plays on for you.", words)
+      : _("{name} resigned: the {bot} bot plays on for them.", words);
+  }
+}
+
+/** How a game ended (the `ending` of `state` and `table`), in sentences: the first says how,
+the others what the stand-ins did. ``nameOf(seat)`` gives a seat's name. */
+export function endingWords(ending, nameOf) {
+  const names = (seats) => seats.map(nameOf).join(", ");
+  const lines = [{
+    played_out: _("The game was played out."),
+    resigned: _("{loser} resigned: {winner} wins.", { loser: nameOf(ending.seat), winner: names(ending.winners || []) }),
+    aborted: _("The game was aborted: no winner."),
+  }[ending.how] || ""];
+  for (const seat of ending.resigned || []) {
+    if (ending.how !== "resigned" || seat !== ending.seat) lines.push(_("{name} resigned; a bot played on.", { name: nameOf(seat) }));
+  }
+  // Per seat: a list, or an object by seat number.
+  for (const [seat, moves] of Object.entries(ending.stood_in || {})) {
+    if (moves > 0) lines.push(ngettext("A bot played {count} move for {name}.", "A bot played {count} moves for {name}.", moves, { name: nameOf(Number(seat)) }));
+  }
+  return lines.filter(Boolean);
 }

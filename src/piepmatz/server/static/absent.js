@@ -1,0 +1,89 @@
+// The table page's parts for people who are away, resign or abort (docs/protocol.md, "Paces,
+// absent players, resign and abort"): the notice and button that take a seat back from its
+// stand-in bot, the Resign (with a confirm step) and Abort buttons, and how a game ended. Each
+// draws from the page's store and acts through the page's connection.
+import { botLevel } from "./cards.js";
+import { clear, h } from "./dom.js";
+import { _ } from "./i18n.js";
+import { endingWords } from "./tablewords.js";
+
+/** How the game ended (from the last `state`, else the `table` message), or null. */
+export function ending(page) {
+  return page.store.state?.ending || page.store.info?.ending || null;
+}
+
+/** Why the stand-in plays this tab's person's seat in a game going on (`time`, `away`: they
+may take it back; `resigned`: to the end), or null when the person plays it. */
+export function standingIn(page) {
+  const seat = page.store.seat;
+  const absent = seat === null ? null : page.store.info.seats[seat]?.absent;
+  return absent && !ending(page) && page.store.info.status === "playing" ? absent : null;
+}
+
+/** In place of the decision: why a bot plays for this person, and the way back. */
+export function renderStoodIn(page) {
+  const info = page.store.info;
+  const absent = info.seats[page.store.seat].absent;
+  if (absent === "resigned") {
+    clear(page.decisionEl).append(h("p", { class: "waiting", role: "status" },
+      _("You resigned: the {bot} bot plays your seat to the end.", { bot: botLevel(info.stand_in || "medium") })));
+    return;
+  }
+  clear(page.decisionEl).append(h("div", { class: "stood-in", role: "status" },
+    h("h2", {}, absent === "time" ? _("Your time ran out") : _("You were away too long")),
+    h("p", {}, _("The {bot} bot plays for you until you take your seat back.", { bot: botLevel(info.stand_in || "medium") })),
+    h("button", { type: "button", class: "primary", id: "take-back", onclick: () => page.send({ type: "back" }) }, _("Take my seat back"))));
+}
+
+/** Resign and abort, under the decision: for the people at a game still going on. */
+export function renderSeatControls(page) {
+  const box = clear(page.controlsEl);
+  const { info, seat } = page.store;
+  if (ending(page) || info.status === "over") return;
+  const mine = seat === null ? null : info.seats[seat];
+  const asked = info.abort || [];
+  if (info.abortable) {
+    if (asked.length) {
+      box.append(h("p", { id: "abort-asked", role: "status" }, _("Asked to abort the game: {names}. It is aborted once every person at the table asks.", {
+        names: asked.map((p) => page.nameOf(p)).join(", "),
+      })));
+    }
+    if (mine && mine.absent !== "resigned" && !asked.includes(seat)) {
+      box.append(h("button", { type: "button", id: "abort", title: _("In the first round a game may be aborted: it then ends with no winner."),
+        onclick: () => page.send({ type: "abort" }) }, _("Abort the game")));
+    }
+  }
+  if (!mine || info.status !== "playing" || mine.absent === "resigned") return;
+  if (!page.store.confirmResign) {
+    box.append(h("button", { type: "button", id: "resign", onclick: () => {
+      page.store.confirmResign = true;
+      page.render();
+      document.getElementById("resign-yes")?.focus();
+    } }, _("Resign")));
+    return;
+  }
+  const ends = info.resign !== "play_on" && info.players === 2;
+  const what = ends ? _("The game ends at once and {name} wins.", { name: info.seats.filter((s) => s.seat !== seat).map((s) => page.nameOf(s.seat)).join(", ") })
+    : _("The {bot} bot plays your seat to the end; you cannot take it back.", { bot: botLevel(info.stand_in || "medium") });
+  box.append(h("div", { class: "confirm", role: "group", "aria-labelledby": "resign-question" },
+    h("p", { id: "resign-question" }, h("b", {}, _("Resign this game?")), " ", what),
+    h("button", { type: "button", class: "danger", id: "resign-yes", onclick: () => {
+      page.store.confirmResign = false;
+      page.send({ type: "resign" });
+      page.render();
+    } }, _("Yes, resign")),
+    h("button", { type: "button", id: "resign-no", onclick: () => {
+      page.store.confirmResign = false;
+      page.render();
+    } }, _("No, play on"))));
+}
+
+/** How the game ended, for the score sheet's place: who resigned and who won, or that it was
+aborted; what the stand-ins played for whom. Null while the game goes on. */
+export function endingBox(page) {
+  const found = ending(page);
+  if (!found) return null;
+  const [how, ...notes] = endingWords(found, (p) => page.nameOf(p));
+  return h("div", { class: "ending", id: "ending", role: "status" },
+    h("p", { class: "how" }, how), notes.map((line) => h("p", {}, line)));
+}
