@@ -270,8 +270,9 @@ def test_script_errors_go_to_stderr_and_numbers_and_any_case_choose() -> None:
     first = str(legal[0])
     lines = [
         "play XX9 7",
-        "crow BL1m",
+        "Crow  BL1m",
         "0",
+        "-1",
         f"{len(legal) + 1}",
         "help",
         first.lower(),
@@ -281,10 +282,11 @@ def test_script_errors_go_to_stderr_and_numbers_and_any_case_choose() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert TextGame(session, out, io.StringIO("\n".join(lines) + "\n"), err=err).run() == 1
     errors = err.getvalue().splitlines()
-    assert errors[0].startswith("error: cannot read action")
-    assert errors[1].startswith("error: crow BL1m")
+    assert errors[0].startswith("error: cannot read action 'play XX9 7'")
+    assert errors[1].startswith("error: Crow  BL1m:")  # as typed, not as read
     assert errors[2] == f"error: there is no move 0: choose 1-{len(legal)} (see 'help')"
-    assert len(errors) == 4
+    assert errors[3] == f"error: there is no move -1: choose 1-{len(legal)} (see 'help')"
+    assert len(errors) == 5
     text = out.getvalue()
     assert "error" not in text
     assert f"  1. {first:<20}" in text  # help numbers the moves

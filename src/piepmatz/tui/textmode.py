@@ -12,6 +12,7 @@ notices.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from typing import TextIO
@@ -191,7 +192,7 @@ class TextGame:
     def play(self, text: str, player: int) -> bool:
         """Apply a typed action or the number of a listed one; an error says what was wrong."""
         legal = self.session.game.state.legal_action_ids()
-        if text.isdigit():
+        if re.fullmatch(r"[+-]?\d+", text):  # a number, even one no move has (0, -1)
             if not 1 <= int(text) <= len(legal):
                 self.error(
                     _("there is no move {number}: choose 1-{last} (see 'help')").format(
@@ -205,11 +206,12 @@ class TextGame:
         try:
             self.session.apply(action, player)
         except PiepmatzError as exc:
-            why = reason(exc)
+            # The action named as typed, not as read (lower-cased, its spaces made one).
+            why = reason(exc).replace(repr(action), repr(text))
             if "action" in exc.params:
                 told = _("{action}: {reason}. Type 'help' for the legal actions.")
             else:
                 told = _("{reason}. Type 'help' for the legal actions.")
-            self.error(told.format(action=exc.params.get("action"), reason=why))
+            self.error(told.format(action=text, reason=why))
             return False
         return True
