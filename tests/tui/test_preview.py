@@ -8,6 +8,7 @@ import re
 from piepmatz.core import Action, State, view_of
 from piepmatz.text.preview import preview
 from piepmatz.text.words import feeder
+from scenarios import scenario
 
 
 def positions(games: int = 12) -> list[State]:
@@ -114,3 +115,24 @@ def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
             if action.kind == "collect" and after - before >= 5:
                 pairs += 1  # a mated pair made: 5 points, not "your BU birds: 2 → 3"
     assert pairs and crows and unknown < crows
+
+
+def _trigger(first_player: int) -> str:
+    """The preview of seat 0's play whose chase finds the feeder deck empty (E1)."""
+    state = scenario(
+        rows=[["BL4m", "CH3m", "BU1f"], ["SP6m"]],
+        column=[],
+        hands=[["SP3f", "GR1m"], ["CH6f"]],
+        fill_feeder="gone",
+        first_player=first_player,
+    )
+    action = Action.parse("play SP3f 1").id
+    return " ".join(preview(view_of(state, 0), action).steps)
+
+
+def test_an_end_triggered_in_the_rounds_last_turn_starts_no_last_round() -> None:
+    # Seat 0 plays first: the round goes on with seat 1 (E2).
+    assert "the last round starts" in _trigger(first_player=0)
+    # Seat 1 plays first: seat 0's is the round's last turn, and the game ends with it.
+    ends = _trigger(first_player=1)
+    assert "yours is the round's last turn" in ends and "last round starts" not in ends

@@ -78,7 +78,10 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
         start = len(events)
         world.apply_id(world.legal_action_ids()[0])
         told.extend(events[start:])
-    steps, chases = _describe(told, me)
+    # E2: the round ends with the seat before the first player's; from there a triggered end
+    # ends the game, with no last round.
+    last_of_round = me == (view.first_player - 1) % view.num_players
+    steps, chases = _describe(told, me, last_of_round)
     if world.current_player == me and world.phase == COLLECT:
         steps.append(_("Then you may add a bird from your hand to your collection."))
     elif world.current_player == me and world.phase == DRAW:
@@ -199,8 +202,9 @@ def _choice_headline(view: PlayerView, action: Action, steps: list[str]) -> str:
     return steps[0] if steps else str(action)
 
 
-def _describe(new: list[Told], me: int) -> tuple[list[str], list[str]]:
-    """Sentences for the public part of ``new``; also the short form of each chase step."""
+def _describe(new: list[Told], me: int, last_of_round: bool) -> tuple[list[str], list[str]]:
+    """Sentences for the public part of ``new``; also the short form of each chase step.
+    ``last_of_round``: ``me`` plays the round's last turn."""
     steps: list[str] = []
     chases: list[str] = []
     blind_pest = False  # the last card taken came blind: its effect is unknown
@@ -274,6 +278,10 @@ def _describe(new: list[Told], me: int) -> tuple[list[str], list[str]]:
         elif kind == "refill_column" and not refilled:
             refilled = True
             steps.append(_("The seed column is refilled from the feeder deck."))
+        elif kind == "end_triggered" and last_of_round:
+            steps.append(
+                _("This triggers the end of the game, and yours is the round's last turn.")
+            )
         elif kind == "end_triggered":
             steps.append(_("This triggers the end of the game: the last round starts."))
         elif e.kind == EventKind.KEEP and e.player == me:
