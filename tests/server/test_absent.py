@@ -21,6 +21,7 @@ from piepmatz.server.hub import Hub, TableRefused
 from piepmatz.server.pace import PaceRoster, parse_pace
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection, RoomError
+from piepmatz.server.vocabulary import Absence
 from serverplay import Listener, ManualClock, get, post, settle, sqlite_hub, ws_url
 
 PACES = PaceRoster.build(["fast=live:10s+2s,away=5s", "hour=turn:1h"])
@@ -436,3 +437,27 @@ def test_a_request_names_paces_and_stand_ins_from_the_offered_lists_only(server:
             assert "passwd" not in answer["detail"] and "1e9" not in answer["detail"]
 
     asyncio.run(run())
+
+
+def test_a_seat_the_stand_in_plays_is_sent_no_choices(tmp_path: Path) -> None:
+    async def run() -> None:
+        clock = ManualClock()
+        async with hub_at(tmp_path / "s.db", clock) as hub:
+            room = await two_people(hub, "hour", third=None)
+            slow = room.game.state.current_player
+            # The stand-in thinks in the pool: held back, so that the position stays.
+            room.bots.choose_or_fallback = never  # type: ignore[method-assign]
+            seen = await sit(room, slow)
+            assert told(seen, "state")[-1]["legal"]
+            async with room.lock:
+                await room.standins.replace_locked(slow, Absence.TIME)
+            state = told(seen, "state")[-1]
+            assert state["legal"] == [] and state["choices"] == []
+            assert state["clock"]["running"] is None
+
+    asyncio.run(run())
+
+
+async def never(*args: object, **kwargs: object) -> object:
+    await asyncio.Event().wait()
+    raise AssertionError

@@ -73,6 +73,8 @@ class Audience:
         docs = views_to_json(state, {conn.seat for conn in conns})
         over = state.is_over()
         to_act = state.current_player if room.status == TableStatus.PLAYING and not over else None
+        if to_act is not None and room.seats[to_act].absent is not None:
+            to_act = None  # the stand-in decides for the seat: its person has nothing to choose
         weighed = strengths(state.rows)
         pairs = mated_pairs(state)
         actions = state.legal_actions() if to_act is not None else []
