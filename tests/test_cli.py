@@ -251,3 +251,70 @@ def test_one_rules_spec_for_every_command(
     with pytest.raises(SystemExit):
         main(["play", "--text", "--rules", "standard:last_hand=maybe"])
     assert "rule flag 'last_hand' is true or false" in capsys.readouterr().err
+
+
+def _parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """``parser`` and every subcommand's parser under it, however deep."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found += _parsers(sub)
+    return found
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    from piepmatz.cli import build_parser
+
+    parsers = _parsers(build_parser())
+    assert len(parsers) > 10
+    for parser in parsers:
+        for action in parser._actions:
+            if not isinstance(action, argparse._SubParsersAction) and action.dest != "help":
+                assert action.help and action.help != argparse.SUPPRESS, (
+                    f"{parser.prog} {'/'.join(action.option_strings) or action.dest}"
+                )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["demo", "--players", "5"], "piepmatz demo: error: argument --players: invalid choice"),
+        (["tournament", "--games", "0"], "piepmatz tournament: error: --games must be at least 1"),
+        (["demo", "--rules", "foo"], "unknown rules preset 'foo'"),
+        (["demo", "--no-such-option"], "unrecognized arguments: --no-such-option"),
+    ],
+)
+def test_a_mistake_is_told_in_one_line_without_the_usage(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "usage:" not in err
+    assert err.count("\n") == 1 and f"piepmatz {args[0]} --help says more" in err
+
+
+@pytest.mark.parametrize(
+    ("command", "subcommands"), [([], ["demo", "play"]), (["db"], ["upgrade"])]
+)
+def test_a_command_without_its_subcommand_lists_them(
+    command: list[str], subcommands: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(command)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage:" not in err and "say what to do" in err
+    for name in subcommands:
+        assert f"piepmatz {' '.join([*command, name])} " in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from piepmatz import __version__
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"piepmatz {__version__}\n"

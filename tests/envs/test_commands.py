@@ -56,4 +56,4 @@ def test_envs_check_needs_at_least_one_simulated_game(
         main(["envs", "check", "--sims", sims])
     assert exc.value.code == 2
     captured = capsys.readouterr()
-    assert "argument --sims: --sims must be" in captured.err and captured.out == ""
+    assert "error: --sims must be" in captured.err and captured.out == ""

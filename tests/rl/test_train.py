@@ -146,7 +146,12 @@ def test_the_train_command_is_seeded_and_writes_checkpoints_and_the_curve(
         assert main(["train", "--out", str(tmp_path / name), "--seed", seed, *TINY]) == 0
         out = capsys.readouterr().out
         assert "step        64: win rate vs random" in out and "ppo:" in out
+        assert "runs as" not in out  # 64 steps are whole updates
         runs.append(load_checkpoint(tmp_path / name / "final.npz"))
+    # A second run into the same --out is refused, not written over.
+    assert main(["train", "--out", str(tmp_path / "a"), "--seed", "6", *TINY]) == 2
+    assert "holds another run's checkpoints" in capsys.readouterr().err
+    assert load_checkpoint(tmp_path / "a" / "final.npz").meta["seed"] == 5
     a, b = runs
     assert a.meta["steps"] == 64 and a.meta["seed"] == 5 and a.hidden == [8]
     assert all(np.array_equal(a.params[k], b.params[k]) for k in a.params)
@@ -164,6 +169,10 @@ def test_the_train_command_refuses_bad_options(
     assert main(["train", "--out", str(tmp_path), "--opponents", "nobot", *TINY]) == 2
     err = capsys.readouterr().err
     assert err.startswith("piepmatz train: error: unknown bot 'nobot'")
+    for bad in ("-0.1", "0", "nan"):
+        with pytest.raises(SystemExit):
+            main(["train", "--out", str(tmp_path), "--learning-rate", bad, *TINY])
+        assert "--learning-rate must be more than 0" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
 
 
@@ -199,3 +208,20 @@ def test_the_curve_marks_a_fair_share_for_the_player_count(
     point = {"steps": 10, "rates": [{"opponent": "random", "rate": 0.4, "low": 0.3, "high": 0.5}]}
     plot_curve([point], tmp_path / "curve.png", players=players)
     assert lines == [pytest.approx(1 / players)]
+
+
+def test_the_train_command_says_when_steps_round_up_to_whole_updates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import piepmatz.rl.ppo
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise OSError("stopped before training")
+
+    monkeypatch.setattr(piepmatz.rl.ppo, "train", stop)
+    argv = ["train", "--out", str(tmp_path), *TINY, "--steps", "50"]
+    assert main(argv) == 2  # the double stops it once the run's shape is said
+    assert (
+        "--steps 50 runs as 64: training updates on whole batches of --envs × --rollout (2 × 32)"
+        in (capsys.readouterr().out)
+    )

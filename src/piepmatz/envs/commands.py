@@ -12,7 +12,7 @@ import sys
 import warnings
 from typing import Any
 
-from piepmatz.args import positive
+from piepmatz.args import positive, rules_spec
 
 #: PettingZoo 1.27 raises these for any dict observation outside its own classic games.
 PETTINGZOO_DICT_WARNINGS = (
@@ -30,8 +30,20 @@ def register(subparsers: Any) -> None:
     check = sub.add_parser(
         "check", help="run PettingZoo's, Gymnasium's and OpenSpiel's own checks on the bindings"
     )
-    check.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4))
-    check.add_argument("--preset", default="standard", choices=("standard", "overview"))
+    check.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        default=[2, 3, 4],
+        choices=(2, 3, 4),
+        help="player counts to check (2 3 4)",
+    )
+    check.add_argument(
+        "--rules",
+        type=rules_spec,
+        default="standard",
+        help="preset, optionally with flags: standard (default), overview:last_hand=true",
+    )
     check.add_argument(
         "--sims", type=positive("--sims"), default=5, help="OpenSpiel random_sim_test games"
     )
@@ -48,12 +60,12 @@ def _check(args: argparse.Namespace) -> int:
     failures = 0
 
     def gymnasium_check(n: int) -> None:
-        check_env(PiepmatzEnv(players=n, preset=args.preset))
+        check_env(PiepmatzEnv(players=n, preset=args.rules))
 
     checks = (
-        ("PettingZoo api_test + seed_test", lambda n: _pettingzoo(n, args.preset)),
+        ("PettingZoo api_test + seed_test", lambda n: _pettingzoo(n, args.rules)),
         ("Gymnasium check_env", gymnasium_check),
-        ("OpenSpiel random_sim_test", lambda n: _openspiel(n, args.preset, args.sims)),
+        ("OpenSpiel random_sim_test", lambda n: _openspiel(n, args.rules, args.sims)),
     )
     for n in args.players:
         for name, check in checks:
@@ -66,9 +78,9 @@ def _check(args: argparse.Namespace) -> int:
                     check(n)
             except Exception as exc:  # report every failing check, then exit non-zero
                 failures += 1
-                print(f"FAIL {name}, {n} players, {args.preset}: {exc}")
+                print(f"FAIL {name}, {n} players, {args.rules}: {exc}")
             else:
-                print(f"ok   {name}, {n} players, {args.preset}")
+                print(f"ok   {name}, {n} players, {args.rules}")
     return 1 if failures else 0
 
 

@@ -7,10 +7,12 @@ missing one is named in a one-line message with the extra that brings it.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from pathlib import Path
 from typing import Any
 
-from piepmatz.args import positive
+from piepmatz.args import positive, rules_spec
 
 EXTRA_HINT = "pip install 'piepmatz[rl]'"
 
@@ -30,6 +32,21 @@ def _count(flag: str) -> Any:
     return parse
 
 
+def _rate(text: str) -> float:
+    """A learning rate: a number more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--learning-rate is a number, not {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"--learning-rate must be more than 0, not {text}")
+    return value
+
+
+#: What a run writes into --out: another run's would be overwritten.
+WRITTEN = ("final.npz", "curve.json", "curve.png", "step-*.npz")
+
+
 def register(subparsers: Any) -> None:
     train = subparsers.add_parser(
         "train",
@@ -41,8 +58,18 @@ def register(subparsers: Any) -> None:
         ),
     )
     train.add_argument("--out", required=True, help="directory for checkpoints and the curve")
-    train.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    train.add_argument("--preset", default="standard", choices=("standard", "overview"))
+    train.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="write into an --out that holds another run's checkpoints (else refused)",
+    )
+    train.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats (2)")
+    train.add_argument(
+        "--rules",
+        type=rules_spec,
+        default="standard",
+        help="preset, optionally with flags: standard (default), overview:last_hand=true",
+    )
     train.add_argument(
         "--opponents",
         nargs="+",
@@ -53,9 +80,10 @@ def register(subparsers: Any) -> None:
         "--steps",
         type=positive("--steps"),
         default=100_000,
-        help="learner steps (its own decisions)",
+        help="learner steps (its own decisions), rounded up to whole updates of --envs × "
+        "--rollout steps (100,000)",
     )
-    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--seed", type=int, default=0, help="the run's seed (0)")
     train.add_argument(
         "--envs", type=positive("--envs"), default=8, help="environments stepped together"
     )
@@ -71,7 +99,7 @@ def register(subparsers: Any) -> None:
         nargs="+",
         help="hidden layer widths (default: one layer of 64)",
     )
-    train.add_argument("--learning-rate", type=float, help="Adam's step size (default 1e-3)")
+    train.add_argument("--learning-rate", type=_rate, help="Adam's step size (default 1e-3)")
     train.add_argument(
         "--eval-every",
         type=_count("--eval-every"),
@@ -105,7 +133,7 @@ def _train(args: argparse.Namespace) -> int:
     try:
         options = {
             "players": args.players,
-            "preset": args.preset,
+            "preset": args.rules,
             "opponents": tuple(args.opponents),
             "steps": args.steps,
             "seed": args.seed,
@@ -122,6 +150,18 @@ def _train(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"piepmatz train: error: {exc}\n")
         return 2
+    out = Path(args.out)
+    if not args.overwrite and out.is_dir() and any(next(out.glob(p), None) for p in WRITTEN):
+        sys.stderr.write(
+            f"piepmatz train: error: {out} holds another run's checkpoints: choose another "
+            "--out, or add --overwrite\n"
+        )
+        return 2
+    if (whole := config.updates * config.batch) != config.steps:
+        print(
+            f"--steps {config.steps:,} runs as {whole:,}: training updates on whole batches of "
+            f"--envs × --rollout ({config.envs} × {config.rollout}) steps"
+        )
 
     try:
         result = train(config, args.out, progress=not args.quiet, report=print_line)

@@ -94,6 +94,8 @@ class TrainConfig:
         for spec in (*self.opponents, *self.eval_opponents):
             if spec != SELF:
                 make_bot(spec)  # an unknown bot raises ValueError naming the known ones
+        if not (math.isfinite(self.learning_rate) and self.learning_rate > 0):
+            raise ValueError(f"learning_rate must be more than 0, not {self.learning_rate!r}")
         if not self.hidden or not all(type(h) is int and h > 0 for h in self.hidden):
             raise ValueError(f"hidden layer widths must be positive, not {self.hidden!r}")
 

@@ -149,7 +149,8 @@ class TournamentReport:
         n = c.players
         lines = [
             f"Piepmatz tournament: {c.players} players, rules {c.rules.name}, seed {c.seed}, "
-            f"{self.games} games ({c.deals} deals x {len(c.lineups)} lineups, {c.seating} seating)",
+            f"{self.games} games ({c.deals} deal{'s' * (c.deals != 1)} x {len(c.lineups)} "
+            f"lineup{'s' * (len(c.lineups) != 1)}, {c.seating} seating)",
             *plugins_line(c),
             "",
         ]
