@@ -3,7 +3,8 @@
 Both bots play the same game, ``python_piepmatz`` through the OpenSpiel binding: OpenSpiel's
 ``ISMCTSBot`` (random-rollout evaluator, UCT, final move by visit count) searches through the
 binding — ``resample_from_infostate`` at every iteration, explicit chance nodes in every rollout;
-ours (``piepmatz.bots.make_bot("ismcts:time=T")``) gets the acting player's view of the same
+ours (``ismcts:time=T``) plays through the binding's public adapter,
+``piepmatz.envs.openspiel_bot.PiepmatzBot``, which gives it the acting player's view of the same
 position. OpenSpiel's bot counts simulations, not seconds, so its search loop is run until the
 same deadline (``TimedISMCTSBot``: OpenSpiel's ``run_search`` with the simulation count replaced
 by the clock). Seats alternate; chance follows a seeded generator, one per game.
@@ -17,7 +18,6 @@ The result is our bot's score (win 1, shared win 1/2, loss 0) with a 95 % Wilson
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from typing import Any
 
@@ -25,9 +25,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import piepmatz.envs.openspiel  # noqa: F401 — registers python_piepmatz
-from piepmatz.bots import make_bot
-from piepmatz.core.view import view_of
+from piepmatz.envs.openspiel_bot import PiepmatzBot  # registers python_piepmatz too
 from piepmatz.sim.stats import wilson
 
 
@@ -73,9 +71,8 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
 def play(game: Any, time_limit: float, openspiel_seat: int, seed: int) -> tuple[float, Any, Any]:
     """One game; returns our bot's score (1, 1/2 or 0) and both bots (for their statistics)."""
     theirs = TimedISMCTSBot(game, time_limit, seed)
-    ours = make_bot(f"ismcts:time={time_limit}")
+    ours = PiepmatzBot(f"ismcts:time={time_limit}", seed=seed)
     chance = np.random.RandomState(seed)
-    rng = random.Random(seed)
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -84,12 +81,10 @@ def play(game: Any, time_limit: float, openspiel_seat: int, seed: int) -> tuple[
         elif state.current_player() == openspiel_seat:
             state.apply_action(int(theirs.step(state)))
         else:
-            p = state.current_player()
-            view = view_of(state.position.engine, p)
-            state.apply_action(ours.choose(view, state.legal_actions(), rng))
+            state.apply_action(ours.step(state))
     returns = state.returns()
     mine = returns[1 - openspiel_seat]
-    return (1.0 if mine > 0 else 0.5 if mine == 0 else 0.0), theirs, ours
+    return (1.0 if mine > 0 else 0.5 if mine == 0 else 0.0), theirs, ours.bot
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 A failing OpenSpiel check (``SPIEL_CHECK_*``) aborts the interpreter, so the tests start this
 script in a subprocess and read its exit status:
 
-    python tests/envs/openspiel_checks.py random-sim PLAYERS PRESET SIMS
+    python tests/envs/openspiel_checks.py random-sim PLAYERS PRESET SIMS [REWARD]
     python tests/envs/openspiel_checks.py api
     python tests/envs/openspiel_checks.py playthrough   # rewrites the checked-in playthrough
 
@@ -16,12 +16,13 @@ import sys
 import unittest
 
 
-def random_sim(players: int, preset: str, sims: int) -> None:
+def random_sim(players: int, preset: str, sims: int, reward: str = "win") -> None:
     import pyspiel
 
     import piepmatz.envs.openspiel  # noqa: F401 — registers python_piepmatz
 
-    game = pyspiel.load_game("python_piepmatz", {"players": players, "preset": preset})
+    params = {"players": players, "preset": preset, "reward": reward}
+    game = pyspiel.load_game("python_piepmatz", params)
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
     print(f"passed random_sim_test {game} x{sims}")
 
@@ -110,7 +111,7 @@ def _whole_games_base() -> type:
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "random-sim":
-        random_sim(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]))
+        random_sim(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), *sys.argv[5:6])
     elif command == "api":
         import piepmatz.envs.openspiel  # noqa: F401 — registered before api_test lists games
 

@@ -14,6 +14,9 @@ MODULES = [
     "piepmatz.envs.piepmatz_v0",
     "piepmatz.envs.gymnasium",
     "piepmatz.envs.openspiel",
+    "piepmatz.envs.openspiel_bot",
+    "piepmatz.envs.rewards",
+    "piepmatz.envs.opponents",
 ]
 
 

@@ -14,6 +14,7 @@ import piepmatz.envs.gymnasium as piepmatz_gym
 from piepmatz.bots import bot_names
 from piepmatz.core.view import view_of
 from piepmatz.envs.encoding import encode
+from piepmatz.envs.rewards import win_rewards
 
 
 def _strongest_available() -> str:
@@ -106,14 +107,16 @@ def test_an_illegal_action_loses_or_raises() -> None:
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         piepmatz_gym.PiepmatzEnv(opponents="grandmaster")
-    with pytest.raises(ValueError, match="opponent spec"):
+    with pytest.raises(ValueError, match="give one opponent or 2 of them, not 1"):
         piepmatz_gym.PiepmatzEnv(players=3, opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         piepmatz_gym.PiepmatzEnv(players=2, seat=2)
     with pytest.raises(ValueError, match="illegal_action"):
         piepmatz_gym.PiepmatzEnv(illegal_action="ignore")
-    with pytest.raises(ValueError, match="opponents must be a bot spec or a list of them, not 5"):
+    with pytest.raises(ValueError, match=r"an opponent is a bot spec, a bot .* not 5"):
         piepmatz_gym.PiepmatzEnv(opponents=5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="reward must be one of 'win', 'margin', 'score'"):
+        piepmatz_gym.PiepmatzEnv(reward="points")
 
 
 def test_actions_must_be_integers_and_others_change_nothing() -> None:
@@ -150,3 +153,40 @@ def test_an_opponent_that_fails_is_named(monkeypatch: pytest.MonkeyPatch) -> Non
     with pytest.raises(RuntimeError, match=r"opponent 'crashing' in seat 0 raised RuntimeError"):
         for seed in range(10):  # the opponent moves first in some deal
             env.reset(seed=seed)
+
+
+@pytest.mark.parametrize("mode", ["NEXT_STEP", "SAME_STEP"])
+def test_masked_sampling_runs_in_a_vector_env_across_game_ends(mode: str) -> None:
+    """Under either autoreset mode every observation has an action to sample: at the end the
+    mask is all ones, and the action that next-step autoreset then asks for is never played
+    (``illegal_action="raise"`` would raise if it were)."""
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    next_step = AutoresetMode[mode] == AutoresetMode.NEXT_STEP
+    envs = SyncVectorEnv(
+        [lambda: piepmatz_gym.PiepmatzEnv(players=2, illegal_action="raise")] * 2,
+        autoreset_mode=AutoresetMode[mode],
+    )
+    obs, _ = envs.reset(seed=[1, 2])
+    rng = np.random.default_rng(0)
+    ends = 0
+    resetting = np.zeros(2, bool)  # next-step autoreset: the envs that reset on this step
+    while ends < 6:
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in obs["action_mask"]])
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        assert not truncated.any()
+        if next_step:
+            # A reset: nothing was played, no reward, a new game.
+            assert not terminated[resetting].any() and not rewards[resetting].any()
+            resetting = terminated.copy()
+            end_masks, results = obs["action_mask"], infos.get("result")
+        else:  # the end's observations, one per env (None for the others), and infos
+            end_masks = [o and o["action_mask"] for o in infos.get("final_obs", [None] * 2)]
+            results = infos.get("final_info", {}).get("result")
+        for i in np.flatnonzero(terminated):
+            ends += 1
+            assert end_masks[i].all()
+            assert rewards[i] == win_rewards(results["winners"][i], 2)[0]
+        playing = ~terminated if next_step else np.ones(2, bool)
+        assert (obs["action_mask"][playing].sum(axis=1) < 2921).all()  # a legal mask
+    envs.close()

@@ -138,14 +138,15 @@ def test_game_info_follows_the_parameters(players: int, preset: str) -> None:
     assert game.max_utility() == 1.0
     assert game.min_utility() == pytest.approx(-1 / (players - 1))
     assert game.max_game_length() == binding.max_game_length(players)
-    assert game.get_parameters() == {"players": players, "preset": preset}
+    assert game.get_parameters() == {"players": players, "preset": preset, "reward": "win"}
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     assert game.information_state_tensor_size() == observer.INFO_STATE_SIZE
     assert game.observation_tensor_size() == OBSERVATION_SIZE
 
 
 @pytest.mark.parametrize(
     "params",
-    [{"players": 5}, {"players": 1}, {"preset": "nonsense"}, {"speed": 3}],
+    [{"players": 5}, {"players": 1}, {"preset": "nonsense"}, {"speed": 3}, {"reward": "eggs"}],
 )
 def test_bad_parameters_are_refused(params: dict[str, Any]) -> None:
     with pytest.raises((ValueError, RuntimeError)):

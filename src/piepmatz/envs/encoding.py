@@ -41,6 +41,9 @@ from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.state import COLUMN_SIZE, HAND_SIZE, PHASE_NAMES
 from piepmatz.core.view import PlayerView
 
+# Defined with the other rewards; still importable from here, where it was first.
+from .rewards import win_rewards as win_rewards
+
 MAX_PLAYERS: Final = 4
 
 #: Ground birds of one row: G <= P <= 6 after every chase, plus the bird just played (mid-chase).
@@ -342,21 +345,6 @@ def action_id(action: Any) -> int:
             f"an action is an integer id 0-{NUM_ACTIONS - 1} (Discrete({NUM_ACTIONS})), "
             f"not {action!r} of type {type(action).__name__}"
         ) from None
-
-
-def win_rewards(winners: Sequence[int], num_players: int) -> list[float]:
-    """Zero-sum rewards from the winners (E5): a sole winner gets 1, the others share -1.
-
-    Each player's share of the win (1/k for each of k tied winners, 0 for the rest), centred and
-    scaled so that two players get +1/-1 and a shared win gives the winners equal parts.
-
-    >>> win_rewards([0], 2), win_rewards([1], 3), win_rewards([0, 1], 2)
-    ([1.0, -1.0], [-0.5, 1.0, -0.5], [0.0, 0.0])
-    """
-    n = num_players
-    share = 1.0 / len(winners)
-    scale = n / (n - 1)
-    return [scale * ((share if p in winners else 0.0) - 1.0 / n) for p in range(n)]
 
 
 def describe_vector(vector: Any) -> dict[str, list[int]]:

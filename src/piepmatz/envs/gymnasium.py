@@ -4,7 +4,7 @@ The learner takes one seat; bots (:func:`piepmatz.bots.make_bot`) play the other
 views. Observations and actions are those of the PettingZoo environment: a dict with the
 ``observation`` vector (:mod:`piepmatz.envs.encoding`) and the ``action_mask`` over the engine's
 2921 action ids. The reward comes at the end: +1 for a sole win, a share for a shared win, a
-negative share for a loss (:func:`~piepmatz.envs.encoding.win_rewards`).
+negative share for a loss (:func:`~piepmatz.envs.rewards.win_rewards`).
 
 >>> import gymnasium
 >>> import piepmatz.envs.gymnasium
@@ -13,22 +13,34 @@ negative share for a loss (:func:`~piepmatz.envs.encoding.win_rewards`).
 >>> int(obs["action_mask"].sum()) > 0, info["seat"]
 (True, 0)
 
+``reward`` picks the reward (:mod:`piepmatz.envs.rewards`): ``"win"`` (the default, above),
+``"margin"`` (the lead over the best other player, in points) or ``"score"`` (the own points).
+When a game ends, ``info["result"]`` holds the final score sheet
+(:meth:`~piepmatz.core.scoring.ScoreSheet.to_json`, players by seat) beside ``info["seat"]``.
+
+``opponents`` takes bot specs, bots, policies over observations and pools
+(:mod:`piepmatz.envs.opponents`).
+
+The observation of the end has every entry of ``action_mask`` set (as pgx does): the action a
+vector environment asks for on the step after the end, under Gymnasium's default next-step
+autoreset, is never played, and masked sampling finds no empty mask.
+
 An action that is not legal ends the episode with reward -1 and ``info["illegal_action"]`` (as
-PettingZoo's classic games do), unless the environment was made with ``illegal_action="raise"``,
-which raises ``ValueError`` and leaves the game unchanged.
+PettingZoo's classic games do; with ``reward="margin"`` the lowest margin,
+:func:`~piepmatz.envs.rewards.illegal_reward`), unless the environment was made with
+``illegal_action="raise"``, which raises ``ValueError`` and leaves the game unchanged.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from piepmatz.bots import Bot, make_bot
+from piepmatz.bots import Bot
 from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.core.actions import NUM_ACTIONS, Action
 from piepmatz.core.rules import Rules, check_players
@@ -37,19 +49,24 @@ from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
 from . import encoding
-from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask, win_rewards
+from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask
+from .opponents import Opponents, Seat, draw_opponents, seat_opponents
+from .rewards import final_rewards, illegal_reward, reward_kind
 from .text import draw_table
 
 ENV_ID = "Piepmatz-v0"
 Observation = dict[str, Any]
+_ALL_ACTIONS = np.ones(NUM_ACTIONS, np.int8)
 
 
 class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
     """``PiepmatzEnv(players=2, preset="standard", seat=0, opponents="random", ...)``.
 
     ``seat`` is the learner's seat (``None``: a random seat each episode); ``opponents`` is one
-    bot spec for every other seat or a list with one per other seat, in seat order (for example
-    ``"heuristic"`` or ``["random", "ismcts"]``).
+    opponent for every other seat or a list with one per other seat, in seat order: a bot spec
+    (``"heuristic"``, ``["random", "ismcts"]``), a bot, a policy over observations or an
+    :class:`~piepmatz.envs.opponents.OpponentPool` drawn from at every reset. ``reward`` is
+    ``"win"``, ``"margin"`` or ``"score"`` (:mod:`piepmatz.envs.rewards`).
     """
 
     # Gymnasium declares ``metadata`` an instance variable with a class-level default.
@@ -60,22 +77,18 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         players: int = 2,
         preset: str | Rules = "standard",
         seat: int | None = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponents = "random",
         render_mode: str | None = None,
         illegal_action: str = "lose",
+        reward: str = "win",
     ) -> None:
         super().__init__()
         check_players(players)
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat must be None or a seat 0-{players - 1}, not {seat!r}")
-        if isinstance(opponents, str):
-            specs = [opponents] * (players - 1)
-        elif isinstance(opponents, list | tuple) and all(isinstance(s, str) for s in opponents):
-            specs = list(opponents)
-        else:
-            raise ValueError(f"opponents must be a bot spec or a list of them, not {opponents!r}")
-        if len(specs) != players - 1:
-            raise ValueError(f"give one opponent spec or {players - 1} of them, not {len(specs)}")
+        #: Per other seat, in seat order: its bot, or the pool it draws one from every reset.
+        self.opponents: list[Seat] = seat_opponents(opponents, players - 1)
+        self.reward = reward_kind(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
@@ -85,8 +98,6 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         self.players = players
         self.rules = preset if isinstance(preset, Rules) else Rules.parse(preset)
         self.fixed_seat = seat
-        self.opponent_specs = specs
-        self.opponents: list[Bot] = [make_bot(spec) for spec in specs]  # unknown names raise
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.observation_space = spaces.Dict(
@@ -122,7 +133,9 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         else:
             self._seat = self.fixed_seat
         others = [p for p in range(self.players) if p != self._seat]
-        self._bots = dict(zip(others, self.opponents, strict=True))
+        # Pools draw from the bots' generator: without one, the episode is what it always was.
+        bots = draw_opponents(self.opponents, self._bot_rng)
+        self._bots = dict(zip(others, bots, strict=True))
         self._state = State.new_game(self.players, self.rules, game_seed, events=False)
         self._abandoned = False
         self._play_bots()
@@ -147,16 +160,18 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
             obs = self._observation()
             self._abandoned = True
             self._ended = "the episode ended on an illegal action: call reset()"
-            return obs, -1.0, True, False, info
+            return obs, illegal_reward(self.reward, self.players), True, False, info
         state.apply_id(action_id)
         self._play_bots()
         reward = 0.0
+        info = self._info()
         if state.is_over():
             sheet = score_state(state)
-            reward = win_rewards(sheet.winners, state.num_players)[self._seat]
+            reward = final_rewards(sheet, self.reward)[self._seat]
+            info["result"] = sheet.to_json()
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, state.is_over(), False, self._info()
+        return self._observation(), reward, state.is_over(), False, info
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -188,10 +203,13 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         state = self._require_state()
-        mine = not state.is_over() and state.current_player == self._seat
+        # The bots have played: the learner is to move, or the game is over. At the end every id
+        # is set (pgx's convention): under a vector environment's next-step autoreset the action
+        # asked for next is never played, and a masked sampler needs something to sample.
+        over = state.is_over()
         return {
             "observation": self._encoder.encode(view_of(state, self._seat)),
-            "action_mask": action_mask(state.legal_action_ids() if mine else ()),
+            "action_mask": _ALL_ACTIONS.copy() if over else action_mask(state.legal_action_ids()),
         }
 
     def _info(self) -> dict[str, Any]:

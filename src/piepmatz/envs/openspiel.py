@@ -31,8 +31,16 @@ outcomes until one is applied, which resumes the engine
 The engine's decks hold the cards nobody has seen, in no order. Nothing is copied or applied
 twice, and a copy of a paused position is a copy of the engine.
 
-**Utility.** Zero-sum, from the winners (E5): a sole winner gets 1, the others share -1
-(:func:`~piepmatz.envs.encoding.win_rewards`); terminal rewards only.
+**Utility.** By default zero-sum, from the winners (E5): a sole winner gets 1, the others share
+-1 (:func:`~piepmatz.envs.rewards.win_rewards`); terminal rewards only. The parameter
+``reward`` chooses another (:mod:`piepmatz.envs.rewards`): ``margin``, the lead over the best
+other player in points (zero-sum with two players, general-sum with more), or ``score``, the own
+points (general-sum); the game's utility type and bounds follow it.
+:meth:`PiepmatzState.score_sheet` gives the whole score sheet.
+
+**Bots.** :meth:`PiepmatzState.view` is a player's view of the position, what a Piepmatz bot
+decides from; :class:`piepmatz.envs.openspiel_bot.PiepmatzBot` plays any Piepmatz bot as a
+``pyspiel.Bot``.
 
 **Observations** are built from each player's view only, by the observer
 (:mod:`piepmatz.envs.openspiel_observer`).
@@ -53,12 +61,12 @@ from piepmatz.core.actions import NUM_ACTIONS, Action
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES, NUM_BIRDS, NUM_FEEDER, SPECIES
 from piepmatz.core.chance import ASKED, DEAL_DRAWS, POOLS, Draw, Pool
 from piepmatz.core.rules import Rules, check_players
-from piepmatz.core.scoring import score
+from piepmatz.core.scoring import ScoreSheet, score_state
 from piepmatz.core.state import State
-from piepmatz.core.view import determinise, view_of
+from piepmatz.core.view import PlayerView, determinise, view_of
 
-from .encoding import win_rewards
 from .openspiel_observer import Deal, Dealt, PiepmatzObserver
+from .rewards import Reward, final_rewards, reward_kind, reward_range, zero_sum
 from .text import birds_text, feeder_text
 
 GAME_NAME: Final = "python_piepmatz"
@@ -73,24 +81,31 @@ POOL_OUTCOMES: Final = (0, FEEDER_OUTCOME, FEEDER_OUTCOME, SPECIES_OUTCOME, FIRS
 #: By :class:`~piepmatz.core.chance.Draw`: the outcome id of its pool's first item.
 _DRAW_OUTCOMES: Final = tuple(POOL_OUTCOMES[POOLS[draw]] for draw in Draw)
 
-_DEFAULT_PARAMS: Final = {"players": 2, "preset": "standard"}
+_DEFAULT_PARAMS: Final = {"players": 2, "preset": "standard", "reward": Reward.WIN.value}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Piepmatz (Little Songbirds)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(_DEFAULT_PARAMS),
-)
+
+def game_type(zero_sum: bool = True) -> pyspiel.GameType:
+    """The game's type; the utility is general-sum for the rewards that do not add up to 0."""
+    utility = pyspiel.GameType.Utility
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Piepmatz (Little Songbirds)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULT_PARAMS),
+    )
+
+
+_GAME_TYPE = game_type()
 
 
 def max_game_length(players: int) -> int:
@@ -104,32 +119,40 @@ def max_game_length(players: int) -> int:
     return 2 * birds + birds + 3 + players
 
 
-def game_info(players: int) -> pyspiel.GameInfo:
+def game_info(players: int, reward: str = Reward.WIN) -> pyspiel.GameInfo:
+    low, high = reward_range(reward, players)
     return pyspiel.GameInfo(
         num_distinct_actions=NUM_ACTIONS,
         max_chance_outcomes=MAX_CHANCE_OUTCOMES,
         num_players=players,
-        min_utility=-1.0 / (players - 1),
-        max_utility=1.0,
-        utility_sum=0.0,
+        min_utility=low,
+        max_utility=high,
+        utility_sum=0.0 if zero_sum(reward, players) else None,
         max_game_length=max_game_length(players),
     )
 
 
 class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
-    """The game; parameters ``players`` (2–4) and ``preset`` (a rule set: ``standard``,
-    ``overview``, or either with flags, ``standard:last_hand=false``)."""
+    """The game; parameters ``players`` (2–4), ``preset`` (a rule set: ``standard``,
+    ``overview``, or either with flags, ``standard:last_hand=false``) and ``reward`` (``win``,
+    ``margin`` or ``score``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
         unknown = sorted(set(given) - set(_DEFAULT_PARAMS))
         if unknown:
-            raise ValueError(f"unknown parameters {unknown}: python_piepmatz takes players, preset")
+            raise ValueError(
+                f"unknown parameters {unknown}: python_piepmatz takes players, preset, reward"
+            )
         players = given.get("players", _DEFAULT_PARAMS["players"])
         check_players(players)
         preset = given.get("preset", _DEFAULT_PARAMS["preset"])
         self.rules = Rules.parse(preset)  # a preset, with flags if any
-        super().__init__(_GAME_TYPE, game_info(players), given)
+        self.reward = reward_kind(given.get("reward", _DEFAULT_PARAMS["reward"]))
+        kind = (
+            _GAME_TYPE if self.reward == Reward.WIN else game_type(zero_sum(self.reward, players))
+        )
+        super().__init__(kind, game_info(players, self.reward), given)
         self.players = players
 
     def new_initial_state(self) -> PiepmatzState:
@@ -323,10 +346,22 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PiepmatzGame) -> None:
         super().__init__(game)
         self._p = Position.new(game.players, game.rules)
+        self._reward = game.reward
 
     @property
     def position(self) -> Position:
         return self._p
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know of this position (:func:`~piepmatz.core.view.view_of`): what
+        a Piepmatz bot decides from (:class:`~piepmatz.envs.openspiel_bot.PiepmatzBot`)."""
+        if type(player) is not int or not 0 <= player < self._p.n:
+            raise ValueError(f"no player {player!r} in a {self._p.n}-player game")
+        return view_of(self._p.engine, player)
+
+    def score_sheet(self) -> ScoreSheet:
+        """The score sheet (E4–E5): final at a terminal state, the running score before."""
+        return score_state(self._p.engine)
 
     def current_player(self) -> int:
         return self._p.to_move
@@ -404,10 +439,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self._p.n
-        engine = self._p.engine
-        piles = [engine.seed_pile(q) for q in range(engine.num_players)]
-        sheet = score(engine.rules, engine.collections, piles, True)
-        return win_rewards(sheet.winners, engine.num_players)
+        return final_rewards(self.score_sheet(), self._reward)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PiepmatzState:
         """A state ``player_id`` cannot tell from this one, the unseen cards dealt anew."""

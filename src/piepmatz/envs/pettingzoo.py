@@ -16,12 +16,25 @@ Observations are built from :func:`~piepmatz.core.view.view_of` only (see
 :mod:`piepmatz.envs.encoding`). The action space is the engine's fixed ``NUM_ACTIONS`` (2921);
 the mask is 1 exactly for :meth:`~piepmatz.core.state.State.legal_action_ids` of the agent to act,
 all zeros for everybody else. Rewards come only at the end: a sole winner +1, the others share
--1 (two players: +1/-1, a shared win splits it; see :func:`~piepmatz.envs.encoding.win_rewards`).
+-1 (two players: +1/-1, a shared win splits it; see :func:`~piepmatz.envs.rewards.win_rewards`);
+``reward="margin"`` gives the lead over the best other player in points, ``reward="score"`` the
+own points (:mod:`piepmatz.envs.rewards`). When a game ends, ``infos[agent]["result"]`` holds
+the final score sheet (:meth:`~piepmatz.core.scoring.ScoreSheet.to_json`, players by seat).
+
+``opponents`` maps agents to opponents the environment plays itself (bot specs, bots, policies
+over observations, pools: :mod:`piepmatz.envs.opponents`); those seats are no agents, and the
+others keep their names:
+
+>>> env = piepmatz_v0.env(players=3, opponents={"player_1": "random", "player_2": "random"})
+>>> env.reset(seed=1)
+>>> env.possible_agents, env.agent_selection
+(['player_0'], 'player_0')
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -30,6 +43,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from piepmatz.bots import Bot
+from piepmatz.bots.base import BotMoveError, decide
 from piepmatz.core.actions import NUM_ACTIONS, Action
 from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import score_state
@@ -37,20 +52,25 @@ from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 
 from . import encoding
-from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask, win_rewards
+from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask
+from .opponents import Member, OpponentPool, Seat, as_seat, draw_opponents
+from .rewards import final_rewards, illegal_reward, reward_kind
 from .text import draw_table
 
 NAME = "piepmatz_v0"
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment wrapped like PettingZoo's classic games."""
-    return classic_wrappers(raw_env(**kwargs))
+    """The environment wrapped like PettingZoo's classic games; an illegal move earns -1, or the
+    lowest margin under ``reward="margin"`` (:func:`~piepmatz.envs.rewards.illegal_reward`)."""
+    bare = raw_env(**kwargs)
+    return classic_wrappers(bare, illegal_reward(bare.reward, bare.num_players))
 
 
-def classic_wrappers(environment: AECEnv) -> AECEnv:
-    """PettingZoo's wrapper stack for its classic games (benchmarks/envs.py measures its cost)."""
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+def classic_wrappers(environment: AECEnv, penalty: float = -1.0) -> AECEnv:
+    """PettingZoo's wrapper stack for its classic games (benchmarks/envs.py measures its cost);
+    ``penalty`` is the reward of an illegal move."""
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=penalty)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
@@ -75,7 +95,9 @@ def parallel_env(**kwargs: Any) -> Any:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
-    """The bare AEC environment: ``raw_env(players=2, preset="standard", render_mode=None)``."""
+    """The bare AEC environment: ``raw_env(players=2, preset="standard", render_mode=None,
+    reward="win", opponents=None)``; ``opponents`` maps agent names to the opponents that play
+    those seats (:mod:`piepmatz.envs.opponents`)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
@@ -89,18 +111,37 @@ class raw_env(AECEnv):  # type: ignore[misc]
         players: int = 2,
         preset: str | Rules = "standard",
         render_mode: str | None = None,
+        reward: str = "win",
+        opponents: Mapping[str, Member | OpponentPool] | None = None,
     ) -> None:
         super().__init__()
         check_players(players)
         self.rules = preset if isinstance(preset, Rules) else Rules.parse(preset)
+        self.reward = reward_kind(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
             )
         self.render_mode = render_mode
         self.num_players = players
-        self.possible_agents = [f"player_{i}" for i in range(players)]
-        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        seats = [f"player_{i}" for i in range(players)]
+        if opponents is not None and not isinstance(opponents, Mapping):
+            raise ValueError(
+                f"opponents maps agents to opponents, e.g. {{'player_1': 'heuristic'}}, "
+                f"not {opponents!r}"
+            )
+        given = dict(opponents or {})
+        unknown = sorted(set(given) - set(seats))
+        if unknown:
+            raise ValueError(f"opponents are given for agents, {', '.join(seats)}; not {unknown}")
+        if len(given) == players:
+            raise ValueError("opponents fill every seat: leave at least one agent")
+        bot_seats = [seats.index(agent) for agent in sorted(given, key=seats.index)]
+        #: Per seat the environment plays itself: its bot, or the pool it draws one from.
+        self.opponents: dict[int, Seat] = {p: as_seat(given[seats[p]]) for p in bot_seats}
+        self.possible_agents = [a for p, a in enumerate(seats) if p not in self.opponents]
+        self._seat_of = {agent: seats.index(agent) for agent in self.possible_agents}
+        self._agent_of = {seat: agent for agent, seat in self._seat_of.items()}
         self.agents = self.possible_agents[:]
         self.observation_spaces = {
             a: spaces.Dict(
@@ -116,6 +157,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._encoder = Encoder(players, self.rules)
         self._seeds = random.Random()
+        self._bot_rng = random.Random()
+        self._bots: dict[int, Bot] = {}
         self.state_: State | None = None
         self._legal: list[int] = []
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -138,6 +181,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.getrandbits(63)
+        if self.opponents:  # without opponents, the seeds' sequence is what it always was
+            self._bot_rng = random.Random(self._seeds.getrandbits(63))
+            bots = draw_opponents(list(self.opponents.values()), self._bot_rng)
+            self._bots = dict(zip(self.opponents, bots, strict=True))
         # The event log is not kept: nothing here reads it, and it would cost time every turn.
         self.state_ = State.new_game(self.num_players, self.rules, game_seed, events=False)
         start_episode(self)
@@ -172,19 +219,34 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def _after_move(self) -> None:
         state = self._require_state()
+        self._play_bots()
         if state.is_over():
             sheet = score_state(state)
-            values = win_rewards(sheet.winners, state.num_players)
-            self.rewards = {a: values[i] for i, a in enumerate(self.possible_agents)}
+            values = final_rewards(sheet, self.reward)
+            self.rewards = {a: values[p] for a, p in self._seat_of.items()}
             self.terminations = dict.fromkeys(self.agents, True)
+            self.infos = {a: {"result": sheet.to_json()} for a in self.agents}
             self._legal = []
             self._accumulate_rewards()
-            # Every agent still takes its final (dead) step, starting with the next seat.
-            seat = self.possible_agents.index(self.agent_selection)
-            self.agent_selection = self.possible_agents[(seat + 1) % state.num_players]
+            # Every agent still takes its final (dead) step, starting with the next one.
+            agents = self.possible_agents
+            self.agent_selection = agents[(agents.index(self.agent_selection) + 1) % len(agents)]
             return
         self._legal = state.legal_action_ids()
-        self.agent_selection = self.possible_agents[state.current_player]
+        self.agent_selection = self._agent_of[state.current_player]
+
+    def _play_bots(self) -> None:
+        """The seats the environment plays, until an agent is to move or the game is over."""
+        state = self._require_state()
+        bots = self._bots
+        while bots and not state.is_over() and state.current_player in bots:
+            p = state.current_player
+            bot = bots[p]
+            try:
+                choice = decide(bot, view_of(state, p), state.legal_action_ids(), self._bot_rng)
+            except BotMoveError as exc:
+                raise RuntimeError(f"the opponent {bot.name!r} in seat {p} {exc}") from exc
+            state.apply_id(choice)
 
     def render(self) -> str | None:
         """``ansi``: the table as text from the view of the agent to act; ``human``: print it."""
