@@ -20,6 +20,8 @@ from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES
 from piepmatz.core.state import State
 from piepmatz.core.view import determinise, view_of
 from piepmatz.envs.encoding import encode
+from piepmatz.i18n import LANGUAGES, use_language
+from piepmatz.text.words import bird_words
 
 
 def assert_view_only(
@@ -55,8 +57,20 @@ def hidden_names(state: State, viewer: int | None) -> list[str]:
     return hidden
 
 
+#: Each bird's words as sentences write it, in every language, by its code.
+_IN_WORDS: dict[str, list[str]] = {code: [] for code in BIRD_NAMES}
+for _lang in LANGUAGES:
+    with use_language(_lang):
+        for _bird, _code in enumerate(BIRD_NAMES):
+            _IN_WORDS[_code].append(bird_words(_bird))
+
+
 def assert_names_none(document: Any, hidden: list[str], who: str) -> None:
     """No card of ``hidden`` is named in ``document`` (JSON-ready, or JSON text)."""
     text = document if isinstance(document, str) else json.dumps(document)
+    plain = json.dumps(json.loads(text), ensure_ascii=False)
     for name in hidden:
         assert f'"{name}"' not in text, f"{who} is shown hidden {name}"
+        # A bird is told in words in sentences (``text.words.bird_words``), in any language.
+        for said in _IN_WORDS.get(name, ()):
+            assert said not in plain, f"{who} is told hidden {name} ({said})"

@@ -43,9 +43,10 @@ from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import event_to_json
 from piepmatz.core.state import row_strength
 from piepmatz.core.view import filter_event, public_view
+from piepmatz.i18n import LANGUAGES, use_language
 from piepmatz.server.limits import Limits
 from piepmatz.text.preview import preview
-from piepmatz.text.words import tell
+from piepmatz.text.words import bird_words, tell
 from serverplay import PATIENCE, running_server
 
 #: Every card notation there is: birds (species, value, sex) and feeder cards (seeds with their
@@ -63,8 +64,19 @@ SEATINGS = {
 }
 
 
+#: Every bird in words as the sentences write it (in each language), and its code.
+_IN_WORDS: dict[str, str] = {}
+for _lang in LANGUAGES:
+    with use_language(_lang):
+        _IN_WORDS |= {bird_words(b): code for b, code in enumerate(BIRD_NAMES)}
+
+
 def cards_named(text: str) -> set[str]:
-    return set(CARD.findall(text))
+    """The cards ``text`` names, by code or (a bird) in words in any language."""
+    decoded = json.loads(text) if text.startswith(("{", "[")) else text
+    plain = decoded if isinstance(decoded, str) else json.dumps(decoded, ensure_ascii=False)
+    words = {code for said, code in _IN_WORDS.items() if said in plain}
+    return set(CARD.findall(text)) | words
 
 
 @dataclass
@@ -244,6 +256,8 @@ class Truth:
         #: Each player's birds in mated pairs (E4): a male and a female of one species and value.
         self.mated: list[list[list[str]]] = []
         self.record = record
+        #: Each seat as sentences name it (set by the test, which seated them).
+        self.names: list[str] = []
         for move in range(len(record["actions"]) + 1):
             state = game.state
             self.hidden.append({v: set(hidden_names(state, v)) for v in viewers})
@@ -349,8 +363,17 @@ def _check_state(
     start = message["events_from"]
     seen = [filter_event(e, viewer) for e in log[start:]]
     assert message["events"] == [event_to_json(e) for e in seen], f"{who}: log at {move}"
-    # The sentences are the terminal game's, in the connection's language (English here).
-    assert message["log"] == [tell(e) for e in seen], f"{who}: sentences at {move}"
+    # The sentences are the terminal game's, in the connection's language (English here), with
+    # the seats' names; their parts spell the same sentences, marking seats and birds.
+    assert message["log"] == [tell(e, truth.names) for e in seen], f"{who}: sentences at {move}"
+    said = ["".join(p["text"] for p in parts) for parts in message["log_parts"]]
+    assert said == message["log"], f"{who}: sentence parts at {move}"
+    for parts in message["log_parts"]:
+        for part in parts:
+            if "bird" in part:
+                assert part["text"] == bird_words(BIRD_NAMES.index(part["bird"])), who
+            if "seat" in part:
+                assert part["text"] == truth.names[part["seat"]], who
     if message["legal"]:
         assert viewer is not None and truth.views[move][viewer]["current_player"] == viewer
         assert set(message["legal"]) == truth.legal[move], f"{who}: legal at {move}"
@@ -372,6 +395,13 @@ def test_no_byte_sent_names_what_its_receiver_cannot_know(
         )
         assert record["result"] is not None
         truth = Truth(record, [r.viewer for r in receivers])
+        # The seats as the sentences name them: the creator (the first person) is Anna, the
+        # others joined as P1, P2…, and a bot is "Bot N" (N counted from 1).
+        creator = seats.index("human")
+        truth.names = [
+            ("Anna" if i == creator else f"P{i}") if kind == "human" else f"Bot {i + 1}"
+            for i, kind in enumerate(seats)
+        ]
         for receiver in receivers:
             checked += audit(receiver, truth, secrets_)
         for request, status, body in http.answers:

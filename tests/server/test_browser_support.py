@@ -68,8 +68,12 @@ def test_state_messages_tell_each_event_in_a_sentence(server: str) -> None:
 
     full = asyncio.run(run())
     assert full["events_from"] == 0 and len(full["log"]) == len(full["events"]) > 0
+    names = ["Anna", "Bot 2", "Bot 3"]  # the person by name, the bots counted from 1
     for event, line in zip(full["events"], full["log"], strict=True):
-        assert line == tell(event_from_json(event))
+        assert line == tell(event_from_json(event), names)
+    assert "Player" not in " ".join(full["log"])
+    seated = {p["text"] for parts in full["log_parts"] for p in parts if "seat" in p}
+    assert seated and seated <= set(names)
 
 
 def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(server: str) -> None:
@@ -89,7 +93,7 @@ def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(serv
     refusal, replay, czech = asyncio.run(run())
     # the same frames, told in the language asked for
     assert [f["action"] for f in czech["frames"]] == [f["action"] for f in replay["frames"]]
-    assert czech["frames"][1]["log"][0].startswith("Hráč")
+    assert czech["frames"][0]["log"][-1].startswith("Tah 1: ")
     assert refusal > 0
     record = replay["record"]
     assert len(replay["frames"]) == len(record["actions"]) + 1
@@ -100,7 +104,12 @@ def test_the_replay_of_a_finished_game_shows_every_position_with_every_hand(serv
         frame = replay["frames"][moves]
         assert frame["state"]["hands"] == [[BIRD_NAMES[c] for c in hand] for hand in state.hands]
         assert frame["majority"] == view_of(state, 0).to_json()["majority"]
-    assert replay["frames"][1]["log"][0].startswith("Player")
+    assert replay["frames"][0]["log"][-1].startswith("Turn 1: ")
+    names = {"Anna", "Bot 2", "Bot 3"}
+    seats = {
+        p["text"] for f in replay["frames"] for ps in f["log_parts"] for p in ps if "seat" in p
+    }
+    assert seats == names
 
 
 def test_the_rules_of_a_preset_and_the_pages_are_served(server: str) -> None:
@@ -220,13 +229,14 @@ def test_each_connection_hears_the_game_in_its_own_language(server: str) -> None
     assert refused["code"] == "illegal"
     # the reason is told in the refused seat's language, naming the move it refused
     assert "'pass'" in refused["message"] and "nicht" in refused["message"]
+    names = ["Anna", "Bot 2", "Bot 3"]
     for message, lang in ((played, "de"), (watched, "cs")):
         with use_language(lang):
-            told = [tell(event_from_json(e)) for e in message["events"]]
+            told = [tell(event_from_json(e), names) for e in message["events"]]
         assert message["log"] == told and len(told) > 0
-    assert any("Spieler" in line for line in played["log"])
-    assert any("hráč" in line.lower() for line in watched["log"])
-    assert not any("Spieler" in line or "Player" in line for line in watched["log"])
+    assert any(line.startswith("Zug 1: ") for line in played["log"])
+    assert any(line.startswith("Tah 1: ") for line in watched["log"])
+    assert not any("Zug" in line or "Turn" in line for line in watched["log"])
 
 
 def test_a_refused_join_or_record_is_told_in_the_requests_language(server: str) -> None:

@@ -357,6 +357,7 @@ def test_the_state_message_written_directly_is_the_models_byte_for_byte() -> Non
                 "strengths": [{"perch": 5, "ground": 3, "chases": False}],
                 "mated": [["BL3m", "BL3f"], []],
                 "log": log,
+                "log_parts": [[{"text": line}] for line in log],
                 "result": game.score().to_json() if state.is_over() else None,
                 "clock": {
                     "pace": "live",

@@ -21,7 +21,7 @@ from piepmatz.tui.textmode import TextGame
 #: Words each language's table and end screen show, and English words they must not.
 WORDS = {
     "cs": {
-        "table": ["BIDÝLKA", "ŘADA ZRNÍ", "NABÍDKA", "TVOJE RUKA (Hráč 1)", "Tah 1: hráč 1."],
+        "table": ["BIDÝLKA", "ŘADA ZRNÍ", "NABÍDKA", "TVOJE RUKA (Hráč 1)", "Tah 1: Hráč 1."],
         "end": ["Hra skončila — bodování", "celkem", "Nová hra"],
     },
     "de": {
@@ -87,7 +87,7 @@ def test_a_whole_game_in_the_text_mode(language: None, lang: str) -> None:
     assert session.state_over
     text = out.getvalue()
     if lang == "cs":
-        assert "Povolené tahy" in text and "Tah 1: hráč 1." in text and "BIDÝLKA" in text
+        assert "Povolené tahy" in text and "Tah 1: Hráč 1." in text and "BIDÝLKA" in text
         assert "celkem" in text and ("vyhrává" in text or "dělí o vítězství" in text)
         assert err.getvalue().startswith("chyba: ")
     else:

@@ -14,7 +14,7 @@ from piepmatz.core.actions import Action
 from piepmatz.core.commitment import DealProof
 from piepmatz.core.game import RECORD_FORMAT, RECORD_VERSION
 from piepmatz.core.scoring import majorities
-from piepmatz.text.words import tell
+from piepmatz.text.words import told
 
 from .clocks import Clock
 from .fanout import mated_pairs, strengths
@@ -134,16 +134,18 @@ def replay(room: Room) -> dict[str, Any]:
     """The record and, for each position, the whole state (every hand), the majority holders
     and what the action that led there did, in sentences."""
     game = Game(room.game.options, room.game.version)
-    frames = [_frame(game, None, 0)]
+    names = room.seat_names()
+    frames = [_frame(game, None, 0, names)]
     for action in room.game.actions:
         before = len(game.state.events or [])
         game.apply(action)
-        frames.append(_frame(game, action, before))
+        frames.append(_frame(game, action, before, names))
     return {"record": record(room), "rules": room.rules_spec, "frames": frames}
 
 
-def _frame(game: Game, action: Action | None, since: int) -> dict[str, Any]:
+def _frame(game: Game, action: Action | None, since: int, names: list[str]) -> dict[str, Any]:
     state = game.state
+    said = [told(e, names) for e in (state.events or [])[since:]]
     return {
         "action": None if action is None else str(action),
         #: The action as fields (``Action.to_json``), so that the page reads no notation.
@@ -152,7 +154,8 @@ def _frame(game: Game, action: Action | None, since: int) -> dict[str, Any]:
         "majority": majorities(state.collections),
         "strengths": strengths(state.rows),
         "mated": mated_pairs(state),
-        "log": [tell(e) for e in (state.events or [])[since:]],
+        "log": ["".join(p.text for p in parts) for parts in said],
+        "log_parts": [[p.to_json() for p in parts] for parts in said],
     }
 
 

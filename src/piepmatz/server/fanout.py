@@ -14,7 +14,7 @@ from piepmatz.core.scoring import mated
 from piepmatz.core.state import State, chases, row_strength
 from piepmatz.core.view import filter_event
 from piepmatz.i18n import use_language
-from piepmatz.text.words import tell
+from piepmatz.text.words import told as sentence
 
 from .messages import state_message
 from .seats import Connection
@@ -85,7 +85,10 @@ class Audience:
         log_ = state.events or []
         # The log's new entries as JSON and told in a language, by the entries as a seat saw
         # them: seats that saw the same (no secret among them) share the work.
-        told: dict[tuple[tuple[Event, ...], str], tuple[list[dict[str, Any]], list[str]]] = {}
+        told: dict[
+            tuple[tuple[Event, ...], str],
+            tuple[list[dict[str, Any]], list[str], list[list[dict[str, Any]]]],
+        ] = {}
         out = []
         for conn in conns:
             start = 0 if full else conn.events_sent
@@ -93,11 +96,14 @@ class Audience:
             if (seen, conn.lang) not in told:
                 # Sent from whichever task moved (a bot, another seat): in the receiver's words.
                 with use_language(conn.lang):
+                    names = room.seat_names()
+                    parts = [sentence(e, names) for e in seen]
                     told[seen, conn.lang] = (
                         [event_to_json(e) for e in seen],
-                        [tell(e) for e in seen],
+                        ["".join(p.text for p in said) for said in parts],
+                        [[p.to_json() for p in said] for said in parts],
                     )
-            events, log = told[seen, conn.lang]
+            events, log, log_parts = told[seen, conn.lang]
             conn.events_sent = len(log_)
             message = state_message(
                 move=room.move,
@@ -109,6 +115,7 @@ class Audience:
                 strengths=weighed,
                 mated=pairs,
                 log=log,
+                log_parts=log_parts,
                 result=result,
                 clock=clock,
                 ending=room.ending,

@@ -254,8 +254,13 @@ class StateMessage(BaseModel):
     #: Each player's birds that form mated pairs (E4), by the core: the page shows them as
     #: pairs without knowing the rule (empty lists where pairs are counted by species).
     mated: list[list[str]] = []
-    #: One sentence per entry of ``events`` (``piepmatz.core.events.describe_event``).
+    #: One sentence per entry of ``events``, in the connection's language, seats by name
+    #: (``piepmatz.text.words.tell``).
     log: list[str] = []
+    #: The same sentences as parts (``piepmatz.text.words.told``): each has ``text``, and a
+    #: seat's name also ``seat``, a bird in words also ``bird`` (its code), for the page to
+    #: draw them its way.
+    log_parts: list[list[dict[str, Any]]] = []
     #: The score sheet once the game is over.
     result: dict[str, Any] | None = None
     #: The clocks (``Clocks.snapshot``): time left, whose runs, until when; null when untimed.

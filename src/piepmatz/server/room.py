@@ -21,7 +21,7 @@ from typing import Any
 from piepmatz.core import Game, PiepmatzError
 from piepmatz.core.commitment import commit
 from piepmatz.i18n import _
-from piepmatz.text.words import reason
+from piepmatz.text.words import bot_name, reason, seat_name
 
 from .advice import Advice
 from .botplay import BotSeats
@@ -107,6 +107,14 @@ class Room:
     def move(self) -> int:
         """The number of actions taken: the move an action must answer."""
         return len(self.game.actions)
+
+    def seat_names(self) -> list[str]:
+        """Each seat as people read it in sentences (the current language): a person by the
+        name they chose, a bot as "Bot N", a free seat as "Player N" (N counted from 1)."""
+        return [
+            (s.name or seat_name(i)) if s.is_human else bot_name(i)
+            for i, s in enumerate(self.seats)
+        ]
 
     def free_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.is_human and s.name is None]

@@ -1,45 +1,65 @@
-"""How people are told the game, in their language: seats counted from 1, the events as
-sentences, an illegal move's reason.
+"""How people are told the game, in their language: seats by name or counted from 1, birds in
+words, the events as sentences, an illegal move's reason. Every sentence a person reads comes
+from here; the core's own (:func:`piepmatz.core.describe_event`) stay English for logs and tools.
 
-The engine numbers seats from 0 (its formats and protocol keep that); people count from 1. The
-core's own sentences (:func:`piepmatz.core.describe_event`) stay English for logs and tools;
-these are the player's, one whole sentence per case so that each language can phrase it (Czech
-declines nouns: the sentence, not the noun, is translated). Birds keep their codes (``BL5m``),
-which read the same in every language.
+The engine numbers seats from 0 (its formats and protocol keep that); people count from 1, or
+read the seat's name. Each sentence is whole, so that each language can phrase it, and made of
+parts (:func:`told`): its seats and birds are marked, for an interface to draw a bird as a tile
+or a small card; as plain text a bird is its species, value and sex (``Blackbird 5♂``), and the
+engine's codes (``BL5m``) are for tools.
 
 >>> from piepmatz.core.events import Play, Squirrel, TakeSeed, Turn
 >>> tell(Turn(player=0, turn=1))
 'Turn 1: Player 1.'
->>> tell(TakeSeed(player=2, seed=7, position=3))
-'Player 3 takes a 1-egg seed from position 3.'
+>>> tell(TakeSeed(player=2, seed=7, position=3), names=["Anna", "Ben", "Cleo"])
+'Cleo takes a 1-egg seed from position 3.'
 >>> tell(Squirrel(player=0, seeds=(7, 12)))
-"The squirrel takes from Player 1's seeds: S1, S2."
+'The squirrel takes from the seeds of Player 1: a 1-egg seed, a 2-egg seed.'
+>>> for part in told(Play(player=1, bird=0, perch=2), ["Anna", "Ben"]):
+...     part.to_json()
+{'text': 'Ben', 'seat': 1}
+{'text': ' plays '}
+{'text': 'Blackbird 1♂', 'bird': 'BL1m'}
+{'text': ' to perch 2.'}
 >>> from piepmatz.i18n import use_language
 >>> with use_language("de"):
 ...     tell(Play(player=1, bird=0, perch=2))
-'Spieler 2 spielt BL1m an Sitzstange 2.'
+'Spieler 2 spielt Amsel 1♂ an Sitzstange 2.'
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from string import Formatter
 from typing import Any
 
 from piepmatz.core.cards import (
+    BIRD_FEMALE,
     BIRD_NAMES,
+    BIRD_SPECIES,
+    BIRD_VALUE,
     CROW,
     FEEDER_EGGS,
     FEEDER_KIND,
     SEED,
+    SPECIES,
+    SPECIES_NAMES,
     FeederKind,
 )
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import EndReason, Event, EventKind
-from piepmatz.i18n import N_, _, ngettext, pgettext
+from piepmatz.i18n import N_, _, current_language, ngettext, pgettext
 
 
 def seat_name(player: int) -> str:
     """A seat as people count: ``Player 1`` for seat 0."""
     return _("Player {number}").format(number=player + 1)
+
+
+def bot_name(player: int) -> str:
+    """A bot's seat as people read it: ``Bot 2`` for seat 1 (its level is told beside it)."""
+    return _("Bot {number}").format(number=player + 1)
 
 
 def seed_card(card: int) -> str:
@@ -67,149 +87,205 @@ def _crow(card: int) -> bool:
 
 _END_REASONS: dict[str, str] = {
     EndReason.FEEDER: N_(
-        "The end of the game is triggered: a card was needed from the empty feeder deck (E1)."
+        "The end of the game is triggered: a card was needed from the empty feeder deck."
     ),
     EndReason.BIRDS: N_(
-        "The end of the game is triggered: the bird deck is empty at the end of a turn "
-        "(E1, overview)."
+        "The end of the game is triggered: the bird deck is empty at the end of a turn."
     ),
     EndReason.SKIP: N_(
-        "The end of the game is triggered: a player had no card and nothing to draw (E1, T1.3)."
+        "The end of the game is triggered: a player had no card and nothing to draw."
     ),
 }
 
 
-def _birds(cards: tuple[int | None, ...]) -> str:
-    """Birds kept or shown, a hidden one said as such; the sentence says when there are none."""
-    return ", ".join(
-        pgettext("kept", "a hidden bird") if b is None else BIRD_NAMES[b] for b in cards
-    )
+@dataclass(frozen=True)
+class Part:
+    """A piece of a sentence: plain text, or a seat's name or a bird in words, which each
+    interface may draw its own way (a tile in the terminal, a small card in the browser)."""
+
+    text: str
+    seat: int | None = None
+    bird: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.bird is not None:
+            out["bird"] = BIRD_NAMES[self.bird]
+        return out
 
 
-def tell(event: Event) -> str:
+class _Seat(int):
+    """A value of a sentence that is a seat (0-based)."""
+
+
+class _Bird(int):
+    """A value of a sentence that is a bird card."""
+
+
+class _Birds(tuple[int | None, ...]):
+    """Birds named one after the other (a hidden one said as such)."""
+
+
+SEX_SIGNS = ("♂", "♀")
+
+
+def species_name(code: str) -> str:
+    """A species' name in the current language (``Blackbird``, ``kos``, ``Amsel``)."""
+    english, german, czech = SPECIES_NAMES[code]
+    return {"de": german, "cs": czech}.get(current_language(), english)
+
+
+def bird_words(card: int) -> str:
+    """A bird in running text, in the current language: species, value and sex
+    (``Blackbird 5♂``); the engine's code (``BL5m``) is for tools."""
+    species = species_name(SPECIES[BIRD_SPECIES[card]])
+    return f"{species} {BIRD_VALUE[card]}{SEX_SIGNS[BIRD_FEMALE[card]]}"
+
+
+def tell(event: Event, names: Sequence[str] | None = None) -> str:
     """One sentence for ``event`` in the current language; hidden fields (``None``) are told as
-    hidden. Seats are counted from 1."""
+    hidden. Seats by ``names`` (default "Player N", counted from 1), birds in words."""
+    return "".join(part.text for part in told(event, names))
+
+
+def told(event: Event, names: Sequence[str] | None = None) -> list[Part]:
+    """:func:`tell`'s sentence as parts: its seats and birds marked, for interfaces that draw
+    them their own way."""
+    template, values = _sentence(event)
+    parts: list[Part] = []
+
+    def add(part: Part) -> None:
+        if parts and part.seat is None and part.bird is None and _plain(parts[-1]):
+            parts[-1] = Part(parts[-1].text + part.text)
+        elif part.text:
+            parts.append(part)
+
+    for literal, field, spec, _conversion in Formatter().parse(template):
+        add(Part(literal))
+        if field is None:
+            continue
+        value = values[field]
+        if isinstance(value, _Seat):
+            add(Part(names[value] if names else seat_name(value), seat=int(value)))
+        elif isinstance(value, _Bird):
+            add(Part(bird_words(value), bird=int(value)))
+        elif isinstance(value, _Birds):
+            for i, card in enumerate(value):
+                if i:
+                    add(Part(", "))
+                if card is None:
+                    add(Part(pgettext("kept", "a hidden bird")))
+                else:
+                    add(Part(bird_words(card), bird=card))
+        else:
+            add(Part(format(value, spec or "")))
+    return parts
+
+
+def _plain(part: Part) -> bool:
+    return part.seat is None and part.bird is None
+
+
+def _sentence(event: Event) -> tuple[str, dict[str, Any]]:
+    """The translated template of ``event``'s sentence and its values."""
     e: Any = event
-    player = getattr(e, "player", 0) + 1
+    v: dict[str, Any] = {"player": _Seat(getattr(e, "player", 0))}
+    if getattr(e, "bird", None) is not None:
+        v["bird"] = _Bird(e.bird)
     match e.kind:  # by kind, as the core's describe_event
         case EventKind.TURN:
-            return _("Turn {turn}: Player {player}.").format(turn=e.turn, player=player)
+            return _("Turn {turn}: {player}."), v | {"turn": e.turn}
         case EventKind.PLAY:
-            return _("Player {player} plays {bird} to perch {perch}.").format(
-                player=player, bird=BIRD_NAMES[e.bird], perch=e.perch
-            )
+            return _("{player} plays {bird} to perch {perch}."), v | {"perch": e.perch}
         case EventKind.CHASE:
-            return _("Perch {perch}: the ground beats the perch by {difference} — a chase.").format(
-                perch=e.perch, difference=e.difference
-            )
+            return _("Perch {perch}: the ground beats the perch by {difference} — a chase."), v | {
+                "perch": e.perch,
+                "difference": e.difference,
+            }
         case EventKind.TAKE_SEED:
-            return _("Player {player} takes {seed} from position {position}.").format(
-                player=player, seed=_seed(e.seed), position=e.position
-            )
+            return _("{player} takes {seed} from position {position}."), v | {
+                "seed": _seed(e.seed),
+                "position": e.position,
+            }
         case EventKind.TAKE_BLIND:
             if e.seed is None:
-                return _("Player {player} takes a seed blind from the feeder deck.").format(
-                    player=player
-                )
-            return _("Player {player} takes {seed} blind from the feeder deck.").format(
-                player=player, seed=_seed(e.seed)
-            )
+                return _("{player} takes a seed blind from the feeder deck."), v
+            return _("{player} takes {seed} blind from the feeder deck."), v | {
+                "seed": _seed(e.seed)
+            }
         case EventKind.TAKE_PEST:
+            v["position"] = e.position
             if e.position == 0:
-                text = (
-                    _("Player {player} takes a crow from the feeder deck.")
-                    if _crow(e.pest)
-                    else _("Player {player} takes a squirrel from the feeder deck.")
-                )
-            else:
-                text = (
-                    _("Player {player} takes a crow from beside position {position}.")
-                    if _crow(e.pest)
-                    else _("Player {player} takes a squirrel from beside position {position}.")
-                )
-            return text.format(player=player, position=e.position)
+                if _crow(e.pest):
+                    return _("{player} takes a crow from the feeder deck."), v
+                return _("{player} takes a squirrel from the feeder deck."), v
+            if _crow(e.pest):
+                return _("{player} takes a crow from beside position {position}."), v
+            return _("{player} takes a squirrel from beside position {position}."), v
         case EventKind.FEEDER_EMPTY:
-            return _("The feeder deck is empty: Player {player} takes no seed.").format(
-                player=player
-            )
+            return _("The feeder deck is empty: {player} takes no seed."), v
         case EventKind.COLLECT_PERCH:
-            return _("Player {player} collects the chased {bird}.").format(
-                player=player, bird=BIRD_NAMES[e.bird]
-            )
+            return _("{player} collects the chased {bird}."), v
         case EventKind.CROW:
-            return _("The crow scares away Player {player}'s {bird}.").format(
-                player=player, bird=BIRD_NAMES[e.bird]
-            )
+            return _("The crow scares away {bird} of {player}."), v
         case EventKind.CROW_NOTHING:
-            return _("The crow finds no bird of Player {player}'s.").format(player=player)
+            return _("The crow finds no bird of {player}."), v
         case EventKind.SQUIRREL:
             if not e.seeds:
-                return _("The squirrel takes from Player {player}'s seeds: nothing.").format(
-                    player=player
-                )
-            return _("The squirrel takes from Player {player}'s seeds: {seeds}.").format(
-                player=player, seeds=", ".join(seed_card(s) for s in e.seeds)
-            )
+                return _("The squirrel takes nothing from the seeds of {player}."), v
+            seeds = ", ".join(_seed(s) for s in e.seeds)
+            return _("The squirrel takes from the seeds of {player}: {seeds}."), v | {
+                "seeds": seeds
+            }
         case EventKind.PROMOTE:
-            return _("{bird} now sits at perch {perch}.").format(
-                bird=BIRD_NAMES[e.bird], perch=e.perch
-            )
+            return _("{bird} now sits at perch {perch}."), v | {"perch": e.perch}
         case EventKind.COLLECT:
-            return _("Player {player} adds {bird} from hand to the collection.").format(
-                player=player, bird=BIRD_NAMES[e.bird]
-            )
+            return _("{player} adds {bird} from hand to the collection."), v
         case EventKind.PASS:
-            return _("Player {player} adds no bird.").format(player=player)
+            return _("{player} adds no bird."), v
         case EventKind.DRAW_DECK:
             if e.bird is None:
-                return _("Player {player} draws a bird from the deck.").format(player=player)
-            return _("Player {player} draws {bird} from the deck.").format(
-                player=player, bird=BIRD_NAMES[e.bird]
-            )
+                return _("{player} draws a bird from the deck."), v
+            return _("{player} draws {bird} from the deck."), v
         case EventKind.DRAW_DISPLAY:
-            return _("Player {player} takes {bird} from display slot {slot}.").format(
-                player=player, bird=BIRD_NAMES[e.bird], slot=e.slot
-            )
+            return _("{player} takes {bird} from display slot {slot}."), v | {"slot": e.slot}
         case EventKind.REFILL_DISPLAY:
-            return _("Display slot {slot} is refilled with {bird}.").format(
-                slot=e.slot, bird=BIRD_NAMES[e.bird]
-            )
+            return _("Display slot {slot} is refilled with {bird}."), v | {"slot": e.slot}
         case EventKind.REFILL_COLUMN:
-            return _("Seed column position {position}: {seed}.").format(
-                position=e.position, seed=_seed(e.seed)
-            )
+            return _("Seed column position {position}: {seed}."), v | {
+                "position": e.position,
+                "seed": _seed(e.seed),
+            }
         case EventKind.PEST_BESIDE:
-            text = (
-                _("A crow lands beside the seed at position {position}.")
-                if _crow(e.pest)
-                else _("A squirrel lands beside the seed at position {position}.")
-            )
-            return text.format(position=e.position)
+            v["position"] = e.position
+            if _crow(e.pest):
+                return _("A crow lands beside the seed at position {position}."), v
+            return _("A squirrel lands beside the seed at position {position}."), v
         case EventKind.PEST_OUT:
             if _crow(e.pest):
-                return _("A crow finds no free seed and leaves the game.")
-            return _("A squirrel finds no free seed and leaves the game.")
+                return _("A crow finds no free seed and leaves the game."), v
+            return _("A squirrel finds no free seed and leaves the game."), v
         case EventKind.END_TRIGGERED:
             template = _END_REASONS.get(e.reason)
             if template is None:
-                return _("The end of the game is triggered: {reason}.").format(reason=e.reason)
-            return _(template)
+                return _("The end of the game is triggered: {reason}."), v | {"reason": e.reason}
+            return _(template), v
         case EventKind.SKIP:
-            return _("Player {player} has no card and skips the turn.").format(player=player)
+            return _("{player} has no card and skips the turn."), v
         case EventKind.KEEP:
             if e.birds and e.birds[0] is None:
-                return _("Player {player} chooses the last hand.").format(player=player)
+                return _("{player} chooses the last hand."), v
             if not e.birds:
-                return _("Player {player} keeps nothing.").format(player=player)
-            return _("Player {player} keeps {birds}.").format(player=player, birds=_birds(e.birds))
+                return _("{player} keeps nothing."), v
+            return _("{player} keeps {birds}."), v | {"birds": _Birds(e.birds)}
         case EventKind.REVEAL:
             if not e.birds:
-                return _("Player {player} adds nothing from the last hand.").format(player=player)
-            return _("Player {player} adds {birds} from the last hand.").format(
-                player=player, birds=_birds(e.birds)
-            )
+                return _("{player} adds nothing from the last hand."), v
+            return _("{player} adds {birds} from the last hand."), v | {"birds": _Birds(e.birds)}
         case EventKind.GAME_OVER:
-            return _("The game is over.")
+            return _("The game is over."), v
     raise TypeError(f"not an event: {event!r}")
 
 

@@ -31,7 +31,7 @@ from piepmatz.core.cards import (
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
 from piepmatz.i18n import N_, _, ngettext
 from piepmatz.text import scoresheet
-from piepmatz.text.words import feeder, seat_name
+from piepmatz.text.words import Part, feeder, seat_name
 
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
@@ -96,6 +96,19 @@ class Cards:
 
     def birds(self, cards: Sequence[int], sep: str = " ") -> Text:
         return Text(sep).join(self.bird(c) for c in cards) if cards else Text("—", style="dim")
+
+    def sentence(self, parts: Sequence[Part], style: str = "") -> Text:
+        """A told sentence (:func:`piepmatz.text.words.told`), its birds drawn this way."""
+        out = Text(style=style)
+        for part in parts:
+            if part.bird is None:
+                out.append(part.text)
+            elif self.codes:
+                out.append_text(bird(part.bird))
+            else:
+                tile = tile_text(part.bird).rstrip()  # no padding inside a sentence
+                out.append(tile, style=SPECIES_TILE[SPECIES[BIRD_SPECIES[part.bird]]])
+        return out
 
     def words(self, text: str, style: str = "") -> Text:
         """A sentence that names birds by their codes, with the birds drawn this way."""

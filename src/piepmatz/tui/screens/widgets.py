@@ -17,7 +17,7 @@ from piepmatz.core import Action, PlayerView
 from piepmatz.core.events import Event
 from piepmatz.i18n import _
 from piepmatz.text.preview import preview
-from piepmatz.text.words import tell
+from piepmatz.text.words import Part, told
 
 from ..render import CODES, Cards, action_text
 
@@ -66,17 +66,17 @@ _ENGLISH_BINDINGS: WeakKeyDictionary[DOMNode, dict[str, list[Binding]]] = WeakKe
 
 def event_line(event: Event, cards: Cards = CODES) -> Text:
     """A log line: turns stand out, chase steps are indented under their chase."""
-    text = tell(event)
+    parts = told(event)
     kind = event.kind
     if kind == "turn":
-        return cards.words(text, style="bold reverse")
+        return cards.sentence(parts, style="bold reverse")
     if kind == "chase":
-        return cards.words(text, style="bold yellow")
+        return cards.sentence(parts, style="bold yellow")
     if kind in _STEPS:
-        return cards.words("  " + text)
+        return cards.sentence([Part("  "), *parts])
     if kind in ("end_triggered", "game_over"):
-        return cards.words(text, style="bold red")
-    return cards.words(text, style="dim" if kind in _QUIET else "")
+        return cards.sentence(parts, style="bold red")
+    return cards.sentence(parts, style="dim" if kind in _QUIET else "")
 
 
 class ChoiceList(OptionList):
