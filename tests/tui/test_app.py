@@ -527,7 +527,7 @@ def test_the_table_shows_running_scores_and_the_removed_species(tui: Any) -> Non
             view = session.view(0)
             removed = {b // 12 for b in view.removed_birds}
             code = ["BL", "BU", "CH", "GR", "SP", "YE"][removed.pop()]
-            assert f"bird deck {view.bird_deck_size} · {code} set aside (S2)" in text
+            assert f"bird deck {view.bird_deck_size} · {code} set aside" in text
             sheet = score_view(view)
             assert any(p.total for p in sheet.players)
             # Another player's blind seeds never count in what this seat is shown.

@@ -46,10 +46,10 @@ def verdict(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
     who = ", ".join(heads[w] for w in sheet.winners)
     if len(sheet.winners) == 1:
         if sheet.tiebreak:
-            return _("{who} wins (on the tiebreak: most birds, E5)").format(who=who)
+            return _("{who} wins (on the tiebreak: most birds)").format(who=who)
         return _("{who} wins").format(who=who)
     if sheet.tiebreak:
-        return _("{who} share the win (on the tiebreak: most birds, E5)").format(who=who)
+        return _("{who} share the win (on the tiebreak: most birds)").format(who=who)
     return _("{who} share the win").format(who=who)
 
 

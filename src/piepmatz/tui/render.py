@@ -203,7 +203,7 @@ def table_text(
     t.append("   " + _("bird deck {count}").format(count=view.bird_deck_size))
     if view.removed_birds:
         gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
-        t.append(" · " + _("{species} set aside (S2)").format(species=", ".join(gone)), style="dim")
+        t.append(" · " + _("{species} set aside").format(species=", ".join(gone)), style="dim")
     t.append("\n")
     sheet = score_view(view)
     for p in range(view.num_players):

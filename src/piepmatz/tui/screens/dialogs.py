@@ -24,25 +24,25 @@ DIALOG_TEXT = {
     COLLECT: (
         N_("No chase — add a bird? — {player}"),
         N_(
-            "The row did not chase (T2.2). You may add one bird from your hand whose value is "
+            "The row did not chase. You may add one bird from your hand whose value is "
             "not higher than the bird you just played to your collection, or add none."
         ),
     ),
     CROW_VICTIM: (
         N_("The crow — choose your loss — {player}"),
         N_(
-            "You took a crow (T2.1d): one bird of a species of which you hold the most leaves "
+            "You took a crow: one bird of a species of which you hold the most leaves "
             "the game. Choose which."
         ),
     ),
     DRAW: (
         N_("Draw a bird — {player}"),
-        N_("Take a face-up display bird or the top card of the bird deck (T3.1)."),
+        N_("Take a face-up display bird or the top card of the bird deck."),
     ),
     LAST_HAND: (
         N_("The last hand — {player}"),
         N_(
-            "The game is over after this round (E3): choose two birds of your hand for your "
+            "The game is over after this round: choose two birds of your hand for your "
             "collection; the rest is discarded. Nobody sees your choice until all have chosen."
         ),
     ),

@@ -50,7 +50,7 @@ class EndScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = _("The game is over — score sheet (E4, E5)")
+            box.border_title = _("The game is over — score sheet")
             with VerticalScroll(id="sheet-scroll"):
                 yield Static(score_sheet_text(self.session.game.score(), self.labels), id="sheet")
             with Horizontal(id="end-buttons"):
