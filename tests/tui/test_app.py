@@ -185,7 +185,9 @@ def test_mouse_click_shows_the_preview_and_a_second_click_plays(tui: Any) -> Non
             assert choices.highlighted == 1
             preview = str(app.screen.query_one("#preview").content)  # type: ignore[attr-defined]
             action = session.game.state.legal_actions()[1]  # its bird drawn as a tile
-            assert preview.startswith(f"play {tile_text(action.cards[0]).rstrip()} {action.index}")
+            # The action in words (no engine notation), its bird drawn as a tile.
+            bird = tile_text(action.cards[0]).rstrip()
+            assert preview.startswith(f"{bird} → perch {action.index} — ")
             await pilot.click(ChoiceList, offset=(3, 1))
             await tui.settle(pilot)
             assert [a.id for a in session.game.actions[:1]] == [int(second.id or -1)]

@@ -6,8 +6,8 @@ import random
 import re
 
 from piepmatz.core import Action, State, view_of
+from piepmatz.core.cards import FEEDER_EGGS
 from piepmatz.text.preview import preview
-from piepmatz.text.words import feeder
 from scenarios import scenario
 
 
@@ -61,7 +61,9 @@ def test_play_previews_agree_with_the_real_chase() -> None:
                 e for e in new if e.kind in ("take_seed", "take_blind", "take_pest", "feeder_empty")
             )
             if first.kind == "take_seed":
-                assert f"takes seed {first.position} ({feeder(first.seed)})" in headline
+                eggs = FEEDER_EGGS[first.seed]
+                said = f"takes seed {first.position} ({eggs} egg{'s' * (eggs != 1)})"
+                assert said in headline
             elif first.kind == "feeder_empty":
                 assert "no seed" in headline
             else:

@@ -22,6 +22,7 @@ from piepmatz.bots.analysis import (
 )
 from piepmatz.core import Game, dump_json
 from piepmatz.i18n import _, pgettext
+from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import GRADE_WORDS, seat_name
 
 
@@ -122,9 +123,9 @@ def report_text(
     w = [max(len(h), n) for h, n in zip(heads, (4, 9, 16, 16, 13, 4, 5, 6, 0), strict=True)]
     out = [
         _("Review of {player} — {game}").format(player=seat_name(player), game=about),
-        _(
-            "The search: {iterations:,} iterations per option, from the view of {player} only."
-        ).format(iterations=iterations, player=seat_name(player)),
+        _("The search: {iterations} iterations per option, from the view of {player} only.").format(
+            iterations=count(iterations), player=seat_name(player)
+        ),
         _(
             "lead: the expected final lead over the best other player, in points, ± its spread "
             "over\nthe sampled worlds; win: the win chance; lost: points of lead given away "
@@ -138,11 +139,12 @@ def report_text(
     for r in reviews:
         b = r.best
         same = r.played == b.action
-        lead = f"{b.lead:>+6.1f} ± {b.lead_spread:<4.1f}"
+        lead = f"{decimal(b.lead, signed=True):>6} ± {decimal(b.lead_spread):<4}"
         out.append(
             f"{r.turn:>{w[0]}}  {r.phase:<{w[1]}}  {r.played_estimate.text:<{w[2]}}  "
             f"{_('(same)') if same else b.text:<{w[3]}}  {lead:>{w[4]}}  "
-            f"{b.win:>{w[5]}.0%}  {r.loss:>{w[6]}.1f}  {f'{100 * r.win_change:+.0f}%':>{w[7]}}  "
+            f"{percent(b.win):>{w[5]}}  {decimal(r.loss):>{w[6]}}  "
+            f"{percent(r.win_change, signed=True):>{w[7]}}  "
             f"{_(GRADE_WORDS[r.grade])}"
         )
     out += ["", summary_text(summary)]
@@ -157,9 +159,11 @@ def summary_text(summary: Summary) -> str:
     w = [max(9, len(kind)), max(9, len(decisions)), max(5, len(lost))]
     lines = [
         _(
-            "Accuracy {accuracy:.0%} ({good} of {decisions} decisions best or good), "
-            "{loss:.1f} points of lead lost in all."
-        ).format(accuracy=s.accuracy, good=good, decisions=s.decisions, loss=s.loss),
+            "Accuracy {accuracy} ({good} of {decisions} decisions best or good), "
+            "{loss} points of lead lost in all."
+        ).format(
+            accuracy=percent(s.accuracy), good=good, decisions=s.decisions, loss=decimal(s.loss)
+        ),
         f"{kind:<{w[0]}}  {decisions:>{w[1]}}  {lost:>{w[2]}}  " + "  ".join(grades),
     ]
     widths = [len(g) for g in grades]
@@ -168,7 +172,7 @@ def summary_text(summary: Summary) -> str:
         if not c.decisions:
             continue
         counts = "  ".join(f"{c.grades[g]:>{n}}" for g, n in zip(GRADE_NAMES, widths, strict=True))
-        lines.append(f"{name:<{w[0]}}  {c.decisions:>{w[1]}}  {c.loss:>{w[2]}.1f}  {counts}")
+        lines.append(f"{name:<{w[0]}}  {c.decisions:>{w[1]}}  {decimal(c.loss):>{w[2]}}  {counts}")
     return "\n".join(lines)
 
 

@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from piepmatz.core import Action, PlayerView, ScoreSheet, determinise, score_view
-from piepmatz.core.cards import BIRD_NAMES, BIRD_SPECIES, BIRD_VALUE, SPECIES
+from piepmatz.core.cards import BIRD_SPECIES, BIRD_VALUE, FEEDER_EGGS, SPECIES
 from piepmatz.core.events import Event, EventKind
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, row_strength
 from piepmatz.i18n import _, ngettext
 
-from .words import feeder
+from .words import bird_text, feeder, species_name
 
 #: Events whose cards come from a face-down deck: never described with their card.
 _BLIND = frozenset(
@@ -186,16 +186,16 @@ def _choice_headline(view: PlayerView, action: Action, steps: list[str]) -> str:
         have = sum(1 for b in view.collections[view.player] if BIRD_SPECIES[b] == species)
         after = have + 1 if kind == "collect" else have - 1
         return _("your {species} birds: {before} → {after}").format(
-            species=SPECIES[species], before=have, after=after
+            species=species_name(SPECIES[species]), before=have, after=after
         )
     if kind == "pass":
         return _("your hand stays as it is")
     if kind == "draw display":
-        return _("take {bird}").format(bird=BIRD_NAMES[view.display[action.index - 1]])
+        return _("take {bird}").format(bird=bird_text(view.display[action.index - 1]))
     if kind == "draw deck":
         return _("a hidden card ({count} in the deck)").format(count=view.bird_deck_size)
     if kind == "keep":
-        rest = [BIRD_NAMES[b] for b in view.hand if b not in action.cards]
+        rest = [bird_text(b) for b in view.hand if b not in action.cards]
         if not rest:
             return _("discard nothing")
         return _("discard {birds}").format(birds=" ".join(rest))
@@ -227,14 +227,20 @@ def _describe(new: list[Told], me: int, last_of_round: bool) -> tuple[list[str],
                 )
             )
         elif e.kind == EventKind.TAKE_SEED:
-            seed = feeder(e.seed)
+            eggs = FEEDER_EGGS[e.seed]
             chases.append(
-                _("takes seed {position} ({seed})").format(position=e.position, seed=seed)
+                ngettext(
+                    "takes seed {position} ({eggs} egg)",
+                    "takes seed {position} ({eggs} eggs)",
+                    eggs,
+                ).format(position=e.position, eggs=eggs)
             )
             steps.append(
-                _("You take {seed} from seed column position {position}.").format(
-                    seed=seed, position=e.position
-                )
+                ngettext(
+                    "You take the {eggs}-egg seed at seed column position {position}.",
+                    "You take the {eggs}-egg seed at seed column position {position}.",
+                    eggs,
+                ).format(eggs=eggs, position=e.position)
             )
         elif e.kind == EventKind.TAKE_PEST and e.position:
             if chases:
@@ -250,27 +256,27 @@ def _describe(new: list[Told], me: int, last_of_round: bool) -> tuple[list[str],
             chases.append(_("no seed (feeder deck empty)"))
             steps.append(_("The feeder deck is empty: no seed."))
         elif e.kind == EventKind.COLLECT_PERCH:
-            steps.append(_("You collect the chased {bird}.").format(bird=BIRD_NAMES[e.bird]))
+            steps.append(_("You collect the chased {bird}.").format(bird=bird_text(e.bird)))
         elif kind in ("crow", "crow_nothing", "squirrel") and blind_pest:
             continue  # the card drawn blind is unknown, so is its effect
         elif e.kind == EventKind.CROW and e.player == me:
-            steps.append(_("The crow scares away your {bird}.").format(bird=BIRD_NAMES[e.bird]))
+            steps.append(_("The crow scares away your {bird}.").format(bird=bird_text(e.bird)))
         elif kind == "squirrel":
             steps.append(_("The squirrel takes two random seeds of your pile."))
         elif e.kind == EventKind.PROMOTE:
             steps.append(
                 _("{bird} then sits at perch {perch}.").format(
-                    bird=BIRD_NAMES[e.bird], perch=e.perch
+                    bird=bird_text(e.bird), perch=e.perch
                 )
             )
         elif e.kind == EventKind.COLLECT:
-            steps.append(_("You add {bird} to your collection.").format(bird=BIRD_NAMES[e.bird]))
+            steps.append(_("You add {bird} to your collection.").format(bird=bird_text(e.bird)))
         elif kind == "pass":
             steps.append(_("You add no bird."))
         elif e.kind == EventKind.DRAW_DISPLAY:
             steps.append(
                 _("You take {bird} from display slot {slot}.").format(
-                    bird=BIRD_NAMES[e.bird], slot=e.slot
+                    bird=bird_text(e.bird), slot=e.slot
                 )
             )
         elif kind == "draw_deck":
@@ -285,7 +291,7 @@ def _describe(new: list[Told], me: int, last_of_round: bool) -> tuple[list[str],
         elif kind == "end_triggered":
             steps.append(_("This triggers the end of the game: the last round starts."))
         elif e.kind == EventKind.KEEP and e.player == me:
-            first, second = (BIRD_NAMES[b] if b is not None else "?" for b in e.birds)
+            first, second = (bird_text(b) if b is not None else "?" for b in e.birds)
             steps.append(
                 _("You keep {first} and {second}; the rest of your hand is discarded.").format(
                     first=first, second=second

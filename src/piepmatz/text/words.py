@@ -29,7 +29,9 @@ engine's codes (``BL5m``) are for tools.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from string import Formatter
 from typing import Any
@@ -144,6 +146,29 @@ def bird_words(card: int) -> str:
     return f"{species} {BIRD_VALUE[card]}{SEX_SIGNS[BIRD_FEMALE[card]]}"
 
 
+#: How a bird is written in running text here: in words (the default: people's sentences) or
+#: by its code (tools, and the terminal game, which draws the codes as tiles or, with its
+#: codes toggle, as codes).
+_BIRDS_AS: ContextVar[str] = ContextVar("birds_as", default="words")
+
+
+@contextmanager
+def birds_as(style: str) -> Iterator[None]:
+    """Write birds in running text as ``words`` or ``code`` within the block."""
+    if style not in ("words", "code"):
+        raise ValueError(f"birds are written as words or code, not {style!r}")
+    token = _BIRDS_AS.set(style)
+    try:
+        yield
+    finally:
+        _BIRDS_AS.reset(token)
+
+
+def bird_text(card: int) -> str:
+    """A bird in running text as this block writes birds (:func:`birds_as`)."""
+    return BIRD_NAMES[card] if _BIRDS_AS.get() == "code" else bird_words(card)
+
+
 def tell(event: Event, names: Sequence[str] | None = None) -> str:
     """One sentence for ``event`` in the current language; hidden fields (``None``) are told as
     hidden. Seats by ``names`` (default "Player N", counted from 1), birds in words."""
@@ -170,7 +195,7 @@ def told(event: Event, names: Sequence[str] | None = None) -> list[Part]:
         if isinstance(value, _Seat):
             add(Part(names[value] if names else seat_name(value), seat=int(value)))
         elif isinstance(value, _Bird):
-            add(Part(bird_words(value), bird=int(value)))
+            add(Part(bird_text(value), bird=int(value)))
         elif isinstance(value, _Birds):
             for i, card in enumerate(value):
                 if i:
@@ -178,7 +203,7 @@ def told(event: Event, names: Sequence[str] | None = None) -> list[Part]:
                 if card is None:
                     add(Part(pgettext("kept", "a hidden bird")))
                 else:
-                    add(Part(bird_words(card), bird=card))
+                    add(Part(bird_text(card), bird=card))
         else:
             add(Part(format(value, spec or "")))
     return parts

@@ -14,6 +14,7 @@ from piepmatz.bots.analysis import HINT_BOT, HINT_ITERATIONS, Hint, hint
 from piepmatz.bots.analysis import hint_seed as review_hint_seed
 from piepmatz.core import Action, Game, PlayerView
 from piepmatz.i18n import _
+from piepmatz.text.numbers import count, decimal, percent
 
 from .render import action_text
 
@@ -32,14 +33,14 @@ def hint_text(h: Hint, notation: bool = False) -> str:
     e = h.estimate
     action = Action.from_id(e.action)
     return _(
-        "{action} — expected lead {lead:+.1f} ± {spread:.1f} points, win chance {win:.0%} "
-        "(from your view, {worlds:,} sampled worlds)"
+        "{action} — expected lead {lead} ± {spread} points, win chance {win} "
+        "(from your view, {worlds} sampled worlds)"
     ).format(
         action=action if notation else action_text(action),
-        lead=e.lead,
-        spread=e.lead_spread,
-        win=e.win,
-        worlds=e.worlds,
+        lead=decimal(e.lead, signed=True),
+        spread=decimal(e.lead_spread),
+        win=percent(e.win),
+        worlds=count(e.worlds),
     )
 
 

@@ -30,6 +30,7 @@ from piepmatz.bots.analysis import (
 )
 from piepmatz.core import Action, Game
 from piepmatz.i18n import N_, _, ngettext
+from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import GRADE_WORDS
 
 from ..render import action_text, table_text
@@ -183,11 +184,9 @@ class ReviewScreen(Screen[None]):
             if r.grade != "best":
                 t.append(
                     " "
-                    + _(
-                        "({loss:.1f} points of lead lost, win chance {change:+.0f} %); best: {best}"
-                    ).format(
-                        loss=r.loss,
-                        change=100 * r.win_change,
+                    + _("({loss} points of lead lost, win chance {change}); best: {best}").format(
+                        loss=decimal(r.loss),
+                        change=percent(r.win_change, signed=True),
                         best=action_text(Action.from_id(r.best.action)),
                     )
                 )
@@ -196,8 +195,10 @@ class ReviewScreen(Screen[None]):
                 mark = "▶ " if e.action == r.played else "  "
                 t.append(
                     f"{mark}{action_text(Action.from_id(e.action)):<34} "
-                    + _("lead {lead:+5.1f} ± {spread:3.1f}   win {win:4.0%}").format(
-                        lead=e.lead, spread=e.lead_spread, win=e.win
+                    + _("lead {lead} ± {spread}   win {win}").format(
+                        lead=decimal(e.lead, signed=True).rjust(5),
+                        spread=decimal(e.lead_spread).rjust(3),
+                        win=percent(e.win).rjust(4),
                     )
                     + "\n",
                     style="bold" if e.action == r.played else "",
@@ -205,24 +206,24 @@ class ReviewScreen(Screen[None]):
         if self.done:
             s = summarise(self.reviews)
             lost = ", ".join(
-                f"{name} {c.loss:.1f}" for name, c in s.categories.items() if c.decisions
+                f"{name} {decimal(c.loss)}" for name, c in s.categories.items() if c.decisions
             )
             t.append(
                 "\n"
                 + ngettext(
-                    "Accuracy {accuracy:.0%} ({decisions} decision); points of lead lost: "
-                    "{loss:.1f} ({lost}). {iterations:,} search iterations per option, from this "
+                    "Accuracy {accuracy} ({decisions} decision); points of lead lost: "
+                    "{loss} ({lost}). {iterations} search iterations per option, from this "
                     "player's view only.",
-                    "Accuracy {accuracy:.0%} ({decisions} decisions); points of lead lost: "
-                    "{loss:.1f} ({lost}). {iterations:,} search iterations per option, from this "
+                    "Accuracy {accuracy} ({decisions} decisions); points of lead lost: "
+                    "{loss} ({lost}). {iterations} search iterations per option, from this "
                     "player's view only.",
                     s.decisions,
                 ).format(
-                    accuracy=s.accuracy,
+                    accuracy=percent(s.accuracy),
                     decisions=s.decisions,
-                    loss=s.loss,
+                    loss=decimal(s.loss),
                     lost=lost,
-                    iterations=self.iterations,
+                    iterations=count(self.iterations),
                 )
             )
         return t

@@ -17,7 +17,7 @@ from piepmatz.core import Action, PlayerView
 from piepmatz.core.events import Event
 from piepmatz.i18n import _
 from piepmatz.text.preview import preview
-from piepmatz.text.words import Part, told
+from piepmatz.text.words import Part, birds_as, told
 
 from ..render import CODES, Cards, action_text
 
@@ -99,7 +99,8 @@ def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES)
     options = []
     for action_id in legal:
         action = Action.from_id(action_id)
-        headline = preview(view, action_id).headline
+        with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
+            headline = preview(view, action_id).headline
         label = Text()
         # The birds named as on the table (tiles or codes).
         shown = cards.words(action_text(action, short=True), style="bold")
@@ -111,7 +112,9 @@ def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES)
 
 
 def preview_text(view: PlayerView, action_id: int, cards: Cards = CODES) -> Text:
-    p = preview(view, action_id)
-    t = cards.words(f"{Action.from_id(action_id)} — {p.headline}\n", style="bold")
+    with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
+        p = preview(view, action_id)
+    shown = action_text(Action.from_id(action_id))
+    t = cards.words(f"{shown} — {p.headline}\n", style="bold")
     t.append_text(cards.words("\n".join(step for step in p.steps[:6] if step != p.headline)))
     return t
