@@ -31,7 +31,7 @@ from piepmatz.core.cards import (
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
 from piepmatz.i18n import N_, _, ngettext
 from piepmatz.text import scoresheet
-from piepmatz.text.words import Part, feeder, seat_name
+from piepmatz.text.words import Part, bird_text, feeder, seat_name
 
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
@@ -269,7 +269,7 @@ def status_text(view: PlayerView, labels: Sequence[str], rules_name: str, seed: 
 def action_text(action: Action, short: bool = False) -> str:
     """An action in words for a choice list; ``short`` for the table's narrow choice column."""
     kind = action.kind
-    cards = [BIRD_NAMES[c] for c in action.cards]
+    cards = [bird_text(c) for c in action.cards]
     if kind == "play":
         return _("{bird} → perch {perch}").format(bird=cards[0], perch=action.index)
     if kind == "collect":

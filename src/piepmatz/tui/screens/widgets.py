@@ -101,9 +101,10 @@ def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES)
         action = Action.from_id(action_id)
         with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
             headline = preview(view, action_id).headline
+            said = action_text(action, short=True)
         label = Text()
         # The birds named as on the table (tiles or codes).
-        shown = cards.words(action_text(action, short=True), style="bold")
+        shown = cards.words(said, style="bold")
         label.append_text(shown)
         label.append(" " * max(1, 18 - len(shown.plain)))
         label.append_text(cards.words(headline))
@@ -114,7 +115,7 @@ def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES)
 def preview_text(view: PlayerView, action_id: int, cards: Cards = CODES) -> Text:
     with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
         p = preview(view, action_id)
-    shown = action_text(Action.from_id(action_id))
+        shown = action_text(Action.from_id(action_id))
     t = cards.words(f"{shown} — {p.headline}\n", style="bold")
     t.append_text(cards.words("\n".join(step for step in p.steps[:6] if step != p.headline)))
     return t
