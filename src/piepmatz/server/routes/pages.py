@@ -68,6 +68,12 @@ async def lobby_page() -> FileResponse:
     return FileResponse(_PAGE)
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+async def favicon() -> FileResponse:
+    """The site's icon, where browsers look for it."""
+    return FileResponse(str(STATIC.joinpath("favicon.ico")), media_type="image/x-icon")
+
+
 @router.get("/play/{table_id}", include_in_schema=False)
 @router.get("/replay/{table_id}", include_in_schema=False)
 async def table_page(table_id: str) -> FileResponse:
