@@ -104,7 +104,7 @@ def sit_down(site: str, anna_context: Any, ben_context: Any, pace: str | None = 
     anna.get_by_label("Your display name").fill("Anna")
     form = anna.get_by_role("form", name="Open a table")
     form.get_by_label("Seats", exact=True).select_option("2")
-    form.get_by_label("Seat 1", exact=True).select_option("human")
+    form.get_by_label("Seat 2", exact=True).select_option("human")
     if pace is not None:
         form.get_by_label("Pace", exact=True).select_option(pace)
     form.get_by_label("Stand-in bot").select_option("random")

@@ -258,7 +258,7 @@ def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGa
     spectate = anna.locator("button.copy", has_text="spectator").get_attribute("data-link")
     assert invite and spectate
     anna.click("#go-table")
-    anna.wait_for_selector("text=Waiting for seat 1 to join")
+    anna.wait_for_selector("text=Waiting for seat 2 to join")
     commitment_shown = anna.inner_text("#commitment")  # nothing dealt yet: the seal is shown
 
     watcher = watch_context.new_page()
@@ -329,7 +329,7 @@ def test_two_people_and_a_bot_play_a_whole_game_one_reloading(two_people: TwoPeo
     totals = [p["total"] for p in two_people.record["result"]["players"]]
     for total in totals:
         assert str(total) in anna
-    assert "Anna" in anna and "Ben" in anna and "Bot 2" in anna
+    assert "Anna" in anna and "Ben" in anna and "Bot 3" in anna
     # A chat line is shown as text, never as markup.
     assert two_people.chat_seen == "Ben: hello <b>Anna</b>"
     # Each browser added its own part to the deal (32 random bytes), and the seed is theirs.
@@ -448,57 +448,66 @@ def test_an_illegal_click_is_refused_with_a_message_and_changes_nothing(
     page.close()
 
 
-def test_the_phone_size_is_usable(browser: Any, site: str, artefacts: Path) -> None:
-    page = browser.new_page(viewport=PHONE)
-    for path in ("/", "/rules?rules=overview"):
-        page.goto(f"{site}{path}")
-        page.wait_for_selector("main h1, main .rules")
-        no_horizontal_scroll(page)
-        if path == "/":
-            page.screenshot(path=str(artefacts / "lobby-phone.png"), full_page=True)
-    page.close()
-    page = _quick_game(browser, site, PHONE, 2)
-    rng = random.Random(4)
-    turns = 0
-    while my_turn_or_over(page) == "turn":
-        no_horizontal_scroll(page)
-        if turns == 8:
-            page.screenshot(path=str(artefacts / "table-phone.png"), full_page=True)
-        # Every card's value stays legible on a phone.
-        sizes = page.evaluate(
-            "() => [...document.querySelectorAll('.card .value')]"
-            ".map(e => parseFloat(getComputedStyle(e).fontSize))"
-        )
-        assert sizes and min(sizes) >= 14
-        take_turn(page, rng)
-        turns += 1
-    no_horizontal_scroll(page)
-    page.screenshot(path=str(artefacts / "end-phone.png"), full_page=True)
-    assert page.locator(".scores").count() == 1
-    page.close()
+_FOCUS = """() => { const el = document.activeElement;
+  return {tag: el.tagName.toLowerCase(), id: el.id, action: el.dataset.action || null,
+          key: el.dataset.key || null, inDecision: !!el.closest('#decision')}; }"""
 
 
-def test_keyboard_alone_plays_a_move(browser: Any, site: str) -> None:
-    page = _quick_game(browser, site, DESKTOP, 2)
+def test_keyboard_alone_plays_and_the_focus_stays_on_the_decision(browser: Any, site: str) -> None:
+    page = _quick_game(browser, site, DESKTOP, 4)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    rng = random.Random(5)
     while my_turn_or_over(page) == "turn" and status(page)["phase"] != "play":  # type: ignore[index]
-        take_turn(page, random.Random(5))
+        take_turn(page, rng)
     before = status(page)
     page.locator(".hand-card.usable").first.focus()
     page.keyboard.press("Enter")
-    # Choosing a card moves the focus to the first perch it may go to; Enter plays it.
-    assert page.evaluate("() => document.activeElement.classList.contains('perch-pick')")
-    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
-    assert label.startswith("Play ")
+    # Choosing a card moves the focus to the first of its moves, listed in the decision.
+    focus = page.evaluate(_FOCUS)
+    assert focus["inDecision"] and focus["action"].startswith("play "), focus
+    # A digit chooses a listed move (its preview shows) but plays nothing until Enter.
+    page.keyboard.press("2")
+    focus = page.evaluate(_FOCUS)
+    assert focus["key"] == "2" and focus["action"].startswith("play "), focus
+    assert not any('"type":"action"' in frame for frame in sent), sent
     page.keyboard.press("Enter")
     page.wait_for_function(
         f"() => {{ const s = ({_STATUS})(); return s && s.move !== {before['move']}; }}"  # type: ignore[index]
     )
+    # After every move the focus is back on the decision, never the page's body: a Tab or two
+    # reaches the next move.
+    for _ in range(3):
+        if my_turn_or_over(page) == "over":
+            break
+        focus = page.evaluate(_FOCUS)
+        assert focus["id"] == "decision" or focus["inDecision"], focus
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => !!document.activeElement.closest('#decision, #hand')")
+        s = status(page)
+        if s["phase"] == "play":  # type: ignore[index]
+            # Every move listed: more than nine (four cards, three perches) are reached by
+            # typing two digits, then Enter.
+            page.click("#show-all")
+            count = page.locator("button.option").count()
+            assert count > 9
+            page.keyboard.type(str(count))
+            assert page.evaluate(_FOCUS)["key"] == str(count)
+            page.keyboard.press("Enter")
+        else:
+            page.locator("#decision button.option").first.focus()
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => {{ const s = ({_STATUS})(); return s && s.move !== {s['move']}; }}"  # type: ignore[index]
+        )
     page.close()
 
 
 def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, site: str) -> None:
     page = browser.new_page(viewport=DESKTOP)
-    # Every text the banner shows, with the move the board showed meanwhile.
+    # Every step the banner shows: its text, the seat and the bird its sentence names (the
+    # server's parts: a seat's name, a bird drawn as a small card), the move the board showed
+    # meanwhile, the bird seen landing, and the status line under it.
     page.add_init_script(
         """
         window.told = [];
@@ -507,8 +516,12 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
           const shown = document.querySelector('.table-page');
           const landed = document.querySelector('.arriving');
           if (banner && shown && shown.dataset.move) {
-            window.told.push(
-              [banner.textContent, Number(shown.dataset.move), landed && landed.dataset.card]);
+            const who = banner.querySelector('.who');
+            const bird = banner.querySelector('.mini');
+            const line = document.querySelector('#status-line');
+            window.told.push({text: banner.textContent, seat: who ? Number(who.dataset.seat) : null,
+              bird: bird && bird.dataset.card, move: Number(shown.dataset.move),
+              landed: landed && landed.dataset.card, status: line && line.textContent});
           }
         }).observe(document, {subtree: true, childList: true, characterData: true});
         """
@@ -524,35 +537,44 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
     # that was already made when the page opened comes in the first state, told without steps.
     whole_bot_turn = """() => {
       const told = window.told;
-      const played = told.findIndex(([text, , landed]) => text.startsWith('Bot 1 plays') && landed);
-      return played >= 0 && told.slice(played).some(([text]) => /^Turn \\d+: Dora\\.$/.test(text));
+      const played = told.findIndex((t) => t.seat === 1 && t.text.includes(' plays ') && t.landed);
+      return played >= 0 && told.slice(played).some((t) => /^Turn \\d+: Dora\\.$/.test(t.text));
     }"""
     for _ in range(12):
         if my_turn_or_over(page) == "over" or page.evaluate(whole_bot_turn):
             break
         take_turn(page, rng)
-    told: list[list[Any]] = page.evaluate("() => window.told")
-    # While a play is told step by step, the played bird is seen landing in its row, and no
-    # other bird ever lands with its sentence (one told without steps, from the first state,
-    # shows none).
-    plays = [(text, landed) for text, _, landed in told if text.startswith("Bot 1 plays")]
+    told: list[dict[str, Any]] = page.evaluate("() => window.told")
+    # The bot's seat is the second: "Bot 2" (seats count from 1), the sentence's seat part.
+    bot_lines = [t for t in told if t["seat"] == 1]
+    assert bot_lines and all(t["text"].startswith("Bot 2 ") for t in bot_lines)
+    # While a play is told step by step, the played bird (the sentence's small card) is seen
+    # landing in its row, and no other bird ever lands with its sentence (one told without
+    # steps, from the first state, shows none).
+    plays = [t for t in bot_lines if " plays " in t["text"]]
     landings: dict[str, bool] = {}
-    for sentence in {text for text, _ in plays}:
-        bird = sentence.split()[3]
-        seen = {landed for text, landed in plays if text == sentence}
-        assert seen <= {bird, None}, (sentence, seen)
-        landings[sentence] = bird in seen
+    for sentence in {t["text"] for t in plays}:
+        birds = {t["bird"] for t in plays if t["text"] == sentence}
+        assert len(birds) == 1 and None not in birds, (sentence, birds)
+        seen = {t["landed"] for t in plays if t["text"] == sentence}
+        assert seen <= birds | {None}, (sentence, seen)
+        landings[sentence] = bool(seen & birds)
     assert any(landings.values()), landings
-    bot_lines = [(text, move) for text, move, _ in told if text.startswith("Bot 1 ")]
-    kinds = {text.split()[2] for text, _ in bot_lines}
+    # No card code in what people read: the bird is a small card, named in words for
+    # assistive technology.
+    assert not any(re.search(r"\b(?:BL|BU|CH|GR|SP|YE)[1-6][mf]\b", t["text"]) for t in told)
+    kinds = {t["text"].split()[2] for t in bot_lines}
     # The bot's play and its draw, each told on its own while the board still showed the move
-    # before (the board moves on once the steps are told).
+    # before (the board moves on once the steps are told); meanwhile the status line says the
+    # move is being shown, never that the bot is still choosing the bird it has played.
     assert "plays" in kinds and kinds & {"draws", "takes"}
     final = status(page)["move"]  # type: ignore[index]
-    assert all(move < final for _, move in bot_lines)
+    assert all(t["move"] < final for t in bot_lines)
+    assert not any(t["status"] == "Bot 2 is choosing a bird to play." for t in plays)
+    assert any(t["status"] == "Showing Bot 2's move step by step…" for t in plays)
     # Each step told is a sentence of the game log.
-    log = page.locator("#log li").all_inner_texts()
-    assert all(text in log for text, _ in bot_lines)
+    log = page.locator("#log li").all_text_contents()
+    assert all(t["text"] in log for t in bot_lines)
     page.close()
 
 

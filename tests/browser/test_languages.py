@@ -74,7 +74,7 @@ def test_a_table_in_german_then_in_czech(browser: Any, site: str) -> None:
         # the log's sentences come in German, each "Spieler N" told by the seat's name
         log = page.inner_text("#log")
         assert "Zug 1:" in log and "Spieler" not in log
-        assert "Grete" in log or "Bot 1" in log or "Bot 2" in log
+        assert "Grete" in log or "Bot 2" in log or "Bot 3" in log
         assert page.get_attribute(".card.bird", "aria-label").split()[-1] in {
             "Männchen",
             "Weibchen",

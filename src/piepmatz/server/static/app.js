@@ -1,13 +1,14 @@
 // The page's router: one HTML page shows the lobby, a table, a replay, the rules or "My games"
 // by address, in the language chosen (?lang=, this browser's earlier choice, else the browser's
 // languages).
-import { main, h, clear, playerKey } from "./dom.js";
+import { h, clear, playerKey } from "./dom.js";
 import { _, language, languages, onLanguageChange, startLanguage, switchLanguage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showGames } from "./games.js";
+import { missingTable, problem } from "./deadends.js";
 
 let leave = null; // what the page shown needs to stop (a socket, a timer) before it is redrawn
 
@@ -19,11 +20,12 @@ async function route() {
   try {
     if ((match = path.match(/^\/play\/([\w-]+)$/))) leave = await showTable(match[1]);
     else if ((match = path.match(/^\/replay\/([\w-]+)$/))) leave = await showReplay(match[1]);
-    else if (path === "/rules") await showRules(new URLSearchParams(location.search).get("rules") || "standard");
+    else if (path === "/rules") leave = await showRules(new URLSearchParams(location.search).get("rules") || "standard");
     else if (path === "/games") leave = await showGames();
     else leave = await showLobby();
   } catch (error) {
-    clear(main()).append(h("p", { class: "problem", role: "alert" }, String(error.message || error)));
+    if (error.status === 404 && match) missingTable(match[1]);
+    else problem(error);
   }
 }
 
@@ -51,5 +53,10 @@ header();
 onLanguageChange(async () => {
   header();
   await route();
+});
+// An invite link opened in a tab showing its table (only the #fragment differs, so the browser
+// does not load the page again) is followed too.
+window.addEventListener("hashchange", () => {
+  if (location.pathname.startsWith("/play/") && new URLSearchParams(location.hash.slice(1)).has("token")) route();
 });
 await route();

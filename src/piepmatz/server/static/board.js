@@ -1,8 +1,8 @@
 // The table drawn from a model: a player's view (the table page) or the whole state (a replay).
 // Nothing here decides a rule: strengths are sums of the values shown, the majority holder comes
 // from the server, and what may be clicked comes from the legal actions the server sent.
-import { h } from "./dom.js";
-import { bird, botLevel, feeder, SPECIES_CODES } from "./cards.js";
+import { h, ruleLink } from "./dom.js";
+import { bird, birdLabel, botLevel, feeder, miniBird, SPECIES_CODES } from "./cards.js";
 import { _, birdOf, feederOf, ngettext, speciesName } from "./i18n.js";
 import { absentWords } from "./tablewords.js";
 
@@ -18,7 +18,7 @@ function phaseTag(phase) {
 }
 
 /** A model from a seat's (or a spectator's) view as the server sends it. */
-export function fromView(view, seats, { strengths, mated }) {
+export function fromView(view, seats, { strengths, mated, result }) {
   const me = view.player;
   const n = view.players;
   const ownBlind = me === null ? [] : view.own_seeds.filter((s) => !view.seeds_seen[me].includes(s));
@@ -29,8 +29,10 @@ export function fromView(view, seats, { strengths, mated }) {
     me,
     hands: range(n).map((p) => (p === me ? { cards: view.hand, size: view.hand.length }
       : { cards: null, size: view.hand_sizes[p], shown: view.shown[p] })),
+    // Others' blind seeds: shown once the view reveals them (``blind_seeds``, at the end).
     blind: range(n).map((p) => (p === me ? { count: ownBlind.length, values: ownBlind }
-      : { count: view.blind_counts[p], values: null })),
+      : { count: view.blind_counts[p], values: view.blind_seeds?.[p] ?? null })),
+    result: result || null,
     chosen: view.chosen,
     bird_deck_size: view.bird_deck_size,
     feeder_deck_size: view.feeder_deck_size,
@@ -80,21 +82,40 @@ export function range(n) {
   return Array.from({ length: n }, (_, i) => i);
 }
 
+/**
+ * A seat as people read it, built the same way everywhere on the page and as the server's
+ * sentences name it: the person's name, "Bot 2" for a bot at the second seat, "Seat 3 (free)"
+ * (seats count from 1); "(you)" beside the page's own seat.
+ */
 export function seatName(model, p) {
   const seat = model.seats?.[p];
-  const name = seat && seat.kind !== "human" ? _("Bot {seat}", { seat: p }) : seat?.name || _("Seat {seat} (free)", { seat: p });
+  const number = p + 1;
+  const name = seat && seat.kind !== "human" ? _("Bot {number}", { number }) : seat?.name || _("Seat {number} (free)", { number });
   return p === model.me ? _("{name} (you)", { name }) : name;
 }
 
+/** A seat in a list of the table's seats (the lobby, the join form, the review's buttons):
+its name, with the bot's level ("Bot 2 (medium)"). */
+export function seatWho(seats, p, me = null) {
+  const seat = seats[p];
+  const name = seatName({ seats, me }, p);
+  return seat && seat.kind !== "human" ? _("{name} ({level})", { name, level: botLevel(seat.kind) }) : name;
+}
+
 /**
- * A log sentence with each "Player N" (in the page's language; N counts from 1, as people do)
- * replaced by the name of seat N - 1.
+ * A sentence the server wrote as parts (``log_parts``: each has ``text``; a seat's name also
+ * ``seat``, a bird in words also ``bird``), drawn the page's way: a bird as a small card, the
+ * page's own seat marked. Without parts, its text as sent (the server names the seats).
  */
-export function logNames(sentence, seats) {
-  // TRANSLATORS: the word(s) before a seat number in the game log's sentences, as a regular
-  // expression that matches every grammatical form used there ("Player 1", "player 1's").
-  const word = _("[Pp]layer");
-  return sentence.replace(new RegExp(`(?<![\\p{L}])(?:${word}) (\\d)\\b`, "gu"), (all, n) => seatName({ seats }, Number(n) - 1));
+export function sentence(parts, text, me = null) {
+  if (!parts) return [text];
+  return parts.map((part) => {
+    if (part.bird && birdOf(part.bird)) return miniBird(part.bird);
+    if (part.seat !== undefined && part.seat !== null) {
+      return h("b", { class: `who${part.seat === me ? " you" : ""}`, dataset: { seat: String(part.seat) } }, part.text);
+    }
+    return part.text;
+  });
 }
 
 function value(code) {
@@ -190,7 +211,8 @@ function drawPlayer(model, p, pick) {
   const active = model.current_player === p && model.phase !== "game over";
   const status = [];
   if (seat.kind && seat.kind !== "human") status.push(h("span", { class: "tag bot" }, _("bot: {level}", { level: botLevel(seat.kind) })));
-  if (seat.kind === "human" && seat.connected !== null && seat.connected !== undefined) {
+  if (p === model.me && model.lost) status.push(h("span", { class: "tag offline" }, _("○ not connected")));
+  else if (seat.kind === "human" && seat.connected !== null && seat.connected !== undefined) {
     status.push(h("span", { class: `tag ${seat.connected ? "online" : "offline"}` }, seat.connected ? _("● connected") : _("○ away")));
   }
   // A stand-in bot plays for an absent person (the table page's seats say why), and each
@@ -199,7 +221,7 @@ function drawPlayer(model, p, pick) {
   if (absent) status.push(h("span", { class: "tag stand-in" }, absent));
   const clock = model.clock?.(p);
   if (clock) status.push(clock);
-  if (model.first_player === p) status.push(h("span", { class: "tag", title: _("first player (C6)") }, _("1st")));
+  if (model.first_player === p) status.push(h("span", { class: "tag", title: _("the first player") }, _("1st")));
   if (model.phase === "last hand" && model.chosen?.[p]) status.push(h("span", { class: "tag" }, _("has chosen")));
   const hand = model.hands[p];
   return h("article", { class: `player${active ? " active" : ""}${p === model.me ? " me" : ""}`, dataset: { seat: String(p) },
@@ -211,7 +233,7 @@ function drawPlayer(model, p, pick) {
       status),
     h("div", { class: "line" }, h("span", { class: "what" }, _("Hand")),
       hand.cards && p !== model.me ? h("span", { class: "cards small" }, hand.cards.map((c) => bird(c))) : null,
-      !hand.cards ? h("span", { class: "cards small" }, (hand.shown || []).map((c) => bird(c, { title: _("{card}: everybody saw it drawn", { card: c }) })),
+      !hand.cards ? h("span", { class: "cards small" }, (hand.shown || []).map((c) => bird(c, { title: _("{card}: everybody saw it drawn", { card: birdLabel(c) }) })),
         range(Math.max(0, hand.size - (hand.shown || []).length)).map(() => bird(null))) : null,
       p === model.me ? h("span", {}, hand.size ? ngettext("{count} card (below)", "{count} cards (below)", hand.size) : _("no cards")) : null,
       hand.kept && hand.kept.length ? h("span", { class: "kept" }, _("keeps"), " ", hand.kept.map((c) => bird(c))) : null),
@@ -225,14 +247,18 @@ function drawSeeds(model, p) {
   const seen = model.seeds_seen[p];
   const blind = model.blind[p];
   const count = seen.length + blind.count;
-  const eggsSeen = seen.reduce((sum, s) => sum + Number(s[1]), 0);
+  const eggsSeen = seen.reduce((sum, s) => sum + feederOf(s).eggs, 0);
+  // At the end the score sheet has every pile's eggs: the blind ones are the rest.
+  const scored = model.result?.players.find((r) => r.player === p);
+  const blindEggs = scored && !blind.values ? scored.seeds - eggsSeen : null;
   return h("div", { class: "line seeds", "aria-label": ngettext("seed pile: {count} card", "seed pile: {count} cards", count) },
     h("span", { class: "what" }, _("Seeds")),
     h("span", { class: "count" }, `${count}`),
     seen.length ? h("span", { class: "seen", title: _("taken from the column: everybody saw them") }, seen.map((s) => feeder(s)), " ", ngettext("{count} egg seen", "{count} eggs seen", eggsSeen)) : null,
     blind.count ? h("span", { class: "blind" },
-      blind.values ? [" + ", _("blind:"), " ", blind.values.map((s) => feeder(s, { class: "chip seed mine" }))]
-        : [" + ", ngettext("{count} blind", "{count} blind", blind.count), " ", range(blind.count).map(() => feeder(null))]) : null);
+      blind.values ? [" + ", _("blind:"), " ", blind.values.map((s) => feeder(s, { class: `chip seed${p === model.me ? " mine" : ""}` }))]
+        : blindEggs !== null ? [" + ", ngettext("{count} blind", "{count} blind", blind.count), ": ", ngettext("{count} egg", "{count} eggs", blindEggs)]
+          : [" + ", ngettext("{count} blind", "{count} blind", blind.count), " ", range(blind.count).map(() => feeder(null))]) : null);
 }
 
 /** A collection grouped by species; a male and a female of one value sit together as a pair. */
@@ -265,16 +291,18 @@ function drawCollection(model, p, pick) {
 }
 
 /** The score sheet (E4, E5): every part separately, the winners and the tiebreak. */
-export function drawScores(model, result) {
+export function drawScores(model, result, spec) {
   const players = result.players;
   const cell = (text, cls = "") => h("td", { class: cls }, String(text));
   const speciesRows = SPECIES_CODES.filter((sp) => players.some((r) => r.singles[sp] !== undefined) || sp in result.majority)
     .map((sp) => h("tr", {}, h("th", { scope: "row" }, _("{species} singles", { species: speciesName(sp) })),
-      players.map((r) => cell(r.singles[sp] ?? (result.majority[sp] === r.player ? 0 : "–"), result.majority[sp] === r.player ? "majority" : ""))));
+      players.map((r) => (result.majority[sp] === r.player
+        ? h("td", { class: "majority" }, h("span", { class: "star", "aria-label": _("majority") }, "★"), " ", String(r.singles[sp] ?? 0))
+        : cell(r.singles[sp] ?? "–")))));
   const winners = result.winners.map((w) => seatName(model, w));
   return h("section", { class: "scores", "aria-label": _("score sheet") },
     h("h2", {}, winners.length > 1 ? _("Shared win: {names}", { names: winners.join(", ") }) : _("{name} wins", { name: winners[0] })),
-    result.tiebreak ? h("p", {}, _("The totals tied: the most birds in the collection decided (E5).")) : null,
+    result.tiebreak ? h("p", {}, _("The totals tied: the most birds in the collection decided."), " ", ruleLink(spec, "E5", _("The rule"))) : null,
     h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), players.map((r) => h("th", { scope: "col", class: result.winners.includes(r.player) ? "winner" : "" }, seatName(model, r.player))))),
       h("tbody", {},
@@ -283,5 +311,10 @@ export function drawScores(model, result) {
         speciesRows,
         h("tr", { class: "total" }, h("th", { scope: "row" }, _("Total")), players.map((r) => cell(r.total, result.winners.includes(r.player) ? "winner" : ""))),
         h("tr", {}, h("th", { scope: "row" }, _("Birds (tiebreak)")), players.map((r) => cell(r.birds))))),
+    h("p", { class: "legend", id: "sheet-legend" },
+      h("span", { class: "swatch majority", "aria-hidden": "true" }, "★"), " ",
+      _("the most birds of this species: only they score its singles."), " ",
+      h("span", { class: "swatch winner", "aria-hidden": "true" }), " ", _("the winner."), " ",
+      ruleLink(spec, "E4", _("How the score is counted"))),
   );
 }

@@ -16,7 +16,7 @@ export const SPECIES_CODES = Object.keys(SPECIES);
 
 /** A bot's level in words (the level's name is the server's id: easy, medium, hard, random). */
 export function botLevel(kind) {
-  return { easy: _("easy"), medium: _("medium"), hard: _("hard"), random: _("random") }[kind] || kind;
+  return { easy: _("easy"), medium: _("medium"), hard: _("hard"), random: _("random"), greedy: _("greedy") }[kind] || kind;
 }
 
 export function birdLabel(code) {
@@ -44,6 +44,15 @@ export function bird(code, attrs = {}) {
     h("span", { class: "foot", "aria-hidden": "true" },
       h("span", { class: "sex" }, b.sex === "m" ? "♂" : "♀"), h("span", { class: "shape" }, SPECIES[b.species].shape)),
   );
+}
+
+/** A bird in running text (a log sentence, the banner, a button's words): a small card in the
+species' colour with its shape, value and sex, read out and shown on hover in words. */
+export function miniBird(code, attrs = {}) {
+  const b = birdOf(code);
+  return h("span", { class: `mini sp-${b.species} ${b.sex === "m" ? "male" : "female"}`, role: "img", "aria-label": birdLabel(code),
+    title: birdLabel(code), dataset: { card: code }, ...attrs },
+  h("span", { "aria-hidden": "true" }, `${SPECIES[b.species].shape}${b.value}${b.sex === "m" ? "♂" : "♀"}`));
 }
 
 /** A feeder card in words: a seed and its eggs, a crow or a squirrel. */
@@ -76,8 +85,9 @@ export function feeder(code, attrs = {}) {
 }
 
 /** The words for an action, from its fields as the server sends them (``choices`` in a state,
-``choice`` in a replay's frame): kind, cards, number. */
-export function actionLabel(choice) {
+``choice`` in a replay's frame): kind, cards, number. ``display`` (the display's birds, when
+known) names the bird a draw from the display takes. */
+export function actionLabel(choice, display = null) {
   if (!choice) return "";
   const [first, second] = choice.cards;
   switch (choice.kind) {
@@ -85,9 +95,22 @@ export function actionLabel(choice) {
     case "collect": return _("Add {bird} to your collection", { bird: birdLabel(first) });
     case "pass": return _("Add no bird");
     case "draw deck": return _("Draw from the bird deck");
-    case "draw display": return _("Take display card {slot}", { slot: choice.number });
+    case "draw display": {
+      const taken = display?.[choice.number - 1];
+      return taken ? _("Take {bird} from the display", { bird: birdLabel(taken) }) : _("Take display card {slot}", { slot: choice.number });
+    }
     case "crow": return _("Let the crow take {bird}", { bird: birdLabel(first) });
     case "keep": return _("Keep {bird} and {other}", { bird: birdLabel(first), other: birdLabel(second) });
     default: return choice.action;
   }
+}
+
+/** The birds an action names (a display bird it takes included), to draw beside its words. */
+export function actionCards(choice, display = null) {
+  if (!choice) return [];
+  if (choice.kind === "draw display") {
+    const taken = display?.[choice.number - 1];
+    return taken ? [taken] : [];
+  }
+  return choice.cards.filter((code) => birdOf(code));
 }

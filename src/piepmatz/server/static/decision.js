@@ -1,17 +1,17 @@
 // The seat's side of the table page: the hand, the decision with its options, previews and
 // hint, and the waiting screen. Each draws from the page's state and acts through the page.
-import { bird, birdLabel, actionLabel } from "./cards.js";
-import { clear, h, toast } from "./dom.js";
+import { actionCards, actionLabel, bird, birdLabel, miniBird } from "./cards.js";
+import { clear, h, ruleLink, toast } from "./dom.js";
 import { _ } from "./i18n.js";
 import { drawScores, seatName } from "./board.js";
 import { inviteButtons } from "./invites.js";
 import { ending, endingBox } from "./absent.js";
-import { hintText, phaseWords, prompt } from "./tablewords.js";
+import { hintText, phaseWords, prompt, promptRule } from "./tablewords.js";
 
 /** A table waiting for people: nothing is dealt yet (the deal waits for every person's part). */
 export function renderWaiting(page) {
   const box = clear(page.decisionEl);
-  const waiting = page.store.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {seat}", { seat: s.seat }));
+  const waiting = page.store.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {number}", { number: s.seat + 1 }));
   const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${page.id}`) || "null");
   box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
     invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
@@ -51,7 +51,9 @@ function clickHand(page, code) {
     if (!page.choices().some((c) => c.kind === "play" && c.cards[0] === code)) return toast(_("{bird} cannot be played now.", { bird: birdLabel(code) }));
     page.store.selected = page.store.selected === code ? null : code;
     page.render();
-    const target = document.querySelector(".perch-pick");
+    // The card's perches are now the decision's listed moves: the first one takes the focus
+    // (on a phone the decision is then in view, above the hand).
+    const target = page.decisionEl.querySelector("button.option");
     if (target && page.store.selected) target.focus();
     return;
   }
@@ -67,7 +69,7 @@ export function renderDecision(page, model) {
   if (state.result || ending(page)) {
     // How it ended (a resignation, an abort, the moves stand-ins made), then the score sheet
     // of a game that was played to its end.
-    box.append(h("div", {}, endingBox(page), state.result ? drawScores(model, state.result) : null), h("div", { class: "buttons" },
+    box.append(h("div", {}, endingBox(page), state.result ? drawScores(model, state.result, page.store.info.rules) : null), h("div", { class: "buttons" },
       page.store.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => page.playAgain() }, _("Play again")) : null,
       h("a", { class: "button", href: `/replay/${page.id}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("Lobby"))));
@@ -80,8 +82,8 @@ export function renderDecision(page, model) {
   const legal = page.legal();
   if (!legal.length) {
     const p = state.view.current_player;
-    box.append(h("p", { class: "waiting" }, page.store.pending ? _("Sending your move…")
-      : phaseWords(state.view.phase, seatName(model, p))));
+    box.append(h("p", { class: "waiting", id: "status-line" }, page.store.pending ? _("Sending your move…")
+      : page.tellingWords() || phaseWords(state.view.phase, seatName(model, p))));
     // The last hand (E3): your choice stays yours until everybody has chosen.
     if (state.view.own_kept?.length) box.append(h("p", { class: "cards" }, _("You keep:"), " ", state.view.own_kept.map((c) => bird(c))));
     return;
@@ -94,23 +96,28 @@ export function renderDecision(page, model) {
   if (choosing) options = [];
   const previewBox = h("div", { class: "preview", id: "preview", "aria-live": "polite" },
     page.store.previews.size ? "" : _("Working out what each move would do…"));
+  const display = state.view.display;
   const show = (action) => {
     const p = page.store.previews.get(action);
-    clear(previewBox).append(h("b", {}, actionLabel(page.choiceOf(action))),
+    clear(previewBox).append(h("b", {}, actionLabel(page.choiceOf(action), display)),
       p ? h("ul", {}, h("li", {}, p.headline), p.steps.map((s) => h("li", {}, s))) : null);
   };
+  const rule = promptRule(state.view.phase);
   box.append(...[
     h("h2", {}, _("Your move")),
-    h("p", { class: "prompt" }, prompt(state.view.phase) || ""),
+    h("p", { class: "prompt" }, prompt(state.view.phase) || "", rule ? [" ", ruleLink(page.store.info.rules, rule, _("The rule"))] : null),
     hintBox(page),
     h("ol", { class: "options", "aria-label": _("your legal moves") }, options.map((action, i) => {
       const p = page.store.previews.get(action);
+      const choice = page.choiceOf(action);
+      // Keys: the option's number, then Enter (a list of more than 9 takes two digits).
       return h("li", {}, h("button", {
-        type: "button", class: "option", dataset: { action },
-        "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
+        type: "button", class: "option", dataset: { action, key: String(i + 1) },
+        "aria-keyshortcuts": options.length < 10 ? String(i + 1) : null,
         onclick: () => page.act(action), onfocus: () => show(action), onmouseenter: () => show(action),
-      }, h("span", { class: "key", "aria-hidden": "true" }, i < 9 ? String(i + 1) : ""),
-      h("span", { class: "what" }, actionLabel(page.choiceOf(action))),
+      }, h("span", { class: "key", "aria-hidden": "true" }, String(i + 1)),
+      h("span", { class: "tiles", "aria-hidden": "true" }, actionCards(choice, display).map((code) => miniBird(code, { role: null, "aria-label": null }))),
+      h("span", { class: "what" }, actionLabel(choice, display)),
       p ? h("span", { class: "headline" }, p.headline) : null));
     })),
     state.view.phase === "play" && (page.store.selected || !page.store.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
@@ -121,12 +128,32 @@ export function renderDecision(page, model) {
   if (options.length && page.store.previews.size) show(options[0]);
 }
 
+/** The digits typed for a listed move, and when the last one was. */
+const typed = { digits: "", at: 0 };
+/** Milliseconds within which a second digit makes a two-digit number (12 of 12 moves). */
+const NEXT_DIGIT = 1500;
+
+/** A digit typed: the listed move of that number takes the focus, which shows its preview;
+Enter (the focused button's own key) then plays it. A digit soon after another one makes a
+two-digit number when the list is that long. Returns whether a move was chosen. */
+export function optionKey(page, digit) {
+  const buttons = page.decisionEl.querySelectorAll("button.option:not(:disabled)");
+  const now = Date.now();
+  let number = now - typed.at < NEXT_DIGIT ? typed.digits + digit : digit;
+  if (Number(number) > buttons.length) number = digit;
+  Object.assign(typed, { digits: number, at: now });
+  const button = buttons[Number(number) - 1];
+  if (!button) return false;
+  button.focus();
+  return true;
+}
+
 function hintBox(page) {
   if (!page.store.info?.hints || page.store.seat === null) return null;
   const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: page.store.hinting || page.store.pending || !!page.store.hint,
     onclick: () => page.askHint() }, page.store.hinting ? hintText().thinking : hintText().button);
   const shown = page.store.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
-    h("b", {}, hintText().title(page.store.hint.bot, actionLabel(page.choiceOf(page.store.hint.action)))),
+    h("b", {}, hintText().title(page.store.hint.bot, actionLabel(page.choiceOf(page.store.hint.action), page.store.state.view.display))),
     h("p", {}, hintText().estimate(page.store.hint))) : null;
   return h("div", { class: "hint-area" }, button, shown);
 }

@@ -57,7 +57,8 @@ export async function api(method, path, body, headers = {}) {
   if (!response.ok) {
     const detail = typeof data.detail === "string" ? data.detail
       : Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : response.statusText;
-    throw new Error(detail);
+    // The status says what happened (404: no such table), the detail says it in words.
+    throw Object.assign(new Error(detail), { status: response.status });
   }
   return data;
 }
@@ -109,5 +110,30 @@ export async function copyText(text, what) {
 
 export function setRulesLink(spec) {
   const link = document.getElementById("rules-link");
-  link.href = `/rules?rules=${encodeURIComponent(spec)}`;
+  link.href = rulesHref(spec);
+}
+
+/** The rules page of ``spec``, at rule ``rule`` (its id, e.g. "T3.1") when one is given. */
+export function rulesHref(spec, rule = null) {
+  return `/rules?rules=${encodeURIComponent(spec || "standard")}${rule ? `#rule-${rule}` : ""}`;
+}
+
+/** A link to a rule on the rules page, in a new tab (the game stays open): the id is in the
+address only, people read ``text``. */
+export function ruleLink(spec, rule, text) {
+  return h("a", { class: "rule-link", href: rulesHref(spec, rule), target: "_blank", rel: "noopener", dataset: { rule } }, text);
+}
+
+/** A page that says what happened and offers the way on: a heading, sentences, and links or
+buttons (each ``{text, href}`` or ``{text, onclick}``; the first is the main one). */
+export function deadEnd(title, lines, ways) {
+  const page = h("section", { class: "panel dead-end", "aria-labelledby": "dead-end-title" },
+    h("h1", { id: "dead-end-title" }, title),
+    lines.filter(Boolean).map((line) => h("p", {}, line)),
+    h("div", { class: "buttons" }, ways.filter(Boolean).map((way, i) => (way.href
+      ? h("a", { class: `button${i === 0 ? " primary" : ""}`, href: way.href, id: way.id }, way.text)
+      : h("button", { type: "button", class: i === 0 ? "primary" : "", id: way.id, onclick: way.onclick }, way.text)))));
+  clear(main()).append(page);
+  page.querySelector(".button, button")?.focus();
+  return page;
 }

@@ -6,6 +6,7 @@
 import { api, clear, h, main, playerKey, toast } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { paceWords } from "./clock.js";
+import { seatName, seatWho } from "./board.js";
 
 /** Seconds between two questions (the address may ask for another interval: ?poll=1). */
 const POLL = Number(new URLSearchParams(location.search).get("poll")) || 20;
@@ -35,6 +36,9 @@ function titleFor(count) {
 
 /** A game's players in words, the player's own seat marked. */
 function playersOf(game) {
+  // Each seat's kind and name where the server sends them (a bot by its number and level),
+  // else the names.
+  if (game.seats) return game.seats.map((_s, seat) => seatWho(game.seats, seat, game.seat)).join(", ");
   return game.players.map((name, seat) => (seat === game.seat ? _("{name} (you)", { name }) : name)).join(", ");
 }
 
@@ -42,7 +46,7 @@ function playersOf(game) {
 function endedAs(game) {
   const e = game.ending;
   if (!e) return "";
-  const name = (seat) => game.players[seat] ?? "";
+  const name = (seat) => (game.seats ? seatName({ seats: game.seats }, seat) : game.players[seat] ?? "");
   if (e.how === "aborted") return _("aborted, no winner");
   const winners = (e.winners || []).map(name).join(", ");
   if (e.how === "resigned") return _("{loser} resigned, {winner} won", { loser: name(e.seat), winner: winners });

@@ -66,6 +66,24 @@ export function language() {
   return current;
 }
 
+/** A number written the page language's way (Intl.NumberFormat): "2,000" and "1.5" in
+English, "2 000" and "1,5" in Czech. */
+export function formatNumber(x, digits = 0) {
+  return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** A share (0-1) as the page's language writes a percentage: "32%" in English, "32 %" in
+Czech and German. */
+export function formatPercent(x, digits = 0) {
+  return new Intl.NumberFormat(current, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** The page's language when the server has it too (for the texts the server writes), else
+null: the server then answers in the browser's language. */
+export function serverLanguage() {
+  return current in names ? current : null;
+}
+
 /** Each language the game is written in, by code, with its name in itself. */
 export function languages() {
   return names;

@@ -1,6 +1,7 @@
 // The lobby: play against bots at once, open a table with invite links, join an open table.
 import { api, clear, dealPart, h, main, playerKey, savedName, saveName, toast } from "./dom.js";
 import { botLevel } from "./cards.js";
+import { seatWho } from "./board.js";
 import { paceNote, paceWords } from "./clock.js";
 import { _, ngettext, presetNames } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./invites.js";
@@ -12,18 +13,26 @@ const levels = (names) => names.map((name) => [name, {
   medium: _("medium bot"),
   hard: _("hard bot (thinks up to a second)"),
   random: _("random bot (plays any legal move)"),
-}[name] || _("bot {level}", { level: botLevel(name) })]);
+  greedy: _("greedy bot (takes what scores most at once)"),
+}[name] || _("{level} bot", { level: botLevel(name) })]);
+/** A preset of the rules (its name is the server's id) in words. */
+export function presetWords(name) {
+  return { standard: _("standard (the published game)"), overview: _("overview (the English overview)") }[name] || name;
+}
+
 /** The rules' presets the server has (from its catalogue), each in words. */
-const presets = () => presetNames().map((name) => [name, {
-  standard: _("standard (the published game)"),
-  overview: _("overview (the English overview)"),
-}[name] || name]);
+const presets = () => presetNames().map((name) => [name, presetWords(name)]);
 let timer = null;
 /** The words of the hints option, in one place (a function: the page's language may change). */
 const hintText = () => ({
   quick: _("Hints (the hard bot's suggestion, when you ask)"),
   table: _("Allow hints (on only if every person allows them)"),
 });
+
+/** A checkbox with its words beside it, the whole line a touch target. */
+function check(input, text) {
+  return h("label", { class: "check", for: input.id }, input, h("span", {}, text));
+}
 
 function select(id, options, value) {
   return h("select", { id, name: id }, options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
@@ -77,7 +86,7 @@ export async function showLobby() {
       h("label", { for: "quick-players" }, _("Players")), quickPlayers,
       h("label", { for: "quick-bot" }, _("Bots")), quickBot,
       PACES.length ? [h("label", { for: "quick-pace" }, _("Pace")), quickPace] : null,
-      h("label", { for: "quick-hints" }, hintText().quick), quickHints),
+      check(quickHints, hintText().quick)),
     h("button", { type: "button", class: "primary", id: "quick-start", onclick: async () => {
       const who = myName();
       if (!who) return;
@@ -121,7 +130,7 @@ export async function showLobby() {
         seatKinds[i] = choice.value;
         drawOptions();
       });
-      seatsBox.append(h("label", { for: `seat-${i}` }, _("Seat {seat}", { seat: i })), choice);
+      seatsBox.append(h("label", { for: `seat-${i}` }, _("Seat {number}", { number: i + 1 })), choice);
     }
     drawOptions();
   };
@@ -168,8 +177,8 @@ export async function showLobby() {
     PACES.length ? [h("label", { for: "pace" }, _("Pace")), pace] : null,
     h("label", { for: "stand-in" }, _("Stand-in bot (plays for someone away)")), standIn,
     resignBox,
-    h("label", { for: "public" }, _("Listed for anyone to join")), isPublic,
-    h("label", { for: "hints" }, hintText().table), allowHints),
+    check(isPublic, _("Listed for anyone to join")),
+    check(allowHints, hintText().table)),
   h("button", { type: "submit", class: "primary", id: "create" }, _("Open the table")),
   created);
 
@@ -183,10 +192,9 @@ export async function showLobby() {
     } catch {
       return;
     }
-    const seatWords = (s) => (s.kind === "human" ? s.name || _("free seat") : _("bot {level}", { level: botLevel(s.kind) }));
     clear(list).append(...(tables.length ? tables.map((t) => h("li", {},
       h("span", {}, ngettext("Table {table}: {count} player, {rules}; {seats}", "Table {table}: {count} players, {rules}; {seats}", t.players,
-        { table: t.table, rules: t.rules, seats: t.seats.map(seatWords).join(", ") }),
+        { table: t.table, rules: t.rules, seats: t.seats.map((s) => seatWho(t.seats, s.seat)).join(", ") }),
       t.pace ? h("span", { class: "muted", title: paceNote(t.pace) }, ` · ${paceWords(t.pace)}`) : null),
       h("button", { type: "button", onclick: async () => {
         const who = myName();
@@ -210,6 +218,6 @@ export async function showLobby() {
     h("div", { class: "panel" }, h("label", { for: "name" }, _("Your display name")), name),
     quick, create,
     h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, _("Open tables")),
-      h("label", { for: "join-hints" }, hintText().table), joinHints, list)));
+      check(joinHints, hintText().table), list)));
   return () => clearInterval(timer);
 }

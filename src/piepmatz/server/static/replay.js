@@ -1,8 +1,8 @@
 // The replay page: every position of a finished game, every hand shown, both ways.
-import { api, clear, h, main, setRulesLink } from "./dom.js";
-import { drawBoard, drawScores, fromState, logNames } from "./board.js";
-import { actionLabel, botLevel } from "./cards.js";
-import { _, language, ngettext } from "./i18n.js";
+import { api, clear, deadEnd, h, main, setRulesLink } from "./dom.js";
+import { drawBoard, drawScores, fromState, seatWho, sentence } from "./board.js";
+import { actionLabel } from "./cards.js";
+import { _, ngettext, serverLanguage } from "./i18n.js";
 import { checkDeal } from "./deal.js";
 import { number, percent } from "./tablewords.js";
 
@@ -21,10 +21,9 @@ const reviewText = () => ({
   kinds: [_("Kind"), _("Decisions"), _("Points lost")],
   columns: [_("Move"), _("Kind"), _("Played"), _("Best"), _("Lost"), _("Win Δ"), _("Grade")],
   same: _("(the same)"),
-  thisMove: (d, choices) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
-    grade: gradeName(d.grade), best: actionLabel(choices[d.best]), loss: number(d.loss, 1), change: signedPercent(d.win_change),
+  thisMove: (d, choices, display) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
+    grade: gradeName(d.grade), best: actionLabel(choices[d.best], display), loss: number(d.loss, 1), change: signedPercent(d.win_change),
   }),
-  seat: (s) => (s.kind === "human" ? s.name || _("seat {seat}", { seat: s.seat }) : _("bot ({level}, seat {seat})", { level: botLevel(s.kind), seat: s.seat })),
 });
 /** What the replay says of the deal's check (deal.js), by its outcome. */
 const dealText = () => ({
@@ -54,13 +53,22 @@ function kindName(phase) {
 /** Show the replay; returns what stops its keys, for a redraw in a new language. */
 export async function showReplay(tableId) {
   document.title = _("Piepmatz — replay of table {table}", { table: tableId });
-  const data = await api("GET", `/api/tables/${tableId}/replay?lang=${language()}`);
+  let data;
+  try {
+    data = await api("GET", `/api/tables/${tableId}/replay${serverLanguage() ? `?lang=${serverLanguage()}` : ""}`);
+  } catch (error) {
+    if (error.status !== 409) throw error;
+    // The game goes on: its replay comes once it is over.
+    deadEnd(_("The game at table {table} is still going on", { table: tableId }), [_("Its replay opens once the game is over.")], [
+      { text: _("Go to the table"), href: `/play/${tableId}${location.search}`, id: "to-table" },
+      { text: _("Lobby"), href: `/${location.search}`, id: "to-lobby" }]);
+    return () => {};
+  }
   const frames = data.frames;
   // Who was connected is no part of a replay.
   const seats = data.seats.map((s) => ({ ...s, connected: null }));
   setRulesLink(data.rules);
   let at = frames.length - 1;
-  const names = (text) => logNames(text, seats);
   const boardEl = h("div", { id: "board" });
   const logEl = h("ol", { class: "log", id: "replay-log", "aria-label": _("what this move did") });
   const where = h("p", { id: "where", "aria-live": "polite" });
@@ -70,15 +78,17 @@ export async function showReplay(tableId) {
   const show = () => {
     const frame = frames[at];
     const model = fromState(frame.state, seats, frame.majority, frame);
+    // A draw from the display names the bird it took: the display before the move.
+    const display = at > 0 ? frames[at - 1].state.display : null;
     where.textContent = frame.action
-      ? _("Move {move} of {moves}: {action}", { move: at, moves: frames.length - 1, action: actionLabel(frame.choice) })
-      : _("Move {move} of {moves}: the deal", { move: at, moves: frames.length - 1 });
+      ? _("Move {move} of {moves}: {action}", { move: number(at), moves: number(frames.length - 1), action: actionLabel(frame.choice, display) })
+      : _("Move {move} of {moves}: the deal", { move: number(at), moves: number(frames.length - 1) });
     clear(boardEl).append(drawBoard(model));
-    if (at === frames.length - 1) boardEl.append(drawScores(model, data.record.result));
-    clear(logEl).append(...frame.log.map((line) => h("li", {}, names(line))));
+    if (at === frames.length - 1) boardEl.append(drawScores(model, data.record.result, data.rules));
+    clear(logEl).append(...frame.log.map((line, i) => h("li", {}, sentence(frame.log_parts?.[i], line))));
     // Frame ``at`` follows the action with index ``at - 1``: its grade, if it was reviewed.
     const graded = review?.decisions.find((d) => d.index === at - 1);
-    gradeEl.textContent = graded ? reviewText().thisMove(graded, review.choices) : "";
+    gradeEl.textContent = graded ? reviewText().thisMove(graded, review.choices, frames[graded.index].state.display) : "";
     for (const row of reviewEl.querySelectorAll("tr.decision-row")) {
       row.classList.toggle("current", Number(row.dataset.index) === at - 1);
     }
@@ -117,7 +127,7 @@ export async function showReplay(tableId) {
       if (answer.status !== "computing") {
         clear(progress);
         review = answer;
-        reviewEl.append(drawReview(answer, seats, (index) => step(index + 1)));
+        reviewEl.append(drawReview(answer, (index) => frames[index].state.display, (index) => step(index + 1)));
         show();
         return;
       }
@@ -131,7 +141,7 @@ export async function showReplay(tableId) {
     h("h2", { id: "review-title" }, reviewText().title),
     h("p", { class: "muted" }, reviewText().intro),
     h("div", { class: "buttons" }, seats.map((s) => h("button", { type: "button", id: `review-${s.seat}`, onclick: () => ask(s.seat) },
-      reviewText().button(reviewText().seat(s))))),
+      reviewText().button(seatWho(seats, s.seat))))),
     progress, reviewEl);
   const dealEl = h("p", { id: "deal-check" });
   checkDeal(data.record).then(({ outcome }) => { dealEl.textContent = dealText()[outcome]; dealEl.dataset.outcome = outcome; });
@@ -144,7 +154,7 @@ export async function showReplay(tableId) {
 }
 
 /** The review of one player: the summary, points lost by kind, and every decision graded. */
-function drawReview(review, seats, goTo) {
+function drawReview(review, displayAt, goTo) {
   const s = review.summary;
   const kinds = Object.entries(s.categories).filter(([, c]) => c.decisions > 0);
   const words = reviewText();
@@ -160,13 +170,13 @@ function drawReview(review, seats, goTo) {
         class: "decision-row", tabindex: 0, dataset: { index: String(d.index) },
         onclick: () => goTo(d.index),
         onkeydown: (event) => { if (event.key === "Enter") goTo(d.index); },
-      }, cell(d.index + 1, "num"), cell(kindName(d.phase)), cell(actionLabel(review.choices[d.played])),
-      cell(d.best === d.played ? words.same : actionLabel(review.choices[d.best])),
+      }, cell(d.index + 1, "num"), cell(kindName(d.phase)), cell(actionLabel(review.choices[d.played], displayAt(d.index))),
+      cell(d.best === d.played ? words.same : actionLabel(review.choices[d.best], displayAt(d.index))),
       cell(number(d.loss, 1), "num"), cell(signedPercent(d.win_change), "num"),
       h("td", {}, h("span", { class: `grade grade-${d.grade}` }, gradeName(d.grade)))))))));
 }
 
 function signedPercent(x) {
   const p = Math.round(100 * x);
-  return `${p > 0 ? "+" : p < 0 ? "−" : "±"}${number(Math.abs(p))} %`;
+  return `${p > 0 ? "+" : p < 0 ? "−" : "±"}${percent(Math.abs(p) / 100)}`;
 }

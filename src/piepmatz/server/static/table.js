@@ -1,15 +1,16 @@
 // The table page: one WebSocket per seat (docs/protocol.md). The server decides everything;
 // this page shows the seat's view, offers exactly the legal actions it was sent, with the
 // server's preview of each, and tells the events step by step.
-import { api, clear, dealPart, h, main, playerKey, savedName, setRulesLink, toast } from "./dom.js";
-import { actionLabel } from "./cards.js";
-import { _, language, ngettext } from "./i18n.js";
-import { drawBoard, fromView, logNames, seatName } from "./board.js";
+import { api, clear, dealPart, h, main, playerKey, rulesHref, savedName, setRulesLink, toast } from "./dom.js";
+import { actionLabel, botLevel } from "./cards.js";
+import { _, ngettext, serverLanguage } from "./i18n.js";
+import { drawBoard, fromView, seatName, sentence } from "./board.js";
 import { PACE, STEPS, highlight, sleep } from "./animate.js";
 import { Clock, paceWords } from "./clock.js";
 import { endingBox, ending, renderSeatControls, renderStoodIn, standingIn } from "./absent.js";
-import { markHint, renderDecision, renderHand, renderWaiting } from "./decision.js";
+import { markHint, optionKey, renderDecision, renderHand, renderWaiting } from "./decision.js";
 import { rememberTable, showJoin } from "./invites.js";
+import { badLink, missingTable, noSeat } from "./deadends.js";
 import { announcement, hintText, refusal } from "./tablewords.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
@@ -40,6 +41,10 @@ class TablePage {
       welcomed: false, // the server took the token
       clock: null, // the shown state's clocks, counted down (clock.js)
       confirmResign: false, // the Resign button was pressed: "Resign this game?" is asked
+      connected: false, // the server answered this connection's hello (welcome)
+      fromLink: false, // the token came with the link, and the server has not taken it yet
+      remembered: null, // the seat this browser kept for this table before ({seat, token})
+      telling: null, // the seat whose move is being told step by step
     };
     // The connection, and the page's parts (made by layout()).
     this.ws = null;
@@ -48,7 +53,7 @@ class TablePage {
     this.keys = new AbortController();
     this.ticker = null; // counts the running clock down once a second
     this.pageEl = this.headEl = this.bannerEl = this.decisionEl = this.controlsEl = this.handEl = this.boardEl = null;
-    this.logEl = this.chatEl = null;
+    this.logEl = this.chatEl = this.lostEl = null;
   }
 
   leave() {
@@ -60,30 +65,78 @@ class TablePage {
 
   async start() {
     const hash = new URLSearchParams(location.hash.slice(1));
-    const key = `piepmatz:seat:${this.id}`;
-    const stored = JSON.parse(sessionStorage.getItem(key) || localStorage.getItem(key) || "null");
-    this.store.token = hash.get("token") || stored?.token || null;
-    this.store.seat = hash.has("seat") ? Number(hash.get("seat")) : hash.get("token") ? null : stored?.seat ?? null;
     if (hash.has("token")) {
-      // The link carries the token once: the tab's storage keeps it, and it leaves the address
-      // bar, so that history, bookmarks and a copied address do not hand the seat on.
-      this.keep();
+      // The link carries the token once: it leaves the address bar at once, so that history,
+      // bookmarks and a copied address do not hand the seat on. The tab keeps it aside until
+      // the server takes it: a mistyped link never replaces the seat the browser remembers.
+      sessionStorage.setItem(this.linkKey(), JSON.stringify({ seat: hash.has("seat") ? Number(hash.get("seat")) : null, token: hash.get("token") }));
       history.replaceState(null, "", location.pathname + location.search);
     }
-    this.store.info = await api("GET", `/api/tables/${this.id}`);
+    const key = `piepmatz:seat:${this.id}`;
+    const link = JSON.parse(sessionStorage.getItem(this.linkKey()) || "null");
+    const stored = JSON.parse(sessionStorage.getItem(key) || localStorage.getItem(key) || "null");
+    this.store.remembered = stored?.token ? stored : null;
+    try {
+      this.store.info = await api("GET", `/api/tables/${this.id}`);
+    } catch (error) {
+      if (error.status === 404) return missingTable(this.id);
+      throw error;
+    }
     setRulesLink(this.store.info.rules);
-    if (!this.store.token) {
+    if (link?.token) {
+      Object.assign(this.store, { token: link.token, seat: link.seat, fromLink: true });
+    } else if (stored?.token) {
+      Object.assign(this.store, { token: stored.token, seat: stored.seat ?? null });
+    } else {
       // No link: at a player's own table the browser's player key is the seat's credential.
-      // The page is drawn once the server says which seat it is (else the join form shows).
-      this.store.token = playerKey();
-      this.store.byKey = true;
-      this.connect();
+      // The page is drawn once the server says which seat it is (else it says why not).
+      this.byKey();
       return;
     }
-    if (this.store.seat !== null && !this.store.info.seats[this.store.seat]?.name) return showJoin(this, this.store.token);
-    this.remember();
+    // An invite to a seat still free: the join form (the server checks the token then).
+    const { seat, info } = this.store;
+    if (this.store.fromLink && seat !== null && !info.seats[seat]?.name && info.status === "waiting") return showJoin(this, this.store.token);
     this.layout();
     this.connect();
+  }
+
+  /** Where the tab keeps a link's token until the server takes it. */
+  linkKey() {
+    return `piepmatz:link:${this.id}`;
+  }
+
+  /** Say hello with this browser's player key: the credential at the player's own tables. */
+  byKey() {
+    Object.assign(this.store, { token: playerKey(), seat: null, byKey: true, fromLink: false });
+    this.connect();
+  }
+
+  /** The link's token is no seat's here (deadends.js). */
+  linkRefused() {
+    return badLink(this);
+  }
+
+  /** No seat here for this person: the join form where one is free, else why not. */
+  seatless() {
+    return noSeat(this);
+  }
+
+  /** The server did not take the token: say why and offer the way on (deadends.js); a seat the
+  browser remembered that is no longer one is forgotten, and the player key tried instead. */
+  refused() {
+    this.closing = true;
+    this.ws.close();
+    if (this.store.byKey) return this.seatless();
+    if (this.store.fromLink) {
+      sessionStorage.removeItem(this.linkKey());
+      return this.linkRefused();
+    }
+    const key = `piepmatz:seat:${this.id}`;
+    sessionStorage.removeItem(key);
+    localStorage.removeItem(key);
+    this.store.remembered = null;
+    this.closing = false;
+    this.byKey();
   }
 
   /** This tab's seat (or spectator place) and token, for a reload. */
@@ -101,7 +154,9 @@ class TablePage {
   layout() {
     this.boardEl = h("div", { id: "board", class: "board-wrap" });
     this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": _("your hand") });
-    this.decisionEl = h("section", { id: "decision", class: "decision", "aria-live": "polite", "aria-label": _("your move") });
+    // The decision takes the focus back after every move (tabindex -1: by script only).
+    this.decisionEl = h("section", { id: "decision", class: "decision", tabindex: -1, "aria-live": "polite", "aria-label": _("your move") });
+    this.lostEl = h("p", { id: "connection-lost", class: "connection-lost", role: "status", hidden: true });
     this.controlsEl = h("div", { id: "seat-controls", class: "buttons seat-controls" });
     this.bannerEl = h("p", { id: "banner", class: "banner", "aria-live": "polite" }, "");
     this.headEl = h("div", { class: "table-head" });
@@ -116,10 +171,10 @@ class TablePage {
         chatInput.value = "";
       } }, chatInput, h("button", { type: "submit" }, _("Send")));
     this.pageEl = h("div", { class: "table-page" },
-      h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.decisionEl, this.handEl, this.boardEl, this.controlsEl),
+      h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.lostEl, h("div", { class: "seat-area" }, this.decisionEl, this.handEl), this.boardEl, this.controlsEl),
       h("aside", { class: "side-col" },
-        h("section", { class: "panel" }, h("h2", {}, _("Game log")), this.logEl),
-        h("section", { class: "panel" }, h("h2", {}, _("Chat")), this.chatEl, chatForm)));
+        h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, _("Game log")), this.logEl),
+        h("section", { class: "panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, _("Chat")), this.chatEl, chatForm)));
     clear(main()).append(this.pageEl);
     document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
     clearInterval(this.ticker);
@@ -138,7 +193,7 @@ class TablePage {
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     // The server tells this connection's events in the page's language.
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}?lang=${language()}`);
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.id}${serverLanguage() ? `?lang=${serverLanguage()}` : ""}`);
     this.ws = ws;
     ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: this.store.token }));
     ws.onmessage = (event) => {
@@ -148,6 +203,11 @@ class TablePage {
     ws.onclose = () => {
       if (this.closing || this.ws !== ws) return;
       this.banner(_("Connection lost: reconnecting…"));
+      if (this.store.connected) {
+        // Shown at once, and nothing may be clicked until the server answers again.
+        this.store.connected = false;
+        this.render();
+      }
       // Exponential backoff with jitter (0.5 s doubling up to 10 s), so that the pages of a
       // restarted server do not all come back in the same instant.
       const delay = Math.min(10000, 500 * 2 ** this.retries) * (0.5 + Math.random() / 2);
@@ -170,7 +230,15 @@ class TablePage {
       case "welcome":
         this.store.seat = message.seat;
         this.store.welcomed = true;
+        this.store.connected = true;
+        if (this.store.fromLink) {
+          // The server took the link's token: now it is this tab's seat, kept for a reload.
+          sessionStorage.removeItem(this.linkKey());
+          this.store.fromLink = false;
+          this.remember();
+        }
         if (!this.pageEl) this.layout(); // said hello with the player key: now the seat is known
+        this.render();
         break;
       case "table":
         this.store.info = message;
@@ -210,14 +278,14 @@ class TablePage {
         }
         break;
       case "bot_replaced":
-        toast(`Bot ${message.seat} (${message.bot}) failed: ${message.reason}; ${message.fallback} played this move for it.`);
+        toast(_("{name} ({bot}) could not move: the {fallback} bot played this move for it.", {
+          name: this.nameOf(message.seat), bot: botLevel(message.bot), fallback: botLevel(message.fallback),
+        }), "info");
         break;
       case "error":
-        if (message.code === "bad_token" && this.store.byKey && !this.store.welcomed) {
-          // The player key sits nowhere at this table: it may be joined, as without a link.
-          this.closing = true;
-          this.ws.close();
-          showJoin(this, null);
+        if (message.code === "bad_token" && !this.store.welcomed) {
+          // The token is no seat's here: the page says so and offers the way on.
+          this.refused();
           return;
         }
         this.store.pending = false;
@@ -239,21 +307,21 @@ class TablePage {
     while (this.store.queue.length) {
       const message = this.store.queue.shift();
       const full = message.events_from === 0;
-      if (full) {
-        clear(this.logEl);
-          }
+      if (full) clear(this.logEl);
       const animate = !full && PACE > 0 && this.store.state !== null;
       for (let i = 0; i < message.log.length; i++) {
         const event = message.events[i];
-        const line = this.names(message.log[i]);
-        this.addLog(line, event.kind);
+        this.addLog(this.told(message, i), event.kind);
         if (animate && STEPS.has(event.kind)) {
-          this.banner(line);
+          this.banner(this.told(message, i));
+          // The status line tells whose move is being told, not the decision before it.
+          if (event.player !== undefined && event.player !== null) this.tellStatus(event.player);
           highlight(event);
           await sleep(PACE);
         }
       }
-      if (message.log.length) this.banner(this.names(message.log[message.log.length - 1]));
+      this.store.telling = null;
+      if (message.log.length) this.banner(this.told(message, message.log.length - 1));
       if (this.store.state?.move !== message.move) {
         this.store.hint = null;
         this.store.hinting = false;
@@ -284,8 +352,23 @@ class TablePage {
     });
   }
 
-  names(sentence) {
-    return logNames(sentence, this.store.info?.seats || []);
+  /** Sentence ``i`` of a state message's log, drawn from its parts (board.sentence). */
+  told(message, i) {
+    return sentence(message.log_parts?.[i], message.log[i], this.store.seat);
+  }
+
+  /** While a move is told step by step, the status line says whose it is. */
+  tellStatus(p) {
+    this.store.telling = p;
+    const line = this.decisionEl?.querySelector("#status-line");
+    if (line) line.textContent = this.tellingWords();
+  }
+
+  /** Whose move is being told, as the status line says it (null when none is). */
+  tellingWords() {
+    const p = this.store.telling;
+    if (p === null) return null;
+    return p === this.store.seat ? _("Showing your move step by step…") : _("Showing {name}'s move step by step…", { name: this.nameOf(p) });
   }
 
   /** A seat by its person's name ("Anna (you)"), or the bot's. */
@@ -299,8 +382,9 @@ class TablePage {
     this.logEl.scrollTop = this.logEl.scrollHeight;
   }
 
-  banner(text) {
-    this.bannerEl.textContent = text;
+  /** The banner: the sentence being told (text, or a sentence's nodes). */
+  banner(line) {
+    clear(this.bannerEl).append(...(Array.isArray(line) ? line : [line]));
   }
 
   model() {
@@ -308,6 +392,7 @@ class TablePage {
     model.standIn = this.store.info.stand_in;
     model.over = !!ending(this) || this.store.state.result !== null;
     model.clock = (p) => this.clockTag(p);
+    model.lost = this.lost();
     return model;
   }
 
@@ -327,7 +412,7 @@ class TablePage {
     const parts = [
       ngettext("{count} player", "{count} players", info.players),
       _("rules {rules}", { rules: info.rules }),
-      this.store.seat === null ? _("spectating") : _("seat {seat}", { seat: this.store.seat }),
+      this.store.seat === null ? _("spectating") : _("seat {number}", { number: this.store.seat + 1 }),
       this.store.state ? _("move {move}", { move: this.store.state.move }) : null,
       info.pace ? paceWords(info.pace) : null,
       info.spectators ? ngettext("{count} watching", "{count} watching", info.spectators) : null,
@@ -340,15 +425,24 @@ class TablePage {
           info.hints ? hintText().on : hintText().off)
         : null,
       this.store.state?.view.end_triggered && !this.store.state.result
-        ? h("span", { class: "tag last-round", title: _("the end is triggered (E1): play goes on until everybody has had the same number of turns (E2)") }, _("Last round"))
+        ? h("span", { class: "tag last-round", title: _("the end is triggered: play goes on until everybody has had the same number of turns") }, _("Last round"))
         : null,
-      h("a", { class: "rules-inline", href: `/rules?rules=${encodeURIComponent(info.rules)}`, target: "_blank", rel: "noopener" }, _("Rules of this game")),
+      h("a", { class: "rules-inline", href: rulesHref(info.rules), target: "_blank", rel: "noopener" }, _("Rules of this game")),
+      h("a", { class: "to-log", href: "#log-panel" }, _("Log and chat")),
     ].filter(Boolean));
   }
 
-  /** Draw the page from the store: the one place that does, after every change to it. */
+  /** Draw the page from the store: the one place that does, after every change to it. The
+  focus stays on what had it, else (after a move) goes back to the decision. */
   render() {
     if (!this.pageEl) return; // not drawn yet: the server has not said which seat this is
+    const focus = this.focusKey();
+    this.draw();
+    this.markConnection();
+    this.restoreFocus(focus);
+  }
+
+  draw() {
     this.renderHead();
     renderSeatControls(this);
     if (!this.store.state) {
@@ -358,16 +452,53 @@ class TablePage {
     }
     // A tab in the background still says when it is this seat's move, or that a bot plays it.
     const stoodIn = standingIn(this);
-    document.title = stoodIn === "time" || stoodIn === "away" ? _("A bot plays for you — Piepmatz")
-      : this.store.state.legal.length && !stoodIn && !ending(this) ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
+    document.title = this.lost() ? _("Not connected — Piepmatz")
+      : stoodIn === "time" || stoodIn === "away" ? _("A bot plays for you — Piepmatz")
+        : this.store.state.legal.length && !stoodIn && !ending(this) ? _("▶ Your move — Piepmatz") : _("Piepmatz — table {table}", { table: this.id });
     const model = this.model();
-    const pick = stoodIn ? () => null : (where, key) => this.pick(where, key);
+    const pick = stoodIn || this.lost() ? () => null : (where, key) => this.pick(where, key);
     clear(this.boardEl).append(drawBoard(model, pick));
     renderHand(this);
     if (stoodIn) renderStoodIn(this);
     else renderDecision(this, model);
+    // The decision keeps its height while the game goes on: the board below does not jump.
+    this.decisionEl.classList.toggle("steady", !model.over && this.store.info.status === "playing");
     markHint(this);
     this.markStatus();
+  }
+
+  /** The connection was lost and is not back yet (the page was drawn from an earlier one). */
+  lost() {
+    return this.store.welcomed && !this.store.connected;
+  }
+
+  /** Disconnected: said on the page, and every control of the game off until the server is
+  back (a click could not reach it). */
+  markConnection() {
+    const lost = this.lost();
+    this.pageEl.dataset.connected = String(!lost);
+    this.lostEl.hidden = !lost;
+    this.lostEl.textContent = lost ? _("Not connected: reconnecting… The table waits until the connection is back.") : "";
+    if (!lost) return;
+    for (const el of this.pageEl.querySelectorAll(".play-col button, .play-col input, .play-col select, .chat-form input, .chat-form button")) el.disabled = true;
+  }
+
+  /** What has the focus in the game's part of the page, to find it again once redrawn. */
+  focusKey() {
+    const el = document.activeElement;
+    const col = this.pageEl.querySelector(".play-col");
+    if (!el || el === this.decisionEl || !col.contains(el)) return null; // chat, header: left alone
+    return { tag: el.tagName, id: el.id, action: el.dataset.action, card: el.dataset.card, cls: el.classList[0] };
+  }
+
+  restoreFocus(key) {
+    if (!key) return;
+    const col = this.pageEl.querySelector(".play-col");
+    if (col.contains(document.activeElement)) return; // not redrawn
+    const same = [...col.querySelectorAll(key.tag)].find((el) => el.id === key.id && el.dataset.action === key.action
+      && el.dataset.card === key.card && el.classList[0] === key.cls && !el.disabled);
+    if (same) same.focus({ preventScroll: true });
+    else this.decisionEl.focus(); // the move is made: the next decision (in view) has the focus
   }
 
   /** Ask for a hint on this seat's decision (the server refuses when hints are off). */
@@ -397,7 +528,7 @@ class TablePage {
   choice(action, extra = {}) {
     const preview = this.store.previews.get(action);
     return {
-      label: `${actionLabel(this.choiceOf(action))}${preview ? `: ${preview.headline}` : ""}`,
+      label: `${actionLabel(this.choiceOf(action), this.store.state?.view.display)}${preview ? `: ${preview.headline}` : ""}`,
       preview: preview?.headline,
       onclick: () => this.act(action),
       data: { action },
@@ -423,12 +554,13 @@ class TablePage {
     if (this.store.pending || !this.store.state.legal.includes(action)) return toast(_("That move is not possible now."));
     if (this.send({ type: "action", move: this.store.state.move, action })) {
       this.store.pending = true;
-      this.banner(_("You: {action}…", { action: actionLabel(this.choiceOf(action)) }));
+      this.banner(_("You: {action}…", { action: actionLabel(this.choiceOf(action), this.store.state?.view.display) }));
       this.render();
     }
   }
 
-  /** Keys: 1–9 choose a listed move; Escape clears the selected card. */
+  /** Keys: digits choose a listed move (Enter plays it), h asks for a hint, Escape puts the
+  chosen card back. */
   key(event) {
     if (event.target.closest?.("input, textarea")) return;
     if (event.key === "Escape" && this.store.selected) {
@@ -440,11 +572,8 @@ class TablePage {
       this.askHint();
       return;
     }
-    if (/^[1-9]$/.test(event.key)) {
-      const buttons = this.decisionEl.querySelectorAll("button.option");
-      const button = buttons[Number(event.key) - 1];
-      if (button) button.click();
-    }
+    // A digit chooses a listed move (its preview shows), Enter plays it: never at once.
+    if (/^[0-9]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey && optionKey(this, event.key)) event.preventDefault();
   }
 
   async playAgain() {

@@ -1,16 +1,23 @@
 // The table page's words: prompts, hints, what a seat is doing, why a move was refused, and
 // numbers written the page's way. Functions, so that a language switch redraws them.
 import { botLevel } from "./cards.js";
-import { _, language, ngettext } from "./i18n.js";
+import { _, formatNumber, formatPercent, ngettext } from "./i18n.js";
 
+/** What the seat to move is asked, by the phase (the rule it follows: promptRule). */
 export function prompt(phase) {
   return {
     play: _("Play a bird: choose a card of your hand, then a perch."),
-    collect: _("No chase: you may add a bird from your hand to your collection (T2.2)."),
-    crow: _("The crow: choose a bird of your most numerous species to lose (T2.1d)."),
-    draw: _("Draw: take a display card or the top of the bird deck (T3.1)."),
-    "last hand": _("Last hand: choose the two birds that join your collection (E3)."),
+    collect: _("No chase: you may add a bird from your hand to your collection."),
+    crow: _("The crow: choose a bird of your most numerous species to lose."),
+    draw: _("Draw: take a display card or the top of the bird deck."),
+    "last hand": _("Last hand: choose the two birds that join your collection."),
   }[phase];
+}
+
+/** The id of the rule a phase's decision follows (RULES.md), for a link to it: people read
+the rule's words, never its id. */
+export function promptRule(phase) {
+  return { play: "T1", collect: "T2.2", crow: "T2.1d", draw: "T3.1", "last hand": "E3" }[phase] || null;
 }
 
 /** The words of hints, in one place (a function: the page's language may change). */
@@ -69,13 +76,14 @@ function signed(x) {
   return `${x >= 0 ? "+" : "−"}${number(Math.abs(x), 1)}`;
 }
 
+/** A share (0-1) as a whole percentage in the page's language ("32 %" in Czech). */
 export function percent(x) {
-  return `${number(Math.round(100 * x))} %`;
+  return formatPercent(x);
 }
 
 /** A number written the way the page's language writes it (decimal comma in Czech and German). */
 export function number(x, digits = 0) {
-  return x.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return formatNumber(x, digits);
 }
 
 /** Why a stand-in bot plays a seat (its `absent`), for the seat's tag; null when it does not.
