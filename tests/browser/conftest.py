@@ -7,13 +7,18 @@ Playwright's own browser download is not used: the tests launch Debian's ``chrom
 
 from __future__ import annotations
 
+import json
 import os
+import random
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
 from serverplay import running_server
 
@@ -104,3 +109,64 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def artefacts() -> Path:
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     return ARTEFACTS
+
+
+class Server:
+    """Tables made on the test server over HTTP and the protocol, for the pages to show, and
+    what the tests ask a table page (through :data:`SEAT_HOOK`)."""
+
+    #: The table page has drawn the last state it received and is telling nothing.
+    SETTLED = """() => { const s = window.__seat && window.__seat.state;
+      const shown = document.querySelector('.table-page');
+      return !!(s && shown && shown.getAttribute('aria-busy') === 'false'
+        && shown.dataset.move === String(s.move)); }"""
+    #: ... and it is the page's decision, or the game is over.
+    READY = f"""() => ({SETTLED})() && (window.__seat.state.result !== null
+      || window.__seat.state.legal.length > 0)"""
+    #: The last state the page received, in brief.
+    STATUS = """() => { const s = window.__seat.state;
+      return {move: s.move, legal: s.legal, phase: s.view.phase, over: s.result !== null}; }"""
+
+    def __init__(self, site: str) -> None:
+        self.site = site
+
+    def quick(
+        self, players: int = 2, key: str | None = None, name: str = "Anna", **options: Any
+    ) -> dict[str, Any]:
+        """A game against random bots; ``key``: the browser's player key, seated there."""
+        body = {"name": name, "players": players, "bot": "random"} | options
+        made = httpx.post(f"{self.site}/api/quick", json=body | ({"player": key} if key else {}))
+        assert made.status_code == 201, made.text
+        answer: dict[str, Any] = made.json()
+        return answer
+
+    def table(self, seats: list[str], name: str = "Finn", **options: Any) -> dict[str, Any]:
+        """A table with friends (``seats``: human or a bot) that ``name`` opened."""
+        made = httpx.post(f"{self.site}/api/tables", json={"seats": seats, "name": name} | options)
+        assert made.status_code == 201, made.text
+        answer: dict[str, Any] = made.json()
+        return answer
+
+    def finish(self, made: dict[str, Any], seed: int = 1) -> None:
+        """Play the person's seat of ``made`` to the end with random legal moves."""
+        rng = random.Random(seed)
+        with connect(self.site.replace("http", "ws") + f"/ws/{made['table']}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            while True:
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] != "state":
+                    continue
+                if message["result"] is not None:
+                    return
+                if message["legal"]:
+                    move = {"move": message["move"], "action": rng.choice(message["legal"])}
+                    ws.send(json.dumps({"type": "action", **move}))
+
+    def url(self, link: str, query: str = "?pace=0") -> str:
+        """An invite link on this server, ``query`` before its fragment."""
+        return self.site + re.sub(r"^https?://[^/]+", "", link).replace("#", f"{query}#", 1)
+
+
+@pytest.fixture(scope="module")
+def server(site: str) -> Server:
+    return Server(site)
