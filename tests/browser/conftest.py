@@ -120,9 +120,11 @@ class Server:
       const shown = document.querySelector('.table-page');
       return !!(s && shown && shown.getAttribute('aria-busy') === 'false'
         && shown.dataset.move === String(s.move)); }"""
-    #: ... and it is the page's decision, or the game is over.
+    #: ... and it is the page's decision, whose previews have come (the page draws the moves
+    #: again then: a click meanwhile could be lost), or the game is over.
     READY = f"""() => ({SETTLED})() && (window.__seat.state.result !== null
-      || window.__seat.state.legal.length > 0)"""
+      || (window.__seat.state.legal.length > 0
+          && window.__seat.last.preview?.move === window.__seat.state.move))"""
     #: The last state the page received, in brief.
     STATUS = """() => { const s = window.__seat.state;
       return {move: s.move, legal: s.legal, phase: s.view.phase, over: s.result !== null}; }"""

@@ -520,6 +520,7 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
             const bird = banner.querySelector('.mini');
             const line = document.querySelector('#status-line');
             window.told.push({text: banner.textContent, seat: who ? Number(who.dataset.seat) : null,
+              name: who && who.textContent,
               bird: bird && bird.dataset.card, move: Number(shown.dataset.move),
               landed: landed && landed.dataset.card, status: line && line.textContent});
           }
@@ -546,8 +547,9 @@ def test_bot_moves_are_told_step_by_step_before_the_board_changes(browser: Any, 
         take_turn(page, rng)
     told: list[dict[str, Any]] = page.evaluate("() => window.told")
     # The bot's seat is the second: "Bot 2" (seats count from 1), the sentence's seat part.
-    bot_lines = [t for t in told if t["seat"] == 1]
-    assert bot_lines and all(t["text"].startswith("Bot 2 ") for t in bot_lines)
+    assert any(t["seat"] == 1 for t in told)
+    assert all(t["name"] == "Bot 2" for t in told if t["seat"] == 1)
+    bot_lines = [t for t in told if t["seat"] == 1 and t["text"].startswith("Bot 2 ")]
     # While a play is told step by step, the played bird (the sentence's small card) is seen
     # landing in its row, and no other bird ever lands with its sentence (one told without
     # steps, from the first state, shows none).
