@@ -28,7 +28,7 @@ from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _, ngettext
 from piepmatz.text import scoresheet
-from piepmatz.text.words import seat_name, tell
+from piepmatz.text.words import bot_level, seat_name, tell
 
 #: A seat a person plays; any other seat is a bot spec (:func:`piepmatz.bots.make_bot`).
 HUMAN: Final = "human"
@@ -110,7 +110,7 @@ def seat_label(seats: Sequence[str], player: int) -> str:
     kind = seats[player]
     if kind == HUMAN:
         return _("{seat} (person)").format(seat=seat_name(player))
-    return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=kind)
+    return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=bot_level(kind))
 
 
 def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:

@@ -21,7 +21,7 @@ from piepmatz.tui.render import score_sheet_text
 from piepmatz.tui.session import Session
 from piepmatz.tui.textmode import TextGame
 
-PROMPT = re.compile(rb"Player (\d) \(([a-z ]+)\)> $")
+PROMPT = re.compile(rb"Player (\d) \(([^)]+)\)> $")
 COMMAND = [sys.executable, "-c", "from piepmatz.cli import main; raise SystemExit(main())"]
 
 

@@ -64,6 +64,35 @@ def bot_name(player: int) -> str:
     return _("Bot {number}").format(number=player + 1)
 
 
+#: Each phase (the core's ``PHASE_NAMES``, in its order) in a word or two.
+PHASE_WORDS: tuple[str, ...] = (
+    N_("play"),
+    N_("add a bird?"),
+    N_("the crow"),
+    N_("draw"),
+    N_("last hand"),
+    N_("game over"),
+)
+
+#: The bot levels in words (their names stay the engine's: ``medium`` in a spec).
+LEVEL_WORDS: dict[str, str] = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "greedy": N_("greedy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+}
+
+
+def phase_words(phase: int) -> str:
+    return _(PHASE_WORDS[phase])
+
+
+def bot_level(name: str) -> str:
+    """A bot by its level in the current language (``mittel``); any other bot by its name."""
+    return _(LEVEL_WORDS[name]) if name in LEVEL_WORDS else name
+
+
 def seed_card(card: int) -> str:
     """A seed named alone (the squirrel's loot): by its eggs, as the table shows it (``S3``)."""
     return f"S{FEEDER_EGGS[card]}"

@@ -15,6 +15,7 @@ from piepmatz.bots.analysis import hint_seed as review_hint_seed
 from piepmatz.core import Action, Game, PlayerView
 from piepmatz.i18n import _
 from piepmatz.text.numbers import count, decimal, percent
+from piepmatz.text.words import bot_level
 
 from .render import action_text
 
@@ -79,7 +80,7 @@ class HintGiver:
             return
         self.busy = True
         app.notify(
-            _("The {bot} bot is thinking about your move…").format(bot=self.bot),
+            _("The {bot} bot is thinking about your move…").format(bot=bot_level(self.bot)),
             title=_("Hint"),
             timeout=2,
         )
@@ -110,4 +111,5 @@ class HintGiver:
         if current() != view:
             return  # the decision was taken meanwhile
         self.last = view, found
-        app.notify(hint_text(found), title=_("Hint ({bot} bot)").format(bot=found.bot), timeout=20)
+        title = _("Hint ({bot} bot)").format(bot=bot_level(found.bot))
+        app.notify(hint_text(found), title=title, timeout=20)

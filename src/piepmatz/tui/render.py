@@ -31,7 +31,7 @@ from piepmatz.core.cards import (
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
 from piepmatz.i18n import N_, _, ngettext
 from piepmatz.text import scoresheet
-from piepmatz.text.words import Part, bird_text, feeder, seat_name
+from piepmatz.text.words import Part, bird_text, feeder, seat_name, species_name
 
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
@@ -303,8 +303,9 @@ def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
         t.append(line + "\n", style="bold" if strong else "")
     if any(short_label(label) != label for label in labels):
         t.append(" · ".join(labels) + "\n", style="dim")
+    tie = _("tie")
     majority = ", ".join(
-        f"{code}: {_('tie') if holder is None else short_label(labels[holder])}"
+        f"{species_name(code)}: {tie if holder is None else short_label(labels[holder])}"
         for code, holder in sheet.majority.items()
     )
     t.append(_("majorities: {majorities}").format(majorities=majority or _("none")), style="dim")

@@ -21,10 +21,9 @@ from piepmatz.bots.analysis import HINT_BOT, hint
 from piepmatz.bots.base import BotMoveError
 from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.errors import PiepmatzError
-from piepmatz.core.state import PHASE_NAMES
 from piepmatz.i18n import _
 from piepmatz.text.preview import preview
-from piepmatz.text.words import reason, seat_name, tell
+from piepmatz.text.words import bot_level, phase_words, reason, seat_name, tell
 
 from .hints import hint_seed, hint_text
 from .render import score_sheet_text, status_text, table_text
@@ -104,7 +103,7 @@ class TextGame:
         found = hint(self.session.view(player), hint_seed(self.session.game), self.hint_bot)
         self.say(
             _("Hint ({bot} bot): {hint}").format(
-                bot=found.bot, hint=hint_text(found, notation=True)
+                bot=bot_level(found.bot), hint=hint_text(found, notation=True)
             )
         )
 
@@ -164,7 +163,7 @@ class TextGame:
     def ask(self, player: int) -> str | None:
         """Read lines until one is a legal action for ``player`` (None); at the end of input or
         ``quit``, the sentence to leave with."""
-        phase = PHASE_NAMES[self.session.game.state.phase]
+        phase = phase_words(self.session.game.state.phase)
         while True:
             self.out.write(f"{seat_name(player)} ({phase})> ")
             self.out.flush()

@@ -13,7 +13,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import LANGUAGE_NAMES, N_, _, current_language, set_language
 from piepmatz.records import HUMAN
-from piepmatz.text.words import seat_name
+from piepmatz.text.words import bot_level, seat_name
 
 from ..session import SeatError, Session, available_bots, default_bot
 from .messages import OpenSave, StartGame
@@ -57,7 +57,7 @@ class NewGameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         kinds = [(_("person"), HUMAN)] + [
-            (_("{bot} bot").format(bot=b), b) for b in available_bots()
+            (_("{bot} bot").format(bot=bot_level(b)), b) for b in available_bots()
         ]
         bot = default_bot()
         with VerticalScroll() as box:
