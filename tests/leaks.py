@@ -48,7 +48,8 @@ def hidden_names(state: State, viewer: int | None) -> list[str]:
         if q != viewer:
             # Birds seen drawn face up from the display are public (T3.1).
             hidden += [BIRD_NAMES[b] for b in state.hands[q] if b not in state.shown[q]]
-            hidden += [FEEDER_NAMES[f] for f in state.seeds_blind[q]]
+            if not state.is_over():  # at the end every pile is shown (the record names them)
+                hidden += [FEEDER_NAMES[f] for f in state.seeds_blind[q]]
             # A shown bird stays public after the last-hand choice (E3), as "kept or discarded";
             # which of the two is what stays hidden (checked by determinisation).
             if not state.is_over():

@@ -39,7 +39,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from leaks import hidden_names
 from piepmatz.core import Game, GameOptions, view_of, view_to_json
 from piepmatz.core.actions import Action
-from piepmatz.core.cards import BIRD_NAMES
+from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES
 from piepmatz.core.events import event_to_json
 from piepmatz.core.state import row_strength
 from piepmatz.core.view import filter_event, public_view
@@ -292,6 +292,8 @@ def _view_doc(state: Any, viewer: int | None) -> dict[str, Any]:
     if viewer is None:
         doc["player"] = None
         doc["own_seeds"] = []
+    if state.is_over():  # the end shows every pile, as the record does
+        doc["blind_seeds"] = [[FEEDER_NAMES[f] for f in seeds] for seeds in state.seeds_blind]
     return doc
 
 
@@ -445,6 +447,7 @@ def test_the_page_and_its_scripts_are_the_shipped_files(address: str) -> None:
     for page in ("/", "/rules", "/play/", "/replay/"):
         assert after[page] == shipped["index.html"], page
     # The scripts the page loads are all among the files checked.
-    imported = set(re.findall(r'from "\./([\w.]+)"', b"".join(shipped.values()).decode()))
+    scripts = b"".join(v for k, v in shipped.items() if k.endswith((".js", ".html")))
+    imported = set(re.findall(r'from "\./([\w.]+)"', scripts.decode()))
     imported |= set(re.findall(r'src="/static/([\w.]+)"', shipped["index.html"].decode()))
     assert imported and imported <= set(shipped), imported - set(shipped)

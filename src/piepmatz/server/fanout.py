@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from piepmatz.core import views_to_json
-from piepmatz.core.cards import BIRD_NAMES
+from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES
 from piepmatz.core.events import Event, event_to_json
 from piepmatz.core.scoring import mated
 from piepmatz.core.state import State, chases, row_strength
@@ -71,6 +71,11 @@ class Audience:
         room = self.room
         state = room.game.state
         docs = views_to_json(state, {conn.seat for conn in conns})
+        if state.is_over():
+            # Once the game is over nothing is hidden (the record names every card): each
+            # seat's blind seeds too, for the end's seed piles.
+            blind = [[FEEDER_NAMES[f] for f in seeds] for seeds in state.seeds_blind]
+            docs = {seat: doc | {"blind_seeds": blind} for seat, doc in docs.items()}
         over = state.is_over()
         to_act = state.current_player if room.status == TableStatus.PLAYING and not over else None
         if to_act is not None and room.seats[to_act].absent is not None:

@@ -136,7 +136,7 @@ class StoredTable:
     last_clock: list[int | None] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass
 class StoredGame:
     """A table a player key sits at, as "My games" lists it."""
 
@@ -148,6 +148,8 @@ class StoredGame:
     setup: dict[str, Any] | None
     #: Each seat's person's name (while free: ``human``) or bot.
     players: list[str]
+    #: Each seat as the ``table`` message gives it: ``seat``, ``kind``, ``name``.
+    seats: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -596,12 +598,17 @@ class Store:
                 )
             ids = [game.table_id for game in out]
             players: dict[str, list[str]] = {table_id: [] for table_id in ids}
+            seated: dict[str, list[dict[str, Any]]] = {table_id: [] for table_id in ids}
             for seat in await conn.execute(
                 select(seats.c.table_id, seats.c.kind, seats.c.name)
                 .where(seats.c.table_id.in_(ids))
                 .order_by(seats.c.seat)
             ):
                 players[seat.table_id].append(seat.name or seat.kind)
+                seated[seat.table_id].append(
+                    {"seat": len(seated[seat.table_id]), "kind": seat.kind, "name": seat.name}
+                )
         for game in out:
             game.players.extend(players[game.table_id])
+            game.seats.extend(seated[game.table_id])
         return out

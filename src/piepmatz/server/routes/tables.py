@@ -161,6 +161,7 @@ async def my_games(request: Request, site: SiteOf) -> dict[str, list[dict[str, A
             "seat": game.seat,
             "status": game.status,
             "players": game.players,
+            "seats": game.seats,
             "your_turn": False,
             "move": None if game.ending is None else game.ending["move"],
             "pace": TableSetup.from_json(game.setup, len(game.players)).pace.name,
