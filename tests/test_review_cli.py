@@ -163,3 +163,14 @@ def test_a_missing_extra_is_named_in_one_line(
     assert len(err.strip().splitlines()) == 1
     assert f"needs the 'review' extra ({blocked} is not installed)" in err
     assert "pip install 'piepmatz[review]'" in err and "make review" in err
+
+
+def test_a_review_with_no_decisions_claims_no_accuracy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = Game.new(players=2, seed=3).record()  # not a move made yet
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(record))
+    assert main(["review", str(path), "--player", "1", *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "No decision of this player to review yet." in out and "Accuracy" not in out

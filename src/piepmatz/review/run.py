@@ -153,6 +153,8 @@ def report_text(
 
 def summary_text(summary: Summary) -> str:
     s = summary
+    if not s.decisions:  # nothing was graded: no accuracy to claim
+        return _("No decision of this player to review yet.")
     good = s.grades["best"] + s.grades["good"]
     grades = [_(GRADE_WORDS[g]) for g in GRADE_NAMES]
     kind, decisions, lost = _("kind"), _("decisions"), _("lost")
