@@ -21,15 +21,24 @@ from serverplay import ManualClock, playing_room, sqlite_hub
 class CheckingClient:
     """A connection that checks every message against what its viewer may know *now*."""
 
-    def __init__(self, room: list[Room], viewer: int | None) -> None:
+    def __init__(self, room: list[Room], viewer: int | None, resent: bool = True) -> None:
         self.room = room
         self.viewer = viewer
+        #: Check a log resent whole (a return's hello) too: its entries were filtered by the
+        #: core when they happened, and a card public then may be one "hidden now" by this
+        #: check's measure (it knows only the present), so tests of returns check the rest.
+        self.resent = resent
         self.messages = 0
         self.kinds: dict[str, int] = {}
         self.leaks: list[str] = []
 
     async def send(self, text: str) -> None:
         # The room drops a connection whose send fails, so failures are kept, not raised.
+        message = json.loads(text)
+        if not self.resent and message["type"] == "state" and message["events_from"] == 0:
+            for past in ("events", "log", "log_parts"):
+                message[past] = []
+            text = json.dumps(message)
         try:
             self.check(text)
         except AssertionError as exc:
@@ -97,7 +106,7 @@ async def _play_with_absences(seed: int, players: int, policy: int, database: Pa
         holder.append(room)
         for seat in range(1, players):
             await room.take_seat(seat, f"P{seat}", opened.tokens[seat])
-        clients = [CheckingClient(holder, p) for p in [*range(players), None]]
+        clients = [CheckingClient(holder, p, resent=False) for p in [*range(players), None]]
         conns = [Connection(client, client.viewer) for client in clients]
         for conn in conns:
             await room.connect(conn)
