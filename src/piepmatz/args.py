@@ -168,6 +168,16 @@ def new_game(players: int, rules: str, seed: int | None) -> Game:
     return Game(dataclasses.replace(options, rules=Rules.parse(rules)))
 
 
+def add_rules(parser: argparse.ArgumentParser) -> None:
+    """``--rules``: a preset, optionally with flags, read by :func:`rules_spec`."""
+    parser.add_argument(
+        "--rules",
+        type=rules_spec,
+        default="standard",
+        help="preset, optionally with flags: standard (default), overview:last_hand=true",
+    )
+
+
 def add_plugin(parser: argparse.ArgumentParser) -> None:
     """``--plugin``, for a command that builds bots by name: the files or modules to load first
     (:func:`piepmatz.bots.load_plugins`), so that their bots can be named too."""

@@ -13,11 +13,11 @@ from piepmatz import __version__
 from piepmatz.args import (
     Parser,
     add_language,
+    add_rules,
     extra_of,
     install_hint,
     missing_extra,
     new_game,
-    rules_spec,
     unwritable,
 )
 from piepmatz.bots import make_bot
@@ -148,12 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         "score sheet. The bots are random unless --bots names others.",
     )
     demo.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="seats (3)")
-    demo.add_argument(
-        "--rules",
-        type=rules_spec,
-        default="standard",
-        help="preset, optionally with flags: standard (default), overview:last_hand=true",
-    )
+    add_rules(demo)
     demo.add_argument("--seed", type=int, default=None, help="deal with this seed (random)")
     demo.add_argument(
         "--bots",

@@ -12,7 +12,7 @@ import sys
 import warnings
 from typing import Any
 
-from piepmatz.args import positive, rules_spec
+from piepmatz.args import add_rules, positive
 
 #: PettingZoo 1.27 raises these for any dict observation outside its own classic games.
 PETTINGZOO_DICT_WARNINGS = (
@@ -38,12 +38,7 @@ def register(subparsers: Any) -> None:
         choices=(2, 3, 4),
         help="player counts to check (2 3 4)",
     )
-    check.add_argument(
-        "--rules",
-        type=rules_spec,
-        default="standard",
-        help="preset, optionally with flags: standard (default), overview:last_hand=true",
-    )
+    add_rules(check)
     check.add_argument(
         "--sims", type=positive("--sims"), default=5, help="OpenSpiel random_sim_test games"
     )

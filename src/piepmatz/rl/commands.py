@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from piepmatz.args import positive, rules_spec
+from piepmatz.args import add_rules, positive
 
 EXTRA_HINT = "pip install 'piepmatz[rl]'"
 
@@ -64,12 +64,7 @@ def register(subparsers: Any) -> None:
         help="write into an --out that holds another run's checkpoints (else refused)",
     )
     train.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="seats (2)")
-    train.add_argument(
-        "--rules",
-        type=rules_spec,
-        default="standard",
-        help="preset, optionally with flags: standard (default), overview:last_hand=true",
-    )
+    add_rules(train)
     train.add_argument(
         "--opponents",
         nargs="+",

@@ -187,6 +187,16 @@ class _PendingMove:
     done: asyncio.Future[None]
 
 
+async def _at_move(conn: AsyncConnection, table_id: str, moves_played: int) -> bool:
+    """Lock the table's row and say whether its game is at ``moves_played`` moves (a move stored
+    at another process since changes what a stand-in, a resignation or an abort means)."""
+    await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+    played = await conn.scalar(
+        select(func.count()).select_from(moves).where(moves.c.table_id == table_id)
+    )
+    return bool(played == moves_played)
+
+
 class Store:
     """Writes go one transaction at a time (SQLite has one writer; waiting on its lock costs
     tens of milliseconds), and the moves that arrive while one commits share the next one: a
@@ -522,11 +532,7 @@ class Store:
         have changed whose time is up); with the ``clock`` at that moment. False, storing
         nothing, when either differs."""
         async with self._writing() as conn:
-            await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
-            played = await conn.scalar(
-                select(func.count()).select_from(moves).where(moves.c.table_id == table_id)
-            )
-            if played != moves_played:
+            if not await _at_move(conn, table_id, moves_played):
                 return False
             was_now = seats.c.absent.is_(None) if was is None else seats.c.absent == was
             changed = await conn.execute(
@@ -546,11 +552,7 @@ class Store:
         """End the game before its end (a resignation, an abort) as it stands at
         ``moves_played``; False, storing nothing, if a move came first or it is over."""
         async with self._writing() as conn:
-            await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
-            played = await conn.scalar(
-                select(func.count()).select_from(moves).where(moves.c.table_id == table_id)
-            )
-            if played != moves_played:
+            if not await _at_move(conn, table_id, moves_played):
                 return False
             ended = await conn.execute(
                 update(tables)
