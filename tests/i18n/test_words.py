@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from piepmatz.cli import main
-from piepmatz.core import Game, State
+from piepmatz.core import Action, Game, State
 from piepmatz.core.errors import IllegalActionError, InvalidActionError, PiepmatzError
 from piepmatz.core.events import DrawDeck, Event, Keep, TakeBlind
 from piepmatz.core.state import PLAY
@@ -109,6 +109,30 @@ def test_an_illegal_move_names_its_reason_and_each_language_tells_it() -> None:
         rule = error.params.get("rule")
         if rule:
             assert all(str(rule) in text for text in told.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "why", "said"),
+    [
+        ("play XX5m 2", "not_a_bird", {"cs": "není karta ptáka", "de": "keine Vogelkarte"}),
+        ("play BL5m 9", "perch_not_number", {"cs": "bidýlko musí", "de": "Sitzstange muss"}),
+        ("draw display x", "slot_not_number", {"cs": "místo v nabídce", "de": "Auslageplatz"}),
+        ("keep BL5m BL5m", "keep_twice", {"cs": "dvakrát", "de": "zweimal"}),
+    ],
+)
+def test_what_is_wrong_in_an_unreadable_action_is_told_in_the_language(
+    text: str, why: str, said: dict[str, str]
+) -> None:
+    with pytest.raises(InvalidActionError) as err:
+        Action.parse(text)
+    assert err.value.reason == why and err.value.params["text"] == text
+    word = err.value.params["word"]
+    for lang, words in said.items():
+        with use_language(lang):
+            told = reason(err.value)
+        # The player's own input is echoed as typed; the rest is the language's.
+        assert told.count(repr(text)) == 1 and str(word) in told and words in told, told
+        assert "cannot" not in told and "must" not in told
 
 
 def test_an_error_without_a_reason_is_told_in_the_cores_words() -> None:

@@ -176,9 +176,9 @@ class Action:
         try:
             if verb == "play" and len(args) == 2:
                 perch = _number(args[1], "perch", MAX_PERCHES)
-                return Action(PLAY, (parse_bird(args[0]),), perch)
+                return Action(PLAY, (_bird(args[0]),), perch)
             if verb == "collect" and len(args) == 1:
-                return Action(COLLECT, (parse_bird(args[0]),))
+                return Action(COLLECT, (_bird(args[0]),))
             if verb == "pass" and not args:
                 return Action(PASS)
             if verb == "draw" and args and args[0].lower() == "deck" and len(args) == 1:
@@ -186,15 +186,21 @@ class Action:
             if verb == "draw" and len(args) == 2 and args[0].lower() == "display":
                 return Action(DRAW_DISPLAY, (), _number(args[1], "display slot", DISPLAY_SIZE))
             if verb == "crow" and len(args) == 1:
-                return Action(CROW, (parse_bird(args[0]),))
+                return Action(CROW, (_bird(args[0]),))
             if verb == "keep" and len(args) == 2:
-                a, b = parse_bird(args[0]), parse_bird(args[1])
+                a, b = _bird(args[0]), _bird(args[1])
                 if a == b:
-                    raise ValueError(f"keep names {args[0]} twice: name two different birds")
+                    raise _Unreadable(
+                        f"keep names {args[0]} twice: name two different birds",
+                        "keep_twice",
+                        word=args[0],
+                    )
                 return Action(KEEP, (min(a, b), max(a, b)))
-        except ValueError as exc:
-            # The detail (a card or number that is none) stays the core's English.
-            raise InvalidActionError(f"cannot read action {text!r}: {exc}") from None
+        except _Unreadable as exc:
+            # What was wrong as data too, so that an interface says it in the player's language.
+            raise InvalidActionError(
+                f"cannot read action {text!r}: {exc}", exc.reason, text=text, **exc.params
+            ) from None
         raise InvalidActionError(
             f"cannot read action {text!r}: expected one of 'play <bird> <perch>', "
             "'collect <bird>', 'pass', 'draw display <1-3>', 'draw deck', 'crow <bird>', "
@@ -234,10 +240,29 @@ class Action:
         }
 
 
+class _Unreadable(ValueError):
+    """One word of an action's text that is not what its place asks for."""
+
+    def __init__(self, message: str, reason: str, **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params
+
+
+def _bird(word: str) -> int:
+    try:
+        return parse_bird(word)
+    except ValueError as exc:
+        raise _Unreadable(str(exc), "not_a_bird", word=word) from None
+
+
 def _number(text: str, what: str, top: int) -> int:
     # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few of them.
     if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= top:
-        raise ValueError(f"{what} must be a number 1-{top}, not {text!r}")
+        reason = "perch_not_number" if what == "perch" else "slot_not_number"
+        raise _Unreadable(
+            f"{what} must be a number 1-{top}, not {text!r}", reason, word=text, top=top
+        )
     return int(text)
 
 

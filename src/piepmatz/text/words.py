@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from string import Formatter
 from typing import Any
 
+from piepmatz.core.actions import Action
 from piepmatz.core.cards import (
     BIRD_FEMALE,
     BIRD_NAMES,
@@ -196,6 +197,29 @@ def birds_as(style: str) -> Iterator[None]:
 def bird_text(card: int) -> str:
     """A bird in running text as this block writes birds (:func:`birds_as`)."""
     return BIRD_NAMES[card] if _BIRDS_AS.get() == "code" else bird_words(card)
+
+
+def action_words(action: Action, short: bool = False) -> str:
+    """An action in words (``Blackbird 5♂ → perch 2``); ``short`` for a narrow column."""
+    kind = action.kind
+    cards = [bird_text(c) for c in action.cards]
+    if kind == "play":
+        return _("{bird} → perch {perch}").format(bird=cards[0], perch=action.index)
+    if kind == "collect":
+        text = _("add {bird}") if short else _("add {bird} to your collection")
+        return text.format(bird=cards[0])
+    if kind == "pass":
+        return _("add no bird")
+    if kind == "draw display":
+        text = _("display slot {slot}") if short else _("take display slot {slot}")
+        return text.format(slot=action.index)
+    if kind == "draw deck":
+        return _("bird deck (top)") if short else _("take the top of the bird deck")
+    if kind == "crow":
+        text = _("lose {bird}") if short else _("lose {bird} to the crow")
+        return text.format(bird=cards[0])
+    text = _("keep {first} + {second}") if short else _("keep {first} and {second}")
+    return text.format(first=cards[0], second=cards[1])
 
 
 def tell(event: Event, names: Sequence[str] | None = None) -> str:
@@ -368,6 +392,19 @@ REASONS: dict[str, str] = {
     "keep_not_in_hand": N_("not in your hand: {birds} ({rule})"),
     "not_your_turn": N_("it is not your turn"),
     "game_over": N_("the game is over; no more moves ({rule})"),
+    "not_a_bird": N_(
+        "cannot read action {text!r}: {word!r} is not a bird card: write its species' code, "
+        "value 1-6 and m or f, as in 'BL5m'"
+    ),
+    "perch_not_number": N_(
+        "cannot read action {text!r}: the perch must be a number 1-{top}, not {word!r}"
+    ),
+    "slot_not_number": N_(
+        "cannot read action {text!r}: the display slot must be a number 1-{top}, not {word!r}"
+    ),
+    "keep_twice": N_(
+        "cannot read action {text!r}: {word} is named twice: name two different birds"
+    ),
     "unreadable": N_(
         "cannot read action {text!r}: type e.g. 'play BL5m 2', 'collect BL3f', 'pass', "
         "'draw display 1', 'draw deck', 'crow BL5m' or 'keep BL5m YE2f'"
