@@ -65,6 +65,9 @@ def test_text_review_and_plot(
     assert "2 players, standard rules, seed 7 (finished)" in out
     rows = [line for line in out.splitlines() if re.match(r" *\d+  ", line)]
     assert all(line.endswith(GRADE_NAMES) for line in rows)
+    # Moves in words, as the terminal lists them; the kind of decision in words too.
+    assert not any(re.search(r"\b[A-Z]{2}[1-6][mf]\b|\bdraw display\b", line) for line in rows)
+    assert any("→ perch" in line for line in rows) and any("  draw  " in line for line in rows)
     assert len(rows) == len(found)
     assert f"of {len(found)} decisions best or good" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -12,12 +12,12 @@ import re
 import pytest
 
 from piepmatz.bots.analysis import Estimate, Hint
-from piepmatz.core import Game, view_of
+from piepmatz.core import Action, Game, view_of
 from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.i18n import LANGUAGES, use_language
 from piepmatz.text import scoresheet
 from piepmatz.text.preview import preview
-from piepmatz.text.words import seat_name, told
+from piepmatz.text.words import action_words, seat_name, told
 from piepmatz.tui.hints import hint_text
 
 #: An engine card code: a bird (``BL5m``), a seed (``S2c``, or ``S2`` as the table prints it),
@@ -34,7 +34,7 @@ SHARED = {"bot", "hand", "position", "blind", "rest"} | {
 
 def _said(game: Game, rng: random.Random, names: list[str] | None) -> list[str]:
     """Everything a person reads of ``game`` played to the end by random moves, in the current
-    language: the sentences, previews at a sample of decisions, a hint, the score sheet."""
+    language: the sentences, previews and moves at a sample of decisions, a hint, the score sheet."""
     out: list[str] = []
     while not game.state.is_over():
         state = game.state
@@ -43,7 +43,9 @@ def _said(game: Game, rng: random.Random, names: list[str] | None) -> list[str]:
             view = view_of(state, state.current_player)
             for action_id in rng.sample(legal, min(3, len(legal))):
                 shown = preview(view, action_id)
-                out += [shown.headline, *shown.steps]
+                action = Action.from_id(action_id)
+                out += [shown.headline, *shown.steps, action_words(action)]
+                out.append(action_words(action, short=True))
             players = game.options.players
             estimate = Estimate(legal[0], -1.5, 2.25, 0.32, 0.1, 20.0, (0.32,) * players, 2000)
             out.append(hint_text(Hint("hard", estimate)))

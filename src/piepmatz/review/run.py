@@ -20,10 +20,11 @@ from piepmatz.bots.analysis import (
     iter_reviews,
     summarise,
 )
-from piepmatz.core import Game, dump_json
+from piepmatz.core import Action, Game, dump_json
+from piepmatz.core.state import PHASE_NAMES
 from piepmatz.i18n import _, pgettext
 from piepmatz.text.numbers import count, decimal, percent
-from piepmatz.text.words import GRADE_WORDS, seat_name
+from piepmatz.text.words import GRADE_WORDS, action_words, phase_words, seat_name
 
 
 def run(args: argparse.Namespace, game: Game, label: str, seat: int) -> int:
@@ -108,7 +109,7 @@ def report_text(
     about = about.format(
         game=label, players=o.players, rules=o.rules.name, seed=o.seed, moves=len(game.actions)
     )
-    # Column headings (the notation in the cells is the engine's, the same in every language).
+    # Column headings; the moves in the cells are in words, as the terminal lists them.
     heads = [
         _("turn"),
         _("kind"),
@@ -120,7 +121,12 @@ def report_text(
         _("win Δ"),
         _("grade"),
     ]
-    w = [max(len(h), n) for h, n in zip(heads, (4, 9, 16, 16, 13, 4, 5, 6, 0), strict=True)]
+    kinds = {r.phase: _kind(r.phase) for r in reviews}
+    played = [_move(r.played) for r in reviews]
+    best = [_("(same)") if r.played == r.best.action else _move(r.best.action) for r in reviews]
+    fill = [max(map(len, column), default=0) for column in (kinds.values(), played, best)]
+    least = (4, fill[0], fill[1], fill[2], 13, 4, 5, 6, 0)
+    w = [max(len(h), n) for h, n in zip(heads, least, strict=True)]
     out = [
         _("Review of {player} — {game}").format(player=seat_name(player), game=about),
         _("The search: {iterations} iterations per option, from the view of {player} only.").format(
@@ -136,19 +142,27 @@ def report_text(
         f"{heads[4]:>{w[4]}}  {heads[5]:>{w[5]}}  {heads[6]:>{w[6]}}  {heads[7]:>{w[7]}}  "
         f"{heads[8]}",
     ]
-    for r in reviews:
+    for r, mine, better in zip(reviews, played, best, strict=True):
         b = r.best
-        same = r.played == b.action
         lead = f"{decimal(b.lead, signed=True):>6} ± {decimal(b.lead_spread):<4}"
         out.append(
-            f"{r.turn:>{w[0]}}  {r.phase:<{w[1]}}  {r.played_estimate.text:<{w[2]}}  "
-            f"{_('(same)') if same else b.text:<{w[3]}}  {lead:>{w[4]}}  "
+            f"{r.turn:>{w[0]}}  {kinds[r.phase]:<{w[1]}}  {mine:<{w[2]}}  "
+            f"{better:<{w[3]}}  {lead:>{w[4]}}  "
             f"{percent(b.win):>{w[5]}}  {decimal(r.loss):>{w[6]}}  "
             f"{percent(r.win_change, signed=True):>{w[7]}}  "
             f"{_(GRADE_WORDS[r.grade])}"
         )
     out += ["", summary_text(summary)]
     return "\n".join(out) + "\n"
+
+
+def _move(action_id: int) -> str:
+    return action_words(Action.from_id(action_id), short=True)
+
+
+def _kind(phase: str) -> str:
+    """A kind of decision (the engine's phase name) in the reader's language."""
+    return phase_words(PHASE_NAMES.index(phase))
 
 
 def summary_text(summary: Summary) -> str:
@@ -158,7 +172,8 @@ def summary_text(summary: Summary) -> str:
     good = s.grades["best"] + s.grades["good"]
     grades = [_(GRADE_WORDS[g]) for g in GRADE_NAMES]
     kind, decisions, lost = _("kind"), _("decisions"), _("lost")
-    w = [max(9, len(kind)), max(9, len(decisions)), max(5, len(lost))]
+    widest = max(len(_kind(name)) for name in CATEGORIES)
+    w = [max(widest, len(kind)), max(9, len(decisions)), max(5, len(lost))]
     lines = [
         _(
             "Accuracy {accuracy} ({good} of {decisions} decisions best or good), "
@@ -174,7 +189,9 @@ def summary_text(summary: Summary) -> str:
         if not c.decisions:
             continue
         counts = "  ".join(f"{c.grades[g]:>{n}}" for g, n in zip(GRADE_NAMES, widths, strict=True))
-        lines.append(f"{name:<{w[0]}}  {c.decisions:>{w[1]}}  {decimal(c.loss):>{w[2]}}  {counts}")
+        lines.append(
+            f"{_kind(name):<{w[0]}}  {c.decisions:>{w[1]}}  {decimal(c.loss):>{w[2]}}  {counts}"
+        )
     return "\n".join(lines)
 
 
