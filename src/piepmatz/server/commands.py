@@ -1,4 +1,9 @@
-"""``piepmatz serve`` and ``piepmatz db upgrade``; the web stack is imported only when they run."""
+"""``piepmatz serve`` and ``piepmatz db upgrade``; the web stack is imported only when they run.
+
+Every option may come from the environment instead, as container platforms pass settings:
+``PIEPMATZ_`` and the option's name in capitals (``--database-url``: ``PIEPMATZ_DATABASE_URL``;
+a repeatable option takes its values separated by spaces); the command line wins.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,13 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from piepmatz.args import add_plugin
+
+#: What every option's environment variable starts with.
+ENV_PREFIX = "PIEPMATZ_"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,7 +109,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--log-level",
         default="info",
         choices=("critical", "error", "warning", "info", "debug"),
-        help="how much uvicorn logs (info: every request)",
+        help="the least severe log lines written (info: starting, migrations, resumed tables "
+        "and every request)",
+    )
+    serve.add_argument(
+        "--log-format",
+        default="text",
+        choices=("text", "json"),
+        help="log lines as text (time, level, logger, message) or one JSON object a line, for "
+        "log collectors (text)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        metavar="ADDRESSES",
+        help="the proxies trusted to say who the client is (X-Forwarded-For, X-Forwarded-Proto): "
+        "addresses or networks separated by commas, or * for any (127.0.0.1)",
     )
     from .limits import (
         CONNECTIONS_PER_ADDRESS,
@@ -149,12 +174,67 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"reviews computed at once on the server ({REVIEWS_AT_ONCE}; 0: no limit)",
     )
     serve.set_defaults(func=run_serve)
+    from_environment(serve, os.environ)
 
     database = subparsers.add_parser("db", help="the game server's database")
     actions = database.add_subparsers(dest="db_command", required=True)
     upgrade = actions.add_parser("upgrade", help="apply the schema migrations (serve does too)")
     _database_url(upgrade)
     upgrade.set_defaults(func=run_upgrade)
+    from_environment(upgrade, os.environ)
+
+
+def environment_name(action: argparse.Action) -> str:
+    """The environment variable of an option: ``--bot-workers`` is ``PIEPMATZ_BOT_WORKERS``."""
+    return ENV_PREFIX + action.dest.upper()
+
+
+def from_environment(parser: argparse.ArgumentParser, environ: Mapping[str, str]) -> None:
+    """Take each option's default from its environment variable where one is set, and name the
+    variable in the option's help. A value that is no good is said when the command runs (not
+    while the parser is built, which every other command does too), and nothing starts."""
+    problems: list[str] = []
+    for action in parser._actions:
+        if not action.option_strings or action.dest in ("help", "func"):
+            continue
+        name = environment_name(action)
+        action.help = f"{action.help} [{name}]"
+        raw = environ.get(name)
+        if raw is None:
+            continue
+        try:
+            value = _convert(action, raw)
+        except (TypeError, ValueError) as exc:
+            problems.append(f"{name}={raw!r} (for {action.option_strings[0]}): {exc}")
+            continue
+        parser.set_defaults(**{action.dest: value})
+    parser.set_defaults(environment_problems=problems)
+
+
+def _convert(action: argparse.Action, raw: str) -> Any:
+    """``raw`` as the option's type (each of a repeatable option's values separated by spaces),
+    or ValueError saying why not."""
+
+    def one(text: str) -> Any:
+        try:
+            value = action.type(text) if callable(action.type) else text
+        except (TypeError, ValueError):
+            kind = getattr(action.type, "__name__", "value")
+            raise ValueError(f"not a {'number' if kind in ('int', 'float') else kind}") from None
+        if action.choices is not None and value not in action.choices:
+            raise ValueError("one of " + ", ".join(map(str, action.choices)))
+        return value
+
+    if isinstance(action, argparse._AppendAction):
+        return [one(part) for part in raw.split()]
+    return one(raw)
+
+
+def _environment_problems(args: argparse.Namespace, command: str) -> bool:
+    """Say what was wrong with the environment's settings; True if anything was."""
+    for problem in getattr(args, "environment_problems", ()):
+        sys.stderr.write(f"piepmatz {command}: {problem}\n")
+    return bool(getattr(args, "environment_problems", ()))
 
 
 def _database_url(parser: argparse.ArgumentParser) -> None:
@@ -172,6 +252,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from .limits import Limits
     from .messages import MAX_MESSAGE
 
+    if _environment_problems(args, "serve"):
+        return 2
     if args.bot_workers < 0:
         sys.stderr.write("piepmatz serve: --bot-workers must be 0 or more\n")
         return 2
@@ -236,6 +318,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
         sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
         return 2
+    from . import logs
+
+    logs.configure(args.log_level, args.log_format)
     app = create_app(
         args.database_url,
         bot_workers=args.bot_workers,
@@ -258,7 +343,13 @@ def run_serve(args: argparse.Namespace) -> int:
         # Compressing every view costs more CPU than the few kilobytes it saves (measured with
         # benchmarks/server.py: an eighth of the server's time went to deflate).
         ws_per_message_deflate=False,
+        # The log is set up above (logs.configure): uvicorn's records go through it too.
+        log_config=None,
         log_level=args.log_level,
+        # Who the client is, from the trusted proxies' X-Forwarded-For (the per-address limits
+        # count it) and X-Forwarded-Proto (the links handed out say https:// behind TLS).
+        proxy_headers=True,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0
 
@@ -282,6 +373,9 @@ def _redis_problem(url: str) -> str | None:
 
 def run_upgrade(args: argparse.Namespace) -> int:
     from . import db
+
+    if _environment_problems(args, "db upgrade"):
+        return 2
 
     async def upgrade() -> str:
         url = args.database_url or db.default_database_url()

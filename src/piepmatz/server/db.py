@@ -7,6 +7,7 @@ replays each unfinished game (PRODUCT.md principle 6). Tokens are stored only as
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+log = logging.getLogger("piepmatz.server")
 
 metadata = MetaData()
 
@@ -147,14 +150,41 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _alembic_upgrade(connection: Connection) -> None:
-    from alembic import command
+def _alembic_config(connection: Connection | None = None) -> Any:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    return config
+
+
+def head_revision() -> str | None:
+    """The newest migration this version of the server ships."""
+    from alembic.script import ScriptDirectory
+
+    head: str | None = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    return head
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The migration the database's schema is at (``None``: an empty database)."""
+    from alembic.runtime.migration import MigrationContext
+
+    current: str | None = MigrationContext.configure(connection).get_current_revision()
+    return current
+
+
+def _alembic_upgrade(connection: Connection) -> None:
+    from alembic import command
+
+    before = current_revision(connection)
+    command.upgrade(_alembic_config(connection), "head")
+    after = current_revision(connection)
+    if before == after:
+        log.info("database schema is current (migration %s)", after)
+    else:
+        log.info("database schema migrated from %s to %s", before or "nothing", after)
 
 
 #: The PostgreSQL advisory lock held while migrating: the first 8 bytes of the SHA-256 of
