@@ -211,3 +211,10 @@ def redis_url() -> Iterator[str]:
     else:
         with throwaway_redis() as url:
             yield url
+
+
+@pytest.fixture
+def own_redis() -> Iterator[str]:
+    """A Redis of this test's own (a throwaway ``redis-server``), which the test may shut down."""
+    with throwaway_redis() as url:
+        yield url

@@ -29,7 +29,7 @@ from .messages import explain
 from .pace import PaceRoster
 from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
-from .routes import Site, pages, play, tables
+from .routes import Site, ops, pages, play, tables
 from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
@@ -134,7 +134,7 @@ def create_app(
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
-    for router in (tables.router, pages.router, play.router):
+    for router in (tables.router, pages.router, play.router, ops.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app

@@ -106,6 +106,10 @@ class Bus:
                 await self._pubsub.aclose()
         await self.redis.aclose()
 
+    def listening(self) -> bool:
+        """The subscription's listener runs (it subscribes again by itself after a loss)."""
+        return self._listener is not None and not self._listener.done()
+
     async def hold(self, table_id: str) -> None:
         """Hear a table's news from now on (before its state is read from the database)."""
         if table_id not in self.tables:

@@ -235,6 +235,19 @@ class BotPool:
             index,
         )
 
+    def alive(self) -> str | None:
+        """``None`` while the workers are alive; else what is wrong, and a fresh pool is
+        started (the next look finds it alive; a bot would have replaced it at its next move)."""
+        executor = self.executor
+        if executor is None:
+            return None
+        processes = list((executor._processes or {}).values())
+        dead = sum(not process.is_alive() for process in processes)
+        if not dead and not executor._broken:
+            return None
+        self._replace(executor)
+        return "a bot worker died: new ones are starting"
+
     def close(self) -> None:
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
