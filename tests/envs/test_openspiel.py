@@ -189,7 +189,7 @@ def test_two_players_set_a_species_aside_by_chance() -> None:
     outcomes = [o for o, _ in state.chance_outcomes()]
     assert outcomes == [binding.SPECIES_OUTCOME + s for s in range(6)]
     state.apply_action(binding.SPECIES_OUTCOME + 3)  # GR
-    assert state.action_to_string(-1, binding.FIRST_OUTCOME + 1) == "first player 1"
+    assert state.action_to_string(-1, binding.FIRST_OUTCOME + 1) == "first seat 1"
     state.apply_action(binding.FIRST_OUTCOME + 1)
     column = [o - binding.FEEDER_OUTCOME for o, _ in state.chance_outcomes()]
     assert len(column) == 36 - 5  # pests too (S3), without the five 3+ cards (S2, C4)

@@ -2,13 +2,13 @@
 
 Each kind of event is a small named tuple with the game's own field names (``Play(player, bird,
 perch)``); its ``kind`` (the last field, fixed per class) is the name it has in JSON. This module
-writes events as JSON and reads them back, and describes them in English (for logs and the
-terminal game).
+writes events as JSON and reads them back, and describes them in English for logs and tools, by
+seat id and card code (people's sentences are :mod:`piepmatz.text.words`').
 
 >>> describe_event(Play(player=1, bird=0, perch=2))
-'Player 1 plays BL1m to perch 2.'
+'Seat 1 plays BL1m to perch 2.'
 >>> describe_event(DrawDeck(player=0, bird=None))
-'Player 0 draws a bird from the deck.'
+'Seat 0 draws a bird from the deck.'
 """
 
 from __future__ import annotations
@@ -381,46 +381,48 @@ def _seed(card: int) -> str:
 
 
 def describe_event(event: Event) -> str:
-    """One sentence for an event (hidden fields, ``None``, are described as hidden)."""
+    """One English sentence for an event, for logs and tools (hidden fields, ``None``, are
+    described as hidden). Seats are the engine's ids, counted from 0; the sentences people read
+    are :mod:`piepmatz.text.words`', with seats counted from 1 or by name."""
     e = event
     match e.kind:  # by kind, not class: see hide_secret
         case EventKind.TURN:
-            return f"Turn {e.turn}: player {e.player}."
+            return f"Turn {e.turn}: seat {e.player}."
         case EventKind.PLAY:
-            return f"Player {e.player} plays {BIRD_NAMES[e.bird]} to perch {e.perch}."
+            return f"Seat {e.player} plays {BIRD_NAMES[e.bird]} to perch {e.perch}."
         case EventKind.CHASE:
             return f"Perch {e.perch}: the ground beats the perch by {e.difference} — a chase."
         case EventKind.TAKE_SEED:
-            return f"Player {e.player} takes {_seed(e.seed)} from position {e.position}."
+            return f"Seat {e.player} takes {_seed(e.seed)} from position {e.position}."
         case EventKind.TAKE_BLIND:
             seed = "a seed" if e.seed is None else _seed(e.seed)
-            return f"Player {e.player} takes {seed} blind from the feeder deck."
+            return f"Seat {e.player} takes {seed} blind from the feeder deck."
         case EventKind.TAKE_PEST:
             where = "the feeder deck" if e.position == 0 else f"beside position {e.position}"
-            return f"Player {e.player} takes a {describe_feeder(e.pest)} from {where}."
+            return f"Seat {e.player} takes a {describe_feeder(e.pest)} from {where}."
         case EventKind.FEEDER_EMPTY:
-            return f"The feeder deck is empty: player {e.player} takes no seed."
+            return f"The feeder deck is empty: seat {e.player} takes no seed."
         case EventKind.COLLECT_PERCH:
-            return f"Player {e.player} collects the chased {BIRD_NAMES[e.bird]}."
+            return f"Seat {e.player} collects the chased {BIRD_NAMES[e.bird]}."
         case EventKind.CROW:
-            return f"The crow scares away player {e.player}'s {BIRD_NAMES[e.bird]}."
+            return f"The crow scares away seat {e.player}'s {BIRD_NAMES[e.bird]}."
         case EventKind.CROW_NOTHING:
-            return f"The crow finds no bird of player {e.player}'s."
+            return f"The crow finds no bird of seat {e.player}'s."
         case EventKind.SQUIRREL:
             lost = ", ".join(FEEDER_NAMES[s] for s in e.seeds) or "nothing"
-            return f"The squirrel takes from player {e.player}'s seeds: {lost}."
+            return f"The squirrel takes from seat {e.player}'s seeds: {lost}."
         case EventKind.PROMOTE:
             return f"{BIRD_NAMES[e.bird]} now sits at perch {e.perch}."
         case EventKind.COLLECT:
-            return f"Player {e.player} adds {BIRD_NAMES[e.bird]} from hand to the collection."
+            return f"Seat {e.player} adds {BIRD_NAMES[e.bird]} from hand to the collection."
         case EventKind.PASS:
-            return f"Player {e.player} adds no bird."
+            return f"Seat {e.player} adds no bird."
         case EventKind.DRAW_DECK:
             if e.bird is None:
-                return f"Player {e.player} draws a bird from the deck."
-            return f"Player {e.player} draws {BIRD_NAMES[e.bird]} from the deck."
+                return f"Seat {e.player} draws a bird from the deck."
+            return f"Seat {e.player} draws {BIRD_NAMES[e.bird]} from the deck."
         case EventKind.DRAW_DISPLAY:
-            return f"Player {e.player} takes {BIRD_NAMES[e.bird]} from display slot {e.slot}."
+            return f"Seat {e.player} takes {BIRD_NAMES[e.bird]} from display slot {e.slot}."
         case EventKind.REFILL_DISPLAY:
             return f"Display slot {e.slot} is refilled with {BIRD_NAMES[e.bird]}."
         case EventKind.REFILL_COLUMN:
@@ -432,14 +434,14 @@ def describe_event(event: Event) -> str:
         case EventKind.END_TRIGGERED:
             return f"The end of the game is triggered: {END_REASONS.get(e.reason, e.reason)}."
         case EventKind.SKIP:
-            return f"Player {e.player} has no card and skips the turn."
+            return f"Seat {e.player} has no card and skips the turn."
         case EventKind.KEEP:
             if e.birds and e.birds[0] is None:
-                return f"Player {e.player} chooses the last hand."
-            return f"Player {e.player} keeps {', '.join(_bird(b) for b in e.birds) or 'nothing'}."
+                return f"Seat {e.player} chooses the last hand."
+            return f"Seat {e.player} keeps {', '.join(_bird(b) for b in e.birds) or 'nothing'}."
         case EventKind.REVEAL:
             added = ", ".join(_bird(b) for b in e.birds) or "nothing"
-            return f"Player {e.player} adds {added} from the last hand."
+            return f"Seat {e.player} adds {added} from the last hand."
         case EventKind.GAME_OVER:
             return "The game is over."
     raise TypeError(f"not an event: {event!r}")

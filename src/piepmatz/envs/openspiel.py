@@ -325,7 +325,7 @@ class Position:
         ]
         for p in range(self.n):
             lines.append(
-                f"player {p}: hand {birds_text(e.hands[p])}; collection "
+                f"seat {p}: hand {birds_text(e.hands[p])}; collection "
                 f"{birds_text(e.collections[p])}; seeds {feeder_text(e.seeds_seen[p])} + blind "
                 f"{feeder_text(e.seeds_blind[p])}; pests {feeder_text(e.pests[p])}; "
                 f"kept {e.kept[p]}"
@@ -412,7 +412,7 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         if player >= 0:
             return str(Action.from_id(action))
         if action >= FIRST_OUTCOME:
-            return f"first player {action - FIRST_OUTCOME}"
+            return f"first seat {action - FIRST_OUTCOME}"
         if action >= SPECIES_OUTCOME:
             return f"set aside {SPECIES[action - SPECIES_OUTCOME]}"
         if action < FEEDER_OUTCOME:

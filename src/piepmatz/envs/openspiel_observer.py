@@ -99,7 +99,7 @@ class Deal(NamedTuple):
     def public_text(self) -> str:
         """What everybody saw of the deal."""
         return (
-            f"deal: set aside {self.species}; first player {self.first}; turned up for the "
+            f"deal: set aside {self.species}; first seat {self.first}; turned up for the "
             f"column {feeder_text(self.column)}; perches {birds_text(self.perches)}; display "
             f"{birds_text(self.display)}"
         )

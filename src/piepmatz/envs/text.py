@@ -3,7 +3,7 @@
 >>> from piepmatz.core.state import State
 >>> from piepmatz.core.view import view_of
 >>> print(draw_table(view_of(State.new_game(players=2, seed=3), 0)).splitlines()[0])
-Piepmatz, 2 players, standard rules — turn 1, player 1 to play (seen by player 0)
+Piepmatz, 2 players, standard rules — turn 1, seat 1 to play (seen by seat 0)
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
     if view.phase == GAME_OVER:
         head += f"game over after turn {view.turn}"
     else:
-        head += f"turn {view.turn}, player {view.current_player} to {PHASE_NAMES[view.phase]}"
-    lines = [f"{head} (seen by player {me})" if private else f"{head} (public)"]
+        head += f"turn {view.turn}, seat {view.current_player} to {PHASE_NAMES[view.phase]}"
+    lines = [f"{head} (seen by seat {me})" if private else f"{head} (public)"]
     for k, row in enumerate(view.rows):
         ground = " ".join(BIRD_NAMES[b] for b in row[1:]) or "-"
         lines.append(f"  perch {k + 1}: {BIRD_NAMES[row[0]] if row else '-'} | ground: {ground}")
@@ -73,7 +73,7 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
             hand += f"{among} {birds_text(view.shown[q])}"
         mark = "*" if q == view.current_player else " "
         lines.append(
-            f" {mark}player {q}: hand {hand} | collection {birds_text(view.collections[q])} | "
+            f" {mark}seat {q}: hand {hand} | collection {birds_text(view.collections[q])} | "
             f"{seeds}{' | pests ' + pests if pests else ''}"
         )
     if private and view.own_blind:

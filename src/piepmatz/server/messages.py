@@ -285,7 +285,7 @@ def state_message(**fields: Any) -> str:
 
 class ActionPreview(BaseModel):
     action: str
-    #: One line, e.g. ``ground 7 > perch 4: takes seed 3 (S2)``.
+    #: One line in the connection's language, e.g. ``ground 7 > perch 4: takes a 2-egg seed``.
     headline: str
     #: The public steps, one sentence each.
     steps: list[str]
