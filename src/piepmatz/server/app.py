@@ -26,6 +26,7 @@ from .language import LanguageMiddleware
 from .limits import Limits
 from .logfilter import keep_tokens_out_of_logs
 from .messages import explain
+from .metrics import Metrics
 from .pace import PaceRoster
 from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
@@ -33,6 +34,9 @@ from .routes import Site, ops, pages, play, tables
 from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
+
+#: Who may read ``/metrics`` unless the operator says otherwise: this machine.
+METRICS_ALLOW = ("127.0.0.1", "::1")
 
 
 def create_app(
@@ -49,6 +53,7 @@ def create_app(
     roster: BotRoster | None = None,
     paces: PaceRoster | None = None,
     clock: Clock | None = None,
+    metrics_allow: Sequence[str] | None = METRICS_ALLOW,
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
@@ -59,7 +64,8 @@ def create_app(
     loaded in the server and its bot workers); hints and reviews are cut off there too.
     ``roster`` is the bots a request may name (default: the levels and the plugins' bots),
     ``paces`` the paces (default: ``pace.PACES``); ``clock`` is the tables' time (the system's
-    by default; tests run faster ones).
+    by default; tests run faster ones). ``/metrics`` answers the clients in ``metrics_allow``
+    (addresses and networks; ``None``: there is no ``/metrics``).
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -81,8 +87,18 @@ def create_app(
         keep_tokens_out_of_logs()
         engine = db.make_engine(url)
         await db.upgrade(engine)
-        bots = BotPool(bot_workers, analysis, bot_timeout, plugins, offered)
+        counted = None if metrics_allow is None else Metrics(metrics_allow)
+        bots = BotPool(
+            bot_workers,
+            analysis,
+            bot_timeout,
+            plugins,
+            offered,
+            metrics_dir=None if counted is None else counted.directory,
+        )
         hub = Hub(Store(engine), bots, paces, clock)
+        if counted is not None:
+            counted.watch(hub)
         presence: asyncio.Task[None] | None = None
         if redis_url is not None:
             from .bus import Bus
@@ -93,7 +109,7 @@ def create_app(
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
-        app.state.site = Site(hub, offered, limits or Limits())
+        app.state.site = Site(hub, offered, limits or Limits(), counted)
         # The collector's passes run on the event loop's clock, short and often (collector.py).
         collector = asyncio.create_task(collect(), name="collector")
         forgetting = asyncio.create_task(hub.keep_forgetting(), name="forgetting")
@@ -114,6 +130,8 @@ def create_app(
                 await hub.bus.close()
             await hub.store.close()
             await engine.dispose()
+            if counted is not None:
+                counted.close()
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
     app.add_middleware(LanguageMiddleware)

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from redis.asyncio.lock import Lock
 from redis.exceptions import LockError, RedisError
 
+from . import metrics
 from .news import AnyNews, news_reader
 
 log = logging.getLogger("piepmatz.server")
@@ -133,6 +134,7 @@ class Bus:
         except (RedisError, OSError) as exc:
             log.warning("table %s: could not publish %s: %s", table_id, news.kind, exc)
             return False
+        metrics.BUS_SENT.inc()
         return True
 
     async def _listen(self) -> None:
@@ -141,6 +143,7 @@ class Bus:
                 async for raw in self._pubsub.listen():
                     if raw.get("type") != "message":
                         continue
+                    metrics.BUS_HEARD.inc()
                     table_id = raw["channel"].decode().removeprefix("piepmatz:table:")
                     try:
                         message = news_reader.validate_json(raw["data"])

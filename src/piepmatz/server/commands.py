@@ -126,6 +126,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the proxies trusted to say who the client is (X-Forwarded-For, X-Forwarded-Proto): "
         "addresses or networks separated by commas, or * for any (127.0.0.1)",
     )
+    serve.add_argument(
+        "--metrics",
+        default="on",
+        choices=("on", "off"),
+        help="count moves, latency, connections, bots, refusals, the database and the bus for "
+        "/metrics in Prometheus' format (on)",
+    )
+    serve.add_argument(
+        "--metrics-allow",
+        default="127.0.0.1,::1",
+        metavar="ADDRESSES",
+        help="the clients that may read /metrics: addresses or networks separated by commas, "
+        "as seen after a trusted proxy (127.0.0.1,::1: this machine)",
+    )
     from .limits import (
         CONNECTIONS_PER_ADDRESS,
         MESSAGE_BURST,
@@ -318,8 +332,15 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
         sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
         return 2
-    from . import logs
+    from . import logs, metrics
 
+    try:
+        metrics_allow = metrics.allow_list(args.metrics_allow)
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz serve: --metrics-allow: {exc}\n")
+        return 2
+    if args.metrics == "off":
+        metrics.turn_off()
     logs.configure(args.log_level, args.log_format)
     app = create_app(
         args.database_url,
@@ -333,6 +354,7 @@ def run_serve(args: argparse.Namespace) -> int:
         hint_bot=args.hint_bot,
         hint_iterations=args.hint_iterations,
         review_iterations=args.review_iterations,
+        metrics_allow=metrics_allow if args.metrics == "on" else None,
     )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(

@@ -122,6 +122,8 @@ def configure(
         logger.handlers.clear()
         logger.propagate = True
         logger.setLevel(level.upper())
+    # Alembic says at info which plugins it set up, on every start: nobody's business.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     keep_tokens_out_of_logs()
     return handler
 

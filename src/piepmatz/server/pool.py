@@ -40,6 +40,7 @@ from piepmatz.bots.analysis import (
 from piepmatz.bots.base import decide
 from piepmatz.core import PlayerView
 
+from . import metrics
 from .fairshare import FairShare
 from .roster import BotRoster
 
@@ -79,10 +80,21 @@ class Choice(NamedTuple):
     replaced: str | None = None
 
 
-def _start_worker(server: int, plugins: tuple[str, ...]) -> None:
-    """A worker's start: load the server's bot plugins, and end with the server."""
+def _start_worker(server: int, plugins: tuple[str, ...], metrics_dir: str | None = None) -> None:
+    """A worker's start: count its work in ``metrics_dir``, load the server's bot plugins, and
+    end with the server."""
+    metrics.worker_started(metrics_dir)
     load_plugins(plugins)
     threading.Thread(target=_exit_with, args=(server,), daemon=True).start()
+
+
+def _timed(work: str, do: Callable[..., T], *args: Any) -> T:
+    """``do(*args)``, its time counted as ``work`` (in a worker process; see metrics.py)."""
+    start = time.perf_counter()
+    try:
+        return do(*args)
+    finally:
+        metrics.thought(work, time.perf_counter() - start)
 
 
 def _ready() -> None:
@@ -129,8 +141,11 @@ class BotPool:
         timeout: float = BOT_TIMEOUT,
         plugins: Sequence[str] = (),
         roster: BotRoster | None = None,
+        metrics_dir: str | None = None,
     ) -> None:
         self.workers = workers
+        #: Where the workers count their work (``None``: they count nothing).
+        self.metrics_dir = metrics_dir
         self.analysis = analysis or Analysis()
         self.share = FairShare(workers or THREAD_SLOTS)
         self.timeout = timeout
@@ -147,7 +162,7 @@ class BotPool:
             self.workers,
             mp_context=multiprocessing.get_context("forkserver"),
             initializer=_start_worker,
-            initargs=(os.getpid(), self.plugins),
+            initargs=(os.getpid(), self.plugins, self.metrics_dir),
         )
         # Start every worker now: a worker's start (a second or more on a busy host) is not
         # a bot's thinking time.
@@ -194,7 +209,7 @@ class BotPool:
         self, spec: str, view: PlayerView, legal: Sequence[int], seed: int, owner: Hashable = None
     ) -> int:
         """The bot's own move, thought in ``owner``'s turn (see :meth:`_run`)."""
-        return await self._run(owner, choose, spec, view, list(legal), seed)
+        return await self._run(owner, _timed, "move", choose, spec, view, list(legal), seed)
 
     async def choose_or_fallback(
         self, spec: str, view: PlayerView, legal: Sequence[int], seed: int, owner: Hashable = None
@@ -202,15 +217,20 @@ class BotPool:
         """The bot's move, or :data:`FALLBACK_BOT`'s if the bot failed or took too long. Why is
         said in a few fixed words: what the bot raised goes to the log only (a plugin's error
         may quote its hand)."""
+        metrics.BOT_DECISIONS.inc()
+        start = time.perf_counter()
         try:
             return Choice(await self.choose(spec, view, legal, seed, owner))
         except TimeoutError:
-            reason = f"it took longer than {self.timeout:g} s"
+            reason, why = f"it took longer than {self.timeout:g} s", "timeout"
         except BrokenProcessPool:
-            reason = "its worker process died"
+            reason, why = "its worker process died", "worker_died"
         except Exception as exc:  # a broken answer (BotMoveError) or a bot that raised
             log.error("bot %s failed: %s", spec, str(exc) or repr(exc))
-            reason = "it failed"
+            reason, why = "it failed", "failed"
+        finally:
+            metrics.BOT_DECISION_SECONDS.observe(time.perf_counter() - start)
+        metrics.BOTS_REPLACED.labels(why).inc()
         action = await asyncio.to_thread(choose, FALLBACK_BOT, view, list(legal), seed)
         return Choice(action, reason)
 
@@ -218,7 +238,14 @@ class BotPool:
         """The hint bot's suggestion for the viewer's decision, with its estimate."""
         a = self.analysis
         return await self._run(
-            owner, hint, view._replace(events=None), seed, a.hint_bot, a.hint_iterations
+            owner,
+            _timed,
+            "hint",
+            hint,
+            view._replace(events=None),
+            seed,
+            a.hint_bot,
+            a.hint_iterations,
         )
 
     async def review(
@@ -227,6 +254,8 @@ class BotPool:
         """One decision of a finished game graded (``piepmatz.bots.analysis.review_decision``)."""
         return await self._run(
             owner,
+            _timed,
+            "review",
             review_decision,
             view._replace(events=None),
             played,

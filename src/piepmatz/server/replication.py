@@ -10,6 +10,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from . import metrics
 from .messages import ChatLine
 from .news import (
     AbortNews,
@@ -70,6 +71,7 @@ class Replica:
         async with room.lock:
             if isinstance(news, MoveNews):
                 if news.move > room.move:
+                    metrics.BUS_GAPS.inc()
                     await self.catch_up_locked()  # a message went missing: the database has it
                 elif news.move == room.move:
                     await self._heard_move(news)
@@ -119,6 +121,7 @@ class Replica:
         ours = room.progress()
         theirs = news.progress if news.progress is not None else ours
         if any(t > o for t, o in zip(theirs, ours, strict=True)):
+            metrics.BUS_GAPS.inc()
             await self.catch_up_locked()
         # Behind: the game may have ended here, and a finished table sends no reminders.
         if news.ask or any(t < o for t, o in zip(theirs, ours, strict=True)):

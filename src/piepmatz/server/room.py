@@ -23,6 +23,7 @@ from piepmatz.core.commitment import commit
 from piepmatz.i18n import _
 from piepmatz.text.words import bot_name, reason, seat_name
 
+from . import metrics
 from .advice import Advice
 from .botplay import BotSeats
 from .clocks import Clock, Clocks, SystemClock, ms
@@ -431,6 +432,12 @@ class Room:
                     ErrorCode.STORAGE, "the move could not be stored; try again"
                 ) from None
             self.game.apply(action, player=seat)
+            if sender is not None:
+                metrics.MOVES_PERSON.inc()
+            elif by is not None:
+                metrics.MOVES_STAND_IN.inc()
+            else:
+                metrics.MOVES_BOT.inc()
             self.clocks.moved(now, left)
             self.standins.movers.append((seat, by))
             if over:

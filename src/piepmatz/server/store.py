@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -20,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from piepmatz.core.commitment import seed_from
 
+from . import metrics
 from .db import chat, moves, seats, sqlite_thread_engine, tables
 from .vocabulary import TableStatus
 
@@ -91,6 +93,7 @@ async def _answering() -> AsyncIterator[None]:
     except Exception as exc:
         if not _unavailable(exc):
             raise
+        metrics.DATABASE_ERRORS.inc()
         log.error("database unavailable: %s", str(exc).splitlines()[0] if str(exc) else repr(exc))
         raise StorageUnavailable from exc
 
@@ -392,6 +395,7 @@ class Store:
     async def _write_moves(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
+            start = time.perf_counter()
             try:
                 try:
                     taken = await self._store_moves(batch)
@@ -405,6 +409,7 @@ class Store:
                 for m in batch:
                     m.done.set_exception(exc)
             else:
+                metrics.COMMIT_SECONDS.observe(time.perf_counter() - start)
                 for m in batch:
                     if m in taken.over:
                         m.done.set_exception(TableOver(f"table {m.row['table_id']} is over"))

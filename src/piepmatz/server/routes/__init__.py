@@ -13,6 +13,7 @@ from piepmatz.i18n import _
 
 from ..hub import Hub, NoTable
 from ..limits import AddressBuckets, AddressCounter, Limits
+from ..metrics import Metrics
 from ..room import Room
 from ..roster import BotRoster
 
@@ -24,6 +25,8 @@ class Site:
     hub: Hub
     roster: BotRoster
     limits: Limits
+    #: ``/metrics``, if the server offers it.
+    metrics: Metrics | None = None
     #: Open WebSockets per client address, and tables and reviews asked for per address.
     addresses: AddressCounter = field(init=False)
     opened: AddressBuckets = field(init=False)

@@ -6,6 +6,7 @@ that changes nothing. Too many refusals, or no hello in time, and the connection
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -14,6 +15,7 @@ from starlette.websockets import WebSocketDisconnected
 
 from piepmatz.i18n import current_language
 
+from .. import metrics
 from ..hub import NoTable
 from ..limits import POLICY_CLOSE, ConnectionGuard
 from ..messages import (
@@ -54,6 +56,7 @@ async def play(websocket: WebSocket, table_id: str) -> None:
     here = site(websocket)
     address = websocket.client.host if websocket.client else "?"
     if not here.addresses.enter(address):
+        metrics.REFUSALS.labels(ErrorCode.TOO_MANY_CONNECTIONS).inc()
         most = here.limits.connections_per_address
         reason = f"too many connections from your address (at most {most})"
         await websocket.send_text(
@@ -61,10 +64,12 @@ async def play(websocket: WebSocket, table_id: str) -> None:
         )
         await websocket.close(code=POLICY_CLOSE, reason=reason)
         return
+    metrics.CONNECTIONS.inc()
     try:
         await Conversation(websocket, here, table_id).run()
     finally:
         here.addresses.leave(address)
+        metrics.CONNECTIONS.dec()
 
 
 class Conversation:
@@ -103,6 +108,7 @@ class Conversation:
                 await self.room.disconnect(self.conn)
 
     async def refuse(self, code: ErrorCode, message: str) -> None:
+        metrics.REFUSALS.labels(code).inc()
         await self.client.send(Error(code=code, message=message).model_dump_json())
         if self.guard.refused(code):
             raise CutOff
@@ -203,10 +209,13 @@ class Conversation:
         elif conn.seat is None:
             await self.refuse(ErrorCode.SPECTATOR, "a spectator cannot act or chat")
         elif isinstance(message, Act):
+            start = time.perf_counter()
             try:
                 await room.act(conn.seat, message.move, message.action, conn)
             except RoomError as exc:
                 await self.refuse(exc.code, str(exc))
+            else:
+                metrics.ACK_SECONDS.observe(time.perf_counter() - start)
         elif isinstance(message, Chat):
             try:
                 await room.chat(conn.seat, message.text)
