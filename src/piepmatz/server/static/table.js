@@ -200,7 +200,7 @@ class TablePage {
       this.retries = 0; // the server answers: the next loss starts the backoff again
       this.receive(JSON.parse(event.data));
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.closing || this.ws !== ws) return;
       this.banner(_("Connection lost: reconnecting…"));
       if (this.store.connected) {
@@ -208,10 +208,14 @@ class TablePage {
         this.store.connected = false;
         this.render();
       }
-      // Exponential backoff with jitter (0.5 s doubling up to 10 s), so that the pages of a
-      // restarted server do not all come back in the same instant.
-      const delay = Math.min(10000, 500 * 2 ** this.retries) * (0.5 + Math.random() / 2);
-      this.retries += 1;
+      // 1012 (Service Restart): the server is stopping on purpose and another process takes
+      // over, so come back within a second, spread out. Otherwise exponential backoff with
+      // jitter (0.5 s doubling up to 10 s), so that the pages of a restarted server do not all
+      // come back in the same instant.
+      const restart = event.code === 1012;
+      const delay = restart ? 250 + Math.random() * 750
+        : Math.min(10000, 500 * 2 ** this.retries) * (0.5 + Math.random() / 2);
+      if (!restart) this.retries += 1;
       setTimeout(() => this.connect(), delay);
     };
   }
