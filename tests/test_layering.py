@@ -22,9 +22,10 @@ SRC = PACKAGE.parent
 #: The interfaces: each translates between the core and people or programs. ``cli`` finds the
 #: others' commands by name (``INTERFACE_COMMANDS``), and imports none of them.
 INTERFACES = ("cli", "engine", "envs", "review", "rl", "server", "sim", "tui")
-#: What every interface may import: the core, the bots, what people read (``text``, ``i18n``),
-#: what the commands share (``args``, ``records``) and the package itself (its version).
-_INWARD = frozenset({"piepmatz", "core", "bots", "text", "i18n", "args", "records"})
+#: What every interface may import: the core, the bots, what people read (``text``, ``i18n``,
+#: the first game's lesson ``tutorial``), what the commands share (``args``, ``records``) and the
+#: package itself (its version).
+_INWARD = frozenset({"piepmatz", "core", "bots", "text", "i18n", "tutorial", "args", "records"})
 
 #: Each part of the package (a subpackage or a top-level module) and the parts it may import.
 ALLOWED: dict[str, frozenset[str]] = {
@@ -35,6 +36,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "text": frozenset({"core", "i18n"}),  # the game told in the player's language
     "args": frozenset({"core", "i18n"}),  # argument types every command shares
     "records": frozenset({"core", "i18n", "text"}),  # games in files, for every command
+    "tutorial": frozenset({"core", "i18n", "text"}),  # the first game's script and its texts
     **{name: _INWARD for name in INTERFACES},
 }
 
