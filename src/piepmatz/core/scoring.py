@@ -93,6 +93,53 @@ def mated(rules: Rules, collection: Sequence[int]) -> set[int]:
     return {b for b in owned if b ^ 1 in owned}
 
 
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """Which cards make each part of one player's score (E4), for a sheet that explains itself."""
+
+    #: The seed cards of the player's pile.
+    seeds: tuple[int, ...]
+    #: Each mated pair (male, female) under ``pairs=mated``; under ``pairs=species``, the birds
+    #: of each species of which the player has both sexes.
+    pairs: tuple[tuple[int, ...], ...]
+    #: Species code → the birds that score their eggs as singles (the majority holder's).
+    singles: dict[str, tuple[int, ...]]
+    #: Species code → the player's birds that score nothing (no majority, or a tie).
+    unscored: dict[str, tuple[int, ...]]
+
+
+def breakdown(
+    rules: Rules,
+    collections: Sequence[Sequence[int]],
+    seed_piles: Sequence[Sequence[int]],
+    player: int,
+    majority: dict[str, int | None] | None = None,
+) -> Breakdown:
+    """E4 for one player, card by card: :func:`score` adds these parts up."""
+    if majority is None:
+        majority = majorities(collections)
+    owned = sorted(set(collections[player]))
+    pairs: list[tuple[int, ...]] = []
+    singles: dict[str, tuple[int, ...]] = {}
+    unscored: dict[str, tuple[int, ...]] = {}
+    for s, code in enumerate(SPECIES):
+        birds = [b for b in owned if BIRD_SPECIES[b] == s]
+        if not birds:
+            continue
+        if rules.pairs == "mated":
+            paired = mated(rules, birds)
+            pairs += [(b, b ^ 1) for b in birds if b in paired and not BIRD_FEMALE[b]]
+            rest = tuple(b for b in birds if b not in paired)
+        elif len({BIRD_FEMALE[b] for b in birds}) == 2:
+            pairs.append(tuple(birds))
+            rest = ()
+        else:
+            rest = tuple(birds)
+        if rest:
+            (singles if majority.get(code) == player else unscored)[code] = rest
+    return Breakdown(tuple(seed_piles[player]), tuple(pairs), singles, unscored)
+
+
 def score(
     rules: Rules,
     collections: list[list[int]],
@@ -103,31 +150,17 @@ def score(
     majority = majorities(collections)
     sheets = []
     for p, collection in enumerate(collections):
-        seeds = sum(FEEDER_EGGS[c] for c in seed_piles[p])
-        owned = set(collection)
-        singles: dict[str, int] = {}
-        pairs = 0
-        pair_points = 0
+        parts = breakdown(rules, collections, seed_piles, p, majority)
+        seeds = sum(FEEDER_EGGS[c] for c in parts.seeds)
         if rules.pairs == "mated":
-            paired = mated(rules, collection)
-            pairs = len(paired) // 2
-            pair_points = PAIR_POINTS * pairs
-            for bird in owned - paired:
-                code = SPECIES[BIRD_SPECIES[bird]]
-                if majority.get(code) == p:
-                    singles[code] = singles.get(code, 0) + BIRD_EGGS[bird]
+            pair_points = PAIR_POINTS * len(parts.pairs)
         else:
-            for s, code in enumerate(SPECIES):
-                birds = [b for b in owned if BIRD_SPECIES[b] == s]
-                sexes = {BIRD_FEMALE[b] for b in birds}
-                eggs = sum(BIRD_EGGS[b] for b in birds)
-                if len(sexes) == 2:
-                    pairs += 1
-                    pair_points += eggs
-                elif birds and majority.get(code) == p:
-                    singles[code] = eggs
+            pair_points = sum(BIRD_EGGS[b] for group in parts.pairs for b in group)
+        singles = {code: sum(BIRD_EGGS[b] for b in birds) for code, birds in parts.singles.items()}
         total = seeds + pair_points + sum(singles.values())
-        sheets.append(PlayerScore(p, seeds, pairs, pair_points, singles, len(collection), total))
+        sheets.append(
+            PlayerScore(p, seeds, len(parts.pairs), pair_points, singles, len(collection), total)
+        )
     top = max(s.total for s in sheets)
     leaders = [s for s in sheets if s.total == top]
     tiebreak = len(leaders) > 1

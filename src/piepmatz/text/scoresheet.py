@@ -1,6 +1,6 @@
 """A score sheet (:class:`piepmatz.core.scoring.ScoreSheet`) in words, in the current language:
-the rows every interface prints (end screen, text mode, ``replay``, ``demo``), who wins, and the
-whole sheet as a plain-text table.
+the rows every interface prints (end screen, text mode, ``replay``, ``demo``), who wins, the
+whole sheet as a plain-text table, and each number explained by the cards that make it.
 """
 
 from __future__ import annotations
@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from piepmatz.core.cards import SPECIES
-from piepmatz.core.scoring import ScoreSheet
+from piepmatz.core.cards import BIRD_EGGS, FEEDER_EGGS, SPECIES
+from piepmatz.core.rules import Rules
+from piepmatz.core.scoring import PAIR_POINTS, ScoreSheet, breakdown
 from piepmatz.i18n import _, ngettext
-from piepmatz.text.words import seat_name
+from piepmatz.text.words import bird_words, seat_name, species_name
 
 
 def names(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> list[str]:
@@ -105,3 +106,65 @@ def table(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
 
 
 __all__ = ["ending", "names", "rows", "table", "verdict"]
+
+
+def explain(
+    sheet: ScoreSheet,
+    rules: Rules,
+    collections: Sequence[Sequence[int]],
+    seed_piles: Sequence[Sequence[int]],
+    player: int,
+) -> list[str]:
+    """Each number of ``player``'s column, told by the cards that make it (E4): "Pairs 10:
+    Blackbird 5♂ + Blackbird 5♀ and Greenfinch 3♂ + Greenfinch 3♀, 5 each"."""
+    parts = breakdown(rules, collections, seed_piles, player, sheet.majority)
+    mine = sheet.players[player]
+    eggs = " + ".join(str(FEEDER_EGGS[c]) for c in sorted(parts.seeds, key=FEEDER_EGGS.__getitem__))
+    lines = [
+        _("Seeds {points}: {eggs} eggs").format(points=mine.seeds, eggs=eggs)
+        if parts.seeds
+        else _("Seeds 0: no seed cards")
+    ]
+    groups = " · ".join(" + ".join(bird_words(b) for b in group) for group in parts.pairs)
+    if not parts.pairs:
+        lines.append(_("Pairs 0: no male and female to pair"))
+    elif rules.pairs == "mated":
+        lines.append(
+            _("Pairs {points}: {pairs}, {each} each").format(
+                points=mine.pair_points, pairs=groups, each=PAIR_POINTS
+            )
+        )
+    else:
+        lines.append(
+            _("Pairs {points}: {pairs} (both sexes: every bird scores its eggs)").format(
+                points=mine.pair_points, pairs=groups
+            )
+        )
+    for code, birds in parts.singles.items():
+        lines.append(
+            _("{species} singles {points}: {birds} — the most birds of this species").format(
+                species=species_name(code),
+                points=mine.singles[code],
+                birds=", ".join(f"{bird_words(b)} ({BIRD_EGGS[b]})" for b in birds),
+            )
+        )
+    for code, birds in parts.unscored.items():
+        shared = sheet.majority.get(code) is None
+        said = (
+            ngettext(
+                "{species}: {birds} scores nothing — the most birds of this species are shared",
+                "{species}: {birds} score nothing — the most birds of this species are shared",
+                len(birds),
+            )
+            if shared
+            else ngettext(
+                "{species}: {birds} scores nothing — another player has more of this species",
+                "{species}: {birds} score nothing — another player has more of this species",
+                len(birds),
+            )
+        )
+        lines.append(
+            said.format(species=species_name(code), birds=", ".join(map(bird_words, birds)))
+        )
+    lines.append(_("Total {points}").format(points=mine.total))
+    return lines
