@@ -21,7 +21,7 @@ SRC = PACKAGE.parent
 
 #: The interfaces: each translates between the core and people or programs. ``cli`` finds the
 #: others' commands by name (``INTERFACE_COMMANDS``), and imports none of them.
-INTERFACES = ("cli", "engine", "envs", "review", "rl", "server", "sim", "tui")
+INTERFACES = ("cli", "engine", "envs", "jax", "review", "rl", "server", "sim", "tui")
 #: What every interface may import: the core, the bots, what people read (``text``, ``i18n``,
 #: the first game's lesson ``tutorial``), what the commands share (``args``, ``records``) and the
 #: package itself (its version).
@@ -44,6 +44,8 @@ ALLOWED: dict[str, frozenset[str]] = {
 #: in use: an arrow nobody draws any more goes from here and from docs/architecture.md.
 SIDEWAYS: dict[tuple[str, str], str] = {
     ("rl", "envs"): "rl trains on the Gymnasium environment and its observation encoding",
+    ("jax", "envs"): "the JAX environment builds the other environments' observation encoding "
+    "(its layout) and their win reward; the differential check compares with them",
     ("rl", "sim"): "rl measures a checkpoint with tournament games: the learning curve is "
     "what a tournament plays",
 }
