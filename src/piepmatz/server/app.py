@@ -30,7 +30,7 @@ from .metrics import Metrics
 from .pace import PaceRoster
 from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
-from .routes import Site, ops, pages, play, tables
+from .routes import Site, ops, pages, play, tables, tutorial
 from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
@@ -152,7 +152,7 @@ def create_app(
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
-    for router in (tables.router, pages.router, play.router, ops.router):
+    for router in (tables.router, pages.router, play.router, ops.router, tutorial.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app

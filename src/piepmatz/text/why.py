@@ -184,3 +184,12 @@ def why(event: Event, rules: Rules) -> Why:
         return Why("E1", _(_END[EndReason(event.reason)]))
     rule, text = RULES_OF_EVENTS[EventKind(kind)]
     return Why(rule, _(text))
+
+
+def whys(rules: Rules) -> tuple[dict[str, Why], dict[str, Why]]:
+    """The rule behind every kind of event under ``rules`` (by kind), and behind each reason the
+    end can be triggered (by reason): for an interface that looks a log entry up by its kind."""
+    kinds = {str(kind): Why(rule, _(text)) for kind, (rule, text) in RULES_OF_EVENTS.items()}
+    draw = Why("T3.1", _(_DRAW[rules.draw]))
+    kinds |= {str(EventKind.DRAW_DECK): draw, str(EventKind.DRAW_DISPLAY): draw}
+    return kinds, {str(reason): Why("E1", _(text)) for reason, text in _END.items()}

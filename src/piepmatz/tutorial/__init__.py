@@ -67,10 +67,16 @@ class Outcome:
     """What became of a move the learner tried."""
 
     accepted: bool
-    #: The refusal's sentence, or what happened (the step's ``after``), in the language.
-    message: str
+    #: The refusal's sentence, or what happened (the step's ``after``), in the language, as
+    #: parts (:func:`say`).
+    parts: tuple[Part, ...]
     #: The events the move (and the bot's moves after it) brought, in order.
     events: tuple[Event, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The sentence as plain text."""
+        return "".join(part.text for part in self.parts)
 
 
 @cache
@@ -190,6 +196,11 @@ class Lesson:
         return lesson
 
     @property
+    def steps(self) -> int:
+        """How many steps the learner has in all."""
+        return sum(1 for s in self._steps if s.seat == LEARNER)
+
+    @property
     def done(self) -> int:
         """How many of the learner's steps are done."""
         return sum(1 for s in self._steps[: self.at] if s.seat == LEARNER)
@@ -205,24 +216,28 @@ class Lesson:
 
     def text(self, name: str) -> str:
         """The current step's text ``name`` (``do``, ``refuse``, ``after``) as plain text."""
+        return "".join(part.text for part in self.parts(name))
+
+    def parts(self, name: str) -> tuple[Part, ...]:
+        """The current step's text ``name`` as parts (:func:`say`)."""
         step = self.step
         if step is None or step.id is None:
             raise ValueError("the lesson is over: no step to tell")
-        return plain(texts(current_language())["steps"][step.id][name])
+        return tuple(say(texts(current_language())["steps"][step.id][name]))
 
     def move(self, action: Action | str | int) -> Outcome:
         """Play the learner's move if it is the scripted one; otherwise refuse it, changing
         nothing, with the sentence that explains the rule."""
         step = self.step
         if step is None:
-            return Outcome(False, plain(texts(current_language())["lesson"]["end"]))
+            return Outcome(False, tuple(say(texts(current_language())["lesson"]["end"])))
         try:
             tried = _action(action)
         except PiepmatzError:
             tried = None
         if tried != step.action:
-            return Outcome(False, self.text("refuse"))
-        after = self.text("after")
+            return Outcome(False, self.parts("refuse"))
+        after = self.parts("after")
         start = len(self.state.events or [])
         self.state.apply(step.action, LEARNER)
         self.at += 1
