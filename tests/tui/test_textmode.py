@@ -259,7 +259,7 @@ def test_birds_drawn_face_up_are_shown_in_other_hands() -> None:
     assert f"incl. {name}" in draw_table(mine)
     # Their own table lists the whole hand, not a second "incl.".
     own_line = next(
-        line for line in draw_table(view_of(state, q)).splitlines() if f"player {q}:" in line
+        line for line in draw_table(view_of(state, q)).splitlines() if f"seat {q}:" in line
     )
     assert name in own_line and "incl." not in own_line
 
