@@ -3,10 +3,16 @@ event loop with ``asyncio.run``)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+
+from piepmatz.core import Game, State
+from piepmatz.core.state import PLAY
+from piepmatz.tui.session import Session
 
 SIZE = (100, 30)
 
@@ -77,6 +83,24 @@ def plain_bots(monkeypatch: pytest.MonkeyPatch) -> None:
 def rendered(app: Any) -> str:
     """The screen as a person sees it, one line per terminal row (clipped, wrapped, overlaid)."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def advanced(players: int, seed: int, until: Callable[[State], bool]) -> Session:
+    """A game of a person (seat 0) and random bots, its moves chosen by a generator seeded with
+    ``seed``, stopped at the first position where ``until`` holds."""
+    game = Game.new(players=players, seed=seed, first_player=0)
+    rng = random.Random(seed)
+    while not until(game.state):
+        if game.state.is_over():
+            raise AssertionError(f"seed {seed}: the game ended before the position asked for")
+        game.apply(rng.choice(game.state.legal_action_ids()))
+    return Session(game, ["human"] + ["random"] * (players - 1))
+
+
+def late_in_the_game(state: State) -> bool:
+    """The person's move to a perch late in a four-player game (seed 30: two players hold two
+    pests of a kind, every player has drawn blind)."""
+    return state.turn >= 25 and state.current_player == 0 and state.phase == PLAY
 
 
 class Tui:

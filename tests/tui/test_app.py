@@ -19,9 +19,9 @@ from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS
 from piepmatz.core.state import LAST_HAND
 from piepmatz.core.view import unknown_cards
 from piepmatz.text.rulebook import flag_key, full_rules, rules_markdown, screen_texts
-from piepmatz.text.words import feeder
+from piepmatz.text.words import birds_as, feeder
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.render import tile_text
+from piepmatz.tui.render import TILES, action_text, tile_text
 from piepmatz.tui.screens import (
     ChoiceDialog,
     ChoiceList,
@@ -303,10 +303,20 @@ def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
             await pilot.press("right", "right", "right")
             assert screen.index == 3
             text = tui.text(app)
-            assert f"step 3/{last} · {game.actions[2]}" in text
+            with birds_as("code"):
+                said = action_text(game.actions[2])
+            # The move in words, its birds as tiles, as on the table; `c` shows the codes.
+            assert f"step 3/{last} · {TILES.words(said).plain}" in text
             state = screen.states[3]
             for p in range(3):  # every hand is shown
+                assert all(tile_text(b).rstrip() in text for b in state.hands[p])
+            await pilot.press("c")
+            text = tui.text(app)
+            assert f"step 3/{last} · {said}" in text
+            for p in range(3):
                 assert all(BIRD_NAMES[b] in text for b in state.hands[p])
+            assert not any(tile_text(b).rstrip() in text for b in state.hands[0])
+            await pilot.press("c")
             await pilot.press("left")
             assert screen.index == 2
             # Blind seeds are shown as the cards they are, not counted.

@@ -12,13 +12,16 @@ from textual.widgets import Select, Static
 import piepmatz.tui.screens.review as review_module
 from piepmatz.bots.analysis import decisions, hint
 from piepmatz.core import Action, Game
+from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.state import LAST_HAND, PLAY
 from piepmatz.records import GameFileError
+from piepmatz.text.words import birds_as
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.hints import hint_seed
-from piepmatz.tui.render import table_text
-from piepmatz.tui.screens import ChoiceDialog, EndScreen, TableScreen
+from piepmatz.tui.render import CODES, TILES, action_text, table_text, tile_text
+from piepmatz.tui.screens import ChoiceDialog, ChoiceList, EndScreen, TableScreen
 from piepmatz.tui.screens.review import ReviewScreen
+from piepmatz.tui.screens.widgets import preview_text
 from piepmatz.tui.session import Session
 from piepmatz.tui.textmode import TextGame
 
@@ -54,20 +57,42 @@ async def _hint(session: Session, tui: Any) -> tuple[Any, Any, str]:
         await pilot.pause()
         assert table.hints.last is not None
         view, found = table.hints.last
-        notes = [n.message for n in app._notifications]
-        return view, found, notes[-1]
+        # Beside the choices, not in a notice over them; the cursor on the suggested move.
+        assert not app._notifications
+        choices = table.query_one(ChoiceList)
+        assert choices.get_option_at_index(choices.highlighted or 0).id == str(found.action)
+        hint_line = str(table.query_one("#hint", Static).content)
+        assert table.query_one("#hint", Static).display
+        # The move's bird as a tile, as in the list; `c` shows its code, and back.
+        bird = Action.from_id(found.action).cards[0]
+        assert tile_text(bird).rstrip() in hint_line and BIRD_NAMES[bird] not in hint_line
+        await pilot.press("c")
+        await pilot.pause()
+        assert BIRD_NAMES[bird] in str(table.query_one("#hint", Static).content)
+        await pilot.press("c")
+        await pilot.pause()
+        assert str(table.query_one("#hint", Static).content) == hint_line
+        # The next decision starts without it.
+        await pilot.press("enter")
+        await tui.settle(pilot)
+        assert not table.query_one("#hint", Static).display
+        if isinstance(app.screen, ChoiceDialog):
+            assert not app.screen.query_one("#dialog-hint", Static).display
+        return view, found, hint_line
 
 
 def test_a_hint_is_a_legal_move_computed_from_the_view_only(tui: Any) -> None:
     plain, swapped = _session(False), _session(True)
     assert plain.game.state.hands[1] != swapped.game.state.hands[1]
-    assert plain.view(0) == swapped.view(0)
+    start = plain.view(0)
+    assert start == swapped.view(0)
+    legal = plain.game.state.legal_action_ids()
     first = asyncio.run(_hint(plain, tui))
     second = asyncio.run(_hint(swapped, tui))
     view, found, note = first
-    assert view == plain.view(0)
-    assert found.action in plain.game.state.legal_action_ids()
-    assert "expected lead" in note and "from your view" in note
+    assert view == start
+    assert found.action in legal
+    assert "expected lead" in note and "from your view" in note and "Hint (" in note
     # Other hidden cards, the same view: the same hint, estimate and all.
     assert second[1] == found and second[2] == note
 
@@ -77,10 +102,16 @@ def test_hints_can_be_turned_off_for_a_table(tui: Any) -> None:
         app = PiepmatzApp(session=_session(False, hints=False), bot_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             await tui.settle(pilot)
+            # No hint key in the footer (the key still says why nothing comes).
+            assert "Hint" not in tui.rendered(app).splitlines()[-1]
             await pilot.press("h")
             await tui.settle(pilot)
             assert table_of(app).hints.last is None
             assert "Hints are turned off" in [n.message for n in app._notifications][-1]
+            await pilot.press("enter")  # the first play leads to a dialog (collect or draw)
+            await tui.settle(pilot)
+            assert isinstance(app.screen, ChoiceDialog)
+            assert "Hint" not in tui.rendered(app).splitlines()[-1]
 
     asyncio.run(scenario())
 
@@ -135,13 +166,28 @@ def test_the_end_screen_reviews_the_game_move_by_move(
             labels = screen.labels
             board = screen.query_one("#review-table", Static)
             options = screen.query_one("#review-options", Static)
+            width = SIZE[0] - 2
             for step in range(2):
                 d = expected[step]
-                # The board as player 0 saw it at that decision.
-                assert str(board.content) == str(table_text(d.view, labels))
+                # The board as player 0 saw it at that decision, birds as tiles.
+                drawn = table_text(d.view, labels, cards=TILES, width=width)
+                assert str(board.content) == str(drawn)
                 text = str(options.content)
                 assert "Played: " in text and screen.reviews[step].grade in text
                 assert "Accuracy" in text
+                played = Action.from_id(d.played)
+                with birds_as("code"):
+                    said = action_text(played)
+                assert TILES.words(said).plain in text
+                # `c`: the board and the options with the engine's codes, and back.
+                await pilot.press("c")
+                await pilot.pause()
+                drawn = table_text(d.view, labels, cards=CODES, width=width)
+                assert str(board.content) == str(drawn)
+                assert said in str(options.content)
+                await pilot.press("c")
+                await pilot.pause()
+                assert str(options.content) == text
                 await pilot.press("right")
                 await pilot.pause()
             await pilot.press("end")
@@ -171,6 +217,18 @@ def test_a_hint_in_a_decision_dialog_answers_that_decision(tui: Any) -> None:
             view, found = table.hints.last
             assert view == session.view(0) and view.phase != PLAY
             assert found.action in session.game.state.legal_action_ids()
+            # In the dialog, above its choices, with the cursor on the suggested one; no
+            # notice covers the preview column.
+            dialog = app.screen
+            assert isinstance(dialog, ChoiceDialog)
+            assert not app._notifications
+            hint_line = str(dialog.query_one("#dialog-hint", Static).content)
+            assert "expected lead" in hint_line
+            choices = dialog.query_one(ChoiceList)
+            assert choices.get_option_at_index(choices.highlighted or 0).id == str(found.action)
+            # The preview column tells what the suggested choice does.
+            preview = str(dialog.query_one("#dialog-preview", Static).content)
+            assert preview == preview_text(view, found.action, TILES).plain
 
     asyncio.run(scenario())
 

@@ -13,7 +13,6 @@ import pytest
 from piepmatz.core import Game
 from piepmatz.i18n import current_language, set_language
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.render import status_text, table_text
 from piepmatz.tui.screens import EndScreen, NewGameScreen, TableScreen
 from piepmatz.tui.session import Session
 from piepmatz.tui.textmode import TextGame
@@ -147,15 +146,13 @@ def test_the_table_fits_in_the_longer_languages(
             await tui.settle(pilot)
             table = app.screen
             assert isinstance(table, TableScreen)
-            view = table.view
-            game = table.session.game
-            labels = table.labels()
-            status = status_text(view, labels, game.state.rules.name, game.options.seed).plain
-            lines = [status, *table_text(view, labels, cards=table.cards).plain.splitlines()]
+            status, drawn = table.drawn()
+            lines = [status.plain, *drawn.plain.splitlines()]
             # On a loaded machine the first frames may lag behind the widgets' content.
             for _ in range(20):
                 shown = tui.rendered(app).splitlines()
-                if all(any(line.rstrip() in row for row in shown) for line in lines):
+                whole = all(any(line.rstrip() in row for row in shown) for line in lines)
+                if whole and shown[-1].strip():  # the footer drawn too
                     break
                 await pilot.pause(0.05)
             for line in lines:

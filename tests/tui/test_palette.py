@@ -145,8 +145,9 @@ def test_the_footer_follows_the_language_switch(tui: Any, plain_bots: None, lang
                 app.screen.query_one("#language").value = lang
                 for _ in range(20):
                     await pilot.pause()
-                    if isinstance(app.screen, NewGameScreen):
-                        footer = tui.rendered(app).splitlines()[-1].rstrip()
+                    rows = tui.rendered(app).splitlines()  # none until the screen is drawn
+                    if isinstance(app.screen, NewGameScreen) and rows:
+                        footer = rows[-1].rstrip()
                         if footer.endswith(SHOWN[lang]["footer"]):
                             break
                 assert footer.endswith(SHOWN[lang]["footer"]), footer

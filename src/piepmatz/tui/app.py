@@ -86,6 +86,9 @@ class PiepmatzApp(App[None]):
         #: The autosave: every move of a game is kept there until the game is over.
         self.keep = autosave_path() if keep is None else keep
         self.replay: tuple[Game, list[str] | None] | None = None
+        #: Birds as the engine's codes instead of tiles, on every screen (``c`` switches:
+        #: :func:`~piepmatz.tui.screens.widgets.toggle_codes`).
+        self.codes = False
 
     @classmethod
     def for_replay(cls, game: Game, seats: list[str] | None) -> PiepmatzApp:

@@ -46,7 +46,8 @@ def hint_text(h: Hint, notation: bool = False) -> str:
 
 
 class HintGiver:
-    """Asks for hints on a worker thread and shows each as a notification."""
+    """Asks for hints on a worker thread; the screen shows each beside the decision it answers
+    (``show``), so that a hint goes with its decision and covers nothing."""
 
     def __init__(
         self, enabled: bool = True, bot: str = HINT_BOT, iterations: int = HINT_ITERATIONS
@@ -64,26 +65,24 @@ class HintGiver:
         view: PlayerView | None,
         seed: int,
         current: Callable[[], PlayerView | None],
+        show: Callable[[Hint | None], None],
     ) -> None:
         """Start a hint for ``view`` (a person's decision, or None: there is none to hint).
 
-        ``current`` gives the decision's view when the hint is ready: a hint for a decision
-        already taken is not shown.
+        ``show(None)`` says that the bot is thinking, ``show(hint)`` gives the hint. ``current``
+        gives the decision's view when the hint is ready: a hint for a decision already taken is
+        not shown.
         """
         if not self.enabled:
-            app.notify(_("Hints are turned off at this table."), title=_("Hint"))
+            app.notify(_("Hints are turned off at this table."), title=_("Hint"), timeout=3)
             return
         if view is None or not view.is_my_turn:
-            app.notify(_("There is no decision of yours to hint now."), title=_("Hint"))
+            app.notify(_("There is no decision of yours to hint now."), title=_("Hint"), timeout=3)
             return
         if self.busy:
             return
         self.busy = True
-        app.notify(
-            _("The {bot} bot is thinking about your move…").format(bot=bot_level(self.bot)),
-            title=_("Hint"),
-            timeout=2,
-        )
+        show(None)
         bot, iterations = self.bot, self.iterations
 
         def work() -> None:
@@ -92,7 +91,7 @@ class HintGiver:
             except Exception as exc:  # a plugin bot may fail; the game goes on without a hint
                 app.call_from_thread(self._failed, app, str(exc))
                 return
-            app.call_from_thread(self._show, app, view, found, current)
+            app.call_from_thread(self._show, view, found, current, show)
 
         app.run_worker(work, thread=True, group="hint", exclusive=True)
 
@@ -102,14 +101,24 @@ class HintGiver:
 
     def _show(
         self,
-        app: App[object],
         view: PlayerView,
         found: Hint,
         current: Callable[[], PlayerView | None],
+        show: Callable[[Hint | None], None],
     ) -> None:
         self.busy = False
         if current() != view:
             return  # the decision was taken meanwhile
         self.last = view, found
-        title = _("Hint ({bot} bot)").format(bot=bot_level(found.bot))
-        app.notify(hint_text(found), title=title, timeout=20)
+        show(found)
+
+
+def thinking_text(bot: str = HINT_BOT) -> str:
+    """What the screen says while the hint's bot thinks."""
+    return _("The {bot} bot is thinking about your move…").format(bot=bot_level(bot))
+
+
+def hint_line(h: Hint) -> str:
+    """The hint as the screen shows it beside the decision: who suggests, what and why."""
+    title = _("Hint ({bot} bot)").format(bot=bot_level(h.bot))
+    return f"{title}: {hint_text(h)}"

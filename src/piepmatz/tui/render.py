@@ -12,6 +12,7 @@ PERCHES  (perch bird ┃ ground birds, in order of arrival)
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,8 +95,14 @@ class Cards:
             return bird(card)
         return Text(tile_text(card), style=SPECIES_TILE[SPECIES[BIRD_SPECIES[card]]])
 
-    def birds(self, cards: Sequence[int], sep: str = " ") -> Text:
-        return Text(sep).join(self.bird(c) for c in cards) if cards else Text("—", style="dim")
+    def birds(self, cards: Sequence[int], sep: str = " ", inline: bool = False) -> Text:
+        """Birds one after the other; ``inline`` in running text, tiles without the padding
+        that lines them up on the table."""
+        if not cards:
+            return Text("—", style="dim")
+        if inline and not self.codes:
+            return Text(sep).join(self.sentence([Part("", bird=c)]) for c in cards)
+        return Text(sep).join(self.bird(c) for c in cards)
 
     def sentence(self, parts: Sequence[Part], style: str = "") -> Text:
         """A told sentence (:func:`piepmatz.text.words.told`), its birds drawn this way."""
@@ -123,6 +130,21 @@ class Cards:
             out.append(tile_text(card).rstrip(), style=SPECIES_TILE[SPECIES[BIRD_SPECIES[card]]])
             last = match.end()
         out.append(text[last:])
+        return out
+
+    def drawn(self, text: Text) -> Text:
+        """A styled text that names birds by their codes, with the birds drawn this way (a bird
+        already drawn as a tile stays one)."""
+        if self.codes:
+            return text
+        out = Text()
+        last = 0
+        for match in _BIRD_CODE.finditer(text.plain):
+            out.append_text(text[last : match.start()])
+            card = BIRD_NAMES.index(match.group(0))
+            out.append(tile_text(card).rstrip(), style=SPECIES_TILE[SPECIES[BIRD_SPECIES[card]]])
+            last = match.end()
+        out.append_text(text[last:])
         return out
 
     def collection(self, collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
@@ -160,17 +182,70 @@ TILES = Cards(codes=False)
 
 
 def pest_codes(cards: Sequence[int]) -> str:
-    return " ".join(feeder(c) for c in cards) if cards else _("none")
+    """Pests by kind, counted: ``crow, squirrel ×3`` (a list of three squirrels would not fit a
+    player's line)."""
+    if not cards:
+        return _("none")
+    names: dict[str, int] = {}
+    for card in cards:
+        names[feeder(card)] = names.get(feeder(card), 0) + 1
+    return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in names.items())
+
+
+@dataclass(frozen=True)
+class End:
+    """What the table shows once the game is over: the final score sheet and every player's
+    blind seeds (nothing is hidden any more), so that its totals are the sheet's."""
+
+    sheet: ScoreSheet
+    blind: Sequence[Sequence[int]]
+
+
+def _flow(first: Text, pieces: Sequence[Text], second: Text, width: int | None) -> list[Text]:
+    """A player's lines: ``first`` and then ``pieces`` while they fit ``width``, ``second`` (the
+    collection) and the pieces left over while they fit, then lines of their own. A piece is
+    never cut, so a line never wraps in the middle of what it says."""
+    sep = " · "
+
+    def fits(line: Text, piece: Text) -> bool:
+        return width is None or line.cell_len + len(sep) + piece.cell_len <= width
+
+    rest = list(pieces)
+    lines = [first.copy()]
+    while rest and fits(lines[0], rest[0]):
+        lines[0].append(sep)
+        lines[0].append_text(rest.pop(0))
+    lines.append(second.copy())
+    for piece in rest:
+        if fits(lines[-1], piece):
+            lines[-1].append(sep)
+            lines[-1].append_text(piece)
+        else:
+            lines.append(Text("    ").append_text(piece))
+    return lines
 
 
 def table_text(
-    view: PlayerView, labels: Sequence[str], show_hand: bool = True, cards: Cards = CODES
+    view: PlayerView,
+    labels: Sequence[str],
+    show_hand: bool = True,
+    cards: Cards = CODES,
+    *,
+    width: int | None = None,
+    header: bool = True,
+    end: End | None = None,
 ) -> Text:
     """The whole table as this player sees it: perches, seed column, display, players (with
-    the running score), hand."""
+    the running score), hand.
+
+    ``width`` keeps each player's lines within that many columns (their parts move to the next
+    line whole); ``header=False`` leaves out the perches' heading line (a short terminal);
+    ``end`` shows the final sheet's totals and every blind seed once the game is over.
+    """
     t = Text()
-    t.append(_("PERCHES"), style="bold underline")
-    t.append("  " + _("(perch bird ┃ ground birds, in order of arrival)") + "\n", style="dim")
+    if header:
+        t.append(_("PERCHES"), style="bold underline")
+        t.append("  " + _("(perch bird ┃ ground birds, in order of arrival)") + "\n", style="dim")
     for i, row in enumerate(view.rows):
         perch, ground = row_strength(row)
         t.append(f" {i + 1} ", style="bold reverse")
@@ -205,35 +280,57 @@ def table_text(
         gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
         t.append(" · " + _("{species} set aside").format(species=", ".join(gone)), style="dim")
     t.append("\n")
-    sheet = score_view(view)
+    sheet = score_view(view) if end is None else end.sheet
     for p in range(view.num_players):
-        marker = "▶" if p == view.current_player else " "
-        t.append(f"{marker} ", style="bold")
-        t.append(labels[p], style="bold" if p == view.player else "")
-        t.append(" · " + _("score {score}").format(score=sheet.players[p].total), style="bold")
-        seeds = len(view.seeds_seen[p]) + view.blind_counts[p]
-        eggs = sum(FEEDER_EGGS[c] for c in view.seeds_seen[p])
-        blind = view.blind_counts[p]
-        t.append(" · " + _("hand {count}").format(count=view.hand_sizes[p]))
+        pieces = [
+            Text(_("score {score}").format(score=sheet.players[p].total), style="bold"),
+            Text(_("hand {count}").format(count=view.hand_sizes[p])),
+        ]
         if view.shown[p] and p != view.player:
             # Birds everybody saw them draw from the display (T3.1); after the last-hand
             # choice they are among the kept and discarded (E3).
-            t.append(" · " + (_("kept or discarded:") if view.chosen[p] else _("incl.")) + " ")
-            t.append_text(cards.birds(view.shown[p]))
-        t.append(" · " + _("seeds {count}").format(count=seeds))
-        if seeds:
-            t.append(" (" + ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs))
-            t.append(", " + _("{count} blind").format(count=blind) + ")" if blind else ")")
+            shown = Text((_("kept or discarded:") if view.chosen[p] else _("incl.")) + " ")
+            pieces.append(shown.append_text(cards.birds(view.shown[p], inline=True)))
+        pieces.append(_seeds(view, p, end))
         if view.pests[p]:
-            t.append(" · " + _("pests {pests}").format(pests=pest_codes(view.pests[p])))
-        t.append("\n")
+            pieces.append(Text(_("pests {pests}").format(pests=pest_codes(view.pests[p]))))
         majority = {code: holder == p for code, holder in sheet.majority.items()}
-        t.append("    ")
-        t.append_text(cards.collection(view.collections[p], majority))
-        t.append("\n")
+        collection = Text("    ").append_text(cards.collection(view.collections[p], majority))
+        lines: list[Text] = []
+        # A bot's level goes first when the player's lines would not fit otherwise.
+        for label in dict.fromkeys([labels[p], short_label(labels[p])]):
+            first = Text()
+            first.append("▶ " if p == view.current_player else "  ", style="bold")
+            first.append(label, style="bold" if p == view.player else "")
+            lines = _flow(first, pieces, collection, width)
+            if len(lines) <= 2 or p == view.player:
+                break
+        for line in lines:
+            t.append_text(line)
+            t.append("\n")
     if show_hand:
         t.append_text(hand_text(view, cards))
     return t
+
+
+def _seeds(view: PlayerView, p: int, end: End | None) -> Text:
+    """A player's seed pile: how many, their eggs, the blind ones (by value to their owner and,
+    once the game is over, to everybody; else only how many)."""
+    blind = view.blind_counts[p]
+    seeds = len(view.seeds_seen[p]) + blind
+    revealed = end.blind[p] if end is not None else view.own_blind if p == view.player else None
+    known = list(view.seeds_seen[p]) + list(revealed or ())
+    eggs = sum(FEEDER_EGGS[c] for c in known)
+    text = _("seeds {count}").format(count=seeds)
+    if seeds:
+        text += " (" + ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs)
+        if blind and revealed is not None:
+            shown = " ".join(feeder(c) for c in revealed)
+            text += ", " + _("{count} blind: {seeds}").format(count=blind, seeds=shown)
+        elif blind:
+            text += ", " + _("{count} blind").format(count=blind)
+        text += ")"
+    return Text(text)
 
 
 def hand_text(view: PlayerView, cards: Cards = CODES) -> Text:
@@ -243,27 +340,34 @@ def hand_text(view: PlayerView, cards: Cards = CODES) -> Text:
     )
     t.append("  ")
     t.append_text(cards.birds(view.hand, sep="  "))
-    if view.own_blind:
-        blind = " ".join(feeder(c) for c in view.own_blind)
-        t.append("   " + _("your blind seeds: {seeds}").format(seeds=blind), style="dim")
     return t
 
 
-def status_text(view: PlayerView, labels: Sequence[str], rules_name: str, seed: int) -> Text:
-    t = Text()
-    t.append(
-        _("{rules} rules · seed {seed} · turn {turn}").format(
-            rules=rules_name, seed=seed, turn=view.turn
-        )
-        + " · "
-    )
+def status_text(
+    view: PlayerView, labels: Sequence[str], rules_name: str, seed: int, width: int | None = None
+) -> Text:
+    """The line above the table: the rules, the deal, the turn and who does what now. Within
+    ``width`` the player is named short, then the deal and the rules are left out (the end
+    screen and the rules screen tell them): the line never wraps."""
     task = _(PHASE_TASK[view.phase])
-    if view.phase != GAME_OVER:
-        task = task.format(player=labels[view.current_player])
-    t.append(task, style="bold")
-    if view.end_triggered is not None:
-        t.append(" · " + _("last round"), style="bold red")
-    return t
+    names = [labels, [short_label(label) for label in labels]]
+    line = Text()
+    for labels_, context in itertools.product(names, (2, 1, 0)):
+        line = Text()
+        about = [
+            _("{rules} rules").format(rules=rules_name),
+            _("seed {seed}").format(seed=seed),
+            _("turn {turn}").format(turn=view.turn),
+        ][2 - context :]
+        line.append(" · ".join(about) + " · ")
+        if view.phase != GAME_OVER:
+            task = _(PHASE_TASK[view.phase]).format(player=labels_[view.current_player])
+        line.append(task, style="bold")
+        if view.end_triggered is not None and view.phase != GAME_OVER:
+            line.append(" · " + _("last round"), style="bold red")
+        if width is None or line.cell_len <= width:
+            break
+    return line
 
 
 def action_text(action: Action, short: bool = False) -> str:
@@ -290,8 +394,9 @@ def action_text(action: Action, short: bool = False) -> str:
 
 
 def short_label(label: str) -> str:
-    """``Player 2`` of ``Player 2 (medium bot)``: a column heading that fits 80 columns."""
-    return label.split(" (")[0]
+    """``Player 2`` of ``Player 2 (medium bot)``: a column heading that fits 80 columns. Only a
+    last part in brackets goes: a name is never cut elsewhere."""
+    return label.rsplit(" (", 1)[0] if label.endswith(")") else label
 
 
 def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -13,11 +13,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 
 from piepmatz.core import PlayerView, score_view
+from piepmatz.core.events import Event
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND
 from piepmatz.i18n import N_, _
 
-from ..render import CODES, Cards, hand_text
-from .widgets import ChoiceList, choice_options, preview_text, translate_bindings
+from ..render import Cards, hand_text
+from .widgets import (
+    ChoiceList,
+    cards_of,
+    choice_options,
+    event_line,
+    preview_text,
+    translate_bindings,
+)
 
 #: Each dialog's title (after it, who decides) and why it asks (translated when shown).
 DIALOG_TEXT = {
@@ -64,40 +72,53 @@ class ChoiceDialog(ModalScreen[int]):
     ChoiceDialog Horizontal { height: auto; }
     ChoiceDialog ChoiceList, ChoiceDialog ChoiceList:focus {
         width: 60%; max-width: 60; height: auto; max-height: 8; border: none; background: $panel;
+        text-wrap: nowrap; text-overflow: ellipsis;
     }
     ChoiceDialog #dialog-preview { width: 1fr; height: auto; padding: 0 1; }
+    ChoiceDialog #dialog-hint { height: auto; background: $boost; display: none; }
+    ChoiceDialog #dialog-hint.shown { display: block; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("h", "hint", N_("Hint"))]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", N_("Hint")),
+        Binding("c", "codes", N_("Codes/tiles")),
+    ]
 
     def __init__(
         self,
         view: PlayerView,
         legal: Sequence[int],
         label: str,
-        this_turn: Sequence[Text] = (),
-        cards: Cards = CODES,
+        this_turn: Sequence[Event] = (),
     ) -> None:
         super().__init__()
         translate_bindings(self)
-        self.cards = cards
         self.view = view
         self.legal = list(legal)
         self.label = label
-        #: The log lines of the turn so far (the chase, the crow): the dialog covers the log.
+        #: The events of the turn so far (the chase, the crow): the dialog covers the log.
         self.this_turn = list(this_turn)
+        #: The hint shown (what draws its text, and the suggested action), kept when the
+        #: dialog is drawn again.
+        self.hint: tuple[Callable[[], Text], int | None] | None = None
+
+    @property
+    def cards(self) -> Cards:
+        return cards_of(self)
 
     def compose(self) -> ComposeResult:
         title, why = DIALOG_TEXT[self.view.phase]
         with Vertical() as box:
             box.border_title = _(title).format(player=self.label)
             if self.this_turn:
-                yield Static(Text("\n").join(self.this_turn[-4:]), id="this-turn")
+                lines = [event_line(e, self.cards) for e in self.this_turn[-4:]]
+                yield Static(Text("\n").join(lines), id="this-turn")
             yield Static(_(why), id="why")
             yield Static(self._context_text(), id="context")
             yield Static(
                 Text(_("↑↓/click: see what it does · Enter/click again: choose"), style="italic"),
                 id="how",
             )
+            yield Static(id="dialog-hint")
             with Horizontal():
                 yield ChoiceList(
                     *choice_options(self.view, self.legal, self.cards), id="dialog-choices"
@@ -135,6 +156,34 @@ class ChoiceDialog(ModalScreen[int]):
         choices = self.query_one(ChoiceList)
         choices.highlighted = 0
         choices.focus()
+
+    def suggest(self, text: Callable[[], Text], action: int | None) -> None:
+        """Show a hint above the choices (``text`` draws it) and highlight the choice it
+        suggests (``action``)."""
+        self.hint = text, action
+        self._show_hint()
+        if action is not None and action in self.legal:
+            self.query_one(ChoiceList).highlighted = self.legal.index(action)
+
+    def _show_hint(self) -> None:
+        if self.hint is not None:
+            hint = self.query_one("#dialog-hint", Static)
+            hint.update(self.hint[0]())
+            hint.set_class(True, "shown")
+
+    async def redraw(self) -> None:
+        """Draw the dialog again (birds as tiles or codes), on the same choice."""
+        highlighted = self.query_one(ChoiceList).highlighted
+        await self.recompose()
+        choices = self.query_one(ChoiceList)
+        choices.highlighted = highlighted
+        choices.focus()
+        self._show_hint()
+
+    def action_codes(self) -> None:
+        from .table import TableScreen  # the table opens this dialog: imported when asked
+
+        next(s for s in self.app.screen_stack if isinstance(s, TableScreen)).action_codes()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:

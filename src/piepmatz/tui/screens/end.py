@@ -61,7 +61,9 @@ class EndScreen(ModalScreen[str | None]):
                 yield Button(_("Quit"), id="quit")
 
     def on_mount(self) -> None:
-        self.query_one("#new", Button).focus()
+        # The sheet has the focus, not a button: an Enter still pressed for the last hand must
+        # not start a new game before the sheet is read (the keys and the buttons are there).
+        self.query_one("#sheet-scroll").focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":

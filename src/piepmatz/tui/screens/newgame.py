@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -36,7 +37,13 @@ class NewGameScreen(Screen[None]):
     NewGameScreen #buttons { height: 3; }
     NewGameScreen #buttons Button { margin-right: 1; min-width: 10; }
     NewGameScreen #error { color: $error; height: auto; }
+    NewGameScreen.short .row { height: 2; padding-top: 1; }
+    NewGameScreen.short .row Label { padding-top: 0; }
+    NewGameScreen.short #buttons { height: 2; padding-top: 1; }
     """
+    #: Below this height the screen is drawn compact (one line a choice), so that it fits 24
+    #: lines whole, from the Language row to the buttons.
+    TALL = 30
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", N_("Start")),
         Binding("ctrl+l", "resume_kept", N_("Resume the last game"), show=False),
@@ -124,10 +131,21 @@ class NewGameScreen(Screen[None]):
                 yield Button(_("Resume…"), id="resume")
                 yield Button(_("Replay…"), id="replay")
                 yield Button(_("Quit"), id="quit")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.lay_out(self.app.size.height)
         self.query_one("#resume-kept" if self.kept else "#start", Button).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.lay_out(event.size.height)
+
+    def lay_out(self, height: int) -> None:
+        short = height < self.TALL
+        self.set_class(short, "short")
+        for widget in self.query("Select, Input, Button"):
+            if isinstance(widget, Select | Input | Button):
+                widget.compact = short
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "language" and event.value != current_language():

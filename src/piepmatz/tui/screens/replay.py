@@ -15,10 +15,18 @@ from piepmatz.core import Game, view_of
 from piepmatz.core.state import State
 from piepmatz.i18n import N_, _
 from piepmatz.records import seat_labels
-from piepmatz.text.words import feeder
+from piepmatz.text.words import birds_as, feeder
 
-from ..render import birds, score_sheet_text, status_text, table_text
-from .widgets import event_line, translate_bindings
+from ..render import (
+    Cards,
+    End,
+    action_text,
+    score_sheet_text,
+    short_label,
+    status_text,
+    table_text,
+)
+from .widgets import cards_of, event_line, toggle_codes, translate_bindings
 
 
 class ReplayScreen(Screen[None]):
@@ -38,6 +46,7 @@ class ReplayScreen(Screen[None]):
         Binding("left,h", "step(-1)", N_("Back")),
         Binding("home", "jump(0)", N_("Start")),
         Binding("end", "jump(-1)", N_("End")),
+        Binding("c", "codes", N_("Codes/tiles")),
         Binding("escape,q", "close", N_("Close")),
     ]
 
@@ -70,30 +79,50 @@ class ReplayScreen(Screen[None]):
             yield Button(_("forward ▶"), id="forward")
             yield Button(_("close"), id="close")
         yield RichLog(id="log", wrap=True, markup=False, min_width=20)
-        yield Footer()
+        yield Footer(compact=True)
+
+    @property
+    def cards(self) -> Cards:
+        return cards_of(self)
 
     def on_mount(self) -> None:
+        self.show()
+
+    def on_screen_resume(self) -> None:
+        self.show()  # the birds as the screen below now draws them
+
+    def action_codes(self) -> None:
+        toggle_codes(self)
         self.show()
 
     def show(self) -> None:
         state = self.states[self.index]
         view = view_of(state, 0)
         last = len(self.states) - 1
-        what = str(self.game.actions[self.index - 1]) if self.index else _("the deal")
-        status = Text(
+        cards = self.cards
+        if self.index:
+            with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
+                what = action_text(self.game.actions[self.index - 1])
+        else:
+            what = _("the deal")
+        status = cards.words(
             _("REPLAY · every hand and blind seed shown · step {step}/{last} · {action}").format(
                 step=self.index, last=last, action=what
             )
             + "\n"
         )
-        status.append_text(status_text(view, self.labels, state.rules.name, self.game.options.seed))
+        width = self.app.size.width - 2  # the padding
+        seed = self.game.options.seed
+        status.append_text(status_text(view, self.labels, state.rules.name, seed, width))
         self.query_one("#status", Static).update(status)
-        self.query_one("#table", Static).update(table_text(view, self.labels, show_hand=False))
+        end = End(self.game.score(), state.seeds_blind) if state.is_over() else None
+        table = table_text(view, self.labels, show_hand=False, cards=cards, width=width, end=end)
+        self.query_one("#table", Static).update(table)
         hands = Text()
         for p in range(state.num_players):
-            seat = self.labels[p].split(" (")[0]
+            seat = short_label(self.labels[p])
             hands.append(_("{player} hand:").format(player=seat) + " ", style="bold")
-            hands.append_text(birds(state.hands[p]))
+            hands.append_text(cards.birds(state.hands[p], inline=True))
             if state.seeds_blind[p]:
                 blind = " ".join(feeder(c) for c in state.seeds_blind[p])
                 hands.append(" · " + _("blind seeds: {seeds}").format(seeds=blind))
@@ -103,7 +132,7 @@ class ReplayScreen(Screen[None]):
         log.clear()
         before = len(self.states[self.index - 1].events or ()) if self.index else 0
         for event in (state.events or ())[before:]:
-            log.write(event_line(event))
+            log.write(event_line(event, cards))
         if self.index == last:
             log.write(score_sheet_text(self.game.score(), self.labels))
 

@@ -31,10 +31,10 @@ from piepmatz.bots.analysis import (
 from piepmatz.core import Action, Game
 from piepmatz.i18n import N_, _, ngettext
 from piepmatz.text.numbers import count, decimal, percent
-from piepmatz.text.words import GRADE_WORDS
+from piepmatz.text.words import GRADE_WORDS, birds_as
 
-from ..render import action_text, table_text
-from .widgets import translate_bindings
+from ..render import Cards, action_text, table_text
+from .widgets import cards_of, toggle_codes, translate_bindings
 
 #: The search's budget per option, and the processes it runs on (None: every core).
 ITERATIONS = DEFAULT_ITERATIONS
@@ -83,6 +83,7 @@ class ReviewScreen(Screen[None]):
         Binding("left,h", "step(-1)", N_("Previous")),
         Binding("home", "jump(0)", N_("First")),
         Binding("end", "jump(-1)", N_("Last")),
+        Binding("c", "codes", N_("Codes/tiles")),
         Binding("escape,q", "close", N_("Close")),
     ]
 
@@ -113,7 +114,7 @@ class ReviewScreen(Screen[None]):
         yield Static(id="review-table")
         with VerticalScroll(id="review-detail"):
             yield Static(id="review-options")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.show()
@@ -163,11 +164,27 @@ class ReviewScreen(Screen[None]):
                 done=len(self.reviews), total=total
             )
         status.update(line)
-        self.query_one("#review-table", Static).update(table_text(d.view, self.labels))
-        options.update(self.detail(d))
+        width = self.app.size.width - 2  # the padding
+        table = table_text(d.view, self.labels, cards=self.cards, width=width)
+        self.query_one("#review-table", Static).update(table)
+        with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
+            options.update(self.detail(d))
+
+    @property
+    def cards(self) -> Cards:
+        return cards_of(self)
+
+    def action_codes(self) -> None:
+        toggle_codes(self)
+        self.show()
+
+    def on_screen_resume(self) -> None:
+        self.show()  # the birds as the screen below now draws them
 
     def detail(self, d: Decision) -> Text:
-        """The decision's grade, its options valued by the search, and the game's summary."""
+        """The decision's grade, its options valued by the search, and the game's summary; its
+        birds drawn as the table draws them."""
+        cards = self.cards
         t = Text()
         played = action_text(Action.from_id(d.played))
         if self.index >= len(self.reviews):
@@ -192,17 +209,20 @@ class ReviewScreen(Screen[None]):
                 )
             t.append("\n")
             for e in r.options:
-                mark = "▶ " if e.action == r.played else "  "
-                t.append(
-                    f"{mark}{action_text(Action.from_id(e.action)):<34} "
-                    + _("lead {lead} ± {spread}   win {win}").format(
+                style = "bold" if e.action == r.played else ""
+                line = Text("▶ " if e.action == r.played else "  ", style=style)
+                line.append_text(cards.words(action_text(Action.from_id(e.action)), style=style))
+                line.append(" " * max(1, 37 - line.cell_len))
+                line.append(
+                    _("lead {lead} ± {spread}   win {win}").format(
                         lead=decimal(e.lead, signed=True).rjust(5),
                         spread=decimal(e.lead_spread).rjust(3),
                         win=percent(e.win).rjust(4),
                     )
                     + "\n",
-                    style="bold" if e.action == r.played else "",
+                    style=style,
                 )
+                t.append_text(line)
         if self.done:
             s = summarise(self.reviews)
             lost = ", ".join(
@@ -226,7 +246,7 @@ class ReviewScreen(Screen[None]):
                     iterations=count(self.iterations),
                 )
             )
-        return t
+        return cards.drawn(t)
 
     def action_step(self, delta: int) -> None:
         if self.decisions:

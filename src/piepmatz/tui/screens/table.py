@@ -19,21 +19,32 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from piepmatz.bots.analysis import Hint
 from piepmatz.bots.base import BotMoveError
 from piepmatz.core import PlayerView
+from piepmatz.core.events import Event
 from piepmatz.core.state import PLAY
 from piepmatz.i18n import N_, _
 from piepmatz.text.rulebook import rules_markdown
-from piepmatz.text.words import seat_name
+from piepmatz.text.words import birds_as, seat_name
 
-from ..hints import HintGiver, hint_seed
-from ..render import CODES, TILES, Cards, status_text, table_text
+from ..hints import HintGiver, hint_line, hint_seed, thinking_text
+from ..render import Cards, End, status_text, table_text
 from ..session import SaveFileError, Session
 from .dialogs import ChoiceDialog, ConfirmDialog, HandoffScreen
 from .end import EndScreen
 from .messages import NewGame, OpenSave, SaveGame, ShowReplay
 from .rules import RulesScreen
-from .widgets import ChoiceList, choice_options, event_line, preview_text, translate_bindings
+from .widgets import (
+    ChoiceList,
+    cards_of,
+    choice_options,
+    event_line,
+    hide_binding,
+    preview_text,
+    toggle_codes,
+    translate_bindings,
+)
 
 #: How many recent events the log shows again when the seat at the keyboard changes.
 LOG_REWRITE = 40
@@ -53,12 +64,15 @@ class TableScreen(Screen[None]):
     TableScreen #left { width: 62; }
     TableScreen #choices-title { height: 1; padding: 0 1; background: $panel; }
     TableScreen ChoiceList, TableScreen ChoiceList:focus { height: 1fr; min-height: 2;
-        border: none; }
+        border: none; text-wrap: nowrap; text-overflow: ellipsis; }
     TableScreen #preview { height: 5; padding: 0 1; background: $panel; }
+    TableScreen #hint { height: auto; padding: 0 1; background: $boost; display: none; }
+    TableScreen #hint.shown { display: block; }
     TableScreen RichLog { width: 1fr; border-left: solid $accent; padding: 0 1; }
     TableScreen #too-small { display: none; padding: 1 2; }
     TableScreen.narrow #left { width: 1fr; }
     TableScreen.narrow #preview { height: 3; }
+    TableScreen.short #preview { height: 2; }
     TableScreen.narrow RichLog { display: none; }
     TableScreen.narrow.show-log #left { display: none; }
     TableScreen.narrow.show-log RichLog { display: block; border-left: none; }
@@ -73,6 +87,7 @@ class TableScreen(Screen[None]):
         Binding("n", "new_game", N_("New game")),
         Binding("c", "codes", N_("Codes/tiles")),
         Binding("l", "log", N_("Log")),
+        Binding("e", "score_sheet", N_("Score sheet")),
         Binding("pageup", "scroll_log(-1)", N_("Log up"), show=False, priority=True),
         Binding("pagedown", "scroll_log(1)", N_("Log down"), show=False, priority=True),
         Binding("q", "quit", N_("Quit")),
@@ -81,6 +96,9 @@ class TableScreen(Screen[None]):
     WIDE = 100
     #: The smallest terminal the table is laid out for.
     MIN_SIZE = (80, 24)
+    #: Below this height the perches' heading goes and the preview is shorter, so that four
+    #: players' table leaves room for several choices.
+    TALL = 30
 
     def __init__(self, session: Session, bot_delay: float = 0.6, keep: Path | None = None) -> None:
         super().__init__()
@@ -100,9 +118,12 @@ class TableScreen(Screen[None]):
         self.ended = False
         #: Hot-seat: the person who just moved has looked at the result (the bird drawn).
         self.looked = True
-        #: Birds as the engine's codes instead of tiles (``c`` toggles).
-        self.codes = False
+        self.reopen_sheet = False
         self.hints = HintGiver(session.hints)
+        if not session.hints:
+            hide_binding(self, "hint")
+        #: The game is over and its score sheet is not on screen (``e`` brings it back).
+        self.sheet_closed = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
@@ -111,14 +132,15 @@ class TableScreen(Screen[None]):
         with Horizontal(id="bottom"):
             with Vertical(id="left"):
                 yield Static(id="choices-title")
+                yield Static(id="hint")
                 yield ChoiceList(id="choices")
                 yield Static(id="preview")
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield Footer()
+        yield Footer(compact=True)
 
     @property
     def cards(self) -> Cards:
-        return CODES if self.codes else TILES
+        return cards_of(self)
 
     def on_mount(self) -> None:
         self.lay_out(self.app.size.width, self.app.size.height)
@@ -131,6 +153,11 @@ class TableScreen(Screen[None]):
         """The log beside the choices when there is room, else behind them; a terminal too
         small to play in is told so."""
         self.set_class(width < self.WIDE, "narrow")
+        # The footer of a narrow terminal: without the keys that leave this game for another.
+        for action in ("resume", "new_game"):
+            hide_binding(self, action, width < self.WIDE)
+        self.refresh_bindings()
+        self.set_class(height < self.TALL, "short")
         small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
         self.set_class(small, "too-small")
         if small:
@@ -147,6 +174,8 @@ class TableScreen(Screen[None]):
                 )
             )
         self.query_one(RichLog).scroll_end(animate=False)
+        if self.is_mounted:
+            self.redraw()
 
     # -------------------------------------------------------------- drawing
 
@@ -163,17 +192,32 @@ class TableScreen(Screen[None]):
             for p in range(len(self.session.seats))
         ]
 
-    def redraw(self) -> None:
+    def drawn(self) -> tuple[Text, Text]:
+        """The status line and the table, as this terminal's size draws them."""
         view = self.view
         game = self.session.game
         labels = self.labels()
-        self.query_one("#status", Static).update(
-            status_text(view, labels, game.state.rules.name, game.options.seed)
+        width = self.app.size.width - 2  # the padding
+        status = status_text(view, labels, game.state.rules.name, game.options.seed, width)
+        # Once the game is over nothing is hidden: the table's totals are the score sheet's.
+        state = game.state
+        end = End(game.score(), state.seeds_blind) if state.is_over() else None
+        table = table_text(
+            view,
+            labels,
+            show_hand=self.session.is_human(self.viewer),
+            cards=self.cards,
+            width=width,
+            header=self.app.size.height >= self.TALL,
+            end=end,
         )
-        show_hand = self.session.is_human(self.viewer)
-        self.query_one("#table", Static).update(
-            table_text(view, labels, show_hand=show_hand, cards=self.cards)
-        )
+        return status, table
+
+    def redraw(self) -> None:
+        view = self.view
+        status, table = self.drawn()
+        self.query_one("#status", Static).update(status)
+        self.query_one("#table", Static).update(table)
         log = self.query_one(RichLog)
         events = view.events or ()
         # After a change of seat the log is rewritten: its recent part is enough (and fast).
@@ -193,6 +237,7 @@ class TableScreen(Screen[None]):
         self.query_one("#choices-title", Static).update(title)
         self.query_one(ChoiceList).clear_options()
         self.query_one("#preview", Static).update("")
+        self.query_one("#hint", Static).set_class(False, "shown")
 
     # -------------------------------------------------------------- the game loop
 
@@ -202,9 +247,13 @@ class TableScreen(Screen[None]):
         if session.state_over:
             self.redraw()
             self.clear_choices(_("The game is over."))
+            choices = self.query_one(ChoiceList)
+            choices.set_options([Option(_("Show the score sheet again (e)"), "sheet")])
+            choices.highlighted = 0
+            choices.focus()
             if not self.ended:
                 self.ended = True
-                self.app.push_screen(EndScreen(session, self.labels()), self._ended)
+                self.action_score_sheet()
             return
         player = session.to_act
         if not session.is_human(player):
@@ -253,6 +302,7 @@ class TableScreen(Screen[None]):
             self.query_one("#choices-title", Static).update(
                 _("Your move — ↑↓/click: preview · Enter/click again: play")
             )
+            self.query_one("#hint", Static).set_class(False, "shown")
             choices = self.query_one(ChoiceList)
             choices.set_options(choice_options(view, legal, self.cards))
             choices.highlighted = 0
@@ -260,14 +310,16 @@ class TableScreen(Screen[None]):
             return
         self.clear_choices(_("Choose in the dialog below."))
         self.waiting = True
-        dialog = ChoiceDialog(view, legal, self.labels()[player], self.this_turn(view), self.cards)
+        dialog = ChoiceDialog(view, legal, self.labels()[player], self.this_turn(view))
+        if not self.session.hints:
+            hide_binding(dialog, "hint")
         self.app.push_screen(dialog, self._chosen)
 
-    def this_turn(self, view: PlayerView) -> list[Text]:
-        """The log lines of the turn so far, for a dialog (which covers the log)."""
+    def this_turn(self, view: PlayerView) -> list[Event]:
+        """The events of the turn so far, for a dialog (which covers the log)."""
         events = list(view.events or ())
         starts = [i for i, e in enumerate(events) if e.kind == "turn"]
-        return [event_line(e, self.cards) for e in events[starts[-1] + 1 if starts else 0 :]]
+        return events[starts[-1] + 1 if starts else 0 :]
 
     def _chosen(self, action_id: int | None) -> None:
         self.waiting = False
@@ -309,6 +361,9 @@ class TableScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         chosen = event.option.id
         if event.option_list.id != "choices" or chosen is None:
+            return
+        if chosen == "sheet":
+            self.action_score_sheet()
             return
         self.clear_choices("")
         if chosen == "handoff":
@@ -361,9 +416,58 @@ class TableScreen(Screen[None]):
 
     def action_hint(self) -> None:
         game = self.session.game
-        self.hints.request(self.app, self.decision_view(), hint_seed(game), self.decision_view)
+        self.hints.request(
+            self.app, self.decision_view(), hint_seed(game), self.decision_view, self.show_hint
+        )
+
+    def show_hint(self, found: Hint | None) -> None:
+        """The hint (or, with None, that the bot is thinking) beside the decision it answers: the
+        table's list or the dialog's; the suggested choice is highlighted. It goes with the
+        decision: the next one starts without it."""
+
+        def text() -> Text:
+            if found is None:
+                return Text(thinking_text(self.hints.bot), style="italic")
+            with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
+                line = hint_line(found)
+            return self.cards.words(line, style="bold")
+
+        dialog = self.app.screen
+        if isinstance(dialog, ChoiceDialog):
+            dialog.suggest(text, None if found is None else found.estimate.action)
+            return
+        hint = self.query_one("#hint", Static)
+        hint.update(text())
+        hint.set_class(True, "shown")
+        if found is not None:
+            choices = self.query_one(ChoiceList)
+            ids = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+            if str(found.estimate.action) in ids:
+                choices.highlighted = ids.index(str(found.estimate.action))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The score sheet's key only once the game is over, the hint's only before."""
+        if action == "score_sheet":
+            return self.session.state_over
+        if action == "hint":
+            return not self.session.state_over
+        return True
+
+    def action_score_sheet(self) -> None:
+        """The score sheet, at the end of the game and again whenever asked."""
+        if self.session.state_over and not isinstance(self.app.screen, EndScreen):
+            self.sheet_closed = False
+            self.app.push_screen(EndScreen(self.session, self.labels()), self._ended)
+
+    def on_screen_resume(self) -> None:
+        # Back from the replay (or the rules) at the end: the score sheet again.
+        if self.sheet_closed and self.reopen_sheet:
+            self.reopen_sheet = False
+            self.action_score_sheet()
 
     def _ended(self, choice: str | None) -> None:
+        self.sheet_closed = True
+        self.reopen_sheet = choice == "replay"
         if choice == "new":
             self.post_message(NewGame(self.session.game.state.rules.name))
         elif choice == "replay":
@@ -388,18 +492,32 @@ class TableScreen(Screen[None]):
             self.app.push_screen(ConfirmDialog(_(LEAVE_QUESTION), _("Leave"), _("Stay")), go)
 
     def action_codes(self) -> None:
-        self.codes = not self.codes
+        toggle_codes(self)
         self.logged = 0  # the log is written again, its birds drawn the new way
         self.query_one(RichLog).clear()
         self.redraw()
+        dialog = self.app.screen
+        if isinstance(dialog, ChoiceDialog):
+            dialog.call_later(dialog.redraw)
         # Redraw the choices too, unless a dialog, a bot or the hand-off has the turn.
         to_act = self.session.to_act
         asking = not self.waiting and to_act == self.confirmed == self.viewer and self.looked
         if asking and self.session.is_human(to_act) and self.view.phase == PLAY:
             self.ask(to_act)
+            last = self.hints.last
+            if last is not None and last[0] == self.decision_view():
+                self.show_hint(last[1])
 
     def action_log(self) -> None:
         self.toggle_class("show-log")
+        # The log's lines are wrapped when written, at its width then (none while it was
+        # hidden): written again once it is laid out at the width it has now.
+        self.call_after_refresh(self.rewrite_log)
+
+    def rewrite_log(self) -> None:
+        self.logged = 0
+        self.query_one(RichLog).clear()
+        self.redraw()
         self.query_one(RichLog).scroll_end(animate=False)
 
     def action_scroll_log(self, pages: int) -> None:

@@ -19,7 +19,7 @@ from piepmatz.i18n import _
 from piepmatz.text.preview import preview
 from piepmatz.text.words import Part, birds_as, told
 
-from ..render import CODES, Cards, action_text
+from ..render import CODES, TILES, Cards, action_text
 
 #: Events told as steps of the chase above them, indented.
 _STEPS = frozenset(
@@ -62,6 +62,25 @@ def translate_bindings(node: DOMNode) -> None:
 
 #: Each node's bindings as declared, in English, for :func:`translate_bindings`.
 _ENGLISH_BINDINGS: WeakKeyDictionary[DOMNode, dict[str, list[Binding]]] = WeakKeyDictionary()
+
+
+def cards_of(node: DOMNode) -> Cards:
+    """How every screen of the app draws birds: as tiles, or as the engine's codes once ``c``
+    asked for them (:func:`toggle_codes`); the choice is the app's, so it holds on every screen."""
+    return CODES if getattr(node.app, "codes", False) else TILES
+
+
+def toggle_codes(node: DOMNode) -> None:
+    """Switch every screen between tiles and codes (each redraws itself)."""
+    setattr(node.app, "codes", not getattr(node.app, "codes", False))  # noqa: B010
+
+
+def hide_binding(node: DOMNode, action: str, hide: bool = True) -> None:
+    """Leave ``node``'s key for ``action`` out of the footer, or (``hide=False``) show it again;
+    the key answers either way."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [replace(b, show=not hide) if b.action == action else b for b in bindings]
 
 
 def event_line(event: Event, cards: Cards = CODES) -> Text:

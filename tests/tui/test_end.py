@@ -1,0 +1,90 @@
+"""The end of a game in the terminal game: Enter pressed through the last hand lands on the score
+sheet, which a key brings back after Escape or the replay; the table then agrees with the sheet,
+every blind seed shown; the log is readable at 80 columns."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from textual.widgets import RichLog
+
+from piepmatz.core.state import LAST_HAND
+from piepmatz.text.words import feeder, tell
+from piepmatz.tui.app import PiepmatzApp
+from piepmatz.tui.screens import ChoiceList, EndScreen, NewGameScreen, ReplayScreen, TableScreen
+
+from .conftest import advanced
+
+SIZE = (80, 24)
+
+
+def test_the_end_of_a_game_keeps_its_score_sheet_at_hand(tui: Any) -> None:
+    # Seed 1: at the end two of the three bots hold blind seeds.
+    session = advanced(4, 1, lambda s: s.phase == LAST_HAND and s.current_player == 0)
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            # Enter through the last hand, and on: the sheet stays (no new game started).
+            for _press in range(12):
+                await tui.settle(pilot)
+                await pilot.press("enter")
+            await tui.settle(pilot)
+            assert isinstance(app.screen, EndScreen)
+            state = session.game.state
+            assert state.is_over() and sum(map(bool, state.seeds_blind[1:])) >= 2
+            sheet = session.game.score()
+
+            # Escape: the table, its totals the sheet's, every blind seed by its value.
+            await pilot.press("escape")
+            await pilot.pause()
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            _status, drawn = table.drawn()
+            scores = re.findall(r"score (\d+)", drawn.plain)
+            assert [int(s) for s in scores] == [p.total for p in sheet.players]
+            for pile in state.seeds_blind:
+                if pile:
+                    seeds = " ".join(feeder(c) for c in pile)
+                    assert f"{len(pile)} blind: {seeds}" in drawn.plain
+            footer = tui.rendered(app).splitlines()[-1]
+            assert "e Score sheet" in footer and "h Hint" not in footer
+
+            # The key brings the sheet back; so does Enter on the table's one choice.
+            await pilot.press("e")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            choices = table.query_one(ChoiceList)
+            assert str(choices.get_option_at_index(0).prompt).startswith("Show the score sheet")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+
+            # Closing the replay comes back to the sheet.
+            await pilot.press("p")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+
+            # The log at 80 columns: as wide as the screen, its last sentence on one line.
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("l")
+            await tui.settle(pilot)
+            await pilot.pause()
+            log = table.query_one(RichLog)
+            assert log.size.width >= SIZE[0] - 4
+            last = tell(state.events[-1])
+            assert any(last in row for row in tui.rendered(app).splitlines()), last
+            # And n still leaves for a new game, without asking (the game is over).
+            await pilot.press("n")
+            await tui.settle(pilot)
+            assert isinstance(app.screen, NewGameScreen)
+
+    asyncio.run(scenario())
