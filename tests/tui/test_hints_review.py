@@ -229,6 +229,22 @@ def test_a_hint_in_a_decision_dialog_answers_that_decision(tui: Any) -> None:
             # The preview column tells what the suggested choice does.
             preview = str(dialog.query_one("#dialog-preview", Static).content)
             assert preview == preview_text(view, found.action, TILES).plain
+            # `c`: the dialog's birds (its hand, choices, hint) as codes, on the same choice.
+            hand = view.hand
+            assert tile_text(hand[0]).rstrip() in tui.text(app)
+            await pilot.press("c")
+            await tui.settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ChoiceDialog)
+            text = tui.text(app)
+            assert all(BIRD_NAMES[b] in text for b in hand)
+            assert not any(tile_text(b).rstrip() in text for b in hand)
+            choices = dialog.query_one(ChoiceList)
+            assert choices.get_option_at_index(choices.highlighted or 0).id == str(found.action)
+            assert "expected lead" in str(dialog.query_one("#dialog-hint", Static).content)
+            await pilot.press("c")
+            await tui.settle(pilot)
+            assert tile_text(hand[0]).rstrip() in tui.text(app)
 
     asyncio.run(scenario())
 

@@ -510,6 +510,8 @@ class TableScreen(Screen[None]):
 
     def action_log(self) -> None:
         self.toggle_class("show-log")
+        if not self.has_class("show-log"):
+            self.query_one(ChoiceList).focus()  # the choices, hidden meanwhile, have it again
         # The log's lines are wrapped when written, at its width then (none while it was
         # hidden): written again once it is laid out at the width it has now.
         self.call_after_refresh(self.rewrite_log)
