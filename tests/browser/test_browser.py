@@ -351,9 +351,12 @@ def _spellings(hidden_birds: set[int], hidden_feeder: set[int]) -> re.Pattern[st
         "SP": "House sparrow",
         "YE": "Yellowhammer",
     }
+    # The label in running text ("Blackbird 5 male") and a card's spoken name ("Blackbird 5,
+    # male, 3 eggs").
     labels = [
-        f"{species[n[:2]]} {n[2]} {'male' if n[3] == 'm' else 'female'}"
+        f"{species[n[:2]]} {n[2]}{sep}{'male' if n[3] == 'm' else 'female'}"
         for n in (BIRD_NAMES[c] for c in hidden_birds)
+        for sep in (" ", ", ")
     ]
     words = "|".join(re.escape(w) for w in names + labels)
     return re.compile(rf"(?<![\w-])(?:{words})(?![\w-])")

@@ -59,7 +59,8 @@ def test_people_read_names_small_cards_and_rules_in_words(browser: Any, server: 
     # its name in words to assistive technology.
     assert page.locator("#log .who.you").count() > 0 and page.locator("#log .who").count() > 0
     mini = page.locator("#log .mini").first
-    assert re.fullmatch(r"\w[\w ]* [1-6] (male|female)", mini.get_attribute("aria-label") or "")
+    name = mini.get_attribute("aria-label") or ""
+    assert re.fullmatch(r"\w[\w ]* [1-6], (male|female), [1-3] eggs?", name), name
     # Each rule link leads to its rule, shown at the top of the rules page and marked.
     rules = page.context.new_page()
     for href in sorted(rules_seen)[:2]:

@@ -175,7 +175,7 @@ def test_the_browser_catalogue_in_each_language(server: str) -> None:
     assert czech["errors"] == [c.value for c in ErrorCode] and "not_yet" in czech["errors"]
     assert czech["statuses"] == ["waiting", "playing", "over"]
     assert czech["phases"][0] == "play" and "last hand" in czech["phases"]
-    assert czech["cards"]["birds"]["BL5m"] == {"species": "BL", "value": 5, "sex": "m"}
+    assert czech["cards"]["birds"]["BL5m"] == {"species": "BL", "value": 5, "sex": "m", "eggs": 3}
     assert czech["cards"]["feeder"]["CRa"] == {"kind": "crow", "eggs": 0}
     assert czech["species"]["BL"] == "kos"
     assert czech["languages"] == {"en": "English", "cs": "Čeština", "de": "Deutsch"}

@@ -8,6 +8,7 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from piepmatz.core.cards import (
+    BIRD_EGGS,
     BIRD_FEMALE,
     BIRD_NAMES,
     BIRD_SPECIES,
@@ -73,14 +74,15 @@ class LanguageMiddleware:
             await self.app(scope, receive, send)
 
 
-#: Each card's fields by its name (the core's): a bird's species, value and sex; a feeder card's
-#: kind and eggs.
+#: Each card's fields by its name (the core's): a bird's species, value, sex and eggs; a feeder
+#: card's kind and eggs.
 CARDS: dict[str, dict[str, dict[str, Any]]] = {
     "birds": {
         BIRD_NAMES[b]: {
             "species": SPECIES[BIRD_SPECIES[b]],
             "value": BIRD_VALUE[b],
             "sex": "f" if BIRD_FEMALE[b] else "m",
+            "eggs": BIRD_EGGS[b],
         }
         for b in range(NUM_BIRDS)
     },

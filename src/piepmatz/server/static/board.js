@@ -304,7 +304,7 @@ export function drawScores(model, result, spec) {
     h("h2", {}, winners.length > 1 ? _("Shared win: {names}", { names: winners.join(", ") }) : _("{name} wins", { name: winners[0] })),
     result.tiebreak ? h("p", {}, _("The totals tied: the most birds in the collection decided."), " ", ruleLink(spec, "E5", _("The rule"))) : null,
     h("table", { class: "sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), players.map((r) => h("th", { scope: "col", class: result.winners.includes(r.player) ? "winner" : "" }, seatName(model, r.player))))),
+      h("thead", {}, h("tr", {}, h("td", {}, ""), players.map((r) => h("th", { scope: "col", class: result.winners.includes(r.player) ? "winner" : "" }, seatName(model, r.player))))),
       h("tbody", {},
         h("tr", {}, h("th", { scope: "row" }, _("Seeds (eggs)")), players.map((r) => cell(r.seeds))),
         h("tr", {}, h("th", { scope: "row" }, _("Pairs")), players.map((r) => cell(`${r.pairs} × 5 = ${r.pair_points}`))),

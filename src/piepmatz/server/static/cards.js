@@ -25,6 +25,14 @@ export function birdLabel(code) {
   return b.sex === "m" ? _("{species} {value} male", words) : _("{species} {value} female", words);
 }
 
+/** A bird card's spoken name, everything its face shows: "Blackbird 5, male, 3 eggs". */
+export function cardName(code) {
+  const b = birdOf(code);
+  const words = { species: speciesName(b.species), value: b.value };
+  return b.sex === "m" ? ngettext("{species} {value}, male, {count} egg", "{species} {value}, male, {count} eggs", b.eggs, words)
+    : ngettext("{species} {value}, female, {count} egg", "{species} {value}, female, {count} eggs", b.eggs, words);
+}
+
 /** A bird card; ``code`` null draws a face-down card. */
 export function bird(code, attrs = {}) {
   if (!code) return h("span", { class: "card back", role: "img", "aria-label": _("hidden bird"), ...attrs });
@@ -34,8 +42,8 @@ export function bird(code, attrs = {}) {
     {
       class: `card bird sp-${b.species} ${b.sex === "m" ? "male" : "female"}`,
       role: "img",
-      "aria-label": birdLabel(code),
-      title: birdLabel(code),
+      "aria-label": cardName(code),
+      title: cardName(code),
       dataset: { card: code },
       ...attrs,
     },
@@ -50,8 +58,8 @@ export function bird(code, attrs = {}) {
 species' colour with its shape, value and sex, read out and shown on hover in words. */
 export function miniBird(code, attrs = {}) {
   const b = birdOf(code);
-  return h("span", { class: `mini sp-${b.species} ${b.sex === "m" ? "male" : "female"}`, role: "img", "aria-label": birdLabel(code),
-    title: birdLabel(code), dataset: { card: code }, ...attrs },
+  return h("span", { class: `mini sp-${b.species} ${b.sex === "m" ? "male" : "female"}`, role: "img", "aria-label": cardName(code),
+    title: cardName(code), dataset: { card: code }, ...attrs },
   h("span", { "aria-hidden": "true" }, `${SPECIES[b.species].shape}${b.value}${b.sex === "m" ? "♂" : "♀"}`));
 }
 

@@ -1,6 +1,6 @@
 // The seat's side of the table page: the hand, the decision with its options, previews and
 // hint, and the waiting screen. Each draws from the page's state and acts through the page.
-import { actionCards, actionLabel, bird, birdLabel, miniBird } from "./cards.js";
+import { actionCards, actionLabel, bird, birdLabel, cardName, miniBird } from "./cards.js";
 import { clear, h, ruleLink, toast } from "./dom.js";
 import { _ } from "./i18n.js";
 import { drawScores, seatName } from "./board.js";
@@ -31,7 +31,7 @@ export function renderHand(page) {
       type: "button",
       class: `hand-card${page.store.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
       "aria-pressed": page.store.selected === code ? "true" : "false",
-      "aria-label": usable ? birdLabel(code) : _("{bird} (not playable now)", { bird: birdLabel(code) }),
+      "aria-label": usable ? cardName(code) : _("{bird} (not playable now)", { bird: cardName(code) }),
       dataset: { card: code },
       onclick: () => clickHand(page, code),
     }, bird(code, { "aria-hidden": "true", role: null }));

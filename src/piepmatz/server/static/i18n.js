@@ -47,7 +47,7 @@ export function speciesName(code) {
   return species[code] || code;
 }
 
-/** A bird's fields by its name (species, value, sex), from the server: no notation is read. */
+/** A bird's fields by its name (species, value, sex, eggs), from the server: no notation is read. */
 export function birdOf(code) {
   return cards.birds[code];
 }

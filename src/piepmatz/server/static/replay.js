@@ -70,7 +70,9 @@ export async function showReplay(tableId) {
   setRulesLink(data.rules);
   let at = frames.length - 1;
   const boardEl = h("div", { id: "board" });
-  const logEl = h("ol", { class: "log", id: "replay-log", "aria-label": _("what this move did") });
+  const logEl = h("ol", { id: "replay-log" });
+  // The lines scroll inside their box: the box takes the focus, so that a keyboard scrolls it.
+  const logBox = h("div", { class: "log", role: "region", tabindex: 0, "aria-label": _("what this move did") }, logEl);
   const where = h("p", { id: "where", "aria-live": "polite" });
   const gradeEl = h("p", { id: "move-grade" });
   let review = null; // the review shown: one player's graded decisions
@@ -147,7 +149,7 @@ export async function showReplay(tableId) {
   checkDeal(data.record).then(({ outcome }) => { dealEl.textContent = dealText()[outcome]; dealEl.dataset.outcome = outcome; });
   clear(main()).append(h("div", { class: "replay" },
     h("h1", {}, _("Replay of table {table}", { table: tableId })), controls, where,
-    h("section", { class: "panel" }, h("h2", {}, _("This move")), gradeEl, logEl), boardEl, reviewPanel,
+    h("section", { class: "panel" }, h("h2", {}, _("This move")), gradeEl, logBox), boardEl, reviewPanel,
     h("section", { class: "panel", "aria-labelledby": "deal-title" }, h("h2", { id: "deal-title" }, dealText().title), dealEl)));
   show();
   return () => keys.abort();

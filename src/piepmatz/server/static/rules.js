@@ -35,6 +35,13 @@ export async function showRules(spec) {
   // The server's HTML is made from the rules text shipped in the package (no user data in it).
   body.innerHTML = rules.html;
   anchor(body);
+  // A wide table scrolls sideways inside its box on a phone: the box takes the focus, so that a
+  // keyboard scrolls it too, and says which table it is.
+  body.querySelectorAll("table").forEach((table, i) => {
+    const box = h("div", { class: "table-scroll", role: "region", tabindex: 0, "aria-label": _("Table {number} of the rules", { number: i + 1 }) });
+    table.replaceWith(box);
+    box.append(table);
+  });
   clear(main()).append(h("p", {}, _("Other rule set:"), " ",
     presetNames().map((name, i) => [i ? " · " : null, h("a", { href: rulesHref(name) }, presetWords(name))])), body);
   // A link to one rule: shown at the top of the window, and marked (again when the address

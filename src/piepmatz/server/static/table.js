@@ -2,7 +2,7 @@
 // this page shows the seat's view, offers exactly the legal actions it was sent, with the
 // server's preview of each, and tells the events step by step.
 import { api, clear, dealPart, h, main, playerKey, rulesHref, savedName, setRulesLink, toast } from "./dom.js";
-import { actionLabel, botLevel } from "./cards.js";
+import { actionLabel, botLevel, cardName } from "./cards.js";
 import { _, ngettext, serverLanguage } from "./i18n.js";
 import { drawBoard, fromView, seatName, sentence } from "./board.js";
 import { PACE, STEPS, highlight, sleep } from "./animate.js";
@@ -11,7 +11,7 @@ import { endingBox, ending, renderSeatControls, renderStoodIn, standingIn } from
 import { markHint, optionKey, renderDecision, renderHand, renderWaiting } from "./decision.js";
 import { rememberTable, showJoin } from "./invites.js";
 import { badLink, missingTable, noSeat } from "./deadends.js";
-import { announcement, hintText, refusal } from "./tablewords.js";
+import { announcement, hintText, prompt, refusal } from "./tablewords.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
@@ -53,7 +53,7 @@ class TablePage {
     this.keys = new AbortController();
     this.ticker = null; // counts the running clock down once a second
     this.pageEl = this.headEl = this.bannerEl = this.decisionEl = this.controlsEl = this.handEl = this.boardEl = null;
-    this.logEl = this.chatEl = this.lostEl = null;
+    this.logEl = this.chatEl = this.lostEl = this.sayEl = null;
   }
 
   leave() {
@@ -154,14 +154,23 @@ class TablePage {
   layout() {
     this.boardEl = h("div", { id: "board", class: "board-wrap" });
     this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": _("your hand") });
-    // The decision takes the focus back after every move (tabindex -1: by script only).
-    this.decisionEl = h("section", { id: "decision", class: "decision", tabindex: -1, "aria-live": "polite", "aria-label": _("your move") });
+    // The decision takes the focus when it is this seat's and back after every move (tabindex
+    // -1: by script only). What happens is read out by the announcer below, not by the parts
+    // that are redrawn (a redraw would be read out again).
+    this.decisionEl = h("section", { id: "decision", class: "decision", tabindex: -1, "aria-label": _("your move") });
     this.lostEl = h("p", { id: "connection-lost", class: "connection-lost", role: "status", hidden: true });
     this.controlsEl = h("div", { id: "seat-controls", class: "buttons seat-controls" });
-    this.bannerEl = h("p", { id: "banner", class: "banner", "aria-live": "polite" }, "");
+    this.bannerEl = h("p", { id: "banner", class: "banner" }, "");
+    // One polite live region reads out each told step, every other player's move and this
+    // seat's decision with its options, in the page's language (screen readers only).
+    this.sayEl = h("div", { id: "announcer", class: "visually-hidden", role: "log", "aria-live": "polite", "aria-label": _("announcements") });
     this.headEl = h("div", { class: "table-head" });
-    this.logEl = h("ol", { id: "log", class: "log", role: "log", "aria-label": _("game log") });
-    this.chatEl = h("ol", { id: "chat", class: "chat", role: "log", "aria-label": _("table chat") });
+    // The log and the chat scroll inside their boxes: each box takes the focus, so that a
+    // keyboard scrolls it. The log is read on demand (the announcer reads each step as told).
+    this.logEl = h("ol", {});
+    this.chatEl = h("ol", {});
+    const logBox = h("div", { id: "log", class: "log", role: "log", "aria-live": "off", tabindex: 0, "aria-label": _("game log") }, this.logEl);
+    const chatBox = h("div", { id: "chat", class: "chat", role: "log", tabindex: 0, "aria-label": _("table chat") }, this.chatEl);
     const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: _("Say something to the table"), "aria-label": _("chat message"), autocomplete: "off" });
     const chatForm = this.store.seat === null ? h("p", { class: "muted" }, _("Spectators read the chat."))
       : h("form", { class: "chat-form", onsubmit: (event) => {
@@ -171,10 +180,10 @@ class TablePage {
         chatInput.value = "";
       } }, chatInput, h("button", { type: "submit" }, _("Send")));
     this.pageEl = h("div", { class: "table-page" },
-      h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.lostEl, h("div", { class: "seat-area" }, this.decisionEl, this.handEl), this.boardEl, this.controlsEl),
+      h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.sayEl, this.lostEl, h("div", { class: "seat-area" }, this.decisionEl, this.handEl), this.boardEl, this.controlsEl),
       h("aside", { class: "side-col" },
-        h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, _("Game log")), this.logEl),
-        h("section", { class: "panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, _("Chat")), this.chatEl, chatForm)));
+        h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, _("Game log")), logBox),
+        h("section", { class: "panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, _("Chat")), chatBox, chatForm)));
     clear(main()).append(this.pageEl);
     document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
     clearInterval(this.ticker);
@@ -261,6 +270,7 @@ class TablePage {
         const line = announcement(message, this.nameOf(message.seat), message.seat === this.store.seat);
         this.addLog(line, message.type);
         this.banner(line);
+        this.say(line);
         this.render();
         break;
       }
@@ -272,7 +282,7 @@ class TablePage {
         break;
       case "chat":
         this.chatEl.append(h("li", {}, h("b", {}, `${message.name}: `), message.text));
-        this.chatEl.scrollTop = this.chatEl.scrollHeight;
+        this.chatEl.parentElement.scrollTop = this.chatEl.parentElement.scrollHeight;
         break;
       case "hint":
         if (this.store.state && message.move === this.store.state.move) {
@@ -316,6 +326,7 @@ class TablePage {
       for (let i = 0; i < message.log.length; i++) {
         const event = message.events[i];
         this.addLog(this.told(message, i), event.kind);
+        if (!full) this.say(this.told(message, i));
         if (animate && STEPS.has(event.kind)) {
           this.banner(this.told(message, i));
           // The status line tells whose move is being told, not the decision before it.
@@ -337,11 +348,27 @@ class TablePage {
       this.store.showAll = false;
       this.store.pending = false;
       this.render();
+      if (message.legal.length && !standingIn(this) && !ending(this)) this.yourMove();
       // No previews while the stand-in plays this seat: it moves before anyone could read them.
       if (message.legal.length && !standingIn(this)) this.send({ type: "preview", move: message.move });
     }
     this.store.busy = false;
     this.markStatus();
+  }
+
+  /** This seat's decision has come: it takes the focus (unless the person is in the chat or the
+  header) and is read out with its options. */
+  yourMove() {
+    const active = document.activeElement;
+    const col = this.pageEl.querySelector(".play-col");
+    const free = !active || active === document.body || active === main() || col.contains(active);
+    if (free && !this.decisionEl.contains(active)) this.decisionEl.focus();
+    const { view } = this.store.state;
+    const choices = this.legal().map((action) => this.choiceOf(action)).filter(Boolean);
+    const options = view.phase === "play"
+      ? _("Birds you can play: {birds}.", { birds: [...new Set(choices.map((c) => c.cards[0]))].map(cardName).join("; ") })
+      : _("Your moves: {moves}.", { moves: choices.map((c, i) => `${i + 1}: ${actionLabel(c, view.display)}`).join("; ") });
+    this.say([_("Your move."), prompt(view.phase), options].filter(Boolean).join(" "));
   }
 
   /** Say on the page what it shows: the move, and whether it is still telling a move or
@@ -383,7 +410,16 @@ class TablePage {
   addLog(line, kind) {
     this.logEl.append(h("li", { class: `ev-${kind}` }, line));
     while (this.logEl.children.length > 400) this.logEl.firstChild.remove();
-    this.logEl.scrollTop = this.logEl.scrollHeight;
+    this.logEl.parentElement.scrollTop = this.logEl.parentElement.scrollHeight;
+  }
+
+  /** Read ``line`` out (text, or a sentence's nodes: a bird by its spoken name) through the
+  announcer; the last few lines stay, for a screen reader's review of what was said. */
+  say(line) {
+    const parts = (Array.isArray(line) ? line : [line]).map((part) => (part instanceof Node ? part.cloneNode(true) : part));
+    if (!this.sayEl || !parts.length) return;
+    this.sayEl.append(h("p", {}, parts));
+    while (this.sayEl.children.length > 20) this.sayEl.firstChild.remove();
   }
 
   /** The banner: the sentence being told (text, or a sentence's nodes). */

@@ -1,0 +1,203 @@
+"""Everyone can play (issue 43): axe-core finds no violation of WCAG 2.1 AA, of any impact, on
+any page or in any state a player meets, in English, Czech and German, at a phone's size and a
+desktop's; and a whole game is played with the keyboard alone, reading only the accessibility
+tree (roles and names), never the page's markup.
+
+axe-core comes inside the ``axe-playwright-python`` wheel (no network) and runs in the same
+Chromium as the other browser tests. The game's states are walked in one game per language and
+size: its own decisions of every kind, a bot's move being told, a hint, a lost connection and
+the end; the other pages are a list below (:data:`PAGES`), one entry each.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from axe_playwright_python.base import AXE_FILE_PATH, AxeResults
+from playwright.sync_api import expect
+
+from serverplay import running_server
+
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 360, "height": 740}
+PATIENCE = 30_000
+#: Every rule axe has that applies to a page: WCAG 2.0 and 2.1 at levels A and AA, and the best
+#: practices too (no violation of any impact: a list item outside a list or a region a keyboard
+#: cannot scroll is what a screen reader's or a keyboard's user meets).
+EVERY_RULE = {"resultTypes": ["violations"]}
+#: A deal (2 players, against random bots) in which the person, always taking the first legal
+#: move, meets every kind of decision: play, collect, draw, the crow and the last hand.
+SEED = 1
+KINDS = {"play", "collect", "draw", "crow", "last hand"}
+
+
+def no_violations(page: Any, state: str) -> None:
+    """axe-core finds nothing on ``page`` as it is now (``state`` names it in the failure)."""
+    found = AxeResults(page.evaluate("(options) => axe.run(document, options)", EVERY_RULE))
+    assert found.violations_count == 0, f"{state} at {page.url}:\n{found.generate_report()}"
+
+
+@dataclass
+class Tables:
+    key: str  # the browser's player key, seated at ``waiting``
+    join: str  # a table with a free seat, opened by someone else
+    waiting: str  # a table of this browser waiting for a friend
+    over: str  # a finished game whose review the replay shows
+
+
+@dataclass
+class Page:
+    """A page checked as it opens: its address on the site, what shows that it is drawn, and
+    what a person does there first (``then``), if anything."""
+
+    name: str
+    address: Callable[[Tables], str]
+    ready: str
+    then: Callable[[Any], None] | None = None
+
+
+def _review(page: Any) -> None:
+    page.click("#review-0")
+    page.wait_for_selector("#review-summary", timeout=PATIENCE)
+
+
+#: Every page a person meets outside a game being played (the table's states are walked in a
+#: game below). The tutorial, once it is served, is one more entry:
+#: ``Page("tutorial", lambda t: "/tutorial", "<what shows it is drawn>")``.
+PAGES = [
+    Page("lobby", lambda t: "/", "#quick-start"),
+    Page("join form", lambda t: f"/play/{t.join}", "#join-name"),
+    Page("table waiting", lambda t: f"/play/{t.waiting}", "#commitment"),
+    Page("rules", lambda t: "/rules?rules=standard", "article.rules h1"),
+    Page("my games", lambda t: "/games", "#games li[data-table]"),
+    Page("no such table", lambda t: "/play/no-such-table", ".dead-end"),
+    Page("replay with the review", lambda t: f"/replay/{t.over}", "#deal-check", _review),
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server with small search budgets: a hint and a review take a fraction of a second."""
+    database = tmp_path_factory.mktemp("access") / "server.db"
+    with running_server(
+        f"sqlite+aiosqlite:///{database}",
+        hint_bot="ismcts:iterations=200",
+        hint_iterations=60,
+        review_iterations=6,
+    ) as address:
+        yield f"http://{address}"
+
+
+@pytest.fixture(scope="module")
+def tables(server: Any) -> Tables:
+    key = secrets.token_urlsafe(32)
+    waiting = server.table(["human", "human", "easy"], player=key)
+    join = server.table(["human", "human", "easy"], public=True)
+    over = server.quick(2, key, seed=SEED)
+    server.finish(over)
+    return Tables(key, join["table"], waiting["table"], over["table"])
+
+
+def person(browser: Any, size: dict[str, int], lang: str, key: str) -> Any:
+    """A page in ``lang`` (chosen before in this browser) at ``size``, of the player ``key``."""
+    context = browser.new_context(viewport=size)
+    # axe-core is in every document the page opens (once, rather than at every check).
+    context.add_init_script(path=AXE_FILE_PATH)
+    context.add_init_script(
+        f"localStorage.setItem('piepmatz.player', {json.dumps(key)});"
+        f" localStorage.setItem('piepmatz:lang', {json.dumps(lang)});"
+    )
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.problems = problems
+    return page
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["en", "cs", "de"])
+def test_no_page_and_no_state_has_an_accessibility_violation(
+    browser: Any, server: Any, tables: Tables, lang: str, size: dict[str, int]
+) -> None:
+    page = person(browser, size, lang, tables.key)
+    for entry in PAGES:
+        page.goto(server.site + entry.address(tables))
+        page.wait_for_selector(entry.ready, timeout=PATIENCE)
+        assert page.evaluate("document.documentElement.lang") == lang
+        if entry.then:
+            entry.then(page)
+        no_violations(page, entry.name)
+
+    # One game: a bot's move told step by step (a slow pace for the first moves), then every
+    # kind of the person's decisions, a hint, a lost connection and the end.
+    online = {"yes": True}
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        if not online["yes"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    made = server.quick(2, tables.key, seed=SEED)
+    page.goto(server.url(made["link"], "?pace=1000"))
+    telling = """() => document.querySelector('.table-page')?.getAttribute('aria-busy') === 'true'
+      && !!document.querySelector('#banner .who[data-seat="1"]')"""
+    for _ in range(4):  # the person's first turn, then the bot's
+        page.wait_for_function(f"() => ({telling})() || ({server.READY})()", timeout=PATIENCE)
+        if page.evaluate(telling):
+            break
+        play(page, page.evaluate(server.STATUS))
+    no_violations(page, "a bot's move told")
+    page.goto(f"{server.site}/play/{made['table']}?pace=0")
+    seen: set[str] = set()
+    hinted = lost = False
+    while True:
+        page.wait_for_function(server.READY, timeout=PATIENCE)
+        s = page.evaluate(server.STATUS)
+        if s["over"]:
+            break
+        if s["phase"] not in seen:
+            seen.add(s["phase"])
+            no_violations(page, f"the person's decision: {s['phase']}")
+        if s["phase"] == "play" and not hinted:
+            page.keyboard.press("h")
+            page.wait_for_selector("#hint-box", timeout=PATIENCE)
+            no_violations(page, "a hint shown")
+            hinted = True
+        if s["phase"] == "draw" and not lost:
+            online["yes"] = False
+            sockets[-1].close()
+            expect(page.locator("#connection-lost")).to_be_visible(timeout=PATIENCE)
+            no_violations(page, "disconnected")
+            online["yes"] = True
+            expect(page.locator("#connection-lost")).to_be_hidden(timeout=PATIENCE)
+            page.wait_for_function(server.READY, timeout=PATIENCE)
+            lost = True
+        play(page, s)
+    assert seen == KINDS and hinted and lost
+    page.wait_for_selector(".scores", timeout=PATIENCE)
+    no_violations(page, "the end with the score sheet")
+    problems = page.problems
+    page.context.close()
+    assert problems == []
+
+
+def play(page: Any, s: dict[str, Any]) -> None:
+    """The first legal move, clicked as a person would (a hand card first, to play a bird)."""
+    action = s["legal"][0]
+    if s["phase"] == "play":
+        card = page.evaluate(
+            "(a) => window.__seat.state.choices.find((c) => c.action === a).cards[0]", action
+        )
+        page.click(f'.hand-card[data-card="{card}"]')
+    page.click(f'#decision button.option[data-action="{action}"]')
+    page.wait_for_function(f"() => window.__seat.state.move !== {s['move']}", timeout=PATIENCE)
