@@ -47,6 +47,10 @@ def test_the_end_of_a_game_keeps_its_score_sheet_at_hand(tui: Any) -> None:
             state = session.game.state
             assert state.is_over() and sum(map(bool, state.seeds_blind[1:])) >= 2
             sheet = session.game.score()
+            # The sheet's own keys at the bottom, not the table's (which would not answer).
+            footer = tui.rendered(app).splitlines()[-1]
+            assert "n New game" in footer and "esc Look at the table" in footer
+            assert "r Rules" not in footer
 
             # Escape: the table, its totals the sheet's, every blind seed by its value.
             await pilot.press("escape")

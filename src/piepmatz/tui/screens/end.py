@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Footer, Static
 
 from piepmatz.i18n import N_, _
 
@@ -59,6 +59,8 @@ class EndScreen(ModalScreen[str | None]):
                 yield Button(_("Replay"), id="replay")
                 yield Button(_("Review"), id="review")
                 yield Button(_("Quit"), id="quit")
+        # Its own keys at the bottom (the table's below would not answer while the sheet is open).
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         # The sheet has the focus, not a button: an Enter still pressed for the last hand must
