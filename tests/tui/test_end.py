@@ -11,9 +11,9 @@ from typing import Any
 from textual.widgets import RichLog
 
 from piepmatz.core.state import PLAY
-from piepmatz.text.words import feeder
+from piepmatz.text.words import birds_as, feeder
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.render import TILES
+from piepmatz.tui.render import TILES, action_text
 from piepmatz.tui.screens import ChoiceList, EndScreen, NewGameScreen, ReplayScreen, TableScreen
 from piepmatz.tui.screens.widgets import event_line
 
@@ -82,7 +82,16 @@ def test_the_end_of_a_game_keeps_its_score_sheet_at_hand(tui: Any) -> None:
             # Closing the replay comes back to the sheet.
             await pilot.press("p")
             await pilot.pause()
-            assert isinstance(app.screen, ReplayScreen)
+            replay = app.screen
+            assert isinstance(replay, ReplayScreen)
+            # Its header on one line at 80 columns, the last move in words.
+            await pilot.press("end")
+            await pilot.pause()
+            last = len(replay.states) - 1
+            with birds_as("code"):
+                move = TILES.words(action_text(session.game.actions[-1])).plain
+            header = tui.rendered(app).splitlines()[0].strip()
+            assert header.endswith(f"step {last}/{last} · {move}"), header
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, EndScreen)

@@ -105,14 +105,18 @@ class ReplayScreen(Screen[None]):
                 what = action_text(self.game.actions[self.index - 1])
         else:
             what = _("the deal")
-        status = cards.words(
-            _("REPLAY · every hand and blind seed shown · step {step}/{last} · {action}").format(
-                step=self.index, last=last, action=what
-            )
-            + "\n"
-        )
-        width = self.app.size.width - 2  # the padding
+        # The padding, and the screen's scrollbar (a replay is taller than a small terminal).
+        width = self.app.size.width - 4
+        # The header on one line: without its reminder when the move would not fit otherwise.
+        for header in (
+            _("REPLAY · every hand and blind seed shown · step {step}/{last} · {action}"),
+            _("REPLAY · step {step}/{last} · {action}"),
+        ):
+            status = cards.words(header.format(step=self.index, last=last, action=what))
+            if status.cell_len <= width:
+                break
         seed = self.game.options.seed
+        status.append("\n")
         status.append_text(status_text(view, self.labels, state.rules.name, seed, width))
         self.query_one("#status", Static).update(status)
         end = End(self.game.score(), state.seeds_blind) if state.is_over() else None
