@@ -257,6 +257,37 @@ def test_chat_reaches_the_table_is_stored_and_refused_when_too_long(server: str)
     asyncio.run(run())
 
 
+def test_every_chat_line_reaches_a_newcomer_once_whenever_it_says_hello(server: str) -> None:
+    """A line said while someone is arriving reaches them once: in the history they are sent
+    or afterwards, never neither, never both."""
+    lines = [f"line {i}" for i in range(10)]
+
+    async def listen(url: str, token: str) -> list[str]:
+        heard: list[str] = []
+        async with SeatClient.connect(url, token) as watcher:
+            while not heard or heard[-1] != lines[-1]:
+                heard.append((await until(watcher, "chat"))["text"])
+        return heard
+
+    async def run() -> list[list[str]]:
+        table = await _two_people(server)
+        url = ws_url(server, table["table"])
+        async with SeatClient.connect(url, table["token"]) as anna:
+            await until(anna, "state")
+            watchers = []
+            for text in lines:  # each newcomer says hello while the next line is being said
+                await anna.send({"type": "chat", "text": text})
+                watchers.append(asyncio.create_task(listen(url, table["spectator_token"])))
+            heard = await asyncio.gather(*watchers)
+            while (await until(anna, "chat"))["text"] != lines[-1]:
+                pass  # read what came (an unread queue would hold up the closing handshake)
+            return heard
+
+    for heard in asyncio.run(run()):
+        start = lines.index(heard[0])
+        assert heard == lines[start:], "a line missed or told twice"
+
+
 def test_presence_tells_every_seat_who_is_connected(server: str) -> None:
     async def run() -> None:
         table = await _two_people(server)

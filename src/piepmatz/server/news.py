@@ -58,6 +58,9 @@ class ChatNews(_News):
     kind: Literal["chat"] = "chat"
     line: ChatLineNews
     sent: str
+    #: The stored line's id (``Store.add_chat``): a connection that had it in its history
+    #: is not sent it again.
+    id: int = 0
 
 
 class PresenceNews(_News):

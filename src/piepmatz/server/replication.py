@@ -64,7 +64,8 @@ class Replica:
         if isinstance(news, ChatNews):
             # Every process, the sender's too, hears chat here: one order everywhere.
             line = ChatLine(**news.line.model_dump(), sent=news.sent)
-            await room.audience.tell(line.model_dump_json())
+            async with room.lock:
+                await room.audience.tell_chat(line.model_dump_json(), news.id)
             return
         if news.origin == self.bus.origin:
             return

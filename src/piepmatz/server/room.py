@@ -233,12 +233,14 @@ class Room:
     async def connect(self, conn: Connection) -> None:
         self.joining += 1  # before the first wait: the table is not idle from here on
         try:
-            try:
-                chat = await self.store.recent_chat(self.id, CHAT_HISTORY)
-            except StorageUnavailable:
-                chat = []  # the game goes on without the chat's history while the database is away
-            # Under the lock: the full state must reach the client before any later move's.
+            # Under the lock: the full state must reach the client before any later move's,
+            # and a chat line is either in the history read here or told to it afterwards.
             async with self.lock:
+                try:
+                    chat = await self.store.recent_chat(self.id, CHAT_HISTORY)
+                except StorageUnavailable:
+                    chat = []  # the game goes on without the chat's history while it is away
+                conn.chat_upto = max((line.id for line in chat), default=0)
                 if conn.seat is None:
                     self.audience.spectators.add(conn)
                 else:
@@ -468,11 +470,13 @@ class Room:
 
     async def chat(self, seat: int, text: str) -> None:
         line = StoredChat(seat, self.seats[seat].name or f"seat {seat}", text, datetime.now(UTC))
-        await self.store.add_chat(self.id, line)
+        line = dataclasses.replace(line, id=await self.store.add_chat(self.id, line))
         said = ChatLineNews(seat=line.seat, name=line.name, text=line.text)
-        if await self.replica.tell(ChatNews(line=said, sent=line.sent.isoformat())):
+        news = ChatNews(line=said, sent=line.sent.isoformat(), id=line.id)
+        if await self.replica.tell(news):
             return  # every process sends it on hearing it, this one too
-        await self.audience.tell(_chat_message(line))
+        async with self.lock:
+            await self.audience.tell_chat(_chat_message(line), line.id)
 
     # ------------------------------------------------------------------ the deal and records
 

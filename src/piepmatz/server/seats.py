@@ -56,6 +56,8 @@ class Connection:
     lang: str = "en"
     #: How many log entries this connection has received.
     events_sent: int = 0
+    #: The id of the last chat line of the history this connection was sent on arrival.
+    chat_upto: int = 0
     #: A send failed or timed out: nothing more is sent, and the connection is being closed.
     broken: bool = False
 

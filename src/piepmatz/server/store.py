@@ -161,6 +161,8 @@ class StoredChat:
     name: str
     text: str
     sent: datetime
+    #: The line's place in the table's chat (the database's id; 0 before it is stored).
+    id: int = 0
 
 
 class MoveTaken(Exception):
@@ -442,9 +444,10 @@ class Store:
                 connection.close()
             raise
 
-    async def add_chat(self, table_id: str, line: StoredChat) -> None:
+    async def add_chat(self, table_id: str, line: StoredChat) -> int:
+        """Store a chat line; its id, which orders the table's chat."""
         async with self._writing() as conn:
-            await conn.execute(
+            result = await conn.execute(
                 insert(chat).values(
                     table_id=table_id,
                     seat=line.seat,
@@ -452,18 +455,20 @@ class Store:
                     text=line.text,
                     sent=line.sent,
                 )
+                .returning(chat.c.id)
             )
+            return int(result.scalar_one())
 
     async def recent_chat(self, table_id: str, limit: int) -> list[StoredChat]:
         query = (
-            select(chat.c.seat, chat.c.name, chat.c.text, chat.c.sent)
+            select(chat.c.seat, chat.c.name, chat.c.text, chat.c.sent, chat.c.id)
             .where(chat.c.table_id == table_id)
             .order_by(chat.c.id.desc())
             .limit(limit)
         )
         async with self._reading() as conn:
             rows = (await conn.execute(query)).all()
-        return [StoredChat(r.seat, r.name, r.text, r.sent) for r in reversed(rows)]
+        return [StoredChat(r.seat, r.name, r.text, r.sent, r.id) for r in reversed(rows)]
 
     async def load(self, status: tuple[str, ...], table_id: str | None = None) -> list[StoredTable]:
         """Tables in one of ``status`` (or the one ``table_id``), with seats and actions."""
