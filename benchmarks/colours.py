@@ -24,8 +24,8 @@ from pathlib import Path
 
 STYLE = Path(__file__).resolve().parents[1] / "src" / "piepmatz" / "server" / "static" / "style.css"
 SPECIES = ("BL", "BU", "CH", "GR", "SP", "YE")
-#: The card's text colour on each species (style.css: white, dark on yellow).
-INK = {"YE": "#1f1d1a"}
+#: The card's text colour on each species (style.css: white, dark on the light ones).
+INK = {"CH": "#1f1d1a", "GR": "#1f1d1a", "YE": "#1f1d1a"}
 WHITE = "#ffffff"
 
 #: Machado et al. (2009), severity 1.0, on linear RGB.

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.base import AXE_FILE_PATH, AxeResults
 from playwright.sync_api import expect
+from tests.browser.test_reach import reach
 
 from serverplay import running_server
 
@@ -35,6 +36,9 @@ EVERY_RULE = {"resultTypes": ["violations"]}
 #: move, meets every kind of decision: play, collect, draw, the crow and the last hand.
 SEED = 1
 KINDS = {"play", "collect", "draw", "crow", "last hand"}
+#: The live region's name and the words that begin the decision it reads out, by language.
+ANNOUNCER = {"en": "announcements", "cs": "oznámení", "de": "Ansagen"}
+YOUR_MOVE = {"en": "Your move.", "cs": "Jsi na tahu.", "de": "Du bist am Zug."}
 
 
 def no_violations(page: Any, state: str) -> None:
@@ -104,9 +108,10 @@ def tables(server: Any) -> Tables:
     return Tables(key, join["table"], waiting["table"], over["table"])
 
 
-def person(browser: Any, size: dict[str, int], lang: str, key: str) -> Any:
-    """A page in ``lang`` (chosen before in this browser) at ``size``, of the player ``key``."""
-    context = browser.new_context(viewport=size)
+def person(browser: Any, size: dict[str, int], lang: str, key: str, **options: Any) -> Any:
+    """A page in ``lang`` (chosen before in this browser) at ``size``, of the player ``key``
+    (``options``: the browser context's, such as reduced motion)."""
+    context = browser.new_context(viewport=size, **options)
     # axe-core is in every document the page opens (once, rather than at every check).
     context.add_init_script(path=AXE_FILE_PATH)
     context.add_init_script(
@@ -168,6 +173,9 @@ def test_no_page_and_no_state_has_an_accessibility_violation(
         if s["phase"] not in seen:
             seen.add(s["phase"])
             no_violations(page, f"the person's decision: {s['phase']}")
+            # The decision is read out when it comes, in the page's language.
+            said = page.get_by_role("log", name=ANNOUNCER[lang]).get_by_role("paragraph").last
+            expect(said).to_contain_text(YOUR_MOVE[lang])
         if s["phase"] == "play" and not hinted:
             page.keyboard.press("h")
             page.wait_for_selector("#hint-box", timeout=PATIENCE)
@@ -201,3 +209,120 @@ def play(page: Any, s: dict[str, Any]) -> None:
         page.click(f'.hand-card[data-card="{card}"]')
     page.click(f'#decision button.option[data-action="{action}"]')
     page.wait_for_function(f"() => window.__seat.state.move !== {s['move']}", timeout=PATIENCE)
+
+
+#: A seat's move number in the table's head ("seat 1 · move 12"), as the page reads it out.
+_MOVE = re.compile(r"seat 1 · move (\d+)")
+#: A card's spoken name: "Blackbird 5, male, 3 eggs".
+CARD_NAME = re.compile(r"\b[A-Z][a-z]+(?: [a-z]+)? [1-6], (?:male|female), [1-3] eggs?\b")
+
+
+def move_number(page: Any) -> int:
+    found = _MOVE.search(page.get_by_role("main").aria_snapshot())
+    assert found, "the table's head names no move"
+    return int(found.group(1))
+
+
+def test_a_whole_game_by_keyboard_reading_only_the_accessibility_tree(
+    browser: Any, server: Any
+) -> None:
+    """Tab, digits and Enter only; what the test knows of the page comes from roles and
+    accessible names (the decision, the hand, the live region), never from its markup."""
+    key = secrets.token_urlsafe(32)
+    page = person(browser, DESKTOP, "en", key)
+    page.goto(server.url(server.quick(2, key, seed=SEED + 1)["link"]))
+    decision = page.get_by_role("region", name="your move")
+    your_move = decision.get_by_role("heading", name="Your move")
+    options = decision.get_by_role("list", name="your legal moves").get_by_role("button")
+    hand = page.get_by_role("region", name="your hand")
+    playable = hand.get_by_role("button", name=re.compile(r"^(?!.*not playable)"))
+    sheet = page.get_by_role("region", name="score sheet")
+    said = page.get_by_role("log", name="announcements")
+    heard: list[str] = []
+    moves = 0
+    while True:
+        expect(your_move.or_(sheet)).to_be_visible(timeout=PATIENCE)
+        if sheet.is_visible():
+            break
+        # The decision has the focus, and was read out with its options.
+        expect(decision).to_be_focused()
+        expect(said.get_by_role("paragraph").last).to_contain_text("Your move.")
+        heard.append(said.inner_text())
+        before = move_number(page)
+        if options.count() == 0:
+            # A bird to play: Tab to a playable card of the hand, Enter chooses it and its
+            # perches become the listed moves, the first one focused.
+            expect(said.get_by_role("paragraph").last).to_contain_text("Birds you can play:")
+            target = playable.first
+            for _ in range(40):
+                page.keyboard.press("Tab")
+                if target.evaluate("(el) => el === document.activeElement"):
+                    break
+            else:
+                raise AssertionError("Tab never reached a playable card")
+            page.keyboard.press("Enter")
+            expect(options.first).to_be_focused()
+        else:
+            page.keyboard.press("1")
+            expect(options.first).to_be_focused()
+        page.keyboard.press("Enter")
+        moves += 1
+        # The move is made and the focus is not lost: it is back on the decision.
+        expect(page.get_by_role("main")).not_to_contain_text(
+            re.compile(rf"seat 1 · move {before}\b"), timeout=PATIENCE
+        )
+        expect(decision).to_be_focused()
+    assert moves > 20
+    # Every told step was read out: the other player's moves, each bird by its spoken name.
+    told = " ".join(heard)
+    assert "Bot 2" in told and CARD_NAME.search(told), told[-500:]
+    assert page.problems == []
+    page.context.close()
+
+
+def test_told_steps_without_motion_in_forced_colours_at_twice_the_zoom(
+    browser: Any, server: Any
+) -> None:
+    """Reduced motion: a told step changes the board at once, and its sentence is still said.
+    Forced colours (high contrast): what marks a card, a turn or a choice stays drawn. Twice
+    the zoom of a desktop window (720 × 450 CSS pixels): nothing of the game is out of reach."""
+    key = secrets.token_urlsafe(32)
+    page = person(
+        browser,
+        {"width": 720, "height": 450},
+        "en",
+        key,
+        reduced_motion="reduce",
+        forced_colors="active",
+    )
+    made = server.quick(2, key, seed=SEED)
+    page.goto(server.url(made["link"], "?pace=800"))
+    telling = """() => document.querySelector('.table-page')?.getAttribute('aria-busy') === 'true'
+      && !!document.querySelector('#banner .who[data-seat="1"]')"""
+    for _ in range(4):  # the person's first turn, then the bot's
+        page.wait_for_function(f"() => ({telling})() || ({server.READY})()", timeout=PATIENCE)
+        if page.evaluate(telling):
+            break
+        s = page.evaluate(server.STATUS)
+        if s["phase"] == "play":
+            reach(page, False)
+            page.get_by_role("region", name="your hand").get_by_role(
+                "button", name=re.compile(r"^(?!.*not playable)")
+            ).first.click()
+            # The chosen card and the perches to play on are marked in forced colours too.
+            marks = page.evaluate(
+                "() => ['.hand-card.selected', '.row.target', '.player.active'].map((s) =>"
+                " getComputedStyle(document.querySelector(s)).outlineStyle)"
+            )
+            assert "none" not in marks, marks
+            reach(page, False)
+        page.locator("#decision button.option").first.click()
+        page.wait_for_function(f"() => window.__seat.state.move !== {s['move']}")
+    # A bot's move is being told: its sentence is in the banner and said, and nothing moves.
+    expect(page.get_by_role("log", name="announcements")).to_contain_text("Bot 2")
+    running = page.evaluate(
+        "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+    )
+    assert running == 0
+    assert page.problems == []
+    page.context.close()
