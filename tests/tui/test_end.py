@@ -8,8 +8,9 @@ import asyncio
 import re
 from typing import Any
 
-from textual.widgets import RichLog
+from textual.widgets import RichLog, Static
 
+from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.state import PLAY
 from piepmatz.text.words import birds_as, feeder
 from piepmatz.tui.app import PiepmatzApp
@@ -92,7 +93,15 @@ def test_the_end_of_a_game_keeps_its_score_sheet_at_hand(tui: Any) -> None:
                 move = TILES.words(action_text(session.game.actions[-1])).plain
             header = tui.rendered(app).splitlines()[0].strip()
             assert header.endswith(f"step {last}/{last} · {move}"), header
+            await pilot.press("c")  # codes, on every screen: the table below too
             await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            shown = str(table.query_one("#table", Static).content)
+            assert BIRD_NAMES[state.rows[0][0]] in shown
+            await pilot.press("c", "e")
             await pilot.pause()
             assert isinstance(app.screen, EndScreen)
 

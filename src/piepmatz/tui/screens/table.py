@@ -118,12 +118,13 @@ class TableScreen(Screen[None]):
         self.ended = False
         #: Hot-seat: the person who just moved has looked at the result (the bird drawn).
         self.looked = True
+        #: The score sheet was left for the replay: it comes back when the replay closes.
         self.reopen_sheet = False
+        #: How the birds on screen were drawn (``c`` on any screen changes it).
+        self.drawn_as: Cards | None = None
         self.hints = HintGiver(session.hints)
         if not session.hints:
             hide_binding(self, "hint")
-        #: The game is over and its score sheet is not on screen (``e`` brings it back).
-        self.sheet_closed = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
@@ -215,6 +216,7 @@ class TableScreen(Screen[None]):
 
     def redraw(self) -> None:
         view = self.view
+        self.drawn_as = self.cards
         status, table = self.drawn()
         self.query_one("#status", Static).update(status)
         self.query_one("#table", Static).update(table)
@@ -456,17 +458,16 @@ class TableScreen(Screen[None]):
     def action_score_sheet(self) -> None:
         """The score sheet, at the end of the game and again whenever asked."""
         if self.session.state_over and not isinstance(self.app.screen, EndScreen):
-            self.sheet_closed = False
             self.app.push_screen(EndScreen(self.session, self.labels()), self._ended)
 
     def on_screen_resume(self) -> None:
-        # Back from the replay (or the rules) at the end: the score sheet again.
-        if self.sheet_closed and self.reopen_sheet:
+        if self.drawn_as is not None and self.drawn_as != self.cards:
+            self.draw_cards_again()  # `c` was pressed on a screen above
+        if self.reopen_sheet:  # back from the replay at the end: the score sheet again
             self.reopen_sheet = False
             self.action_score_sheet()
 
     def _ended(self, choice: str | None) -> None:
-        self.sheet_closed = True
         self.reopen_sheet = choice == "replay"
         if choice == "new":
             self.post_message(NewGame(self.session.game.state.rules.name))
@@ -493,6 +494,10 @@ class TableScreen(Screen[None]):
 
     def action_codes(self) -> None:
         toggle_codes(self)
+        self.draw_cards_again()
+
+    def draw_cards_again(self) -> None:
+        """Everything drawn again with the birds as tiles or codes, as the app now has them."""
         self.logged = 0  # the log is written again, its birds drawn the new way
         self.query_one(RichLog).clear()
         self.redraw()
