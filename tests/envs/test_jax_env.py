@@ -1,7 +1,8 @@
 """The JAX environment (``piepmatz.jax``) against the core, and pgx's API.
 
-Compiling a step takes seconds, so each player count compiles once (``differential.compiled``,
-cached) and every test here reuses it: both presets, the API checks and the bridge.
+Compiling a step takes seconds, so each player count compiles once, for one batch size and
+without LLVM's optimisations (``differential.compiled``, cached), and every test here reuses it:
+both presets, the API checks and the bridge.
 ``benchmarks/jax_differential.py`` plays the long version of the differential test.
 """
 
@@ -29,7 +30,9 @@ BATCH = 6
 def test_random_games_agree_with_the_core_step_by_step(players: int) -> None:
     """Every legal mask, observation, reward and end of random games from the same deals."""
     for preset in PRESETS:
-        tally = run(players, Rules.preset(preset), games=BATCH, seed=players, batch=BATCH)
+        tally = run(
+            players, Rules.preset(preset), games=BATCH, seed=players, batch=BATCH, quick=True
+        )
         assert tally.games == BATCH
         assert tally.steps > BATCH * 30  # whole games, not a few steps
 
@@ -40,11 +43,11 @@ def test_a_difference_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     overview = differential.rule_flags(Rules.preset("overview"))
     monkeypatch.setattr(differential, "rule_flags", lambda rules: overview)
     with pytest.raises(Disagreement, match=r"observation of seat \d differs.*'rules'"):
-        run(2, Rules.preset("standard"), games=BATCH, batch=BATCH)
+        run(2, Rules.preset("standard"), games=BATCH, batch=BATCH, quick=True)
 
 
 def _batch(players: int, seed: int = 0) -> State:
-    init, _ = compiled(players)
+    init, _ = compiled(players, BATCH, quick=True)
     flags = np.array(differential.rule_flags(Rules.preset("standard")))
     return init(jax.random.split(jax.random.PRNGKey(seed), BATCH), flags)
 
@@ -82,7 +85,7 @@ def test_a_deal_follows_pgx_conventions_and_s2_to_s5() -> None:
 def test_the_end_and_after_it_as_pgx_has_them() -> None:
     """Played to the end: the win reward once, a mask all true, and a step after the end
     changes nothing and pays nothing."""
-    _, step = compiled(2)
+    _, step = compiled(2, BATCH, quick=True)
     state = _batch(2, seed=5)
     key = jax.random.PRNGKey(1)
     rng = np.random.default_rng(1)
@@ -107,7 +110,7 @@ def test_the_end_and_after_it_as_pgx_has_them() -> None:
 
 
 def test_an_illegal_action_ends_the_game_and_costs_the_offender() -> None:
-    _, step = compiled(3)
+    _, step = compiled(3, BATCH, quick=True)
     state = _batch(3)
     mover = int(state.current_player[0])
     illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask[0]))[0])
@@ -142,7 +145,7 @@ def test_a_deal_goes_to_the_core_card_for_card() -> None:
     assert again.hands == core.hands
     assert core.first_player == int(state._game.first_player[1])
     assert [len(h) for h in core.hands] == [4, 4, 4, 4]
-    _, step = compiled(4)
+    _, step = compiled(4, BATCH, quick=True)
     first = np.asarray(state.legal_action_mask).argmax(axis=1).astype(np.int32)
     played = step(state, first, _keys(jax.random.PRNGKey(0)))
     with pytest.raises(ValueError, match="only a deal"):

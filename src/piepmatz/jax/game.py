@@ -17,7 +17,7 @@ presets. Where the core keeps lists, the arrays keep what the rules and the obse
 :func:`play` applies one legal action and plays on, as the core does, until the next decision
 or the end: the chase (T2.1), the draws with one option only (T3.1), the column's refill (T3.2),
 the next turn (E1, E2, T1.3) and the last hands of two cards or fewer (E3). Randomness comes from
-the key: the deal's shuffles (:func:`deal`) and the squirrel's picks (:func:`squirrel_index`).
+the key: the deal's shuffles (:func:`deal`) and the squirrel's picks (:func:`squirrel_draws`).
 """
 
 from __future__ import annotations
@@ -142,6 +142,20 @@ def num_players(game: Game) -> int:
 # ---------------------------------------------------------------------------- the deal (S2-S5)
 
 
+def _shuffled(key: Array, last: Array) -> Array:
+    """The card ids ``0..len(last)-1`` in random order, those flagged in ``last`` after the
+    others. One sort of packed keys (the group in the top bit, 24 random bits, the card in the
+    low seven; equal random bits, below 2e-4 in a deal, keep the cards' order)."""
+    size = last.shape[0]
+    bits = jax.random.bits(key, (size,), jnp.uint32)
+    keyed = (
+        (last.astype(jnp.uint32) << 31)
+        | ((bits >> 1) & jnp.uint32(0x7FFFFF80))
+        | jnp.arange(size, dtype=jnp.uint32)
+    )
+    return (jnp.sort(keyed) & 127).astype(jnp.int32)
+
+
 def deal(key: Array, players: int, flags: Array) -> Game:
     """S2–S5 from ``key``: the species set aside (two players), the first player, the seed
     column's four seeds (S3: the first four seeds of a shuffled feeder deck, the rest shuffled
@@ -161,24 +175,23 @@ def deal(key: Array, players: int, flags: Array) -> Game:
     # S3: the column is the first four seeds turned up; set-aside pests go back and the deck is
     # shuffled again, so the rest of the deck is in a new random order.
     is_seed = FEEDER_KINDS == 0
-    order = jnp.argsort(
-        jax.random.uniform(k_column, (NUM_FEEDER,)) + 2.0 * ~(is_seed & ~feeder_out)
-    )
-    column = order[:COLUMN_SIZE].astype(i32)
-    in_column = jnp.zeros(NUM_FEEDER, jnp.bool_).at[column].set(True)
+    column = _shuffled(k_column, ~is_seed | feeder_out)[:COLUMN_SIZE]
+    in_column = jnp.any(column[:, None] == jnp.arange(NUM_FEEDER)[None, :], axis=0)
     rest = ~feeder_out & ~in_column
-    # A deck's cards sort first, the others after them; its top is its last card.
-    feeder_deck = jnp.argsort(jax.random.uniform(k_feeder, (NUM_FEEDER,)) + 2.0 * ~rest)
+    # A deck's cards come first in its array, the others after them; its top is its last card.
+    feeder_deck = _shuffled(k_feeder, ~rest)
     feeder_count = jnp.sum(rest).astype(i32)
-    birds = jnp.argsort(jax.random.uniform(k_birds, (NUM_BIRDS,)) + 2.0 * bird_out).astype(i32)
+    birds = _shuffled(k_birds, bird_out)
     bird_count = jnp.sum(~bird_out).astype(i32)
     # S4, in the core's order: a bird at each perch, four into each hand, three to the display.
     perches = perches_for(n)
     dealt = perches + HAND_SIZE * n + DISPLAY_SIZE
     drawn = birds[bird_count - 1 - jnp.arange(dealt)]  # from the top down
-    row_of = jnp.full(NUM_BIRDS, -1, i32).at[drawn[:perches]].set(jnp.arange(perches, dtype=i32))
+    birds_ids = jnp.arange(NUM_BIRDS)
+    at_perch = drawn[:perches, None] == birds_ids[None, :]
+    row_of = jnp.where(jnp.any(at_perch, axis=0), jnp.argmax(at_perch, axis=0), -1).astype(i32)
     hands = drawn[perches : perches + HAND_SIZE * n].reshape(n, HAND_SIZE)
-    hand = jnp.zeros((n, NUM_BIRDS), jnp.bool_).at[jnp.arange(n)[:, None], hands].set(True)
+    hand = jnp.any(hands[:, :, None] == birds_ids[None, None, :], axis=1)
     zeros_n72 = jnp.zeros((n, NUM_BIRDS), jnp.bool_)
     zeros_n3 = jnp.zeros((n, 3), i32)
     return Game(
@@ -205,7 +218,7 @@ def deal(key: Array, players: int, flags: Array) -> Game:
         bird_deck=birds,
         bird_count=bird_count - dealt,
         display=drawn[dealt - DISPLAY_SIZE :],
-        feeder_deck=feeder_deck.astype(i32),
+        feeder_deck=feeder_deck,
         feeder_count=feeder_count,
         column=column,
         column_len=i32(COLUMN_SIZE),
@@ -299,17 +312,36 @@ def win_rewards(winners: Array) -> Array:
     return ((n * winners / jnp.sum(winners) - 1.0) / (n - 1)).astype(jnp.float32)
 
 
-def squirrel_index(key: Array, draw: Array, size: Array) -> Array:
+#: Most seeds squirrels can take in one step: two for each squirrel of the game.
+MAX_PICKS: Final = 2 * sum(1 for k in FEEDER_KIND if k == SQUIRREL)
+
+
+def squirrel_draws(key: Array) -> Array:
+    """The uniform numbers a step's squirrels pick with, drawn once before the chase."""
+    return jax.random.uniform(key, (MAX_PICKS,))
+
+
+def squirrel_index(draws: Array, draw: Array, size: Array) -> Array:
     """T2.1d: the ``draw``-th pick of a step (counted from 0) from a seed pile of ``size``:
     uniform over its seeds, which the pile lists by eggs (ones first)."""
-    return jax.random.randint(jax.random.fold_in(key, draw), (), 0, jnp.maximum(size, 1))
+    index = jnp.floor(draws[jnp.minimum(draw, MAX_PICKS - 1)] * size).astype(jnp.int32)
+    return jnp.minimum(index, jnp.maximum(size - 1, 0))
 
 
 # ---------------------------------------------------------------------------- one action
 
 
-def _set_row(x: Array, p: Array, row: Array) -> Array:
-    return x.at[p].set(row)
+# Updates at a traced index as masks over the whole array, not scatters: under ``vmap`` a
+# scatter becomes a loop over the batch, a mask stays one fused elementwise operation.
+
+
+def _hot(index: Array, size: int) -> Array:
+    return jnp.arange(size) == index
+
+
+def _cell(x: Array, row: Array, column: Array) -> Array:
+    """Flags of ``x``'s shape (2-D), true at ``[row, column]``."""
+    return _hot(row, x.shape[0])[:, None] & _hot(column, x.shape[1])[None, :]
 
 
 def _play(game: Game, action: Array) -> tuple[Game, Array]:
@@ -320,10 +352,10 @@ def _play(game: Game, action: Array) -> tuple[Game, Array]:
     length = jnp.sum(game.row_of == perch)
     value = VALUE[bird]
     g = game._replace(
-        hand=game.hand.at[p, bird].set(False),
-        shown=game.shown.at[p, bird].set(False),
-        row_of=game.row_of.at[bird].set(perch),
-        row_pos=game.row_pos.at[bird].set(length),
+        hand=game.hand & ~_cell(game.hand, p, bird),
+        shown=game.shown & ~_cell(game.shown, p, bird),
+        row_of=jnp.where(_hot(bird, NUM_BIRDS), perch, game.row_of),
+        row_pos=jnp.where(_hot(bird, NUM_BIRDS), length, game.row_pos),
         played_value=value,
     )
     perch_value, ground = row_strength(g, perch)
@@ -344,9 +376,9 @@ def _collect(game: Game, action: Array) -> tuple[Game, Array]:
     take = action != PASS_ID
     bird = jnp.clip(action - COLLECT_BASE, 0, NUM_BIRDS - 1)
     g = game._replace(
-        hand=game.hand.at[p, bird].set(game.hand[p, bird] & ~take),
-        shown=game.shown.at[p, bird].set(game.shown[p, bird] & ~take),
-        collection=game.collection.at[p, bird].set(game.collection[p, bird] | take),
+        hand=game.hand & ~(_cell(game.hand, p, bird) & take),
+        shown=game.shown & ~(_cell(game.shown, p, bird) & take),
+        collection=game.collection | (_cell(game.collection, p, bird) & take),
     )
     return g, jnp.int32(_START_DRAW)
 
@@ -356,8 +388,8 @@ def _crow(game: Game, action: Array) -> tuple[Game, Array]:
     p = game.current_player
     bird = action - CROW_BASE
     g = game._replace(
-        collection=game.collection.at[p, bird].set(False),
-        gone_birds=game.gone_birds.at[bird].set(True),
+        collection=game.collection & ~_cell(game.collection, p, bird),
+        gone_birds=game.gone_birds | _hot(bird, NUM_BIRDS),
     )
     return _promote(g, g.chase_perch), jnp.int32(_CHASE)
 
@@ -370,12 +402,12 @@ def _keep(game: Game, action: Array) -> tuple[Game, Array]:
     """E3: the two birds are kept aside; the rest of the hand is discarded."""
     p = game.current_player
     pair = action - KEEP_BASE
-    kept = jnp.zeros(NUM_BIRDS, jnp.bool_).at[PAIR_FIRST[pair]].set(True)
-    kept = kept.at[PAIR_SECOND[pair]].set(True)
+    kept = _hot(PAIR_FIRST[pair], NUM_BIRDS) | _hot(PAIR_SECOND[pair], NUM_BIRDS)
+    seat = _hot(p, game.chosen.shape[0])
     g = game._replace(
-        kept=game.kept.at[p].set(kept),
-        hand=game.hand.at[p].set(False),
-        chosen=game.chosen.at[p].set(True),
+        kept=jnp.where(seat[:, None], kept[None, :], game.kept),
+        hand=game.hand & ~seat[:, None],
+        chosen=game.chosen | seat,
     )
     return g, jnp.int32(_LAST_HAND)
 
@@ -392,9 +424,9 @@ def _take_draw(game: Game, action: Array) -> Game:
     takes_top = from_deck | has_top
     refill = jnp.where(has_top, top, -1)
     return game._replace(
-        hand=game.hand.at[p, bird].set(True),
-        shown=game.shown.at[p, bird].set(game.shown[p, bird] | ~from_deck),
-        display=jnp.where(from_deck, game.display, game.display.at[slot].set(refill)),
+        hand=game.hand | _cell(game.hand, p, bird),
+        shown=game.shown | (_cell(game.shown, p, bird) & ~from_deck),
+        display=jnp.where(_hot(slot, DISPLAY_SIZE) & ~from_deck, refill, game.display),
         bird_count=game.bird_count - takes_top.astype(jnp.int32),
         draws_left=game.draws_left - 1,
     )
@@ -410,7 +442,7 @@ def _promote(game: Game, perch: Array) -> Game:
     best = jnp.argmax(rank)
     best_pos = pos[best]
     moved = jnp.where(in_row & (pos < best_pos), pos + 1, pos)
-    return game._replace(row_pos=moved.at[best].set(jnp.where(in_row[best], 0, pos[best])))
+    return game._replace(row_pos=jnp.where(_hot(best, NUM_BIRDS) & in_row, 0, moved))
 
 
 # ---------------------------------------------------------------------------- what follows
@@ -418,7 +450,7 @@ def _promote(game: Game, perch: Array) -> Game:
 
 def _chase_step(state: tuple[Game, Array, Array, Array]) -> tuple[Game, Array, Array, Array]:
     """T2.1: one round of the chase, or its end (then T3 begins)."""
-    game, todo, picks, key = state
+    game, todo, picks, draws = state
     g = game
     p = g.turn_player
     perch = g.chase_perch
@@ -441,9 +473,9 @@ def _chase_step(state: tuple[Game, Array, Array, Array]) -> tuple[Game, Array, A
         jnp.where(g.column_pests[at] >= 0, FEEDER_KINDS[jnp.maximum(g.column_pests[at], 0)], 0),
         jnp.where(from_deck, FEEDER_KINDS[top], 0),
     )
-    seen = g.seen.at[p, SEED_EGGS[seed] - 1].add(from_column.astype(jnp.int32))
+    seen = g.seen + (_cell(g.seen, p, SEED_EGGS[seed] - 1) & from_column)
     blind_seed = from_deck & (FEEDER_KINDS[top] == 0)
-    blind = g.blind.at[p, jnp.maximum(SEED_EGGS[top] - 1, 0)].add(blind_seed.astype(jnp.int32))
+    blind = g.blind + (_cell(g.blind, p, SEED_EGGS[top] - 1) & blind_seed)
     # c. The perch bird joins the collection; the row closes up behind it.
     in_row = g.row_of == perch
     perch_bird = jnp.argmax(in_row & (g.row_pos == 0))
@@ -457,10 +489,10 @@ def _chase_step(state: tuple[Game, Array, Array, Array]) -> tuple[Game, Array, A
         feeder_count=g.feeder_count - from_deck.astype(jnp.int32),
         seen=seen,
         blind=blind,
-        crows=g.crows.at[p].add((pest_kind == CROW).astype(jnp.int32)),
-        squirrels=g.squirrels.at[p].add((pest_kind == SQUIRREL).astype(jnp.int32)),
+        crows=g.crows + (_hot(p, g.crows.shape[0]) & (pest_kind == CROW)),
+        squirrels=g.squirrels + (_hot(p, g.squirrels.shape[0]) & (pest_kind == SQUIRREL)),
         end_triggered=g.end_triggered | (going & ~from_column & ~from_deck),
-        collection=g.collection.at[p, perch_bird].set(g.collection[p, perch_bird] | collect),
+        collection=g.collection | (_cell(g.collection, p, perch_bird) & collect),
         row_of=row_of,
         row_pos=row_pos,
     )
@@ -472,8 +504,8 @@ def _chase_step(state: tuple[Game, Array, Array, Array]) -> tuple[Game, Array, A
     only = crow & (choices == 1)
     victim = jnp.argmax(candidates)
     g = g._replace(
-        collection=g.collection.at[p, victim].set(g.collection[p, victim] & ~only),
-        gone_birds=g.gone_birds.at[victim].set(g.gone_birds[victim] | only),
+        collection=g.collection & ~(_cell(g.collection, p, victim) & only),
+        gone_birds=g.gone_birds | (_hot(victim, NUM_BIRDS) & only),
         phase=jnp.where(ask, CROW_VICTIM, g.phase),
         current_player=jnp.where(ask, p, g.current_player),
     )
@@ -483,13 +515,13 @@ def _chase_step(state: tuple[Game, Array, Array, Array]) -> tuple[Game, Array, A
         pile = g.seen[p] + g.blind[p]
         size = jnp.sum(pile)
         pick = squirrel & (size > 0)
-        index = squirrel_index(key, picks, size)
+        index = squirrel_index(draws, picks, size)
         value = jnp.sum(jnp.cumsum(pile) <= index)
         from_seen = g.seen[p, value] > 0
         take = pick.astype(jnp.int32)
         g = g._replace(
-            seen=g.seen.at[p, value].add(-(take * from_seen)),
-            blind=g.blind.at[p, value].add(-(take * ~from_seen)),
+            seen=g.seen - (_cell(g.seen, p, value) & pick & from_seen),
+            blind=g.blind - (_cell(g.blind, p, value) & pick & ~from_seen),
             gone_eggs=g.gone_eggs + take * (value + 1),
         )
         picks = picks + take
@@ -499,7 +531,7 @@ def _chase_step(state: tuple[Game, Array, Array, Array]) -> tuple[Game, Array, A
         chase_perch=jnp.where(going, g.chase_perch, -1),
     )
     todo = jnp.where(going, jnp.where(ask, _PAUSE, _CHASE), _START_DRAW)
-    return g, todo, picks, key
+    return g, todo, picks, draws
 
 
 def _draw_step(state: tuple[Game, Array]) -> tuple[Game, Array]:
@@ -537,11 +569,11 @@ def _refill_step(state: tuple[Game, Array, Array, Array]) -> tuple[Game, Array, 
     to_column = turn & ~pest
     to_aside = turn & pest
     g = g._replace(
-        column=jnp.where(to_column, g.column.at[jnp.minimum(g.column_len, 3)].set(card), g.column),
+        column=jnp.where(_hot(g.column_len, COLUMN_SIZE) & to_column, card, g.column),
         column_len=g.column_len + to_column.astype(jnp.int32),
         feeder_count=g.feeder_count - turn.astype(jnp.int32),
     )
-    aside = jnp.where(to_aside, aside.at[jnp.minimum(aside_count, MAX_ASIDE - 1)].set(card), aside)
+    aside = jnp.where(_hot(aside_count, MAX_ASIDE) & to_aside, card, aside)
     aside_count = aside_count + to_aside.astype(jnp.int32)
     finished = ~turn
     # Beside the lowest seeds without a pest, in the order the pests were revealed: the j-th
@@ -591,7 +623,8 @@ def _last_hands(game: Game, todo: Array) -> Game:
     asks = (~game.chosen & (sizes > 2) & game.rules[3])[order]
     first_ask = jnp.where(jnp.any(asks), jnp.argmax(asks), n)
     auto_in_order = (~game.chosen[order]) & (jnp.arange(n) < first_ask) & game.rules[3]
-    auto = jnp.zeros(n, jnp.bool_).at[order].set(auto_in_order) & active
+    # Back from the order of choosing to seats: seat s is at place (s - first) % n.
+    auto = auto_in_order[(jnp.arange(n) - game.first_player) % n] & active
     kept = game.kept | (game.hand & auto[:, None])
     waiting = active & (first_ask < n)
     over = active & (first_ask == n)
@@ -619,7 +652,10 @@ def play(game: Game, action: Array, key: Array) -> Game:
         action,
     )
     picks = jnp.int32(0)
-    g, todo, _, _ = jax.lax.while_loop(lambda s: s[1] == _CHASE, _chase_step, (g, todo, picks, key))
+    draws = squirrel_draws(key)
+    g, todo, _, _ = jax.lax.while_loop(
+        lambda s: s[1] == _CHASE, _chase_step, (g, todo, picks, draws)
+    )
     start = todo == _START_DRAW
     held = jnp.sum(g.hand[g.turn_player])
     missing = HAND_SIZE - held
