@@ -131,9 +131,13 @@ export function drawBoard(model, pick = () => null) {
   return h(
     "div",
     { class: "board" },
-    h("section", { class: "feeder-area", "aria-label": _("the feeder") },
+    // Read as a document: a heading for each part (hidden: the board shows what they are), a
+    // heading for each perch and each player, the seed column a list.
+    h("section", { class: "feeder-area", "aria-labelledby": "feeder-title" },
+      h("h2", { id: "feeder-title", class: "visually-hidden" }, _("The feeder")),
       drawPerches(model, pick), drawColumn(model), drawSupply(model, pick)),
-    h("section", { class: "players", "aria-label": _("the players") },
+    h("section", { class: "players", "aria-labelledby": "players-title" },
+      h("h2", { id: "players-title", class: "visually-hidden" }, _("The players")),
       model.seats.map((_, p) => drawPlayer(model, p, pick))),
   );
 }
@@ -153,7 +157,7 @@ function drawPerches(model, pick) {
     const label = _("Perch {perch}: perch {value}, ground {ground}", { perch, value: perchValue, ground });
     return h("div", { class: `row${choice ? " target" : ""}`, dataset: { perch: String(perch) }, role: "group", "aria-label": label },
       h("div", { class: "row-head" },
-        h("span", { class: "row-name" }, _("Perch {perch}", { perch })),
+        h("h3", { class: "row-name" }, _("Perch {perch}", { perch })),
         h("span", { class: `strength${beats ? " beats" : ""}` },
           h("abbr", { title: _("ground total") }, _("ground"), " "), h("b", {}, String(ground)),
           beats ? " > " : " ≤ ", h("abbr", { title: _("perch strength") }, _("perch"), " "), h("b", {}, String(perchValue)))),
@@ -197,10 +201,10 @@ function drawSupply(model, pick) {
   return h("div", { class: "supply" },
     h("div", { class: "display" }, h("h3", {}, _("Display")), h("div", { class: "cards" }, display)),
     h("div", { class: "decks" },
-      h("div", { class: "deck", "aria-label": ngettext("bird deck: {count} card", "bird deck: {count} cards", model.bird_deck_size) },
+      h("div", { class: "deck", role: "group", "aria-label": ngettext("bird deck: {count} card", "bird deck: {count} cards", model.bird_deck_size) },
         clickable(h("span", { class: "card back deck-card" }, String(model.bird_deck_size)), deckChoice),
         h("span", { class: "deck-name" }, _("bird deck"))),
-      h("div", { class: "deck", "aria-label": ngettext("feeder deck: {count} card", "feeder deck: {count} cards", model.feeder_deck_size) },
+      h("div", { class: "deck", role: "group", "aria-label": ngettext("feeder deck: {count} card", "feeder deck: {count} cards", model.feeder_deck_size) },
         h("span", { class: "chip back deck-card" }, String(model.feeder_deck_size)),
         h("span", { class: "deck-name" }, _("feeder deck")))),
   );
@@ -228,7 +232,7 @@ function drawPlayer(model, p, pick) {
     "aria-label": active ? _("{name}, to play", { name: seatName(model, p) }) : seatName(model, p) },
     h("header", {},
       h("span", { class: "turn-mark", "aria-hidden": "true" }, active ? "▶" : ""),
-      h("span", { class: "name" }, seatName(model, p)),
+      h("h3", { class: "name" }, seatName(model, p)),
       active ? h("span", { class: "tag turn" }, phaseTag(model.phase)) : null,
       status),
     h("div", { class: "line" }, h("span", { class: "what" }, _("Hand")),
@@ -251,7 +255,7 @@ function drawSeeds(model, p) {
   // At the end the score sheet has every pile's eggs: the blind ones are the rest.
   const scored = model.result?.players.find((r) => r.player === p);
   const blindEggs = scored && !blind.values ? scored.seeds - eggsSeen : null;
-  return h("div", { class: "line seeds", "aria-label": ngettext("seed pile: {count} card", "seed pile: {count} cards", count) },
+  return h("div", { class: "line seeds", role: "group", "aria-label": ngettext("seed pile: {count} card", "seed pile: {count} cards", count) },
     h("span", { class: "what" }, _("Seeds")),
     h("span", { class: "count" }, `${count}`),
     seen.length ? h("span", { class: "seen", title: _("taken from the column: everybody saw them") }, seen.map((s) => feeder(s)), " ", ngettext("{count} egg seen", "{count} eggs seen", eggsSeen)) : null,
@@ -278,11 +282,12 @@ function drawCollection(model, p, pick) {
       const mated = b && paired.has(a) && paired.has(b);
       const draw = (c) => clickable(bird(c), pick("collection", c));
       if (mated) {
-        items.push(h("span", { class: "pair", title: _("a mated pair"), "aria-label": _("pair") }, draw(a), draw(b)));
+        items.push(h("span", { class: "pair", role: "group", title: _("a mated pair"), "aria-label": _("pair") }, draw(a), draw(b)));
         i++;
       } else items.push(draw(a));
     }
-    return h("span", { class: `group${holder ? " majority" : ""}`,
+    // A named group (a screen reader says its name: the species, how many, the majority).
+    return h("span", { class: `group${holder ? " majority" : ""}`, role: "group",
       "aria-label": holder ? _("{species}: {count}, majority", { species: speciesName(sp), count: cards.length }) : `${speciesName(sp)}: ${cards.length}` },
       holder ? h("span", { class: "star", title: _("holds the majority of this species") }, "★") : null, items);
   });
