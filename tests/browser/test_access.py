@@ -153,7 +153,7 @@ def test_no_page_and_no_state_has_an_accessibility_violation(
 
     page.route_web_socket(re.compile(r"/ws/"), route)
     made = server.quick(2, tables.key, seed=SEED)
-    page.goto(server.url(made["link"], "?pace=1000"))
+    page.goto(server.url(made["link"], "?pace=400"))
     telling = """() => document.querySelector('.table-page')?.getAttribute('aria-busy') === 'true'
       && !!document.querySelector('#banner .who[data-seat="1"]')"""
     for _ in range(4):  # the person's first turn, then the bot's
@@ -296,7 +296,7 @@ def test_told_steps_without_motion_in_forced_colours_at_twice_the_zoom(
         forced_colors="active",
     )
     made = server.quick(2, key, seed=SEED)
-    page.goto(server.url(made["link"], "?pace=800"))
+    page.goto(server.url(made["link"], "?pace=400"))
     telling = """() => document.querySelector('.table-page')?.getAttribute('aria-busy') === 'true'
       && !!document.querySelector('#banner .who[data-seat="1"]')"""
     for _ in range(4):  # the person's first turn, then the bot's
