@@ -292,7 +292,8 @@ function drawCollection(model, p, pick) {
       holder ? h("span", { class: "star", title: _("holds the majority of this species") }, "★") : null, items);
   });
   return h("div", { class: "line collection" }, h("span", { class: "what" }, _("Birds")),
-    groups.length ? groups : h("span", { class: "none" }, _("none yet")));
+    // A list of the species collected, each a named group of its birds.
+    groups.length ? h("ul", { class: "groups" }, groups.map((group) => h("li", {}, group))) : h("span", { class: "none" }, _("none yet")));
 }
 
 /** The score sheet (E4, E5): every part separately, the winners and the tiebreak. */
