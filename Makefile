@@ -27,7 +27,7 @@ $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.review: $(VENV)/.%: $(BIN)/pyth
 	$(BIN)/pip install -q -c constraints.txt -e '.[tui,$*]'
 	touch $@
 
-.PHONY: play serve sim envs ray review test lint docs bench postgresql redis chromium clean translations
+.PHONY: play serve sim envs ray review test lint docs bench postgresql redis chromium nginx clean translations
 sim: $(VENV)/.sim  ## install the tournament extra (tournament, compare)
 envs: $(VENV)/.envs  ## install the research environments (envs check)
 ray: $(VENV)/.ray  ## install Ray for tournament --backend ray
@@ -63,6 +63,15 @@ chromium:
 	  || { echo "make test: the browser tests need Chromium; install Debian's chromium package" \
 	       "(apt-get install -y chromium, as root) and run make test again" >&2; exit 1; }
 
+# The deployment test runs Debian's nginx with the documented site (docs/deploy/nginx.conf) in
+# front of two server processes; installed here when missing.
+nginx:
+	@test -x /usr/sbin/nginx || command -v nginx >/dev/null 2>&1 \
+	  || (apt-get update -q && apt-get install -y -q nginx-light) \
+	  || (sudo -n apt-get update -q && sudo -n apt-get install -y -q nginx-light) \
+	  || { echo "make test: the deployment test needs nginx; install Debian's nginx-light package" \
+	       "(apt-get install -y nginx-light, as root) and run make test again" >&2; exit 1; }
+
 lint: $(VENV)/.test docs
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
@@ -75,7 +84,7 @@ lint: $(VENV)/.test docs
 docs: $(VENV)/.test
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-test: lint postgresql redis chromium  ## the whole test suite: lint, mypy --strict, the docs, pytest
+test: lint postgresql redis chromium nginx  ## the whole test suite: lint, mypy --strict, the docs, pytest
 	$(BIN)/pytest -n 2 -q
 
 # The message catalogues: the marked texts extracted and merged into every language's .po, then

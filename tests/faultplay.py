@@ -143,10 +143,15 @@ class Player:
     reconnects: int = 0
     #: Error codes received, in order.
     errors: list[str] = field(default_factory=list)
+    #: Reconnects because the server was stopping (closed with 1012).
+    restarts: int = 0
+    #: For ``SeatClient.connect`` (a TLS context, the address to connect from).
+    options: dict[str, Any] = field(default_factory=dict)
 
     async def play(self, pause: float = 0.02) -> None:
         rng = random.Random(self.seed)
-        async with SeatClient.connect(self.url, self.token, reconnect=True) as client:
+        connect = SeatClient.connect(self.url, self.token, reconnect=True, **self.options)
+        async with connect as client:
             try:
                 while True:
                     try:
@@ -171,6 +176,7 @@ class Player:
                             await client.act(rng.choice(message["legal"]), message["move"])
             finally:
                 self.reconnects = client.reconnects
+                self.restarts = client.restarts
 
 
 # ---------------------------------------------------------------------- PostgreSQL

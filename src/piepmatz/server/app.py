@@ -37,6 +37,9 @@ log = logging.getLogger("piepmatz.server")
 
 #: Who may read ``/metrics`` unless the operator says otherwise: this machine.
 METRICS_ALLOW = ("127.0.0.1", "::1")
+#: Seconds a stopping server waits for its connections to finish what they asked, and then
+#: for the bots' moves being stored (``serve --drain-timeout``).
+DRAIN = 10.0
 
 
 def create_app(
@@ -54,6 +57,7 @@ def create_app(
     paces: PaceRoster | None = None,
     clock: Clock | None = None,
     metrics_allow: Sequence[str] | None = METRICS_ALLOW,
+    drain: float = DRAIN,
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
@@ -65,7 +69,8 @@ def create_app(
     ``roster`` is the bots a request may name (default: the levels and the plugins' bots),
     ``paces`` the paces (default: ``pace.PACES``); ``clock`` is the tables' time (the system's
     by default; tests run faster ones). ``/metrics`` answers the clients in ``metrics_allow``
-    (addresses and networks; ``None``: there is no ``/metrics``).
+    (addresses and networks; ``None``: there is no ``/metrics``). When it stops, the bots'
+    moves being stored are waited for up to ``drain`` seconds.
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -118,10 +123,7 @@ def create_app(
         finally:
             collector.cancel()
             forgetting.cancel()
-            for room in hub.rooms.values():
-                room.clocks.stop()
-                if room.botseats.task is not None:
-                    room.botseats.task.cancel()
+            await hub.drain(drain)
             hub.reviews.close()
             bots.close()
             if presence is not None:

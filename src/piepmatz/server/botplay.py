@@ -37,6 +37,8 @@ class BotSeats:
         #: Seats whose stored bot this server does not offer, with what was stored: each
         #: connection is told that another bot plays there.
         self.replaced: dict[int, str] = {}
+        #: A bot's move is being stored (a drain lets it finish; thinking it may cut short).
+        self.storing = False
 
     def thinking(self) -> bool:
         return self.task is not None and not self.task.done()
@@ -54,6 +56,8 @@ class BotSeats:
 
     def wake(self) -> None:
         """Start the table's bot loop if a bot is to act and none is thinking."""
+        if self.room.bots.closing:
+            return  # draining: the process that takes over the table plays on
         if self.to_act() is not None and not self.thinking():
             self.task = asyncio.create_task(self._play(), name=f"bots {self.room.id}")
 
@@ -70,7 +74,7 @@ class BotSeats:
 
     async def _play(self) -> None:
         bus = self.room.replica.bus
-        while (p := self.to_act()) is not None:
+        while not self.room.bots.closing and (p := self.to_act()) is not None:
             lease = None
             if bus is not None:
                 # One process thinks for the table at a time: the lease holder. The others wait
@@ -120,6 +124,7 @@ class BotSeats:
                     seat=p, bot=kind, fallback=FALLBACK_BOT, move=move, reason=choice.replaced
                 ).model_dump_json()
             )
+        self.storing = True
         try:
             await self._play_for_bot(p, move, choice.action, kind if person else None)
         except RoomError as exc:
@@ -132,6 +137,8 @@ class BotSeats:
             log.error("table %s: bot move %d not played: %s", room.id, move, exc)
             await room.audience.tell(exc.message())
             return False
+        finally:
+            self.storing = False
         return True
 
     async def _play_for_bot(self, seat: int, move: int, action: int, by: str | None) -> None:

@@ -6,7 +6,9 @@ async with SeatClient.connect("ws://127.0.0.1:8000/ws/TABLE", token) as seat:
 
 With ``reconnect=True`` a dropped connection (a restarted server, a network hiccup) is opened
 again with exponential backoff and the seat says ``hello`` again: the server answers with the
-whole state, so the caller only sees the next ``state`` message.
+whole state, so the caller only sees the next ``state`` message. A server that stops on purpose
+(SIGTERM) closes with :data:`RESTART_CLOSE`, and the client reconnects at once (behind a proxy,
+to another process).
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.client import backoff
 from websockets.exceptions import ConnectionClosed
+
+#: The close code of a server that stops on purpose and asks its clients to come back (RFC 6455:
+#: Service Restart).
+RESTART_CLOSE = 1012
 
 
 def reconnect_delays() -> Generator[float]:
@@ -41,8 +47,10 @@ class SeatClient:
         #: Where new connections come from when this one drops (``None``: no reconnecting).
         self.reopen = reopen
         self.token = token
-        #: How many times the connection was opened again.
+        #: How many times the connection was opened again, and how many of those because the
+        #: server was stopping (closed with :data:`RESTART_CLOSE`).
         self.reconnects = 0
+        self.restarts = 0
         #: Keep every message and the log (tests); a load generator keeps only the last state.
         self.keep = keep
         #: Every message received, in order.
@@ -63,20 +71,23 @@ class SeatClient:
         reconnect: bool = False,
         delays: Callable[[], Generator[float]] = reconnect_delays,
         ping: bool = True,
+        **options: Any,
     ) -> AsyncIterator[SeatClient]:
         """A connection at ``url`` that says hello with ``token``; with ``reconnect`` a dropped
         connection is opened again (waiting ``delays`` between failed attempts, for ever).
         ``ping=False`` sends no keepalive pings of its own, as a browser (the server's pings
-        still keep the connection alive)."""
+        still keep the connection alive). ``options`` go to ``websockets``' ``connect`` (``ssl=``
+        a context for ``wss://``, ``local_addr=`` the address to connect from)."""
         if not reconnect:
-            async with connect(url, max_size=None, ping_interval=20 if ping else None) as websocket:
+            pings = 20 if ping else None
+            async with connect(url, max_size=None, ping_interval=pings, **options) as websocket:
                 client = cls(websocket, keep, token=token)
                 await client._hello()
                 yield client
             return
         # websockets' reconnecting iterator: each step closes the old connection and opens a
         # new one, retrying transient failures (refused, 5xx, timeouts) with backoff.
-        connections = aiter(connect(url, max_size=None, reconnect_delays=delays))
+        connections = aiter(connect(url, max_size=None, reconnect_delays=delays, **options))
         client = cls(await anext(connections), keep, connections, token)
         try:
             await client._hello()
@@ -91,6 +102,8 @@ class SeatClient:
 
     async def _reconnect(self) -> None:
         assert self.reopen is not None
+        if self.websocket.close_code == RESTART_CLOSE:
+            self.restarts += 1
         while True:
             self.websocket = await anext(self.reopen)
             self.reconnects += 1

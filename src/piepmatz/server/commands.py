@@ -127,6 +127,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "addresses or networks separated by commas, or * for any (127.0.0.1)",
     )
     serve.add_argument(
+        "--drain-timeout",
+        type=int,
+        default=10,
+        metavar="SECONDS",
+        help="on SIGTERM: stop accepting, tell every WebSocket to reconnect (close code 1012), "
+        "wait this long for requests and moves in flight, then as long again for the bots' "
+        "moves being stored, and exit (10)",
+    )
+    serve.add_argument(
         "--metrics",
         default="on",
         choices=("on", "off"),
@@ -271,6 +280,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.bot_workers < 0:
         sys.stderr.write("piepmatz serve: --bot-workers must be 0 or more\n")
         return 2
+    if args.drain_timeout < 0:
+        sys.stderr.write("piepmatz serve: --drain-timeout must be 0 or more seconds\n")
+        return 2
     if args.bot_timeout <= 0:
         sys.stderr.write("piepmatz serve: --bot-timeout must be more than 0 seconds\n")
         return 2
@@ -355,6 +367,7 @@ def run_serve(args: argparse.Namespace) -> int:
         hint_iterations=args.hint_iterations,
         review_iterations=args.review_iterations,
         metrics_allow=metrics_allow if args.metrics == "on" else None,
+        drain=args.drain_timeout,
     )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(
@@ -372,6 +385,10 @@ def run_serve(args: argparse.Namespace) -> int:
         # count it) and X-Forwarded-Proto (the links handed out say https:// behind TLS).
         proxy_headers=True,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        # SIGTERM: uvicorn stops listening and closes every WebSocket with 1012 (Service
+        # Restart), which the page and SeatClient answer by reconnecting at once; then waits
+        # for what is in flight (the app's lifespan waits for the bots' moves being stored).
+        timeout_graceful_shutdown=args.drain_timeout,
     )
     return 0
 

@@ -162,6 +162,26 @@ class Hub:
             if forgotten := await self.forget_finished(time.monotonic()):
                 log.info("forgot %d finished tables nobody looks at", len(forgotten))
 
+    async def drain(self, within: float) -> None:
+        """Before the process stops: no bot starts another move and the clocks stop; a bot's
+        move being stored is waited for (at most ``within`` seconds), a bot that is thinking is
+        stopped (the process that takes the table over asks its bot again)."""
+        self.bots.closing = True
+        storing = []
+        for room in self.rooms.values():
+            room.clocks.stop()
+            task = room.botseats.task
+            if task is None or task.done():
+                continue
+            if room.botseats.storing:
+                storing.append(task)
+            else:
+                task.cancel()
+        if storing:
+            await asyncio.wait(storing, timeout=within)
+        for task in storing:
+            task.cancel()
+
     async def hold(self, room: Room) -> None:
         """Hold ``room`` here (it is new, or was just read from the database)."""
         if self.bus is not None:

@@ -151,6 +151,8 @@ class BotPool:
         self.timeout = timeout
         self.plugins = load_plugins(plugins)
         self.roster = roster or BotRoster()
+        #: The server is draining: no bot starts another move.
+        self.closing = False
         self.executor = self._new_executor()
 
     def _new_executor(self) -> ProcessPoolExecutor | None:
