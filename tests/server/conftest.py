@@ -126,6 +126,13 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+def second_postgres_url(postgres_server: str) -> Iterator[str]:
+    """Another database of this test's own (to restore a dump into), dropped afterwards."""
+    with fresh_database(postgres_server) as url:
+        yield url
+
+
 @pytest.fixture(scope="module")
 def module_postgres_url(postgres_server: str) -> Iterator[str]:
     """A database for the tests of one module (servers they share), dropped afterwards."""

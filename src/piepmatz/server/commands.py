@@ -205,6 +205,45 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _database_url(upgrade)
     upgrade.set_defaults(func=run_upgrade)
     from_environment(upgrade, os.environ)
+    _register_admin(subparsers)
+
+
+def _register_admin(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    admin = subparsers.add_parser(
+        "admin",
+        help="the game server's tables: list, close, purge, back up",
+        description="Work on the server's database beside a running server (docs/serving.md).",
+    )
+    actions = admin.add_subparsers(dest="admin_command", required=True)
+    listing = actions.add_parser("tables", help="list the tables, oldest first")
+    listing.add_argument(
+        "--status", choices=("waiting", "playing", "over"), default=None, help="only these"
+    )
+    listing.add_argument("--older-than", metavar="AGE", help="opened more than AGE ago (7d)")
+    listing.add_argument("--younger-than", metavar="AGE", help="opened less than AGE ago (12h)")
+    close = actions.add_parser("close", help="end an unfinished table as aborted (nobody wins)")
+    close.add_argument("table", metavar="TABLE", help="the table's id (as admin tables lists it)")
+    close.add_argument(
+        "--redis", default=None, metavar="URL", help="tell the serving processes at once"
+    )
+    purge = actions.add_parser(
+        "purge", help="delete finished tables, their records written out first"
+    )
+    purge.add_argument(
+        "--finished-before", required=True, metavar="DATE", help="last move before DATE"
+    )
+    keep = purge.add_mutually_exclusive_group(required=True)
+    keep.add_argument("--export", metavar="DIR", help="write each record to DIR/TABLE.json first")
+    keep.add_argument("--discard", action="store_true", help="keep no record")
+    backup = actions.add_parser(
+        "backup", help="copy an SQLite database while it is served (PostgreSQL: pg_dump)"
+    )
+    backup.add_argument("file", metavar="FILE", help="the copy (a new file)")
+    for parser in (listing, close, purge, backup):
+        _database_url(parser)
+        parser.set_defaults(func=run_admin)
+        # The settings the admin shares with the server: which database, which Redis.
+        from_environment(parser, os.environ, only=("database_url", "redis"))
 
 
 def environment_name(action: argparse.Action) -> str:
@@ -212,13 +251,20 @@ def environment_name(action: argparse.Action) -> str:
     return ENV_PREFIX + action.dest.upper()
 
 
-def from_environment(parser: argparse.ArgumentParser, environ: Mapping[str, str]) -> None:
+def from_environment(
+    parser: argparse.ArgumentParser,
+    environ: Mapping[str, str],
+    only: tuple[str, ...] | None = None,
+) -> None:
     """Take each option's default from its environment variable where one is set, and name the
-    variable in the option's help. A value that is no good is said when the command runs (not
-    while the parser is built, which every other command does too), and nothing starts."""
+    variable in the option's help (``only``: of these options alone, by ``dest``). A value that
+    is no good is said when the command runs (not while the parser is built, which every other
+    command does too), and nothing starts."""
     problems: list[str] = []
     for action in parser._actions:
         if not action.option_strings or action.dest in ("help", "func"):
+            continue
+        if only is not None and action.dest not in only:
             continue
         name = environment_name(action)
         action.help = f"{action.help} [{name}]"
@@ -427,4 +473,59 @@ def run_upgrade(args: argparse.Namespace) -> int:
 
     url = asyncio.run(upgrade())
     sys.stdout.write(f"database schema is up to date: {url}\n")
+    return 0
+
+
+def run_admin(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from . import admin, db
+
+    command = f"admin {args.admin_command}"
+    if _environment_problems(args, command):
+        return 2
+    url = args.database_url or db.default_database_url()
+    try:
+        if args.admin_command == "backup":
+            from sqlalchemy.engine import make_url
+
+            parsed = make_url(url)
+            if parsed.get_backend_name() != "sqlite" or not parsed.database:
+                raise admin.AdminError(
+                    "only an SQLite file is backed up here; PostgreSQL's way is pg_dump "
+                    "(docs/deployment.md#backups)"
+                )
+            admin.backup_sqlite(Path(parsed.database), Path(args.file))
+            sys.stdout.write(f"backed up {parsed.database} to {args.file}\n")
+            return 0
+        older = admin.age(args.older_than) if getattr(args, "older_than", None) else None
+        younger = admin.age(args.younger_than) if getattr(args, "younger_than", None) else None
+        before = admin.day(args.finished_before) if args.admin_command == "purge" else None
+    except (admin.AdminError, ValueError) as exc:
+        sys.stderr.write(f"piepmatz {command}: {exc}\n")
+        return 2
+
+    async def work() -> str:
+        engine = db.make_engine(url)
+        try:
+            if args.admin_command == "tables":
+                rows = await admin.list_tables(engine, args.status, older, younger)
+                head = "table         status   opened (UTC)      last move         moves  seats"
+                return "\n".join([head, *(row.line() for row in rows)]) + "\n"
+            if args.admin_command == "close":
+                ending = await admin.close_table(engine, args.table, args.redis)
+                return f"closed {args.table}: aborted at move {ending['move']}\n"
+            assert before is not None
+            export = None if args.discard else Path(args.export)
+            gone = await admin.purge(engine, before, export)
+            kept = f", records in {export}" if export is not None else ", no records kept"
+            return f"purged {len(gone)} finished tables{kept}\n"
+        finally:
+            await engine.dispose()
+
+    try:
+        sys.stdout.write(asyncio.run(work()))
+    except admin.AdminError as exc:
+        sys.stderr.write(f"piepmatz {command}: {exc}\n")
+        return 2
     return 0
