@@ -34,7 +34,8 @@ SHARED = {"bot", "hand", "position", "blind", "rest"} | {
 
 def _said(game: Game, rng: random.Random, names: list[str] | None) -> list[str]:
     """Everything a person reads of ``game`` played to the end by random moves, in the current
-    language: the sentences, previews and moves at a sample of decisions, a hint, the score sheet."""
+    language: the sentences, previews and moves at a sample of decisions, a hint, the score
+    sheet."""
     out: list[str] = []
     while not game.state.is_over():
         state = game.state

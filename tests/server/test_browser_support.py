@@ -282,3 +282,18 @@ def test_a_refused_join_or_record_is_told_in_the_requests_language(server: str) 
         "no table": (404, "kein Tisch 'nonesuch'"),
         "english": (409, "every seat at this table is taken"),
     }
+
+
+def test_a_finished_game_explains_each_score_in_the_seats_language(server: str) -> None:
+    async def run() -> dict[str, Any]:
+        table = await post(server, "/api/quick", {"name": "Anna", "bot": "random", "seed": 5})
+        url = ws_url(server, table["table"]) + "?lang=cs"
+        async with SeatClient.connect(url, table["token"]) as seat:
+            return await play_randomly(seat, random.Random(5))
+
+    final = asyncio.run(run())
+    sheet, explained = final["result"], final["explained"]
+    assert len(explained) == len(sheet["players"])
+    for lines, player in zip(explained, sheet["players"], strict=True):
+        assert lines[0].startswith(f"Zrní {player['seeds']}")  # in the seat's language
+        assert lines[-1] == f"Celkem {player['total']}"

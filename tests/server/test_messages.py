@@ -390,6 +390,7 @@ def test_the_state_message_written_directly_is_the_models_byte_for_byte() -> Non
                 "log": log,
                 "log_parts": [[{"text": line}] for line in log],
                 "result": game.score().to_json() if state.is_over() else None,
+                "explained": [["Seeds 0: no seed cards", "Total 0"]] if state.is_over() else None,
                 "clock": {
                     "pace": "live",
                     "left": [1000] * players,

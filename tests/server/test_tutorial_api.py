@@ -94,3 +94,18 @@ def test_the_rule_behind_each_kind_of_entry_in_the_language(server: str) -> None
     assert kinds["draw_deck"] != overview.json()["kinds"]["draw_deck"]
     assert set(standard.json()["end"]) == {"feeder", "birds", "skip"}
     assert nonsense.status_code == 422
+
+
+def test_the_guide_comes_as_html_with_its_pictures_as_fields(server: str) -> None:
+    german = _calls(server, [("GET", "/api/guide", None)], lang="de")[0].json()
+    assert german["lang"] == "de"
+    html = "".join(b["html"] for b in german["blocks"] if "html" in b)
+    assert "<h1>So wird gespielt</h1>" in html and 'href="#rule-T2.1"' in html
+    pictures = [b["picture"] for b in german["blocks"] if "picture" in b]
+    assert [p["kind"] for p in pictures] == ["column", "row", "row", "score"]
+    assert pictures[1] == {"kind": "row", "perch": "BL6m", "ground": ["BU3m"]}
+    score = pictures[3]
+    anna = score["players"][0]
+    assert anna["name"] == "Anna" and anna["seeds"] == [3, 1]
+    assert anna["explained"][-1] == f"Gesamt {score['sheet']['players'][0]['total']}"
+    assert score["verdict"] == "Anna gewinnt"

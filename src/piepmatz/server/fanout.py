@@ -14,6 +14,7 @@ from piepmatz.core.scoring import mated
 from piepmatz.core.state import State, chases, row_strength
 from piepmatz.core.view import filter_event
 from piepmatz.i18n import use_language
+from piepmatz.text.scoresheet import explain
 from piepmatz.text.words import told as sentence
 
 from .messages import state_message
@@ -93,7 +94,9 @@ class Audience:
         actions = state.legal_actions() if to_act is not None else []
         legal = [str(a) for a in actions]
         choices = [a.to_json() for a in actions]
-        result = room.game.score().to_json() if over else None
+        sheet = room.game.score() if over else None
+        result = sheet.to_json() if sheet else None
+        explained: dict[str, list[list[str]]] = {}
         clock = room.clocks.snapshot(room.clocks.clock.now())
         log_ = state.events or []
         # The log's new entries as JSON and told in a language, by the entries as a seat saw
@@ -117,6 +120,14 @@ class Audience:
                         [[p.to_json() for p in said] for said in parts],
                     )
             events, log, log_parts = told[seen, conn.lang]
+            if sheet is not None and conn.lang not in explained:
+                # Once over nothing is hidden: every seat's seeds, blind ones too.
+                piles = [state.seed_pile(p) for p in range(state.num_players)]
+                with use_language(conn.lang):
+                    explained[conn.lang] = [
+                        explain(sheet, state.rules, state.collections, piles, p)
+                        for p in range(state.num_players)
+                    ]
             conn.events_sent = len(log_)
             message = state_message(
                 move=room.move,
@@ -130,6 +141,7 @@ class Audience:
                 log=log,
                 log_parts=log_parts,
                 result=result,
+                explained=explained.get(conn.lang),
                 clock=clock,
                 ending=room.ending,
             )

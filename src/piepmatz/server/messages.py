@@ -263,6 +263,9 @@ class StateMessage(BaseModel):
     log_parts: list[list[dict[str, Any]]] = []
     #: The score sheet once the game is over.
     result: dict[str, Any] | None = None
+    #: Once the game is over, each player's score told number by number, by the cards that
+    #: make it, in the connection's language (``piepmatz.text.scoresheet.explain``).
+    explained: list[list[str]] | None = None
     #: The clocks (``Clocks.snapshot``): time left, whose runs, until when; null when untimed.
     clock: dict[str, Any] | None = None
     #: How the game ended, once it has (as in ``table``).

@@ -1,5 +1,5 @@
-"""HTTP for learning the game: the guided first game (``/api/tutorial``) and the rule behind each
-kind of log entry (``/api/why``).
+"""HTTP for learning the game: the player's guide (``/api/guide``), the guided first game
+(``/api/tutorial``) and the rule behind each kind of log entry (``/api/why``).
 
 The tutorial keeps nothing on the server: the page remembers how many of the lesson's steps are
 done, and each request replays the script up to there (a dozen moves of the core), so a lesson
@@ -17,12 +17,13 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from piepmatz.core import views_to_json
-from piepmatz.core.cards import FEEDER_NAMES
+from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS, FEEDER_NAMES
 from piepmatz.core.events import event_to_json
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import score_state
 from piepmatz.i18n import current_language
-from piepmatz.text.scoresheet import explain
+from piepmatz.text.guide import Column, Picture, Row, guide
+from piepmatz.text.scoresheet import explain, verdict
 from piepmatz.text.why import whys
 from piepmatz.text.words import bot_name, seat_name, told
 from piepmatz.tutorial import LEARNER, Lesson, say, texts
@@ -115,6 +116,50 @@ async def tutorial_move(move: TutorialMove) -> dict[str, Any]:
         "message": [p.to_json() for p in outcome.parts],
         **lesson_payload(lesson),
     }
+
+
+def picture_json(picture: Picture) -> dict[str, Any]:
+    """A picture of the guide as fields, for the page to draw with its own cards."""
+    if isinstance(picture, Row):
+        return {
+            "kind": "row",
+            "perch": BIRD_NAMES[picture.perch],
+            "ground": [BIRD_NAMES[b] for b in picture.ground],
+        }
+    if isinstance(picture, Column):
+        return {"kind": "column", "seeds": [{"eggs": e, "pest": p} for e, p in picture.seeds]}
+    return {
+        "kind": "score",
+        "players": [
+            {
+                "name": name,
+                "birds": [BIRD_NAMES[b] for b in picture.collections[p]],
+                "seeds": [FEEDER_EGGS[c] for c in picture.seed_piles[p]],
+                "explained": explain(
+                    picture.sheet, picture.rules, picture.collections, picture.seed_piles, p
+                ),
+            }
+            for p, name in enumerate(picture.names)
+        ],
+        "verdict": verdict(picture.sheet, list(picture.names)),
+        "sheet": picture.sheet.to_json(),
+    }
+
+
+@router.get("/guide")
+async def player_guide() -> dict[str, Any]:
+    """The player's guide in the request's language: its text as HTML blocks, and between them
+    its pictures as fields (``row``, ``column``, ``score``: the page draws them with its cards);
+    the rule links point at the rules page's anchors (``#rule-T2.1``)."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    lang = current_language()
+    blocks = [
+        {"html": md.render(block)} if isinstance(block, str) else {"picture": picture_json(block)}
+        for block in guide(lang)
+    ]
+    return {"lang": lang, "blocks": blocks}
 
 
 @router.get("/why")
