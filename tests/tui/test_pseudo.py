@@ -1,7 +1,8 @@
-"""The terminal game in a pseudo-locale: every text that goes through the catalogues (``_``,
-``ngettext``, ``pgettext``; the key descriptions of the footer too) comes out marked ``⟦…⟧``,
-and every text the screens show must carry the mark. A text written without ``_()`` fails,
-wherever it is: the new-game screen, the table, a dialog, a hint, the end, the replay and the
+"""The terminal game in a pseudo-locale, as the browser's (``tests/browser/test_pseudo.py``):
+every text of the catalogues comes out marked ``⟦…⟧`` (through ``_``, ``ngettext``,
+``pgettext``; the footer's key descriptions too), and every text the screens show must carry
+the mark. A text written without ``_()``, or missing from the catalogues, fails, wherever it
+is: the new-game screen, the table, a hint, the dialogs, the end, the rules, the replay and the
 review. Exempt are names (the game's, the languages' own, the presets', the species'), numbers,
 punctuation, the cards' faces (tiles, seeds) and the rules' text (the rulebook's own files)."""
 
@@ -13,6 +14,7 @@ import re
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Markdown, OptionList, RichLog, Static
@@ -22,7 +24,7 @@ import piepmatz.tui.screens.review as review_module
 from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.state import LAST_HAND
-from piepmatz.i18n import LANGUAGE_NAMES
+from piepmatz.i18n import LANGUAGE_NAMES, LOCALE_DIR
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.screens import (
     ChoiceDialog,
@@ -61,16 +63,27 @@ def mark(text: str) -> str:
 
 
 class Marking(gettext.NullTranslations):
-    """The pseudo-locale's catalogue: every text marked."""
+    """The pseudo-locale's catalogue: each text of the ``piepmatz`` catalogues (the entries of a
+    translated one: every text the code marks for translation) marked; any other text, such as
+    one given to ``_()`` without being marked where it is written, stays bare."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        with (LOCALE_DIR / "de" / "LC_MESSAGES" / "piepmatz.po").open("rb") as po:
+            entries = [m for m in read_po(po) if m.id]
+        self.texts = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in entries}
+
+    def _mark(self, context: str | None, message: str, shown: str) -> str:
+        return mark(shown) if (context, message) in self.texts else shown
 
     def gettext(self, message: str) -> str:
-        return mark(message)
+        return self._mark(None, message, message)
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return mark(msgid1 if n == 1 else msgid2)
+        return self._mark(None, msgid1, msgid1 if n == 1 else msgid2)
 
     def pgettext(self, context: str, message: str) -> str:
-        return mark(message)
+        return self._mark(context, message, message)
 
 
 @pytest.fixture
