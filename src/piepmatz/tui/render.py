@@ -32,7 +32,7 @@ from piepmatz.core.cards import (
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
 from piepmatz.i18n import N_, _, ngettext
 from piepmatz.text import scoresheet
-from piepmatz.text.words import Part, bird_text, feeder, seat_name, species_name
+from piepmatz.text.words import Part, action_words, feeder, seat_name, species_name
 
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
@@ -371,26 +371,9 @@ def status_text(
 
 
 def action_text(action: Action, short: bool = False) -> str:
-    """An action in words for a choice list; ``short`` for the table's narrow choice column."""
-    kind = action.kind
-    cards = [bird_text(c) for c in action.cards]
-    if kind == "play":
-        return _("{bird} → perch {perch}").format(bird=cards[0], perch=action.index)
-    if kind == "collect":
-        text = _("add {bird}") if short else _("add {bird} to your collection")
-        return text.format(bird=cards[0])
-    if kind == "pass":
-        return _("add no bird")
-    if kind == "draw display":
-        text = _("display slot {slot}") if short else _("take display slot {slot}")
-        return text.format(slot=action.index)
-    if kind == "draw deck":
-        return _("bird deck (top)") if short else _("take the top of the bird deck")
-    if kind == "crow":
-        text = _("lose {bird}") if short else _("lose {bird} to the crow")
-        return text.format(bird=cards[0])
-    text = _("keep {first} + {second}") if short else _("keep {first} and {second}")
-    return text.format(first=cards[0], second=cards[1])
+    """An action in words for a choice list (``short`` for the table's narrow choice column),
+    its birds as this block writes them (``birds_as``)."""
+    return action_words(action, short)
 
 
 def short_label(label: str) -> str:
