@@ -537,6 +537,14 @@ def _games_while_a_process_is_killed(site: Site) -> None:
     assert state["result"] == record["result"] == Game.from_record(record).score().to_json()
     assert problems == []
     assert any(p.reconnects for p in outcome["players"]), "the killed process had players"
+    # The process that lived through it told the other its news and heard the other's, as its
+    # metrics say (asked directly: the proxy does not pass /metrics on).
+    metrics = httpx.get(f"http://127.0.0.1:{site.backends[0].port}/metrics").text
+    for direction in ("sent", "heard"):
+        found = re.search(
+            rf'^piepmatz_bus_messages_total{{direction="{direction}"}} (\S+)$', metrics, re.M
+        )
+        assert found is not None and float(found[1]) > 0, direction
 
 
 def _rolling_restart(site: Site) -> None:
