@@ -18,7 +18,7 @@ import pytest
 from piepmatz.cli import main
 from piepmatz.core import Game
 from piepmatz.server.client import SeatClient
-from serverplay import play_randomly, post, running_server, ws_url
+from serverplay import play_randomly, post, running_server, until, ws_url
 
 
 async def _finished_game(address: str, seed: int) -> str:
@@ -134,3 +134,23 @@ def test_a_pg_dump_restored_into_a_fresh_database_replays_every_record(
     assert restored == records
     for record in restored.values():
         assert Game.from_record(record).score().to_json() == record["result"]
+
+
+def test_a_table_closed_with_redis_is_over_for_its_players_at_once(
+    sqlite_url: str, redis_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with running_server(sqlite_url, redis_url=redis_url) as address:
+
+        async def run() -> None:
+            made = await post(address, "/api/tables", {"seats": ["human", "human"], "name": "A"})
+            async with SeatClient.connect(ws_url(address, made["table"]), made["token"]) as seat:
+                await until(seat, "table")
+                close = ["admin", "close", made["table"], "--database-url", sqlite_url]
+                assert await asyncio.to_thread(main, [*close, "--redis", redis_url]) == 0
+                # Told by the process that holds the table, without anyone moving.
+                while (table := await until(seat, "table"))["status"] != "over":
+                    pass
+                assert table["ending"]["how"] == "aborted" and table["ending"]["winners"] == []
+
+        asyncio.run(run())
+    assert "aborted at move 0" in capsys.readouterr().out
