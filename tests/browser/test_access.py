@@ -72,13 +72,13 @@ def _review(page: Any) -> None:
 
 
 #: Every page a person meets outside a game being played (the table's states are walked in a
-#: game below). The tutorial, once it is served, is one more entry:
-#: ``Page("tutorial", lambda t: "/tutorial", "<what shows it is drawn>")``.
+#: game below).
 PAGES = [
     Page("lobby", lambda t: "/", "#quick-start"),
     Page("join form", lambda t: f"/play/{t.join}", "#join-name"),
     Page("table waiting", lambda t: f"/play/{t.waiting}", "#commitment"),
     Page("rules", lambda t: "/rules?rules=standard", "article.rules h1"),
+    Page("tutorial", lambda t: "/tutorial", ".tutorial-page[aria-busy=false] .lesson-target"),
     Page("my games", lambda t: "/games", "#games li[data-table]"),
     Page("no such table", lambda t: "/play/no-such-table", ".dead-end"),
     Page("replay with the review", lambda t: f"/replay/{t.over}", "#deal-check", _review),

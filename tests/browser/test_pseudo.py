@@ -3,7 +3,7 @@ here in place of the server's) is every text of the ``web`` domain marked ``⟦�
 server's own sentences (the log, the previews, the replay's) are marked on their way to the
 page. Every visible text a person reads on every page must carry the mark: a text the page
 writes without ``_()``, or one missing from the catalogues, fails. Names, numbers and the
-cards' faces are exempt, and the rules text (the server's HTML)."""
+cards' faces are exempt, and the rules text and the guide's (the server's HTML)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ from piepmatz.i18n import LOCALE_DIR
 DESKTOP = {"width": 1440, "height": 900}
 PATIENCE = 30_000
 PSEUDO = "qps"
-#: Names on the pages (the person's, the game's, each language's own): not translated.
-NAMES = ["Pia", "Ola", "Piepmatz", "English", "Čeština", "Deutsch"]
+#: Names on the pages (the person's, the game's, each language's own, the players of the
+#: guide's scoring example): not translated.
+NAMES = ["Pia", "Ola", "Piepmatz", "English", "Čeština", "Deutsch", "Anna", "Ben"]
 
 
 def mark(text: str) -> str:
@@ -55,6 +56,8 @@ def marked_sentences(data: dict[str, Any]) -> dict[str, Any]:
             [p if "seat" in p or "bird" in p else p | {"text": mark(p["text"])} for p in parts]
             for parts in data["log_parts"]
         ]
+    if data.get("explained"):
+        data["explained"] = [[mark(line) for line in lines] for lines in data["explained"]]
     for preview in data.get("previews", []):
         preview["headline"] = mark(preview["headline"])
         preview["steps"] = [mark(step) for step in preview["steps"]]
@@ -78,6 +81,19 @@ def pseudo_page(browser: Any, catalogue: dict[str, Any], key: str) -> Any:
 
     page.route(re.compile(r"/api/tables/[\w-]+/replay"), replay)
 
+    def guide(route: Any) -> None:
+        # The guide's sentences the server writes beside its HTML: the scoring example's.
+        data = route.fetch().json()
+        for block in data["blocks"]:
+            if block.get("picture", {}).get("kind") == "score":
+                score = block["picture"]
+                score["verdict"] = mark(score["verdict"])
+                for player in score["players"]:
+                    player["explained"] = [mark(line) for line in player["explained"]]
+        route.fulfill(json=data)
+
+    page.route(re.compile(r"/api/guide"), guide)
+
     def socket(ws: Any) -> None:
         server = ws.connect_to_server()
         server.on_message(lambda text: ws.send(json.dumps(marked_sentences(json.loads(text)))))
@@ -90,7 +106,8 @@ def pseudo_page(browser: Any, catalogue: dict[str, Any], key: str) -> Any:
 #: marked parts and the names in it taken out must be empty, numbers or punctuation.
 _UNMARKED = """(names) => {
   const out = [];
-  const exempt = 'script, style, noscript, [hidden], article.rules, .card, .chip, .mini, .who';
+  const exempt = 'script, style, noscript, [hidden], article.rules, .guide-text, .card, .chip,'
+    + ' .mini, .who';
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;

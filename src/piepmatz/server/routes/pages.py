@@ -1,5 +1,6 @@
 """The browser client's pages (one page whose script shows the lobby, a table, a replay, the
-rules or "My games" by the address), the rules as HTML and the client's texts in a language."""
+rules, "My games" or the guided first game by the address), the rules as HTML and the client's
+texts in a language."""
 
 from __future__ import annotations
 
@@ -63,6 +64,7 @@ async def i18n(lang: str) -> dict[str, Any]:
 
 @router.get("/", include_in_schema=False)
 @router.get("/rules", include_in_schema=False)
+@router.get("/tutorial", include_in_schema=False)
 @router.get("/games", include_in_schema=False)
 async def lobby_page() -> FileResponse:
     return FileResponse(_PAGE)

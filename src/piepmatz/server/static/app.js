@@ -1,6 +1,6 @@
-// The page's router: one HTML page shows the lobby, a table, a replay, the rules or "My games"
-// by address, in the language chosen (?lang=, this browser's earlier choice, else the browser's
-// languages).
+// The page's router: one HTML page shows the lobby, a table, a replay, the rules, "My games" or
+// the guided first game by address, in the language chosen (?lang=, this browser's earlier
+// choice, else the browser's languages).
 import { h, clear, playerKey } from "./dom.js";
 import { _, language, languages, onLanguageChange, startLanguage, switchLanguage } from "./i18n.js";
 import { showLobby } from "./lobby.js";
@@ -8,6 +8,7 @@ import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
 import { showGames } from "./games.js";
+import { showTutorial } from "./tutorial.js";
 import { missingTable, problem } from "./deadends.js";
 
 let leave = null; // what the page shown needs to stop (a socket, a timer) before it is redrawn
@@ -22,6 +23,7 @@ async function route() {
     else if ((match = path.match(/^\/replay\/([\w-]+)$/))) leave = await showReplay(match[1]);
     else if (path === "/rules") leave = await showRules(new URLSearchParams(location.search).get("rules") || "standard");
     else if (path === "/games") leave = await showGames();
+    else if (path === "/tutorial") leave = await showTutorial();
     else leave = await showLobby();
   } catch (error) {
     if (error.status === 404 && match) missingTable(match[1]);
@@ -35,6 +37,7 @@ function header() {
   document.querySelector(".top nav").setAttribute("aria-label", _("pages"));
   document.getElementById("lobby-link").textContent = _("Lobby");
   document.getElementById("rules-link").textContent = _("Rules");
+  document.getElementById("guide-link").textContent = _("How to play");
   document.getElementById("games-link").textContent = _("My games");
   const select = h("select", { id: "language", "aria-label": _("Language"), onchange: async () => {
     const params = new URLSearchParams(location.search);

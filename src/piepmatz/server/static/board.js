@@ -296,8 +296,10 @@ function drawCollection(model, p, pick) {
     groups.length ? h("ul", { class: "groups" }, groups.map((group) => h("li", {}, group))) : h("span", { class: "none" }, _("none yet")));
 }
 
-/** The score sheet (E4, E5): every part separately, the winners and the tiebreak. */
-export function drawScores(model, result, spec) {
+/** The score sheet (E4, E5): every part separately, the winners and the tiebreak; with
+``explained`` (each player's lines, from the server), each score told number by number on
+request. */
+export function drawScores(model, result, spec, explained = null) {
   const players = result.players;
   const cell = (text, cls = "") => h("td", { class: cls }, String(text));
   const speciesRows = SPECIES_CODES.filter((sp) => players.some((r) => r.singles[sp] !== undefined) || sp in result.majority)
@@ -322,5 +324,8 @@ export function drawScores(model, result, spec) {
       _("the most birds of this species: only they score its singles."), " ",
       h("span", { class: "swatch winner", "aria-hidden": "true" }), " ", _("the winner."), " ",
       ruleLink(spec, "E4", _("How the score is counted"))),
+    explained ? h("div", { class: "explained" }, players.map((r) => explained[r.player] ? h("details", { class: "explain", dataset: { seat: String(r.player) } },
+      h("summary", {}, _("Explain {name}'s score", { name: seatName(model, r.player) })),
+      h("ul", {}, explained[r.player].map((line) => h("li", {}, line)))) : null)) : null,
   );
 }

@@ -69,7 +69,7 @@ export function renderDecision(page, model) {
   if (state.result || ending(page)) {
     // How it ended (a resignation, an abort, the moves stand-ins made), then the score sheet
     // of a game that was played to its end.
-    box.append(h("div", {}, endingBox(page), state.result ? drawScores(model, state.result, page.store.info.rules) : null), h("div", { class: "buttons" },
+    box.append(h("div", {}, endingBox(page), state.result ? drawScores(model, state.result, page.store.info.rules, state.explained) : null), h("div", { class: "buttons" },
       page.store.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => page.playAgain() }, _("Play again")) : null,
       h("a", { class: "button", href: `/replay/${page.id}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("Lobby"))));
@@ -122,7 +122,8 @@ export function renderDecision(page, model) {
     })),
     state.view.phase === "play" && (page.store.selected || !page.store.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
       onclick: () => { page.store.selected = null; page.store.showAll = true; page.render(); } }, _("List every move")) : null,
-    choosing ? null : previewBox,
+    // A page whose moves have no previews (the guided first game) shows no box waiting for them.
+    choosing || page.previewing === false ? null : previewBox,
   ].filter(Boolean));
   // The first move's steps until another is pointed at.
   if (options.length && page.store.previews.size) show(options[0]);

@@ -53,6 +53,22 @@ async function offeredPaces() {
   }
 }
 
+/** Someone who has not played yet (this browser never sat at a table nor opened the lesson) is
+offered the guided first game; "No, thanks" is remembered too. */
+function lessonOffer() {
+  if (localStorage.getItem("piepmatz:played")) return null;
+  const offer = h("section", { class: "panel lesson-offer", id: "lesson-offer", "aria-labelledby": "lesson-offer-title" },
+    h("h2", { id: "lesson-offer-title" }, _("New to Piepmatz?")),
+    h("p", {}, _("Learn to play in about five minutes: a guided first game against a bot that shows every part of a turn.")),
+    h("div", { class: "buttons" },
+      h("a", { class: "button primary", href: `/tutorial${location.search}`, id: "lesson-start" }, _("Learn to play")),
+      h("button", { type: "button", id: "lesson-no", onclick: () => {
+        localStorage.setItem("piepmatz:played", "1");
+        offer.remove();
+      } }, _("No, thanks"))));
+  return offer;
+}
+
 function go(made) {
   rememberTable(made);
   location.assign(new URL(made.link).pathname + location.search + new URL(made.link).hash);
@@ -215,6 +231,7 @@ export async function showLobby() {
   clear(main()).append(h("div", { class: "lobby" },
     h("h1", {}, "Piepmatz"),
     h("p", { class: "muted" }, _("Songbirds at a feeder: play birds to the perches, chase the perch bird away, collect seeds and birds.")),
+    lessonOffer(),
     h("div", { class: "panel" }, h("label", { for: "name" }, _("Your display name")), name),
     quick, create,
     h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, _("Open tables")),

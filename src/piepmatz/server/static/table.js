@@ -12,6 +12,7 @@ import { markHint, optionKey, renderDecision, renderHand, renderWaiting } from "
 import { rememberTable, showJoin } from "./invites.js";
 import { badLink, missingTable, noSeat } from "./deadends.js";
 import { announcement, hintText, prompt, refusal } from "./tablewords.js";
+import { logLine } from "./why.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
@@ -243,6 +244,8 @@ class TablePage {
       case "welcome":
         this.store.seat = message.seat;
         this.store.welcomed = true;
+        // Someone who has sat at a table is not offered the guided first game in the lobby.
+        if (message.seat !== null) localStorage.setItem("piepmatz:played", "1");
         this.store.connected = true;
         if (this.store.fromLink) {
           // The server took the link's token: now it is this tab's seat, kept for a reload.
@@ -268,7 +271,7 @@ class TablePage {
         const seat = this.store.info.seats[message.seat];
         if (seat) seat.absent = message.type === "stand_in" ? message.reason : null;
         const line = announcement(message, this.nameOf(message.seat), message.seat === this.store.seat);
-        this.addLog(line, message.type);
+        this.addLog(line, null);
         this.banner(line);
         this.say(line);
         this.render();
@@ -325,7 +328,7 @@ class TablePage {
       const animate = !full && PACE > 0 && this.store.state !== null;
       for (let i = 0; i < message.log.length; i++) {
         const event = message.events[i];
-        this.addLog(this.told(message, i), event.kind);
+        this.addLog(this.told(message, i), event);
         if (!full) this.say(this.told(message, i));
         if (animate && STEPS.has(event.kind)) {
           this.banner(this.told(message, i));
@@ -407,8 +410,9 @@ class TablePage {
     return seatName({ seats: this.store.info?.seats || [], me: this.store.seat }, seat);
   }
 
-  addLog(line, kind) {
-    this.logEl.append(h("li", { class: `ev-${kind}` }, line));
+  /** A line of the log; a game's event opens to the rule behind it (why.js). */
+  addLog(line, event) {
+    this.logEl.append(logLine(line, event, this.store.info?.rules || "standard"));
     while (this.logEl.children.length > 400) this.logEl.firstChild.remove();
     this.logEl.parentElement.scrollTop = this.logEl.parentElement.scrollHeight;
   }
