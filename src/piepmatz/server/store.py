@@ -448,7 +448,8 @@ class Store:
         """Store a chat line; its id, which orders the table's chat."""
         async with self._writing() as conn:
             result = await conn.execute(
-                insert(chat).values(
+                insert(chat)
+                .values(
                     table_id=table_id,
                     seat=line.seat,
                     name=line.name,
