@@ -155,6 +155,14 @@ def test_a_refused_move_says_why_and_changes_nothing_and_a_lesson_is_resumed(
     expect(answer).to_contain_text(why["kinds"][kind]["text"])
     link = answer.locator("a.rule-link")
     assert link.get_attribute("href") == f"/rules?rules=standard#rule-{why['kinds'][kind]['rule']}"
+    # The keyboard: the ringed move's number chooses it, Enter plays it.
+    number = page.locator("#decision button.option.lesson-target").get_attribute("data-key")
+    page.keyboard.press(number)  # type: ignore[arg-type]
+    expect(page.locator("#decision button.option.lesson-target")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => ({SETTLED})() && document.querySelector('.tutorial-page').dataset.done === '2'"
+    )
     # Started again from the first step.
     page.click("#lesson-restart")
     page.wait_for_function(

@@ -94,6 +94,23 @@ def pseudo_page(browser: Any, catalogue: dict[str, Any], key: str) -> Any:
 
     page.route(re.compile(r"/api/guide"), guide)
 
+    def lesson(route: Any) -> None:
+        # The lesson's texts and its state's sentences, as parts (a bird drawn by the page).
+        data = route.fetch().json()
+
+        def parts(texts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [p if "bird" in p else p | {"text": mark(p["text"])} for p in texts]
+
+        data["lesson"] = {name: parts(text) for name, text in data["lesson"].items()}
+        if data["step"]:
+            data["step"]["do"] = parts(data["step"]["do"])
+        if "message" in data:
+            data["message"] = parts(data["message"])
+        marked_sentences(data["state"])
+        route.fulfill(json=data)
+
+    page.route(re.compile(r"/api/tutorial"), lesson)
+
     def socket(ws: Any) -> None:
         server = ws.connect_to_server()
         server.on_message(lambda text: ws.send(json.dumps(marked_sentences(json.loads(text)))))
@@ -152,6 +169,12 @@ def test_every_text_of_every_page_is_translated(
         page.wait_for_selector(ready, timeout=PATIENCE)
         assert page.evaluate("document.documentElement.lang") == PSEUDO
         check(page)
+    # The lesson: its first step, a bird chosen and played, and what happened told.
+    page.goto(f"{site}/tutorial")
+    for _ in range(3):
+        page.wait_for_selector(".tutorial-page[aria-busy=false] .lesson-target", timeout=PATIENCE)
+        check(page)
+        page.locator(".lesson-target:visible").first.click()
     # A table mid-game: each decision, with the previews and a chosen card's moves shown.
     page.goto(server.url(going["link"]))
     for _ in range(6):

@@ -8,7 +8,7 @@ import { api, clear, dealPart, h, main, playerKey, savedName, toast } from "./do
 import { actionLabel } from "./cards.js";
 import { _ } from "./i18n.js";
 import { drawBoard, drawScores, fromView, seatName, sentence } from "./board.js";
-import { renderDecision, renderHand } from "./decision.js";
+import { optionKey, renderDecision, renderHand } from "./decision.js";
 import { rememberTable } from "./invites.js";
 import { logLine } from "./why.js";
 
@@ -41,10 +41,22 @@ class TutorialPage {
     this.previewing = false; // the lesson's moves have no previews
     this.lesson = null; // the server's last answer
     this.left = false;
+    this.keys = new AbortController();
   }
 
   leave() {
     this.left = true;
+    this.keys.abort();
+  }
+
+  /** The table's keys: a listed move's number chooses it (Enter plays it), Escape puts the
+  chosen card back. */
+  key(event) {
+    if (event.target.closest?.("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape" && this.store.selected) {
+      this.store.selected = null;
+      this.render();
+    } else if (/^[0-9]$/.test(event.key) && optionKey(this, event.key)) event.preventDefault();
   }
 
   async start() {
@@ -74,7 +86,7 @@ class TutorialPage {
     this.progressEl = h("p", { class: "muted", id: "lesson-progress" });
     // The step's instruction and what happened are read out when they change.
     this.doEl = h("div", { id: "lesson-do", class: "lesson-do", role: "status", "aria-live": "polite", "aria-label": _("what to do") });
-    this.toldEl = h("div", { id: "lesson-told", class: "lesson-told", "aria-live": "polite", "aria-label": _("what happened") });
+    this.toldEl = h("div", { id: "lesson-told", class: "lesson-told", role: "status", "aria-live": "polite", "aria-label": _("what happened") });
     this.refusedEl = h("p", { id: "lesson-refused", class: "lesson-refused", role: "alert", hidden: true });
     this.decisionEl = h("section", { id: "decision", class: "decision", tabindex: -1, "aria-label": _("your move") });
     this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": _("your hand") });
@@ -91,6 +103,7 @@ class TutorialPage {
         h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, _("Game log")),
           h("p", { class: "muted" }, _("Open a line of the log to see the rule behind it.")), logBox)));
     clear(main()).append(this.pageEl);
+    document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
   }
 
   /** The lesson as the server sent it: the board, the hand, the step and the log. */
