@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Markdown
 
 import piepmatz.bots
@@ -391,8 +392,12 @@ def test_rules_screen_marks_the_rules_in_play(tui: Any) -> None:
             screen = app.screen
             assert isinstance(screen, RulesScreen)
             assert screen.markdown == rules_markdown(rules)
-            await document_shown(pilot, screen.query_one(Markdown), screen.markdown)
-            # The flag table comes first and has room: the draw flag's note on one line.
+            document = screen.query_one("#rules-text", Markdown)
+            await document_shown(pilot, document, screen.markdown)
+            # The guide comes first; below it the flag table has room: the draw flag's note on
+            # one line.
+            screen.query_one(VerticalScroll).scroll_to_widget(document, animate=False, top=True)
+            await pilot.pause()
             shown = tui.rendered(app)
             assert flag_notes(rules)["draw"].replace("**", "") in shown
             await pilot.press("escape")

@@ -3,8 +3,9 @@ every text of the catalogues comes out marked ``⟦…⟧`` (through ``_``, ``ng
 ``pgettext``; the footer's key descriptions too), and every text the screens show must carry
 the mark. A text written without ``_()``, or missing from the catalogues, fails, wherever it
 is: the new-game screen, the table, a hint, the dialogs, the end, the rules, the replay and the
-review. Exempt are names (the game's, the languages' own, the presets', the species'), numbers,
-punctuation, the cards' faces (tiles, seeds) and the rules' text (the rulebook's own files)."""
+review, the lesson. Exempt are names (the game's, the languages' own, the presets', the
+species'), numbers, punctuation, the cards' faces (tiles, seeds), the rules' text (the
+rulebook's own files) and the lesson's (its own files, marked here)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from textual.widgets import Button, Footer, Input, Markdown, OptionList, RichLog
 
 import piepmatz.i18n
 import piepmatz.tui.screens.review as review_module
+import piepmatz.tui.screens.tutorial as tutorial_screen
+import piepmatz.tutorial as tutorial
 from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.state import LAST_HAND
@@ -29,12 +32,15 @@ from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.screens import (
     ChoiceDialog,
     EndScreen,
+    LessonEndScreen,
     NewGameScreen,
     ReplayScreen,
     ReviewScreen,
     RulesScreen,
     TableScreen,
+    WhyScreen,
 )
+from piepmatz.tui.screens.dialogs import ConfirmDialog
 
 from .conftest import advanced
 
@@ -170,6 +176,12 @@ def test_every_text_of_the_terminal_game_is_translated(
             await pilot.pause()
             assert app.screen.hints.last is not None
             check(app, tui, seen)
+            await pilot.press("w")  # why? on the log
+            await pilot.pause()
+            assert isinstance(app.screen, WhyScreen)
+            check(app, tui, seen)
+            await pilot.press("escape")
+            await pilot.pause()
             await pilot.press("enter")  # a bird played: a dialog next (collect or draw)
             await tui.settle(pilot)
             assert isinstance(app.screen, ChoiceDialog)
@@ -187,6 +199,9 @@ def test_every_text_of_the_terminal_game_is_translated(
             await pilot.press("enter")
             await tui.settle(pilot)
             assert isinstance(app.screen, EndScreen)
+            check(app, tui, seen)
+            await pilot.press("x")  # each number explained
+            await pilot.pause()
             check(app, tui, seen)
             await pilot.press("escape")
             await pilot.pause()
@@ -214,6 +229,48 @@ def test_every_text_of_the_terminal_game_is_translated(
             await pilot.pause()
             check(app, tui, seen)
 
+    # The lesson's texts are whole texts per language, like the rules (its own files): marked
+    # here as the catalogues' are, so that every other text beside them is still checked.
+    lesson_texts = tutorial.texts
+
+    def marked_texts(lang: str) -> dict[str, Any]:
+        data = lesson_texts(lang)
+        return {
+            "lesson": {k: mark(v) for k, v in data["lesson"].items()},
+            "steps": {i: {k: mark(v) for k, v in t.items()} for i, t in data["steps"].items()},
+        }
+
+    monkeypatch.setattr(tutorial, "texts", marked_texts)
+    monkeypatch.setattr(tutorial_screen, "texts", marked_texts)
+
+    async def the_lesson() -> None:
+        app = PiepmatzApp(lesson=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            assert isinstance(app.screen, ConfirmDialog)  # the introduction
+            await pilot.press("enter")
+            await tui.settle(pilot)
+            await pilot.press("down", "enter")  # refused: the sentence shown
+            await tui.settle(pilot)
+            for _ in range(40):  # Enter on the marked choice, step by step
+                if isinstance(app.screen, LessonEndScreen):
+                    break
+                check(app, tui, seen)
+                await pilot.press("enter")
+                await tui.settle(pilot)
+            assert isinstance(app.screen, LessonEndScreen)
+            check(app, tui, seen)
+
     asyncio.run(first_screen())
     asyncio.run(the_end())
-    assert seen >= {"NewGameScreen", "TableScreen", "ChoiceDialog", "EndScreen", "ReplayScreen"}
+    asyncio.run(the_lesson())
+    assert seen >= {
+        "NewGameScreen",
+        "TableScreen",
+        "ChoiceDialog",
+        "EndScreen",
+        "ReplayScreen",
+        "WhyScreen",
+        "TutorialScreen",
+        "LessonEndScreen",
+    }

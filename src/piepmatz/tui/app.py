@@ -12,12 +12,24 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandInput, CommandPalette
 from textual.screen import Screen
 
-from piepmatz.core import Game
-from piepmatz.i18n import N_, _
+from piepmatz.core import Game, Rules
+from piepmatz.i18n import N_, _, current_language
 from piepmatz.records import GameFileError, load_game
+from piepmatz.text.guide import guide_markdown
+from piepmatz.text.rulebook import rules_markdown
+from piepmatz.tutorial import Lesson
 
-from .screens import ConfirmDialog, NewGameScreen, PathDialog, ReplayScreen, TableScreen
-from .screens.messages import NewGame, OpenSave, SaveGame, ShowReplay, StartGame
+from .learning import Progress, load_progress, progress_path, save_progress
+from .screens import (
+    ConfirmDialog,
+    NewGameScreen,
+    PathDialog,
+    ReplayScreen,
+    RulesScreen,
+    TableScreen,
+    TutorialScreen,
+)
+from .screens.messages import NewGame, OpenSave, SaveGame, ShowReplay, StartGame, StartLesson
 from .screens.widgets import translate_bindings
 from .session import (
     SaveFileError,
@@ -60,7 +72,11 @@ class PiepmatzApp(App[None]):
     """``piepmatz play``. With ``seats`` (or a resumed ``session``) the game starts at once."""
 
     TITLE = "Piepmatz"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False),
+        # How to play, one key away on every screen (the first screen shows it on a button).
+        Binding("f1", "guide", N_("How to play"), show=False),
+    ]
 
     def __init__(
         self,
@@ -71,6 +87,7 @@ class PiepmatzApp(App[None]):
         bot_delay: float = 0.6,
         keep: Path | None = None,
         hints: bool = True,
+        lesson: bool = False,
     ) -> None:
         super().__init__()
         # The command palette's key in the footer ("palette") and the quit key, in the player's
@@ -89,6 +106,10 @@ class PiepmatzApp(App[None]):
         #: Birds as the engine's codes instead of tiles, on every screen (``c`` switches:
         #: :func:`~piepmatz.tui.screens.widgets.toggle_codes`).
         self.codes = False
+        #: ``piepmatz tutorial``: the guided first game opens at once.
+        self.lesson = lesson
+        #: Where the lesson's steps done, and whether a game was played, are kept.
+        self.learning = progress_path()
 
     @classmethod
     def for_replay(cls, game: Game, seats: list[str] | None) -> PiepmatzApp:
@@ -99,13 +120,15 @@ class PiepmatzApp(App[None]):
     def on_mount(self) -> None:
         if self.replay is not None:
             self.push_screen(ReplayScreen(*self.replay))
+        elif self.lesson:
+            self.push_screen(self._lesson())
         elif self.session is not None:
             self.push_screen(self._table(self.session))
         elif self.seats is not None:
             session = Session.new(self.seats, self.rules, self.seed, hints=self.hints)
             self.push_screen(self._table(session))
         else:
-            self.push_screen(NewGameScreen(self.rules, self.seed, load_kept(self.keep)))
+            self.push_screen(self._new_game_screen(self.rules, self.seed))
 
     async def action_quit(self) -> None:
         """Ctrl+Q: asked first while a game is in progress, as on the table."""
@@ -132,15 +155,48 @@ class PiepmatzApp(App[None]):
     def _table(self, session: Session) -> TableScreen:
         return TableScreen(session, self.bot_delay, self.keep)
 
+    def _new_game_screen(self, rules: str, seed: int | None) -> NewGameScreen:
+        """The first screen; it offers the lesson first to someone who has not played here."""
+        kept = load_kept(self.keep)
+        newcomer = kept is None and not load_progress(self.learning).played
+        return NewGameScreen(rules, seed, kept, offer_lesson=newcomer)
+
+    def _lesson(self) -> TutorialScreen:
+        """The lesson where it was left (from the start once it was finished)."""
+        done = load_progress(self.learning).done
+        lesson = Lesson.resume(done) if done < Lesson().steps else Lesson()
+        if lesson.done > 0:
+            self.notify(
+                _("The lesson goes on at step {step} of {steps}.").format(
+                    step=lesson.done + 1, steps=lesson.steps
+                )
+            )
+        return TutorialScreen(lesson, self.learning)
+
+    def action_guide(self) -> None:
+        """The player's guide, then the rules (of the game in play, else the standard ones)."""
+        if isinstance(self.screen, RulesScreen):
+            return
+        tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
+        rules = tables[0].session.game.state.rules if tables else Rules.preset("standard")
+        guide = guide_markdown(current_language())
+        self.push_screen(RulesScreen(rules.name, rules_markdown(rules), guide))
+
     # -------------------------------------------------------------- what the screens ask
 
     def on_start_game(self, message: StartGame) -> None:
+        progress = load_progress(self.learning)
+        if not progress.played:
+            save_progress(Progress(progress.done, played=True), self.learning)
         self.switch_screen(self._table(message.session))
+
+    def on_start_lesson(self, message: StartLesson) -> None:
+        self.switch_screen(self._lesson())
 
     def on_new_game(self, message: NewGame) -> None:
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        self.switch_screen(NewGameScreen(message.rules, None, load_kept(self.keep)))
+        self.switch_screen(self._new_game_screen(message.rules, None))
 
     def on_show_replay(self, message: ShowReplay) -> None:
         self.push_screen(ReplayScreen(message.game, message.seats))

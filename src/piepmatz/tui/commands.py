@@ -51,6 +51,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_language(play)
     play.set_defaults(func=run_play, extra="tui")
 
+    tutorial = subparsers.add_parser(
+        "tutorial",
+        help="learn to play: a guided first game in the terminal, about five minutes",
+        description=(
+            "A guided first game against a scripted bot: each step says what to do and why, "
+            "marks the move, and tells what happened. Leave it with q; the next "
+            "piepmatz tutorial goes on where you left it."
+        ),
+    )
+    add_language(tutorial)
+    tutorial.set_defaults(func=run_tutorial, extra="tui")
+
 
 #: What a new game is made from; a saved game brings its own.
 _NEW_GAME_OPTIONS = ("seats", "players", "bots", "rules", "seed")
@@ -147,4 +159,30 @@ def run_play(args: argparse.Namespace) -> int:
             hints=not args.no_hints,
         )
     app.run()
+    return 0
+
+
+def _terminal_needed(command: str) -> bool:
+    """A full-screen command on a pipe says so (and what to use instead) rather than hang."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return False
+    from piepmatz.i18n import _
+
+    sys.stderr.write(
+        f"piepmatz {command}: "
+        + _(
+            "stdin and stdout must be a terminal for the full-screen game; "
+            "for plain lines on a pipe use piepmatz play --text"
+        )
+        + "\n"
+    )
+    return True
+
+
+def run_tutorial(args: argparse.Namespace) -> int:
+    if _terminal_needed("tutorial"):
+        return 2
+    from .app import PiepmatzApp
+
+    PiepmatzApp(lesson=True).run()
     return 0

@@ -13,6 +13,8 @@ from .replay import ReplayScreen
 from .review import ReviewScreen
 from .rules import RulesScreen
 from .table import TableScreen
+from .tutorial import LessonEndScreen, TutorialScreen
+from .why import WhyScreen
 from .widgets import ChoiceList
 
 __all__ = [
@@ -21,10 +23,13 @@ __all__ = [
     "ConfirmDialog",
     "EndScreen",
     "HandoffScreen",
+    "LessonEndScreen",
     "NewGameScreen",
     "PathDialog",
     "ReplayScreen",
     "ReviewScreen",
     "RulesScreen",
     "TableScreen",
+    "TutorialScreen",
+    "WhyScreen",
 ]

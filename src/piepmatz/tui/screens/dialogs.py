@@ -89,10 +89,13 @@ class ChoiceDialog(ModalScreen[int]):
         legal: Sequence[int],
         label: str,
         this_turn: Sequence[Event] = (),
+        mark: int | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self)
         self.view = view
+        #: The choice the lesson asks for, marked (the guided first game).
+        self.mark = mark
         self.legal = list(legal)
         self.label = label
         #: The events of the turn so far (the chase, the crow): the dialog covers the log.
@@ -121,7 +124,8 @@ class ChoiceDialog(ModalScreen[int]):
             yield Static(id="dialog-hint")
             with Horizontal():
                 yield ChoiceList(
-                    *choice_options(self.view, self.legal, self.cards), id="dialog-choices"
+                    *choice_options(self.view, self.legal, self.cards, self.mark),
+                    id="dialog-choices",
                 )
                 yield Static(id="dialog-preview")
 
@@ -156,6 +160,8 @@ class ChoiceDialog(ModalScreen[int]):
         choices = self.query_one(ChoiceList)
         choices.highlighted = 0
         choices.focus()
+        if self.hint is not None:  # given before the dialog opened (the lesson's step)
+            self.suggest(*self.hint)
 
     def suggest(self, text: Callable[[], Text], action: int | None) -> None:
         """Show a hint above the choices (``text`` draws it) and highlight the choice it

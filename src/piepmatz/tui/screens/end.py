@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -12,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
 from piepmatz.i18n import N_, _
+from piepmatz.text.scoresheet import explain
 
 from ..render import score_sheet_text
 from ..session import Session
@@ -38,6 +40,7 @@ class EndScreen(ModalScreen[str | None]):
         Binding("s", "save", N_("Save")),
         Binding("p", "choose('replay')", N_("Replay")),
         Binding("v", "review", N_("Review")),
+        Binding("x", "explain", N_("Explain"), show=False),
         Binding("escape", "choose(None)", N_("Look at the table")),
         Binding("q", "choose('quit')", N_("Quit")),
     ]
@@ -47,12 +50,14 @@ class EndScreen(ModalScreen[str | None]):
         translate_bindings(self)
         self.session = session
         self.labels = list(labels)
+        #: Each number of every score told by its cards (``x``), below the sheet.
+        self.explained = False
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = _("The game is over — score sheet")
             with VerticalScroll(id="sheet-scroll"):
-                yield Static(score_sheet_text(self.session.game.score(), self.labels), id="sheet")
+                yield Static(self.sheet_text(), id="sheet")
             with Horizontal(id="end-buttons"):
                 yield Button(_("New game"), id="new", variant="primary")
                 yield Button(_("Save"), id="save")
@@ -66,6 +71,24 @@ class EndScreen(ModalScreen[str | None]):
         # The sheet has the focus, not a button: an Enter still pressed for the last hand must
         # not start a new game before the sheet is read (the keys and the buttons are there).
         self.query_one("#sheet-scroll").focus()
+
+    def sheet_text(self) -> Text:
+        """The sheet; explained, each player's numbers told by the cards that make them."""
+        state = self.session.game.state
+        sheet = self.session.game.score()
+        text = score_sheet_text(sheet, self.labels)
+        if not self.explained:
+            return text
+        for p, label in enumerate(self.labels):
+            text.append("\n\n" + label + "\n", style="bold")
+            piles = [state.seed_pile(q) for q in range(state.num_players)]
+            lines = explain(sheet, state.rules, state.collections, piles, p)
+            text.append("\n".join("  " + line for line in lines))
+        return text
+
+    def action_explain(self) -> None:
+        self.explained = not self.explained
+        self.query_one("#sheet", Static).update(self.sheet_text())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":

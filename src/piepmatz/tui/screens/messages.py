@@ -48,3 +48,7 @@ class SaveGame(Message):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+
+
+class StartLesson(Message):
+    """Open the guided first game, where the learner left it."""

@@ -17,7 +17,7 @@ from piepmatz.records import HUMAN
 from piepmatz.text.words import bot_level, seat_name
 
 from ..session import SeatError, Session, available_bots, default_bot
-from .messages import OpenSave, StartGame
+from .messages import OpenSave, StartGame, StartLesson
 from .widgets import translate_bindings
 
 
@@ -34,6 +34,7 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row #hints { width: 12; }
     NewGameScreen .hidden { display: none; }
     NewGameScreen #kept { height: auto; color: $warning; }
+    NewGameScreen #offer { height: auto; color: $success; }
     NewGameScreen #buttons { height: 3; }
     NewGameScreen #buttons Button { margin-right: 1; min-width: 10; }
     NewGameScreen #error { color: $error; height: auto; }
@@ -49,10 +50,16 @@ class NewGameScreen(Screen[None]):
         Binding("ctrl+l", "resume_kept", N_("Resume the last game"), show=False),
         Binding("ctrl+o", "resume", N_("Resume a save")),
         Binding("ctrl+r", "replay", N_("Replay a save")),
+        Binding("ctrl+t", "lesson", N_("Learn to play"), show=False),
+        Binding("f1", "guide", N_("How to play"), show=False),
     ]
 
     def __init__(
-        self, rules: str = "standard", seed: int | None = None, kept: Session | None = None
+        self,
+        rules: str = "standard",
+        seed: int | None = None,
+        kept: Session | None = None,
+        offer_lesson: bool = False,
     ) -> None:
         super().__init__()
         translate_bindings(self)
@@ -61,6 +68,8 @@ class NewGameScreen(Screen[None]):
         self.seed = seed
         #: The unfinished game kept automatically last time, offered first.
         self.kept = kept
+        #: Someone who has not played here: the lesson is offered first.
+        self.offer_lesson = offer_lesson
 
     def compose(self) -> ComposeResult:
         kinds = [(_("person"), HUMAN)] + [
@@ -69,6 +78,10 @@ class NewGameScreen(Screen[None]):
         bot = default_bot()
         with VerticalScroll() as box:
             box.border_title = _("Piepmatz — new game")
+            if self.offer_lesson:  # in the frame: the rows still fit 24 lines
+                box.border_subtitle = _(
+                    "New to Piepmatz? A guided first game teaches it in five minutes."
+                )
             if self.kept is not None:
                 state = self.kept.game.state
                 yield Static(
@@ -130,6 +143,11 @@ class NewGameScreen(Screen[None]):
                 yield Button(_("Start"), id="start", variant="primary")
                 yield Button(_("Resume…"), id="resume")
                 yield Button(_("Replay…"), id="replay")
+                yield Button(
+                    _("Learn to play"),
+                    id="lesson",
+                    variant="success" if self.offer_lesson else "default",
+                )
                 yield Button(_("Quit"), id="quit")
         yield Footer(compact=True)
 
@@ -153,7 +171,9 @@ class NewGameScreen(Screen[None]):
             # screen after it; the app's own keys too (the command palette's in the footer).
             set_language(str(event.value))
             translate_bindings(self.app)
-            self.app.switch_screen(NewGameScreen(self.rules, self._seed_typed(), self.kept))
+            self.app.switch_screen(
+                NewGameScreen(self.rules, self._seed_typed(), self.kept, self.offer_lesson)
+            )
             return
         if event.select.id == "players" and isinstance(event.value, int):
             for seat in range(4):
@@ -168,6 +188,8 @@ class NewGameScreen(Screen[None]):
             "resume-kept": self.action_resume_kept,
             "resume": self.action_resume,
             "replay": self.action_replay,
+            "lesson": self.action_lesson,
+            "guide": self.action_guide,
             "quit": self.app.exit,
         }[str(event.button.id)]()
 
@@ -199,6 +221,15 @@ class NewGameScreen(Screen[None]):
     def action_resume_kept(self) -> None:
         if self.kept is not None:
             self.post_message(StartGame(self.kept))
+
+    def action_guide(self) -> None:
+        from ..app import PiepmatzApp  # the app imports this screen
+
+        if isinstance(self.app, PiepmatzApp):
+            self.app.action_guide()
+
+    def action_lesson(self) -> None:
+        self.post_message(StartLesson())
 
     def action_resume(self) -> None:
         self.post_message(OpenSave(replay=False))

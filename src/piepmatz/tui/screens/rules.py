@@ -1,4 +1,4 @@
-"""The rules in play, as a scrollable document."""
+"""How to play: the player's guide, then the rules in play, as one scrollable document."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from .widgets import translate_bindings
 
 
 class RulesScreen(ModalScreen[None]):
-    """RULES.md for the rules in play: the flags first, each rule that differs marked."""
+    """The player's guide (``guide``, :func:`piepmatz.text.guide.guide_markdown`), then RULES.md
+    for the rules in play: the flags first, each rule that differs marked."""
 
     DEFAULT_CSS = """
     RulesScreen { align: center middle; }
@@ -27,21 +28,30 @@ class RulesScreen(ModalScreen[None]):
         Binding("escape,q,r", "close", N_("Close the rules")),
     ]
 
-    def __init__(self, rules_name: str, markdown: str) -> None:
+    def __init__(self, rules_name: str, markdown: str, guide: str = "") -> None:
         super().__init__()
         translate_bindings(self)
         self.rules_name = rules_name
         self.markdown = markdown
+        self.guide = guide
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = _("Rules — {rules} (Escape to close)").format(
                 rules=self.rules_name
             )
-            yield Markdown(self.markdown)
+            if self.guide:
+                yield Markdown(self.guide, id="guide")
+            yield Markdown(self.markdown, id="rules-text")
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        """A guide's link to a rule (``#rule-T2.1``) scrolls to it here, not to a browser."""
+        if event.href.startswith("#"):
+            event.prevent_default()
+            self.query_one("#rules-text", Markdown).goto_anchor(event.href[1:])
 
     def action_close(self) -> None:
         self.dismiss(None)

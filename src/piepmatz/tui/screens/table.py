@@ -24,7 +24,8 @@ from piepmatz.bots.base import BotMoveError
 from piepmatz.core import PlayerView
 from piepmatz.core.events import Event
 from piepmatz.core.state import PLAY
-from piepmatz.i18n import N_, _
+from piepmatz.i18n import N_, _, current_language
+from piepmatz.text.guide import guide_markdown
 from piepmatz.text.rulebook import rules_markdown
 from piepmatz.text.words import birds_as, seat_name
 
@@ -35,6 +36,7 @@ from .dialogs import ChoiceDialog, ConfirmDialog, HandoffScreen
 from .end import EndScreen
 from .messages import NewGame, OpenSave, SaveGame, ShowReplay
 from .rules import RulesScreen
+from .why import WhyScreen
 from .widgets import (
     ChoiceList,
     cards_of,
@@ -87,6 +89,7 @@ class TableScreen(Screen[None]):
         Binding("n", "new_game", N_("New game")),
         Binding("c", "codes", N_("Codes/tiles")),
         Binding("l", "log", N_("Log")),
+        Binding("w", "why", N_("Why?"), show=False),
         Binding("e", "score_sheet", N_("Score sheet")),
         Binding("pageup", "scroll_log(-1)", N_("Log up"), show=False, priority=True),
         Binding("pagedown", "scroll_log(1)", N_("Log down"), show=False, priority=True),
@@ -225,8 +228,11 @@ class TableScreen(Screen[None]):
         # After a change of seat the log is rewritten: its recent part is enough (and fast).
         self.logged = max(self.logged, len(events) - LOG_REWRITE)
         for event in events[self.logged :]:
-            log.write(event_line(event, self.cards))
+            self.write_log(log, event)
         self.logged = len(events)
+
+    def write_log(self, log: RichLog, event: Event) -> None:
+        log.write(event_line(event, self.cards))
 
     def set_viewer(self, player: int) -> None:
         """Show another seat's view; the log is rewritten, since it holds that seat's secrets."""
@@ -535,8 +541,16 @@ class TableScreen(Screen[None]):
             log.scroll_page_down()
 
     def action_rules(self) -> None:
+        """How to play: the player's guide, then the rules in play."""
         rules = self.session.game.state.rules
-        self.app.push_screen(RulesScreen(rules.name, rules_markdown(rules)))
+        guide = guide_markdown(current_language())
+        self.app.push_screen(RulesScreen(rules.name, rules_markdown(rules), guide))
+
+    def action_why(self) -> None:
+        """The rule behind a line of the log: the last one first, another chosen with ↑↓."""
+        events = list(self.view.events or ())
+        if events:
+            self.app.push_screen(WhyScreen(events, self.session.game.state.rules))
 
     def action_save(self) -> None:
         self.post_message(SaveGame(self.session))

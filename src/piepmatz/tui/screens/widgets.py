@@ -114,7 +114,14 @@ class ChoiceList(OptionList):
             self.highlighted = clicked
 
 
-def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES) -> list[Option]:
+#: Before the choice the lesson asks for (the guided first game); the others are indented alike.
+MARKED = "▶ "
+
+
+def choice_options(
+    view: PlayerView, legal: Sequence[int], cards: Cards = CODES, mark: int | None = None
+) -> list[Option]:
+    """The legal choices with what each does; ``mark`` the one to make (the lesson's)."""
     options = []
     for action_id in legal:
         action = Action.from_id(action_id)
@@ -122,6 +129,8 @@ def choice_options(view: PlayerView, legal: Sequence[int], cards: Cards = CODES)
             headline = preview(view, action_id).headline
             said = action_text(action, short=True)
         label = Text()
+        if mark is not None:
+            label.append(MARKED if action_id == mark else " " * len(MARKED), style="bold")
         # The birds named as on the table (tiles or codes).
         shown = cards.words(said, style="bold")
         label.append_text(shown)
