@@ -3,8 +3,8 @@ PettingZoo ``raw_env`` of the same game and pgx's own backgammon, Leduc hold'em 
 chess as anchors, all in one run with the same random-legal-move loop.
 
 Each environment plays its batch inside one compiled function (``lax.scan`` over the steps):
-a uniformly random legal action per game (one random number and a running count over the
-mask: the same for every game), ``step``, and pgx's ``auto_reset`` (a finished game is dealt
+a random legal action per game (:func:`random_legal`, the same for every game), ``step``, and
+pgx's ``auto_reset`` (a finished game is dealt
 again; the deal is part of every step's cost). The sample sizes are fixed in advance
 (``STEPS``: steps per game slot; ``REPEATS`` timed runs after a first run that compiles), and
 the best run is printed, in wall-clock steps per second and in steps per CPU second of this
@@ -39,23 +39,17 @@ TURNS = 20_000
 
 
 def random_legal(key: jax.Array, mask: jax.Array) -> jax.Array:
-    """One uniformly random legal action per row of ``mask``: a random rank among the legal
-    actions, found block by block (a running count over the whole mask costs several times
-    more on a CPU)."""
-    batch, size = mask.shape
-    blocks = -(-size // 128)
-    counts = mask.sum(axis=-1)
-    k = jax.random.randint(key, counts.shape, 0, jnp.maximum(counts, 1))
-    padded = jnp.pad(mask, ((0, 0), (0, blocks * 128 - size))).reshape(batch, blocks, 128)
-    per_block = padded.sum(axis=-1, dtype=jnp.int32)
-    # Running counts as products with a triangular matrix: a CPU multiplies faster than it scans.
-    upto = per_block @ jnp.triu(jnp.ones((blocks, blocks), jnp.int32))
-    block = jnp.argmax(upto > k[:, None], axis=-1)
-    before = jnp.take_along_axis(upto - per_block, block[:, None], axis=1)[:, 0]
-    row = jnp.take_along_axis(padded, block[:, None, None], axis=1)[:, 0]
-    running = row.astype(jnp.int32) @ jnp.triu(jnp.ones((128, 128), jnp.int32))
-    inner = jnp.argmax(running > (k - before)[:, None], axis=-1)
-    return (block * 128 + inner).astype(jnp.int32)
+    """A random legal action per row of ``mask``: the legal action with the largest of
+    pseudo-random priorities, each a hash (MurmurHash3's finaliser) of the action id and one
+    random seed per row. Each legal action is about equally likely; the exact ways (a running
+    count over the mask, or a random number per action from JAX's generator) cost two to ten
+    times the game's own step on a CPU with 2,921 actions."""
+    seed = jax.random.bits(key, (mask.shape[0], 1), jnp.uint32)
+    x = jnp.arange(mask.shape[1], dtype=jnp.uint32)[None, :] * jnp.uint32(0x9E3779B1) + seed
+    x = (x ^ (x >> 16)) * jnp.uint32(0x85EBCA6B)
+    x = (x ^ (x >> 13)) * jnp.uint32(0xC2B2AE35)
+    x = x ^ (x >> 16)
+    return jnp.argmax(jnp.where(mask, x, 0), axis=-1).astype(jnp.int32)
 
 
 def rollout(env: Any, batch: int, steps: int) -> Callable[[Any, jax.Array], Any]:

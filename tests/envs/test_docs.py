@@ -19,6 +19,16 @@ TEXT = DOC.read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```python\n(.*?)```", TEXT, flags=re.DOTALL)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def jax_compilation_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The JAX example compiles the game's step, which takes seconds: the two tests that run it
+    share one compilation through JAX's cache on disk (shared by the run's workers too)."""
+    import jax
+
+    cache = tmp_path_factory.getbasetemp().parent / "jax-cache"
+    jax.config.update("jax_compilation_cache_dir", str(cache))
+
+
 def run_example(index: int) -> str:
     """Run example ``index`` with the built-in bots only (it may register more), and return
     what it printed."""

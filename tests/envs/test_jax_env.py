@@ -1,8 +1,9 @@
 """The JAX environment (``piepmatz.jax``) against the core, and pgx's API.
 
 Compiling a step takes seconds, so each player count compiles once, for one batch size and
-without LLVM's optimisations (``differential.compiled``, cached), and every test here reuses it:
-both presets, the API checks and the bridge.
+without LLVM's optimisations (``differential.compiled``, cached; the checks beyond the
+differential test all use two players), and a worker that finds it in JAX's cache on disk,
+compiled by the other, does not compile it again.
 ``benchmarks/jax_differential.py`` plays the long version of the differential test.
 """
 
@@ -22,6 +23,14 @@ from piepmatz.jax.bridge import core_deal
 from piepmatz.jax.differential import Disagreement, compiled, run
 
 PRESETS = ("standard", "overview")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def jax_compilation_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    cache = tmp_path_factory.getbasetemp().parent / "jax-cache"
+    jax.config.update("jax_compilation_cache_dir", str(cache))
+
+
 #: One batch size for every test: another shape would compile the step again.
 BATCH = 6
 
@@ -110,15 +119,15 @@ def test_the_end_and_after_it_as_pgx_has_them() -> None:
 
 
 def test_an_illegal_action_ends_the_game_and_costs_the_offender() -> None:
-    _, step = compiled(3, BATCH, quick=True)
-    state = _batch(3)
+    _, step = compiled(2, BATCH, quick=True)
+    state = _batch(2)
     mover = int(state.current_player[0])
     illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask[0]))[0])
     actions = np.asarray(state.legal_action_mask).argmax(axis=1).astype(np.int32)
     actions[0] = illegal
     after = step(state, actions, _keys(jax.random.PRNGKey(0)))
     assert np.asarray(after.terminated).tolist() == [True] + [False] * (BATCH - 1)
-    expected = np.full(3, 0.5, np.float32)
+    expected = np.ones(2, np.float32)
     expected[mover] = -1.0
     assert np.array_equal(np.asarray(after.rewards[0]), expected)
 
@@ -139,13 +148,14 @@ def test_the_environment_refuses_what_the_game_has_not() -> None:
 
 
 def test_a_deal_goes_to_the_core_card_for_card() -> None:
-    state = _batch(4, seed=3)
+    state = _batch(2, seed=3)
     core = core_deal(state, Rules.preset("standard"), 1)
     again = state_from_json(state_to_json(core))  # the state format's own validation
     assert again.hands == core.hands
     assert core.first_player == int(state._game.first_player[1])
-    assert [len(h) for h in core.hands] == [4, 4, 4, 4]
-    _, step = compiled(4, BATCH, quick=True)
+    assert [len(h) for h in core.hands] == [4, 4]
+    assert len(core.removed_birds) == 12 and len(core.removed_feeder) == 5  # S2
+    _, step = compiled(2, BATCH, quick=True)
     first = np.asarray(state.legal_action_mask).argmax(axis=1).astype(np.int32)
     played = step(state, first, _keys(jax.random.PRNGKey(0)))
     with pytest.raises(ValueError, match="only a deal"):
