@@ -6,6 +6,8 @@ import asyncio
 from typing import Any
 
 import pytest
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown
 
 from piepmatz.i18n import set_language
 from piepmatz.tui.app import PiepmatzApp
@@ -13,14 +15,24 @@ from piepmatz.tui.screens import RulesScreen, TableScreen
 
 
 @pytest.mark.parametrize(
-    ("lang", "heading", "note"),
+    ("lang", "guide", "heading", "note"),
     [
-        ("cs", "Pravidla této hry: overview", "v každém tahu si dobereš právě jednu kartu"),
-        ("de", "Regeln dieser Partie: overview", "Man zieht in jedem Zug genau eine Karte"),
+        (
+            "cs",
+            "Jak se hraje",
+            "Pravidla této hry: overview",
+            "v každém tahu si dobereš právě jednu kartu",
+        ),
+        (
+            "de",
+            "So wird gespielt",
+            "Regeln dieser Partie: overview",
+            "Man zieht in jedem Zug genau eine Karte",
+        ),
     ],
 )
 def test_the_rules_screen_in_the_games_language(
-    tui: Any, lang: str, heading: str, note: str
+    tui: Any, lang: str, guide: str, heading: str, note: str
 ) -> None:
     async def scenario() -> None:
         app = PiepmatzApp(seats=["human", "random"], rules="overview", seed=2, bot_delay=0)
@@ -34,6 +46,10 @@ def test_the_rules_screen_in_the_games_language(
             assert isinstance(app.screen, RulesScreen)
             assert app.screen.markdown.startswith(f"# {heading}")
             assert "Rules in play" not in app.screen.markdown
+            await pilot.pause(0.3)
+            assert guide in tui.rendered(app)  # the guide first, in the game's language
+            document = app.screen.query_one("#rules-text", Markdown)
+            app.screen.query_one(VerticalScroll).scroll_to_widget(document, animate=False, top=True)
             await pilot.pause(0.3)
             assert note in tui.rendered(app)
 
