@@ -23,6 +23,8 @@ from piepmatz.tui.hints import hint_text
 #: An engine card code: a bird (``BL5m``), a seed (``S2c``, or ``S2`` as the table prints it),
 #: a crow or a squirrel (``CRa``, ``SQb``).
 CODE = re.compile(r"\b(?:(?:BL|BU|CH|GR|SP|YE)[1-6][mf]|S[1-3][a-j]?|(?:CR|SQ)[a-c])\b")
+#: A species by its code alone (``singles BL``): people read the species' name.
+SPECIES_CODE = re.compile(r"\b(?:BL|BU|CH|GR|SP|YE)\b")
 #: A rule id (``T3.1``, ``T2.1d``, ``E5``, ``S2``): people get the rule in words.
 RULE = re.compile(r"\b[SCTE][1-9](?:\.\d+[a-z]?)?\b")
 #: Words that read the same in English and in Czech or German, and may stand in both (the
@@ -89,6 +91,7 @@ def test_what_people_read_speaks_the_games_words_in_their_language(
     for lang, lines in said.items():
         for line in lines:
             assert not CODE.search(line), f"{lang}: a card code in {line!r}"
+            assert not SPECIES_CODE.search(line), f"{lang}: a species code in {line!r}"
             assert not RULE.search(line), f"{lang}: a rule id in {line!r}"
             assert not re.search(r"\b(?:Player|Hráč|Spieler) 0\b", line), (
                 f"{lang}: seat 0: {line!r}"

@@ -124,9 +124,9 @@ def _majorities(before: ScoreSheet, after: ScoreSheet, me: int) -> list[str]:
     for code, holder in after.majority.items():
         was = before.majority.get(code)
         if was == me and holder != me:
-            said.append(_("You lose the {species} majority.").format(species=code))
+            said.append(_("You lose the {species} majority.").format(species=species_name(code)))
         elif holder == me and was != me:
-            said.append(_("You take the {species} majority.").format(species=code))
+            said.append(_("You take the {species} majority.").format(species=species_name(code)))
     return said
 
 

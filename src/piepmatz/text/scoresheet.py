@@ -30,7 +30,7 @@ def rows(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> list[list[st
         if any(code in p.singles for p in sheet.players):
             out.append(
                 [
-                    _("singles {species}").format(species=code),
+                    _("singles {species}").format(species=species_name(code)),
                     *(str(p.singles.get(code, 0)) for p in sheet.players),
                 ]
             )
