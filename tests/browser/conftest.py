@@ -164,6 +164,20 @@ class Server:
                     move = {"move": message["move"], "action": rng.choice(message["legal"])}
                     ws.send(json.dumps({"type": "action", **move}))
 
+    def advance(self, made: dict[str, Any], phases: set[str]) -> None:
+        """Play the person's seat of ``made`` by its first legal moves, beside the page, until
+        its decision is of a kind in ``phases`` (the moves between are no test's business)."""
+        with connect(self.site.replace("http", "ws") + f"/ws/{made['table']}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            while True:
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] != "state" or not message["legal"]:
+                    continue
+                if message["view"]["phase"] in phases or message["result"] is not None:
+                    return
+                move = {"move": message["move"], "action": message["legal"][0]}
+                ws.send(json.dumps({"type": "action", **move}))
+
     def url(self, link: str, query: str = "?pace=0") -> str:
         """An invite link on this server, ``query`` before its fragment."""
         return self.site + re.sub(r"^https?://[^/]+", "", link).replace("#", f"{query}#", 1)

@@ -190,6 +190,11 @@ def test_no_page_and_no_state_has_an_accessibility_violation(
             expect(page.locator("#connection-lost")).to_be_hidden(timeout=PATIENCE)
             page.wait_for_function(server.READY, timeout=PATIENCE)
             lost = True
+        if seen != KINDS and (hinted or s["phase"] != "play") and (lost or s["phase"] != "draw"):
+            # This kind of decision is checked: the moves up to the next kind not seen yet are
+            # played beside the page (the page follows them), which saves most of the game.
+            server.advance(made, KINDS - seen)
+            continue
         play(page, s)
     assert seen == KINDS and hinted and lost
     page.wait_for_selector(".scores", timeout=PATIENCE)
