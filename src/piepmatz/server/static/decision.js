@@ -134,6 +134,18 @@ const typed = { digits: "", at: 0 };
 /** Milliseconds within which a second digit makes a two-digit number (12 of 12 moves). */
 const NEXT_DIGIT = 1500;
 
+/** The choice a click on a thing of the board means (``where``: perch, display, deck or
+collection; ``key``: its number or card), with the hand card ``selected``; or undefined. */
+export function choiceAt(choices, selected, where, key) {
+  const wanted = {
+    perch: (c) => c.kind === "play" && c.cards[0] === selected && c.number === key,
+    display: (c) => c.kind === "draw display" && c.number === key,
+    deck: (c) => c.kind === "draw deck",
+    collection: (c) => c.kind === "crow" && c.cards[0] === key,
+  }[where];
+  return wanted && choices.find(wanted);
+}
+
 /** A digit typed: the listed move of that number takes the focus, which shows its preview;
 Enter (the focused button's own key) then plays it. A digit soon after another one makes a
 two-digit number when the list is that long. Returns whether a move was chosen. */

@@ -8,7 +8,7 @@ import { drawBoard, fromView, seatName, sentence } from "./board.js";
 import { PACE, STEPS, highlight, sleep } from "./animate.js";
 import { Clock, paceWords } from "./clock.js";
 import { endingBox, ending, renderSeatControls, renderStoodIn, standingIn } from "./absent.js";
-import { markHint, optionKey, renderDecision, renderHand, renderWaiting } from "./decision.js";
+import { choiceAt, markHint, optionKey, renderDecision, renderHand, renderWaiting } from "./decision.js";
 import { rememberTable, showJoin } from "./invites.js";
 import { badLink, missingTable, noSeat } from "./deadends.js";
 import { announcement, hintText, prompt, refusal } from "./tablewords.js";
@@ -583,13 +583,7 @@ class TablePage {
   /** What a click on a thing of the board would do now (see drawBoard), or null. */
   pick(where, key) {
     if (where === "collection" && this.store.state.view.player === null) return null;
-    const wanted = {
-      perch: (c) => c.kind === "play" && c.cards[0] === this.store.selected && c.number === key,
-      display: (c) => c.kind === "draw display" && c.number === key,
-      deck: (c) => c.kind === "draw deck",
-      collection: (c) => c.kind === "crow" && c.cards[0] === key,
-    }[where];
-    const found = wanted && this.choices().find(wanted);
+    const found = choiceAt(this.choices(), this.store.selected, where, key);
     if (!found) return null;
     return this.choice(found.action, where === "perch" ? { text: _("Play here") } : {});
   }

@@ -8,7 +8,7 @@ import { api, clear, dealPart, h, main, playerKey, savedName, toast } from "./do
 import { actionLabel } from "./cards.js";
 import { _ } from "./i18n.js";
 import { drawBoard, drawScores, fromView, seatName, sentence } from "./board.js";
-import { optionKey, renderDecision, renderHand } from "./decision.js";
+import { choiceAt, optionKey, renderDecision, renderHand } from "./decision.js";
 import { rememberTable } from "./invites.js";
 import { logLine } from "./why.js";
 
@@ -211,13 +211,7 @@ class TutorialPage {
 
   /** What a click on the board would do now, as at a table (board.js's ``pick``). */
   pick(where, key) {
-    const wanted = {
-      perch: (c) => c.kind === "play" && c.cards[0] === this.store.selected && c.number === key,
-      display: (c) => c.kind === "draw display" && c.number === key,
-      deck: (c) => c.kind === "draw deck",
-      collection: (c) => c.kind === "crow" && c.cards[0] === key,
-    }[where];
-    const found = wanted && this.choices().find(wanted);
+    const found = choiceAt(this.choices(), this.store.selected, where, key);
     if (!found) return null;
     const label = actionLabel(found, this.lesson.state.view.display);
     return { label, onclick: () => this.act(found.action), data: { action: found.action }, text: where === "perch" ? _("Play here") : undefined };
