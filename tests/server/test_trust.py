@@ -5,6 +5,7 @@ socket that never says hello let go."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import statistics
 import time
@@ -271,7 +272,10 @@ def test_tables_at_the_ceiling_hold_up_no_other_tables_bots(fault_bots: str) -> 
 
         async def slow_table(n: int) -> None:
             while time.monotonic() < stop:
-                await pool.choose("servertest_sleepy:0.9", view, legal, 1, owner=f"slow{n}")
+                # Cut at the ceiling when a loaded host makes 0.9 s run past it: that is the
+                # ceiling's work, and the random tables' times are what is measured.
+                with contextlib.suppress(TimeoutError):
+                    await pool.choose("servertest_sleepy:0.9", view, legal, 1, owner=f"slow{n}")
 
         async def random_table(n: int) -> None:
             await asyncio.sleep(1.0)  # the searches have shown they are slow
