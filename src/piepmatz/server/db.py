@@ -18,7 +18,9 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -104,6 +106,94 @@ chat = Table(
     Column("name", String(64), nullable=False),
     Column("text", Text, nullable=False),
     Column("sent", DateTime(timezone=True), nullable=False),
+)
+
+#: A player among strangers (issue 46): the id is the SHA-256 of the first player key their
+#: browser made, as ``seats.player_hash``, so the games played before an account was made are
+#: its games. A row is made when a player first signs up, is rated, seeks a game or is
+#: reported; a browser's player nobody ever needed stays without one.
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    # An account's name as chosen, and its case-folded form, which is unique; null: no account.
+    Column("username", String(32), nullable=True),
+    Column("login", String(32), nullable=True, unique=True),
+    # The password's argon2id hash (PHC string, with its salt and cost); null: no password.
+    Column("password", String(256), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    # The rating (OpenSkill's Plackett-Luce mu and sigma) after the last rated game; null: none.
+    Column("mu", Float, nullable=True),
+    Column("sigma", Float, nullable=True),
+    Column("rated_games", Integer, nullable=False, server_default="0"),
+    # Banned by the operator: when, and the reason given (shown to the player).
+    Column("banned", DateTime(timezone=True), nullable=True),
+    Column("ban_reason", Text, nullable=True),
+)
+
+#: The keys that sign in as a player besides the first (a password's sign-in on another
+#: browser mints one), stored only as SHA-256 hashes; a key with no row here is its own player.
+keys = Table(
+    "keys",
+    metadata,
+    Column("key_hash", String(64), primary_key=True),
+    Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), index=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+#: Each rated game's rating afterwards, for a player's page.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_rating_history_player", "player_id", "at"),
+)
+
+#: The waiting list of "Find a game", shared by every server process: one row per player
+#: seeking, until they are seated (``table_id``, ``seat``) or give up.
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(64), nullable=False, unique=True),
+    Column("name", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("pace", String(32), nullable=False),
+    Column("rating", Float, nullable=False),  # what pairing sorts by
+    Column("since", DateTime(timezone=True), nullable=False),
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Index("ix_seeks_waiting", "players", "pace", "since"),
+)
+
+#: Players a player will not be paired with (nor hear at a table).
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", String(64), primary_key=True),
+    Column("since", DateTime(timezone=True), nullable=False),
+)
+
+#: Tables reported to the operator, kept with the record and chat as they were then.
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False, index=True),
+    Column("by_id", String(64), nullable=True),  # the reporter's player id
+    Column("seat", Integer, nullable=True),  # the seat reported, if one
+    Column("about_id", String(64), nullable=True),  # that seat's player id, if known
+    Column("reason", Text, nullable=False),
+    Column("made", DateTime(timezone=True), nullable=False),
+    Column("record", JSON, nullable=False),
+    Column("chat", JSON, nullable=False),
+    Column("closed", DateTime(timezone=True), nullable=True),
 )
 
 
