@@ -225,12 +225,14 @@ class Store:
         self._thread_connection: Connection | None = None
 
     @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+    async def reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection to read with; the database's failures as :class:`StorageUnavailable`."""
         async with _answering(), self.engine.connect() as conn:
             yield conn
 
     @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+    async def writing(self) -> AsyncIterator[AsyncConnection]:
+        """The writing connection in a transaction, one writer at a time."""
         async with _answering(), self.write_lock:
             if self._connection is None:
                 self._connection = await self.engine.connect()
@@ -263,7 +265,7 @@ class Store:
         self._thread_engine.dispose()
 
     async def create(self, table: StoredTable) -> None:
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             await conn.execute(
                 insert(tables).values(
                     id=table.id,
@@ -310,7 +312,7 @@ class Store:
         the deal comes from a commitment, the deal's seed, derived from the secret and every
         part and stored in the table's options; the game's ``clock`` starts then. Raises
         :class:`SeatTaken` (and stores nothing) if the seat has a name."""
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             # The table's row is locked first, so that two processes seating the last two
             # people one at a time both count the other's seat (SQLite has one writer anyway).
             await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
@@ -424,7 +426,7 @@ class Store:
         """Store a batch of moves in one transaction; returns those whose number was taken
         already."""
         if self._thread is None:
-            async with self._writing() as conn:
+            async with self.writing() as conn:
                 return await conn.run_sync(_insert_moves, batch)
         async with _answering(), self.write_lock:
             loop = asyncio.get_running_loop()
@@ -446,7 +448,7 @@ class Store:
 
     async def add_chat(self, table_id: str, line: StoredChat) -> int:
         """Store a chat line; its id, which orders the table's chat."""
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             result = await conn.execute(
                 insert(chat)
                 .values(
@@ -467,7 +469,7 @@ class Store:
             .order_by(chat.c.id.desc())
             .limit(limit)
         )
-        async with self._reading() as conn:
+        async with self.reading() as conn:
             rows = (await conn.execute(query)).all()
         return [StoredChat(r.seat, r.name, r.text, r.sent, r.id) for r in reversed(rows)]
 
@@ -476,7 +478,7 @@ class Store:
         query = select(tables).where(tables.c.status.in_(status))
         if table_id is not None:
             query = select(tables).where(tables.c.id == table_id)
-        async with self._reading() as conn:
+        async with self.reading() as conn:
             found = {
                 row.id: StoredTable(
                     row.id,
@@ -542,7 +544,7 @@ class Store:
         and the game is at ``moves_played`` (a move stored meanwhile, at another process, may
         have changed whose time is up); with the ``clock`` at that moment. False, storing
         nothing, when either differs."""
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             if not await _at_move(conn, table_id, moves_played):
                 return False
             was_now = seats.c.absent.is_(None) if was is None else seats.c.absent == was
@@ -562,7 +564,7 @@ class Store:
     async def end(self, table_id: str, ending: dict[str, Any], moves_played: int) -> bool:
         """End the game before its end (a resignation, an abort) as it stands at
         ``moves_played``; False, storing nothing, if a move came first or it is over."""
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             if not await _at_move(conn, table_id, moves_played):
                 return False
             ended = await conn.execute(
@@ -574,7 +576,7 @@ class Store:
 
     async def ask_abort(self, table_id: str, seat: int) -> None:
         """The person at ``seat`` asks to abort the game."""
-        async with self._writing() as conn:
+        async with self.writing() as conn:
             await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
@@ -600,7 +602,7 @@ class Store:
         )
         out: list[StoredGame] = []
         done = 0
-        async with self._reading() as conn:
+        async with self.reading() as conn:
             for row in await conn.execute(query):
                 if row.status == TableStatus.OVER:
                     done += 1

@@ -14,6 +14,7 @@ from piepmatz.i18n import _
 from ..hub import Hub, NoTable
 from ..limits import AddressBuckets, AddressCounter, Limits
 from ..metrics import Metrics
+from ..players import Players
 from ..room import Room
 from ..roster import BotRoster
 
@@ -31,12 +32,15 @@ class Site:
     addresses: AddressCounter = field(init=False)
     opened: AddressBuckets = field(init=False)
     reviewed: AddressBuckets = field(init=False)
+    #: Players' ids, accounts, ratings and bans.
+    players: Players = field(init=False)
 
     def __post_init__(self) -> None:
         limits = self.limits
         self.addresses = AddressCounter(limits.connections_per_address)
         self.opened = AddressBuckets(limits.tables_per_minute, limits.tables_burst)
         self.reviewed = AddressBuckets(limits.reviews_per_minute, limits.reviews_burst)
+        self.players = Players(self.hub.store)
 
 
 def site(connection: HTTPConnection) -> Site:

@@ -3,7 +3,6 @@ a game is over its record, replay and review (``docs/protocol.md``, "HTTP")."""
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -18,15 +17,13 @@ from ..hub import Opened, TableRefused
 from ..limits import AddressBuckets
 from ..messages import Join, NewTable, QuickGame
 from ..pace import TableSetup
+from ..players import KeyOf
 from ..roster import HUMAN, UnknownBot
-from ..seats import RoomError, token_hash
+from ..seats import RoomError
 from ..vocabulary import TableStatus
 from . import Site, SiteOf, TableOf
 
 router = APIRouter(prefix="/api")
-
-#: A player key, as the browser makes it (``messages.PlayerKey``).
-PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def _count(buckets: AddressBuckets, request: Request, what: str) -> None:
@@ -143,19 +140,12 @@ FINISHED_LISTED = 50
 
 
 @router.get("/games")
-async def my_games(request: Request, site: SiteOf) -> dict[str, list[dict[str, Any]]]:
+async def my_games(key: KeyOf, site: SiteOf) -> dict[str, list[dict[str, Any]]]:
     """The tables the player key (``Authorization: Bearer KEY``) sits at: those still going,
     where it is the player's turn first, and the latest finished ones."""
-    scheme, _sep, key = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not PLAYER_KEY.fullmatch(key):
-        raise HTTPException(
-            401,
-            _("say who you are: the header Authorization: Bearer and your player key"),
-            headers={"WWW-Authenticate": "Bearer"},
-        )
     playing: list[dict[str, Any]] = []
     finished: list[dict[str, Any]] = []
-    for game in await site.hub.store.games_of(token_hash(key), FINISHED_LISTED):
+    for game in await site.hub.store.games_of(await site.players.identify(key), FINISHED_LISTED):
         entry: dict[str, Any] = {
             "table": game.table_id,
             "seat": game.seat,
