@@ -8,11 +8,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
-from .cards import BIRD_SPECIES, FEEDER_NAMES, SPECIES
+from .cards import (
+    BIRD_SPECIES,
+    FEEDER_NAMES,
+    NUM_BIRDS,
+    NUM_FEEDER,
+    SPECIES,
+    THREE_PLUS,
+    species_birds,
+)
+from .errors import InvalidStateError
+from .events import Event, event_from_json
 from .scoring import majorities
-from .serial import _CODECS, STATE_VERSION, _birds
+from .serial import _CODECS, STATE_VERSION, _birds, _Reader
 from .state import FIELDS, Field, State
 from .view import PlayerView, public_view, seat_view
+
+VIEW_FORMAT: Final = "piepmatz-view"
 
 
 def _own_seeds(v: PlayerView) -> dict[str, Any]:
@@ -66,7 +78,7 @@ _check_views(FIELDS)
 def view_to_json(view: PlayerView) -> dict[str, Any]:
     """A player's view as JSON: the same field names as the state where the information is the
     same (the state's codecs write them), hidden parts as counts; in the order of ``FIELDS``."""
-    doc: dict[str, Any] = {"format": "piepmatz-view", "version": STATE_VERSION}
+    doc: dict[str, Any] = {"format": VIEW_FORMAT, "version": STATE_VERSION}
     doc["player"] = view.player
     for field in FIELDS:
         own = _VIEW[field.name]
@@ -107,4 +119,103 @@ def views_to_json(state: State, seats: Iterable[int | None]) -> dict[int | None,
     return out
 
 
-__all__ = ["view_to_json", "views_to_json"]
+def view_from_json(doc: Any, events: Sequence[Event] = ()) -> PlayerView:
+    """A seat's view read back from its document, to be shown (a client of the game server
+    draws the table from the ``state`` message's view); ``events`` its log. Raises
+    :class:`InvalidStateError` naming the first field at fault.
+
+    The document leaves out what the seat's screen need not show, and the view read back has
+    it empty: what the others' moves told of their hands (T2.2), whether the perch played to
+    chased (the log says it), the discards of the last hand and the sizes of what others
+    kept. So it is a view to draw, not one to search from (a
+    search samples worlds from the view the engine builds).
+
+    >>> from piepmatz.core.state import State
+    >>> from piepmatz.core.view import view_of
+    >>> view = view_of(State.new_game(players=2, seed=4), 1)
+    >>> view_to_json(view_from_json(view_to_json(view), view.events)) == view_to_json(view)
+    True
+    """
+    if not isinstance(doc, dict):
+        raise InvalidStateError(f"a view must be a JSON object, not {type(doc).__name__}")
+    r = _Reader(doc)
+    if r.get("format") != VIEW_FORMAT:
+        raise r.fail("format", f"must be {VIEW_FORMAT!r}, not {doc.get('format')!r}")
+    if doc.get("version") != STATE_VERSION:
+        raise r.fail("version", f"version {doc.get('version')!r} is not supported")
+    # The public fields have the state's names and codecs; the rest are read below.
+    s = State.__new__(State)
+    for field in FIELDS:
+        if field.view == "public" or field.name == "num_perches":
+            _CODECS[field.name].read(r, s)
+    n = s.num_players
+    player = r.int_("player", 0, n - 1)
+    counts = [r.get("hand_sizes"), r.get("blind_counts")]
+    for key, value in zip(("hand_sizes", "blind_counts"), counts, strict=True):
+        if not isinstance(value, list) or len(value) != n or any(type(c) is not int for c in value):
+            raise r.fail(key, f"must be a list of {n} counts, one per player")
+    chosen = r.get("chosen")
+    if not isinstance(chosen, list) or len(chosen) != n or any(type(c) is not bool for c in chosen):
+        raise r.fail("chosen", f"must be a list of {n} true or false, one per player")
+    own_seeds = r.cards(r.get("own_seeds"), "own_seeds", False)
+    removed = r.get("removed_species")
+    if not isinstance(removed, list) or any(code not in SPECIES for code in removed):
+        raise r.fail("removed_species", f"must be a list of species codes ({', '.join(SPECIES)})")
+    # S2 sets aside one species and the 3+ feeder cards together (two players).
+    s.removed_birds = sorted(b for code in removed for b in species_birds(SPECIES.index(code)))
+    s.removed_feeder = sorted(THREE_PLUS) if removed else []
+    return PlayerView(
+        player=player,
+        rules=s.rules,
+        num_players=n,
+        phase=s.phase,
+        current_player=s.current_player,
+        turn_player=s.turn_player,
+        first_player=s.first_player,
+        turn=s.turn,
+        end_triggered=s.end_triggered,
+        chase_perch=s.chase_perch,
+        chased=s.chased,
+        played_value=s.played_value,
+        draws_left=s.draws_left,
+        hand=tuple(sorted(r.cards(r.get("hand"), "hand", True))),
+        hand_sizes=tuple(counts[0]),
+        shown=tuple(tuple(x) for x in s.shown),
+        rows=tuple(tuple(row) for row in s.rows),
+        column=tuple(s.column),
+        column_pests=tuple(s.column_pests),
+        display=tuple(s.display),
+        bird_deck_size=r.int_("bird_deck_size", 0, NUM_BIRDS),
+        feeder_deck_size=r.int_("feeder_deck_size", 0, NUM_FEEDER),
+        collections=tuple(tuple(c) for c in s.collections),
+        pests=tuple(tuple(x) for x in s.pests),
+        seeds_seen=tuple(tuple(x) for x in s.seeds_seen),
+        blind_counts=tuple(counts[1]),
+        # The seat's seeds: those everybody saw it take, then its blind ones.
+        own_blind=tuple(own_seeds[len(s.seeds_seen[player]) :]),
+        gone_birds=tuple(s.gone_birds),
+        gone_feeder=tuple(s.gone_feeder),
+        removed_birds=tuple(s.removed_birds),
+        removed_feeder=tuple(s.removed_feeder),
+        chosen=tuple(chosen),
+        own_kept=tuple(r.cards(r.get("own_kept", []), "own_kept", True)),
+        own_discards=(),
+        kept_sizes=(0,) * n,
+        discard_sizes=(0,) * n,
+        events=tuple(events),
+        hand_facts=(None,) * n,
+    )
+
+
+def events_from_json(docs: Any) -> list[Event]:
+    """A log's entries read back (a ``state`` message's ``events``); ``InvalidStateError``
+    naming the first one at fault."""
+    if not isinstance(docs, list):
+        raise InvalidStateError("events: must be a list of events")
+    try:
+        return [event_from_json(doc) for doc in docs]
+    except ValueError as exc:
+        raise InvalidStateError(f"events: {exc}") from None
+
+
+__all__ = ["events_from_json", "view_from_json", "view_to_json", "views_to_json"]
