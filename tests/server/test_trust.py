@@ -5,9 +5,7 @@ socket that never says hello let go."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -258,45 +256,45 @@ def test_a_slot_freed_before_a_cancelled_waiter_wakes_passes_it_over() -> None:
 
 
 def test_tables_at_the_ceiling_hold_up_no_other_tables_bots(fault_bots: str) -> None:
-    """Two workers; two tables' bots always think until just before the ceiling, and ten
-    tables of random bots play meanwhile: their decisions take well under 100 ms at p99
-    (but for the first round, before the searches are known to be slow)."""
+    """Two workers and two tables whose bots search (known to be slow from their first
+    moves): one of them thinks, the other waits for it, and the worker kept for quick work
+    answers ten tables of random bots meanwhile. How fast it answers them is
+    ``benchmarks/bot_share.py``'s to measure (a figure, not a test)."""
 
-    async def run() -> list[float]:
-        pool = BotPool(2, timeout=1.0, plugins=[fault_bots])
+    async def run() -> None:
+        pool = BotPool(2, timeout=30.0, plugins=[fault_bots])
         game = Game.new(3, seed=4)
         view = game.view(game.state.current_player)
         legal = game.state.legal_action_ids()
-        took: list[float] = []
-        stop = time.monotonic() + 4.0
-
-        async def slow_table(n: int) -> None:
-            while time.monotonic() < stop:
-                # Cut at the ceiling when a loaded host makes 0.9 s run past it: that is the
-                # ceiling's work, and the random tables' times are what is measured.
-                with contextlib.suppress(TimeoutError):
-                    await pool.choose("servertest_sleepy:0.9", view, legal, 1, owner=f"slow{n}")
-
-        async def random_table(n: int) -> None:
-            await asyncio.sleep(1.0)  # the searches have shown they are slow
-            while time.monotonic() < stop:
-                started = time.monotonic()
-                await pool.choose("random", view, legal, n, owner=f"table{n}")
-                took.append(time.monotonic() - started)
-                await asyncio.sleep(0.02)  # a person's table: a move now and then
-
         try:
+            # First moves: each search shows it is slow.
             await asyncio.gather(
-                slow_table(0), slow_table(1), *(random_table(n) for n in range(10))
+                *(pool.choose("servertest_sleepy:0.3", view, legal, 1, owner=o) for o in "ab")
             )
+            searching = {
+                owner: asyncio.create_task(
+                    pool.choose("servertest_sleepy:4", view, legal, 1, owner=owner)
+                )
+                for owner in "ab"
+            }
+            while pool.share.busy == 0:
+                await asyncio.sleep(0.01)
+            answered = 0
+            for n in range(10):
+                await pool.choose("random", view, legal, n, owner=f"table{n}")
+                answered += 1
+            # All ten answered while a search still thinks, and the other search still waits
+            # for it: the slow tables together hold one worker, not both.
+            assert answered == 10
+            assert not any(task.done() for task in searching.values())
+            assert len(pool.share.running) == 1 and pool.share.busy == 1
+            waiting = next(o for o in "ab" if o not in pool.share.running)
+            searching[waiting].cancel()
+            await asyncio.gather(*searching.values(), return_exceptions=True)
         finally:
             pool.close()
-        return took
 
-    took = asyncio.run(run())
-    assert len(took) > 200
-    p99 = statistics.quantiles(took, n=100)[98]
-    assert p99 < 0.1, f"p99 {p99 * 1000:.0f} ms over {len(took)} decisions"
+    asyncio.run(run())
 
 
 @pytest.fixture
