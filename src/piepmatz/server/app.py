@@ -28,9 +28,10 @@ from .logfilter import keep_tokens_out_of_logs
 from .messages import explain
 from .metrics import Metrics
 from .pace import PaceRoster
+from .pairing import PairingRules
 from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
-from .routes import Site, ops, pages, play, tables, tutorial
+from .routes import Site, ops, pages, play, seek, tables, tutorial
 from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
@@ -58,6 +59,7 @@ def create_app(
     clock: Clock | None = None,
     metrics_allow: Sequence[str] | None = METRICS_ALLOW,
     drain: float = DRAIN,
+    pairing: PairingRules | None = None,
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
@@ -70,7 +72,8 @@ def create_app(
     ``paces`` the paces (default: ``pace.PACES``); ``clock`` is the tables' time (the system's
     by default; tests run faster ones). ``/metrics`` answers the clients in ``metrics_allow``
     (addresses and networks; ``None``: there is no ``/metrics``). When it stops, the bots'
-    moves being stored are waited for up to ``drain`` seconds.
+    moves being stored are waited for up to ``drain`` seconds. ``pairing`` is the operator's
+    settings of "Find a game" (the wait before bots, the bot; :mod:`.pairing`'s defaults).
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -114,7 +117,9 @@ def create_app(
         resumed = await hub.resume()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
-        app.state.site = Site(hub, offered, limits or Limits(), counted)
+        app.state.site = Site(
+            hub, offered, limits or Limits(), counted, seeking=pairing or PairingRules()
+        )
         # The collector's passes run on the event loop's clock, short and often (collector.py).
         collector = asyncio.create_task(collect(), name="collector")
         forgetting = asyncio.create_task(hub.keep_forgetting(), name="forgetting")
@@ -154,7 +159,8 @@ def create_app(
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
-    for router in (tables.router, pages.router, play.router, ops.router, tutorial.router):
+    routers = (tables.router, pages.router, play.router, ops.router, tutorial.router, seek.router)
+    for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")
     return app

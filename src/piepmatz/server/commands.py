@@ -196,6 +196,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=REVIEWS_AT_ONCE,
         help=f"reviews computed at once on the server ({REVIEWS_AT_ONCE}; 0: no limit)",
     )
+    from .pairing import BOTS_AFTER
+
+    serve.add_argument(
+        "--seek-bots-after",
+        type=float,
+        default=BOTS_AFTER,
+        metavar="SECONDS",
+        help="how long a player finding a game waits before they may fill the empty seats with "
+        f"bots ({BOTS_AFTER:g})",
+    )
+    serve.add_argument(
+        "--seek-bot",
+        default="medium",
+        metavar="NAME",
+        help="the bot (a name the server offers) that fills the empty seats of a game found "
+        "(medium)",
+    )
     serve.set_defaults(func=run_serve)
     from_environment(serve, os.environ)
 
@@ -387,6 +404,14 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
         return 2
+    from .pairing import PairingRules
+    from .roster import UnknownBot
+
+    try:
+        pairing = PairingRules(bots_after=args.seek_bots_after, bot=roster.choose(args.seek_bot))
+    except (ValueError, UnknownBot) as exc:
+        sys.stderr.write(f"piepmatz serve: --seek-bots-after, --seek-bot: {exc}\n")
+        return 2
     if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
         sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
         return 2
@@ -414,6 +439,7 @@ def run_serve(args: argparse.Namespace) -> int:
         review_iterations=args.review_iterations,
         metrics_allow=metrics_allow if args.metrics == "on" else None,
         drain=args.drain_timeout,
+        pairing=pairing,
     )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(

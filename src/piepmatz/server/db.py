@@ -166,6 +166,9 @@ seeks = Table(
     Column("pace", String(32), nullable=False),
     Column("rating", Float, nullable=False),  # what pairing sorts by
     Column("since", DateTime(timezone=True), nullable=False),
+    # When the player's page last asked: a seek nobody asks about leaves the list.
+    Column("seen", DateTime(timezone=True), nullable=False),
+    # Where the player is seated, once paired: the seat is reserved for them until they sit.
     Column("table_id", String(32), nullable=True),
     Column("seat", Integer, nullable=True),
     Index("ix_seeks_waiting", "players", "pace", "since"),

@@ -8,7 +8,10 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from piepmatz.args import new_game
 from piepmatz.core.commitment import new_secret, seed_from
@@ -53,6 +56,11 @@ class Opened(NamedTuple):
     seat: int
     tokens: dict[int, str]
     spectator: str
+
+
+#: What runs in the transaction that stores a new table, given the connection and the table's
+#: id (:meth:`Hub.open`'s ``claim``).
+Claim = Callable[[AsyncConnection, str], Awaitable[None]]
 
 
 class NoTable(LookupError):
@@ -212,7 +220,7 @@ class Hub:
         kinds: list[str],
         rules: str,
         *,
-        name: str,
+        name: str | None,
         creator: int | None = None,
         seed: int | None = None,
         public: bool = False,
@@ -222,11 +230,19 @@ class Hub:
         stand_in: str = STAND_IN,
         resign: str | None = None,
         player: str | None = None,
+        rated: bool = False,
+        claim: Claim | None = None,
     ) -> Opened:
         """Open a table of ``kinds`` (``human`` or a bot the server offers, by name) under the
         ``rules`` spec, the creator ``name`` seated at ``creator`` (else the first person's
         seat), at ``pace`` (a name the server offers), with the ``stand_in`` bot for a person
-        who is away and the ``resign`` rule; ``player`` is the creator's browser's key.
+        who is away and the ``resign`` rule; ``player`` is the creator's browser's key. A
+        ``rated`` game counts for the people's ratings.
+
+        With ``name`` ``None`` nobody sits down yet and no seat has a credential: each person's
+        seat waits for the player "Find a game" reserved it for (:mod:`.pairing`). ``claim``
+        runs in the transaction that stores the table, given its id: what it raises is raised
+        here, and the table is then neither stored nor held.
         Raises :class:`TableRefused` saying what was wrong."""
         checked = []
         for i, kind in enumerate(kinds):
@@ -241,7 +257,10 @@ class Hub:
         seat = humans[0] if creator is None else creator
         if seat not in humans:
             raise TableRefused(f"seat {seat} is not a person's seat")
-        setup = self._setup(len(kinds), len(humans), pace, stand_in, resign)
+        if name is None and len(humans) == 1:
+            # Its game would start at once, without the person's part of the deal.
+            raise TableRefused("a table with one person opens with that person seated")
+        setup = self._setup(len(kinds), len(humans), pace, stand_in, resign, rated)
         if seed is not None and len(humans) > 1:
             # Whoever chose the seed could deal the game at home and know every hand.
             raise TableRefused(
@@ -259,7 +278,7 @@ class Hub:
             game = new_game(len(kinds), rules, 0 if seed is None else seed)
         except ValueError as exc:
             raise TableRefused(f"rules {rules!r}: {exc}") from None
-        tokens = {i: new_token() for i in humans}
+        tokens = {i: new_token() for i in humans} if name is not None else {}
         spectator = new_token()
         seats = [
             Seat(
@@ -288,14 +307,22 @@ class Hub:
         )
         if room.status == TableStatus.PLAYING:
             room.clocks.start(self.clock.now())
-        await self.store.create(archive.to_stored(room))
+        table_id = room.id
+        also = None if claim is None else (lambda conn: claim(conn, table_id))
+        await self.store.create(archive.to_stored(room), also)
         await self.hold(room)
         room.note_presence()
         room.botseats.wake()
         return Opened(room, seat, tokens, spectator)
 
     def _setup(
-        self, players: int, people: int, pace: str | None, stand_in: str, resign: str | None
+        self,
+        players: int,
+        people: int,
+        pace: str | None,
+        stand_in: str,
+        resign: str | None,
+        rated: bool = False,
     ) -> TableSetup:
         """The table's pace, stand-in and resign rule as asked (the defaults where not), or
         :class:`TableRefused` saying what was wrong."""
@@ -320,7 +347,7 @@ class Hub:
             )
         if resign not in (RESIGN_END, RESIGN_PLAY_ON):
             raise TableRefused("resign: end or play_on")
-        return TableSetup(chosen, stand_in, resign)
+        return TableSetup(chosen, stand_in, resign, rated)
 
     async def room(self, table_id: str) -> Room:
         """The table ``table_id``, held here from now on; :class:`NoTable` if there is none."""
@@ -343,4 +370,4 @@ class Hub:
         return room
 
 
-__all__ = ["FORGET_AFTER", "LISTED_AWAY", "Hub", "NoTable", "Opened", "TableRefused"]
+__all__ = ["FORGET_AFTER", "LISTED_AWAY", "Claim", "Hub", "NoTable", "Opened", "TableRefused"]

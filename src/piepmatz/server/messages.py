@@ -430,3 +430,18 @@ class Join(_Strict):
     hints: bool = False
     deal_part: DealPart | None = None
     player: PlayerKey | None = None
+
+
+class Seek(_Strict):
+    """``POST /api/seek``: find a game of ``players`` at ``pace`` (a name from
+    ``GET /api/paces``), seated under ``name``."""
+
+    players: int = Field(ge=2, le=4)
+    pace: OfferedName
+    name: DisplayName
+
+
+class SeekBots(_Strict):
+    """``POST /api/seek/bots``: after the wait, sit down at once, bots in the empty seats."""
+
+    deal_part: DealPart | None = None

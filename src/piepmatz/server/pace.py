@@ -116,21 +116,33 @@ STAND_IN = "medium"
 @dataclass(frozen=True)
 class TableSetup:
     """How a table plays, chosen when it is opened: its pace, the bot that stands in for a
-    person who is away, and what a resignation does."""
+    person who is away, what a resignation does, and whether the game counts for the people's
+    ratings."""
 
     pace: Pace
     stand_in: str = STAND_IN
     resign: str = RESIGN_PLAY_ON
+    rated: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"pace": self.pace.to_json(), "stand_in": self.stand_in, "resign": self.resign}
+        return {
+            "pace": self.pace.to_json(),
+            "stand_in": self.stand_in,
+            "resign": self.resign,
+            "rated": self.rated,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None, players: int) -> TableSetup:
         """The stored setup; a table stored before paces is untimed with the medium stand-in."""
         if data is None:
             return cls(Pace(ALONE, PaceKind.UNTIMED), STAND_IN, default_resign(players))
-        return cls(Pace.from_json(data["pace"]), str(data["stand_in"]), str(data["resign"]))
+        return cls(
+            Pace.from_json(data["pace"]),
+            str(data["stand_in"]),
+            str(data["resign"]),
+            bool(data.get("rated", False)),
+        )
 
 
 def default_resign(players: int) -> str:

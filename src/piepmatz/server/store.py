@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -264,7 +264,13 @@ class Store:
             self._thread_connection = None
         self._thread_engine.dispose()
 
-    async def create(self, table: StoredTable) -> None:
+    async def create(
+        self,
+        table: StoredTable,
+        also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+    ) -> None:
+        """Store a new table and its seats; ``also`` runs in the same transaction (what it
+        raises is raised here, and nothing is stored)."""
         async with self.writing() as conn:
             await conn.execute(
                 insert(tables).values(
@@ -295,6 +301,8 @@ class Store:
                     for i, s in enumerate(table.seats)
                 ],
             )
+            if also is not None:
+                await also(conn)
 
     async def take_seat(
         self,

@@ -21,6 +21,13 @@ class TableStatus(StrEnum):
         return max(self, TableStatus(other), key=order.index)
 
 
+class SeekStatus(StrEnum):
+    """Where a player's "Find a game" stands: waiting for others, or seated at a table."""
+
+    WAITING = "waiting"
+    SEATED = "seated"
+
+
 class Absence(StrEnum):
     """Why a stand-in bot plays a person's seat (``seats.absent``)."""
 
@@ -67,4 +74,4 @@ class ErrorCode(StrEnum):
     STOOD_IN = "stood_in"
 
 
-__all__ = ["Absence", "Ending", "ErrorCode", "TableStatus"]
+__all__ = ["Absence", "Ending", "ErrorCode", "SeekStatus", "TableStatus"]

@@ -14,6 +14,7 @@ from piepmatz.i18n import _
 from ..hub import Hub, NoTable
 from ..limits import AddressBuckets, AddressCounter, Limits
 from ..metrics import Metrics
+from ..pairing import Pairing, PairingRules
 from ..players import Players
 from ..room import Room
 from ..roster import BotRoster
@@ -28,12 +29,16 @@ class Site:
     limits: Limits
     #: ``/metrics``, if the server offers it.
     metrics: Metrics | None = None
+    #: The operator's settings of "Find a game".
+    seeking: PairingRules = field(default_factory=PairingRules)
     #: Open WebSockets per client address, and tables and reviews asked for per address.
     addresses: AddressCounter = field(init=False)
     opened: AddressBuckets = field(init=False)
     reviewed: AddressBuckets = field(init=False)
     #: Players' ids, accounts, ratings and bans.
     players: Players = field(init=False)
+    #: "Find a game": the waiting list and the tables it opens.
+    pairing: Pairing = field(init=False)
 
     def __post_init__(self) -> None:
         limits = self.limits
@@ -41,6 +46,7 @@ class Site:
         self.opened = AddressBuckets(limits.tables_per_minute, limits.tables_burst)
         self.reviewed = AddressBuckets(limits.reviews_per_minute, limits.reviews_burst)
         self.players = Players(self.hub.store)
+        self.pairing = Pairing(self.hub, self.players, self.seeking)
 
 
 def site(connection: HTTPConnection) -> Site:

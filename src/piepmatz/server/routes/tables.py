@@ -19,7 +19,7 @@ from ..messages import Join, NewTable, QuickGame
 from ..pace import TableSetup
 from ..players import KeyOf
 from ..roster import HUMAN, UnknownBot
-from ..seats import RoomError
+from ..seats import RoomError, new_token
 from ..vocabulary import TableStatus
 from . import Site, SiteOf, TableOf
 
@@ -35,6 +35,11 @@ def _count(buckets: AddressBuckets, request: Request, what: str) -> None:
             f"more than {what} a minute from your address: wait a moment",
             headers={"Retry-After": str(buckets.retry_after())},
         )
+
+
+def count_opened(request: Request, site: Site) -> None:
+    """Count a table opened (or sought) from the request's address (``--tables-per-minute``)."""
+    _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
 
 
 def _links(request: Request, opened: Opened) -> dict[str, Any]:
@@ -192,22 +197,33 @@ async def table_info(room: TableOf) -> dict[str, Any]:
 # The pages show these refusals to the player (lobby, invite, replay): each is in the
 # request's language.
 @router.post("/tables/{table_id}/join")
-async def join(body: Join, room: TableOf) -> dict[str, Any]:
+async def join(body: Join, room: TableOf, site: SiteOf) -> dict[str, Any]:
     if room.status == TableStatus.OVER:
         raise HTTPException(409, _("the game at this table is over"))
     seat: int | None = None
+    token = body.token
+    #: The player "Find a game" reserved the seat for, sitting down with their player key.
+    reserved: str | None = None
     if body.token is not None:
         seat = room.seat_for(body.token)
         if seat is None:
             raise HTTPException(403, _("this invite is not for a seat at this table"))
+    elif not room.public and body.player is not None:
+        reserved = await site.players.identify(body.player)
+        seat = await site.pairing.reserved(room.id, reserved)
+        if seat is None:
+            raise HTTPException(403, _("no seat at this table is reserved for you"))
+        token = new_token()
     elif not room.public:
         raise HTTPException(403, _("this table is joined by invite only"))
     try:
         seat, token = await room.take_seat(
-            seat, body.name, body.token, body.hints, body.deal_part, body.player
+            seat, body.name, token, body.hints, body.deal_part, body.player
         )
     except RoomError as exc:
         raise HTTPException(409, str(exc)) from None
+    if reserved is not None:
+        await site.pairing.sat(room.id, reserved)
     return {"table": room.id, "seat": seat, "token": token}
 
 

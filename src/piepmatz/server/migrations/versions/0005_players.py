@@ -63,6 +63,7 @@ def upgrade() -> None:
         sa.Column("pace", sa.String(32), nullable=False),
         sa.Column("rating", sa.Float, nullable=False),
         sa.Column("since", _WHEN, nullable=False),
+        sa.Column("seen", _WHEN, nullable=False),
         sa.Column("table_id", sa.String(32), nullable=True),
         sa.Column("seat", sa.Integer, nullable=True),
     )
