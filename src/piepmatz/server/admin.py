@@ -1,6 +1,8 @@
 """``piepmatz admin``: what the operator does to the database beside a running server, as a few
 functions over the same store: list the tables, close one, purge finished ones (their records
-written out first), and back an SQLite database up while it is being written.
+written out first), back an SQLite database up while it is being written, and look after the
+community: the reports players made (each with its table's record and chat as they were then),
+and bans.
 
 Closing a table ends it as aborted (nobody wins), as the players could have; the server that
 holds it hears of it at once over Redis (``--redis``), else when its next move finds the table
@@ -18,13 +20,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from piepmatz.core import Game
+from piepmatz.text.words import bot_name, seat_name, told
 
 from . import archive
 from .clocks import SystemClock
-from .db import chat, moves, seats, tables
+from .db import chat, moves, mutes, players, reports, seats, tables
 from .news import EndNews
+from .players import Players
 from .pool import BotPool
 from .store import Store
 from .vocabulary import Ending, TableStatus
@@ -183,10 +189,191 @@ async def purge(engine: AsyncEngine, finished_before: datetime, export: Path | N
     async with engine.begin() as conn:
         for start in range(0, len(gone), 500):
             batch = gone[start : start + 500]
-            for rows in (chat, moves, seats):
+            for rows in (chat, moves, seats, mutes):
                 await conn.execute(delete(rows).where(rows.c.table_id.in_(batch)))
             await conn.execute(delete(tables).where(tables.c.id.in_(batch)))
     return gone
+
+
+#: How many characters of a player's id the reports show (and the least ``ban`` takes).
+SHOWN_ID = 12
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """A report as ``admin reports`` lists it: players by account name, else by id."""
+
+    id: int
+    table: str
+    made: datetime
+    by: str
+    seat: int | None
+    about: str | None
+    reason: str
+    closed: bool
+
+    def line(self) -> str:
+        when = self.made.strftime("%Y-%m-%d %H:%M")
+        about = "-" if self.seat is None else f"seat {self.seat + 1} ({self.about or '?'})"
+        closed = "  closed" if self.closed else ""
+        who = f"{self.by:12}  {about:24}"
+        return f"{self.id:5d}  {self.table}  {when}  {who}  {self.reason}{closed}"
+
+
+async def _names(conn: AsyncConnection, ids: set[str]) -> dict[str, str]:
+    """Each player as the operator names them: the account's name, else the start of the id."""
+    found = select(players.c.id, players.c.username).where(players.c.id.in_(list(ids)))
+    named = {row.id: row.username for row in await conn.execute(found) if row.username}
+    return {i: named.get(i) or i[:SHOWN_ID] for i in ids}
+
+
+def _report_row(row: Any, names: dict[str, str]) -> ReportRow:
+    return ReportRow(
+        row.id,
+        row.table_id,
+        _aware(row.made),
+        names.get(row.by_id or "", "-"),
+        row.seat,
+        names.get(row.about_id) if row.about_id else None,
+        row.reason,
+        row.closed is not None,
+    )
+
+
+async def list_reports(engine: AsyncEngine, everything: bool = False) -> list[ReportRow]:
+    """The open reports (``everything``: the closed ones too), oldest first."""
+    query = select(
+        reports.c.id,
+        reports.c.table_id,
+        reports.c.made,
+        reports.c.by_id,
+        reports.c.seat,
+        reports.c.about_id,
+        reports.c.reason,
+        reports.c.closed,
+    ).order_by(reports.c.id)
+    if not everything:
+        query = query.where(reports.c.closed.is_(None))
+    async with engine.connect() as conn:
+        rows = (await conn.execute(query)).all()
+        ids = {i for row in rows for i in (row.by_id, row.about_id) if i}
+        names = await _names(conn, ids)
+    return [_report_row(row, names) for row in rows]
+
+
+async def show_report(engine: AsyncEngine, number: int) -> str:
+    """One report in words: who made it, why, the table's chat and every move as the log tells
+    it (the record may be of a game still played: only the operator reads it)."""
+    async with engine.connect() as conn:
+        row = (await conn.execute(select(reports).where(reports.c.id == number))).first()
+        if row is None:
+            raise AdminError(f"no report {number}")
+        names = await _names(conn, {i for i in (row.by_id, row.about_id) if i})
+    head = _report_row(row, names)
+    record = row.record
+    seated = record.get("names") or []
+    people = [
+        (name or seat_name(i)) if i < len(seated) else seat_name(i) for i, name in enumerate(seated)
+    ]
+    lines = [
+        f"report {head.id} on table {head.table}, {head.made.strftime('%Y-%m-%d %H:%M')} UTC"
+        + ("  (closed)" if head.closed else ""),
+        f"by: {head.by}",
+        "about: "
+        + ("the table" if head.seat is None else f"seat {head.seat + 1} ({head.about or '?'})"),
+        f"reason: {head.reason}",
+    ]
+    if row.note:
+        lines.append(f"in their words: {row.note}")
+    lines += ["", f"chat ({len(row.chat)} lines):"]
+    lines += [f"  {line['sent'][:16]}  {line['name']}: {line['text']}" for line in row.chat]
+    lines += ["", f"moves ({len(record.get('actions', []))}):"]
+    try:
+        game = Game.from_record({k: v for k, v in record.items() if k != "names"})
+    except ValueError as exc:
+        lines.append(f"  the record does not replay: {exc}")
+        return "\n".join(lines) + "\n"
+    shown = [
+        people[i] if i < len(people) and people[i] else bot_name(i)
+        for i in range(game.options.players)
+    ]
+    replayed = Game(game.options, game.version)
+    for number_, action in enumerate(game.actions, start=1):
+        before = len(replayed.state.events or [])
+        replayed.apply(action)
+        for event in (replayed.state.events or [])[before:]:
+            said = "".join(part.text for part in told(event, shown))
+            lines.append(f"  {number_:4d}. {said}")
+    return "\n".join(lines) + "\n"
+
+
+async def close_report(engine: AsyncEngine, number: int) -> None:
+    """Mark a report dealt with (it leaves ``admin reports``; ``--all`` still lists it)."""
+    async with engine.begin() as conn:
+        done = await conn.execute(
+            update(reports)
+            .where(reports.c.id == number, reports.c.closed.is_(None))
+            .values(closed=datetime.now(UTC))
+        )
+        if done.rowcount != 1:
+            known = await conn.scalar(select(reports.c.id).where(reports.c.id == number))
+            raise AdminError(
+                f"report {number} is closed already" if known else f"no report {number}"
+            )
+
+
+async def find_player(engine: AsyncEngine, name: str) -> str:
+    """The player the operator names: by account name, else by their id or its first
+    characters as the reports show them (at least 8, and only one player's)."""
+    async with engine.connect() as conn:
+        found = await conn.scalar(select(players.c.id).where(players.c.login == name.casefold()))
+        if found is not None:
+            return str(found)
+        if len(name) < 8 or not all(c in "0123456789abcdef" for c in name):
+            raise AdminError(f"no player {name!r} (an account's name, or an id from the reports)")
+        prefix = name + "%"
+        ids: set[str] = set(
+            await conn.scalars(select(players.c.id).where(players.c.id.like(prefix)))
+        )
+        for column in (reports.c.by_id, reports.c.about_id):
+            ids |= {i for i in await conn.scalars(select(column).where(column.like(prefix))) if i}
+    if not ids:
+        raise AdminError(f"no player {name!r} (an account's name, or an id from the reports)")
+    if len(ids) > 1:
+        raise AdminError(f"{name!r} is the start of {len(ids)} players' ids: give more of it")
+    return ids.pop()
+
+
+async def ban(engine: AsyncEngine, name: str, reason: str) -> str:
+    """Ban a player (their reason is shown to them); returns their id. Every server process
+    reads the ban from the database at the player's next request: at once."""
+    player = await find_player(engine, name)
+    store = Store(engine)
+    try:
+        await Players(store).ensure(player)
+        async with store.writing() as conn:
+            await conn.execute(
+                update(players)
+                .where(players.c.id == player)
+                .values(banned=datetime.now(UTC), ban_reason=reason)
+            )
+    finally:
+        await store.close()
+    return player
+
+
+async def unban(engine: AsyncEngine, name: str) -> str:
+    """Lift a player's ban; returns their id."""
+    player = await find_player(engine, name)
+    async with engine.begin() as conn:
+        lifted = await conn.execute(
+            update(players)
+            .where(players.c.id == player, players.c.banned.is_not(None))
+            .values(banned=None, ban_reason=None)
+        )
+    if lifted.rowcount != 1:
+        raise AdminError(f"player {name!r} is not banned")
+    return player
 
 
 def backup_sqlite(database: Path, target: Path) -> None:
@@ -207,11 +394,18 @@ def backup_sqlite(database: Path, target: Path) -> None:
 
 __all__ = [
     "AdminError",
+    "ReportRow",
     "TableRow",
     "age",
     "backup_sqlite",
+    "ban",
+    "close_report",
     "close_table",
     "day",
+    "find_player",
+    "list_reports",
     "list_tables",
     "purge",
+    "show_report",
+    "unban",
 ]

@@ -31,7 +31,7 @@ from .pace import PaceRoster
 from .pairing import PairingRules
 from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
-from .routes import Site, ops, pages, play, seek, tables, tutorial
+from .routes import Site, moderation, ops, pages, play, seek, tables, tutorial
 from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
@@ -159,7 +159,15 @@ def create_app(
     async def _piepmatz_error(_request: Request, exc: PiepmatzError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
-    routers = (tables.router, pages.router, play.router, ops.router, tutorial.router, seek.router)
+    routers = (
+        tables.router,
+        pages.router,
+        play.router,
+        ops.router,
+        tutorial.router,
+        seek.router,
+        moderation.router,
+    )
     for router in routers:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static")

@@ -228,7 +228,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _register_admin(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     admin = subparsers.add_parser(
         "admin",
-        help="the game server's tables: list, close, purge, back up",
+        help="the game server's tables, reports and bans: list, close, purge, back up, ban",
         description="Work on the server's database beside a running server (docs/serving.md).",
     )
     actions = admin.add_subparsers(dest="admin_command", required=True)
@@ -256,7 +256,21 @@ def _register_admin(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         "backup", help="copy an SQLite database while it is served (PostgreSQL: pg_dump)"
     )
     backup.add_argument("file", metavar="FILE", help="the copy (a new file)")
-    for parser in (listing, close, purge, backup):
+    reports = actions.add_parser("reports", help="list the open reports players made")
+    reports.add_argument("--all", action="store_true", help="the closed ones too")
+    report = actions.add_parser("report", help="show a report: its chat and moves in words")
+    report.add_argument("number", metavar="N", type=int, help="the report's number")
+    close_report = actions.add_parser("close-report", help="mark a report dealt with")
+    close_report.add_argument("number", metavar="N", type=int, help="the report's number")
+    ban = actions.add_parser("ban", help="ban a player: no tables, no joining, no chat")
+    unban = actions.add_parser("unban", help="lift a player's ban")
+    for parser in (ban, unban):
+        parser.add_argument(
+            "player", metavar="PLAYER", help="an account's name, or the id the reports show"
+        )
+    ban.add_argument("--reason", required=True, help="why (the player is told it)")
+    moderating = (reports, report, close_report, ban, unban)
+    for parser in (listing, close, purge, backup, *moderating):
         _database_url(parser)
         parser.set_defaults(func=run_admin)
         # The settings the admin shares with the server: which database, which Redis.
@@ -502,6 +516,31 @@ def run_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The admin commands that look after the community (``admin.py``'s reports and bans).
+MODERATING = ("reports", "report", "close-report", "ban", "unban")
+
+
+async def _moderate(engine: Any, args: argparse.Namespace) -> str:
+    """One of :data:`MODERATING`; what it prints."""
+    from . import admin
+
+    command = args.admin_command
+    if command == "reports":
+        rows = await admin.list_reports(engine, args.all)
+        head = f"{'N':>5}  {'table':12}  {'made (UTC)':16}  {'by':12}  {'about':24}  reason"
+        return "\n".join([head, *(row.line() for row in rows)]) + "\n"
+    if command == "report":
+        return await admin.show_report(engine, args.number)
+    if command == "close-report":
+        await admin.close_report(engine, args.number)
+        return f"closed report {args.number}\n"
+    if command == "ban":
+        player = await admin.ban(engine, args.player, args.reason.strip())
+        return f"banned {args.player} ({player[: admin.SHOWN_ID]}): {args.reason.strip()}\n"
+    player = await admin.unban(engine, args.player)
+    return f"unbanned {args.player} ({player[: admin.SHOWN_ID]})\n"
+
+
 def run_admin(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -524,6 +563,8 @@ def run_admin(args: argparse.Namespace) -> int:
             admin.backup_sqlite(Path(parsed.database), Path(args.file))
             sys.stdout.write(f"backed up {parsed.database} to {args.file}\n")
             return 0
+        if args.admin_command == "ban" and not args.reason.strip():
+            raise admin.AdminError("give the reason the player will be told (--reason)")
         older = admin.age(args.older_than) if getattr(args, "older_than", None) else None
         younger = admin.age(args.younger_than) if getattr(args, "younger_than", None) else None
         before = admin.day(args.finished_before) if args.admin_command == "purge" else None
@@ -541,6 +582,8 @@ def run_admin(args: argparse.Namespace) -> int:
             if args.admin_command == "close":
                 ending = await admin.close_table(engine, args.table, args.redis)
                 return f"closed {args.table}: aborted at move {ending['move']}\n"
+            if args.admin_command in MODERATING:
+                return await _moderate(engine, args)
             assert before is not None
             export = None if args.discard else Path(args.export)
             gone = await admin.purge(engine, before, export)

@@ -181,6 +181,18 @@ blocks = Table(
     Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
     Column("blocked_id", String(64), primary_key=True),
     Column("since", DateTime(timezone=True), nullable=False),
+    # Who was blocked, as the blocker saw them (the seat's name then), for their list.
+    Column("name", String(64), nullable=True),
+)
+
+#: The seats whose chat a player does not hear at one table (a mute; a block mutes a player at
+#: every table without a row here).
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("player_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
 )
 
 #: Tables reported to the operator, kept with the record and chat as they were then.
@@ -192,7 +204,8 @@ reports = Table(
     Column("by_id", String(64), nullable=True),  # the reporter's player id
     Column("seat", Integer, nullable=True),  # the seat reported, if one
     Column("about_id", String(64), nullable=True),  # that seat's player id, if known
-    Column("reason", Text, nullable=False),
+    Column("reason", Text, nullable=False),  # moderation.ReportReason
+    Column("note", Text, nullable=True),  # the reporter's own words, if any
     Column("made", DateTime(timezone=True), nullable=False),
     Column("record", JSON, nullable=False),
     Column("chat", JSON, nullable=False),

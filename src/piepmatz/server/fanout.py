@@ -58,12 +58,13 @@ class Audience:
         for conn in self.connections():
             await conn.send(text)
 
-    async def tell_chat(self, text: str, line_id: int) -> None:
-        """Send a chat line to every connection that did not have it in its history. Called
-        under the table's lock, as a connection's arrival reads its history (``Room.connect``):
-        every line reaches every connection exactly once."""
+    async def tell_chat(self, text: str, line_id: int, seat: int) -> None:
+        """Send ``seat``'s chat line to every connection that did not have it in its history
+        and did not mute the seat (:mod:`.moderation`). Called under the table's lock, as a
+        connection's arrival reads its history (``Room.connect``): every line reaches every
+        connection exactly once."""
         for conn in self.connections():
-            if not line_id or line_id > conn.chat_upto:
+            if (not line_id or line_id > conn.chat_upto) and seat not in conn.muted:
                 await conn.send(text)
 
     async def announce_table(self) -> None:

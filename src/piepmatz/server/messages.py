@@ -94,7 +94,19 @@ class Back(_Strict):
     type: Literal["back"]
 
 
-AnyClientMessage = Hello | Act | Chat | Sync | PreviewRequest | HintRequest | Resign | Abort | Back
+class Mute(_Strict):
+    """Mute another seat's chat at this table (``muted``: false hears it again); kept for the
+    seat's player, on every device (``docs/protocol.md``, "Moderation"); answered by
+    ``muted``."""
+
+    type: Literal["mute"]
+    seat: int = Field(ge=0)
+    muted: bool
+
+
+AnyClientMessage = (
+    Hello | Act | Chat | Sync | PreviewRequest | HintRequest | Resign | Abort | Back | Mute
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -333,6 +345,14 @@ class ChatLine(BaseModel):
     name: str
     text: str
     sent: str
+
+
+class Muted(BaseModel):
+    """The seats whose chat this seat does not hear: after ``hello`` when there are any, and
+    after each ``mute``."""
+
+    type: Literal["muted"] = "muted"
+    seats: list[int]
 
 
 class Error(BaseModel):

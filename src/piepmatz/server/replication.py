@@ -65,7 +65,7 @@ class Replica:
             # Every process, the sender's too, hears chat here: one order everywhere.
             line = ChatLine(**news.line.model_dump(), sent=news.sent)
             async with room.lock:
-                await room.audience.tell_chat(line.model_dump_json(), news.id)
+                await room.audience.tell_chat(line.model_dump_json(), news.id, line.seat)
             return
         if news.origin == self.bus.origin:
             return

@@ -250,7 +250,8 @@ class Room:
                 for seat in self.botseats.replaced:
                     await conn.send(self.botseats.not_offered(seat))
                 for line in chat:
-                    await conn.send(_chat_message(line))
+                    if line.seat not in conn.muted:
+                        await conn.send(_chat_message(line))
                 await self.presence_changed()
                 if conn.seat is not None and self.seats[conn.seat].stood_in:
                     await self.standins.back_locked(conn.seat)
@@ -476,7 +477,7 @@ class Room:
         if await self.replica.tell(news):
             return  # every process sends it on hearing it, this one too
         async with self.lock:
-            await self.audience.tell_chat(_chat_message(line), line.id)
+            await self.audience.tell_chat(_chat_message(line), line.id, line.seat)
 
     # ------------------------------------------------------------------ the deal and records
 

@@ -60,6 +60,12 @@ class Connection:
     chat_upto: int = 0
     #: A send failed or timed out: nothing more is sent, and the connection is being closed.
     broken: bool = False
+    #: The seats whose chat this connection is not sent (muted, or their player blocked).
+    muted: set[int] = field(default_factory=set)
+    #: The seat's player (``None``: a spectator, or a person without a player key), and when
+    #: (monotonic seconds) whether they are banned was last read.
+    player: str | None = None
+    ban_checked: float = 0.0
 
     async def send(self, text: str) -> bool:
         if self.broken:

@@ -72,6 +72,22 @@ class ErrorCode(StrEnum):
     RESIGNED = "resigned"
     NOT_ABORTABLE = "not_abortable"
     STOOD_IN = "stood_in"
+    BANNED = "banned"
+    NOT_AT_TABLE = "not_at_table"
+    OWN_SEAT = "own_seat"
+    NO_SEAT = "no_seat"
+    NO_PLAYER = "no_player"
 
 
-__all__ = ["Absence", "Ending", "ErrorCode", "SeekStatus", "TableStatus"]
+class ReportReason(StrEnum):
+    """Why a table is reported to the operator (``reports.reason``): the short list a person
+    chooses from, beside their own words."""
+
+    ABUSE = "abuse"  # insults or harassment in the chat
+    CHEATING = "cheating"  # playing together against others, or with help
+    STALLING = "stalling"  # holding the table up, leaving on purpose
+    SPAM = "spam"
+    OTHER = "other"
+
+
+__all__ = ["Absence", "Ending", "ErrorCode", "ReportReason", "SeekStatus", "TableStatus"]

@@ -14,6 +14,7 @@ from piepmatz.i18n import _
 from ..hub import Hub, NoTable
 from ..limits import AddressBuckets, AddressCounter, Limits
 from ..metrics import Metrics
+from ..moderation import Moderation
 from ..pairing import Pairing, PairingRules
 from ..players import Players
 from ..room import Room
@@ -39,6 +40,8 @@ class Site:
     players: Players = field(init=False)
     #: "Find a game": the waiting list and the tables it opens.
     pairing: Pairing = field(init=False)
+    #: Mutes, blocks, reports and bans (issue 46).
+    moderation: Moderation = field(init=False)
 
     def __post_init__(self) -> None:
         limits = self.limits
@@ -47,6 +50,7 @@ class Site:
         self.reviewed = AddressBuckets(limits.reviews_per_minute, limits.reviews_burst)
         self.players = Players(self.hub.store)
         self.pairing = Pairing(self.hub, self.players, self.seeking)
+        self.moderation = Moderation(self.hub.store, self.players)
 
 
 def site(connection: HTTPConnection) -> Site:

@@ -29,17 +29,20 @@ from ..messages import (
     Error,
     Hello,
     HintRequest,
+    Mute,
+    Muted,
     PreviewRequest,
     Resign,
     Sync,
     Welcome,
     parse_client_message,
 )
+from ..moderation import banned_words, recheck_due
 from ..outbox import ClientGone, WebSocketClient
 from ..room import Room
 from ..seats import Connection, RoomError
 from ..store import StorageUnavailable
-from ..vocabulary import ErrorCode, TableStatus
+from ..vocabulary import Absence, ErrorCode, TableStatus
 from . import Site, site
 
 router = APIRouter()
@@ -48,6 +51,10 @@ router = APIRouter()
 class CutOff(Exception):
     """The client used up its refusals: it is disconnected. (Defined once, here: a class made
     per connection would be a cycle left for the collector.)"""
+
+
+class Banned(Exception):
+    """The seat's player is banned: they were told why, and are disconnected."""
 
 
 @router.websocket("/ws/{table_id}")
@@ -98,6 +105,9 @@ class Conversation:
         except CutOff:
             await self.client.flush()
             await self.client.close(POLICY_CLOSE, "too many refused messages: talk the protocol")
+        except Banned:
+            await self.client.flush()
+            await self.client.close(POLICY_CLOSE, "banned")
         except (WebSocketDisconnect, WebSocketDisconnected, ClientGone):
             pass  # gone, or closed by the room for not reading its messages
         finally:
@@ -174,11 +184,37 @@ class Conversation:
         if seat is not None and room.seats[seat].name is None:
             await self.refuse(ErrorCode.NOT_JOINED, "join the table (choose a name) first")
             return
-        self.room = room
-        self.conn = Connection(self.client, seat, lang=current_language())
+        conn = Connection(self.client, seat, lang=current_language())
+        if seat is not None:
+            try:
+                conn.player, conn.muted = await self.site.moderation.muted(room, seat)
+                await self._check_ban(room, conn)
+            except StorageUnavailable as exc:
+                await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: say hello again in a moment")
+                return
+        self.room, self.conn = room, conn
         welcome = Welcome(table=room.id, seat=seat, protocol=PROTOCOL_VERSION)
         await self.client.send(welcome.model_dump_json())
-        await room.connect(self.conn)
+        if conn.muted:
+            await self.client.send(Muted(seats=sorted(conn.muted)).model_dump_json())
+        await room.connect(conn)
+
+    async def _check_ban(self, room: Room, conn: Connection) -> None:
+        """Read again whether the seat's player is banned; if they are, they are told why, the
+        table's stand-in plays their seat from now on, and the connection is closed."""
+        conn.ban_checked = time.monotonic()
+        reason = await self.site.moderation.ban(conn.player)
+        if reason is None or conn.seat is None:
+            return
+        metrics.REFUSALS.labels(ErrorCode.BANNED).inc()
+        await self.client.send(
+            Error(code=ErrorCode.BANNED, message=banned_words(reason)).model_dump_json()
+        )
+        if room.status == TableStatus.PLAYING and room.seats[conn.seat].absent is None:
+            async with room.lock:
+                await room.standins.replace_locked(conn.seat, Absence.AWAY)
+            room.botseats.wake()
+        raise Banned
 
     async def _handle(self, message: AnyClientMessage) -> None:
         room, conn = self.room, self.conn
@@ -207,8 +243,10 @@ class Conversation:
             self.hinting.add(task)
             task.add_done_callback(self.hinting.discard)
         elif conn.seat is None:
-            await self.refuse(ErrorCode.SPECTATOR, "a spectator cannot act or chat")
+            await self.refuse(ErrorCode.SPECTATOR, "a spectator cannot act, chat or mute")
         elif isinstance(message, Act):
+            if recheck_due(conn.ban_checked):
+                await self._check_ban(room, conn)
             start = time.perf_counter()
             try:
                 await room.act(conn.seat, message.move, message.action, conn)
@@ -218,9 +256,12 @@ class Conversation:
                 metrics.ACK_SECONDS.observe(time.perf_counter() - start)
         elif isinstance(message, Chat):
             try:
+                await self._check_ban(room, conn)
                 await room.chat(conn.seat, message.text)
             except StorageUnavailable as exc:
                 await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: the line was not sent")
+        elif isinstance(message, Mute):
+            await self._mute(room, conn, message)
         else:
             await self._decide(room, conn.seat, message)
 
@@ -238,6 +279,25 @@ class Conversation:
             await self.refuse(exc.code, str(exc))
         except StorageUnavailable as exc:
             await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: nothing was changed")
+
+    async def _mute(self, room: Room, conn: Connection, message: Mute) -> None:
+        """Mute a seat's chat for this seat's player at this table (or hear it again); every
+        connection of theirs here follows at once, elsewhere at its next hello."""
+        assert conn.seat is not None
+        try:
+            await self.site.moderation.mute(room, conn.seat, message.seat, message.muted)
+        except RoomError as exc:
+            await self.refuse(exc.code, str(exc))
+            return
+        except StorageUnavailable as exc:
+            await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: nothing was changed")
+            return
+        for same in room.seats[conn.seat].connections | {conn}:
+            if message.muted:
+                same.muted.add(message.seat)
+            else:
+                same.muted.discard(message.seat)
+            await same.send(Muted(seats=sorted(same.muted)).model_dump_json())
 
     @staticmethod
     async def _hint(room: Room, conn: Connection, seat: int, move: int) -> None:

@@ -16,6 +16,7 @@ from .. import archive
 from ..hub import Opened, TableRefused
 from ..limits import AddressBuckets
 from ..messages import Join, NewTable, QuickGame
+from ..moderation import Refused
 from ..pace import TableSetup
 from ..players import KeyOf
 from ..roster import HUMAN, UnknownBot
@@ -74,10 +75,20 @@ def _choices(review: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {text: Action.parse(text).to_json() for text in texts}
 
 
+async def refuse_banned(site: Site, key: str | None) -> None:
+    """403 with the operator's reason for a player the operator banned (by their key)."""
+    try:
+        await site.moderation.refuse_banned(key)
+    except Refused as exc:
+        raise HTTPException(403, str(exc)) from None
+
+
 async def _open(
     request: Request, site: Site, kinds: list[str], rules: str, **options: Any
 ) -> dict[str, Any]:
-    """Open a table (:meth:`Hub.open`) and answer with its links; 422 saying what was wrong."""
+    """Open a table (:meth:`Hub.open`) and answer with its links; 422 saying what was wrong;
+    403 for a banned player."""
+    await refuse_banned(site, options.get("player"))
     try:
         opened = await site.hub.open(kinds, rules, **options)
     except TableRefused as exc:
@@ -216,6 +227,7 @@ async def join(body: Join, room: TableOf, site: SiteOf) -> dict[str, Any]:
         token = new_token()
     elif not room.public:
         raise HTTPException(403, _("this table is joined by invite only"))
+    await refuse_banned(site, body.player)
     try:
         seat, token = await room.take_seat(
             seat, body.name, token, body.hints, body.deal_part, body.player

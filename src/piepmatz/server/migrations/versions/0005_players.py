@@ -1,5 +1,5 @@
 """Players among strangers: accounts, their keys, ratings and their history, the waiting list
-of "Find a game", blocks and reports (issue 46; ``db.py`` says what each column holds).
+of "Find a game", blocks, mutes and reports (issue 46; ``db.py`` says what each column holds).
 
 Revision ID: 0005
 Revises: 0004
@@ -78,6 +78,13 @@ def upgrade() -> None:
         ),
         sa.Column("blocked_id", sa.String(64), primary_key=True),
         sa.Column("since", _WHEN, nullable=False),
+        sa.Column("name", sa.String(64), nullable=True),
+    )
+    op.create_table(
+        "mutes",
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(64), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
     )
     op.create_table(
         "reports",
@@ -87,6 +94,7 @@ def upgrade() -> None:
         sa.Column("seat", sa.Integer, nullable=True),
         sa.Column("about_id", sa.String(64), nullable=True),
         sa.Column("reason", sa.Text, nullable=False),
+        sa.Column("note", sa.Text, nullable=True),
         sa.Column("made", _WHEN, nullable=False),
         sa.Column("record", sa.JSON, nullable=False),
         sa.Column("chat", sa.JSON, nullable=False),
@@ -98,6 +106,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_reports_table_id", "reports")
     op.drop_table("reports")
+    op.drop_table("mutes")
     op.drop_table("blocks")
     op.drop_index("ix_seeks_waiting", "seeks")
     op.drop_table("seeks")
