@@ -60,6 +60,9 @@ class SeatClient:
         self.state: dict[str, Any] | None = None
         #: The move this client last sent an action for.
         self.answered: int | None = None
+        #: Told ``False`` when a reconnecting client's connection drops and ``True`` once it is
+        #: open again (a screen shows "reconnecting" meanwhile).
+        self.on_connection: Callable[[bool], None] | None = None
 
     @classmethod
     @asynccontextmanager
@@ -104,14 +107,18 @@ class SeatClient:
         assert self.reopen is not None
         if self.websocket.close_code == RESTART_CLOSE:
             self.restarts += 1
+        if self.on_connection is not None:
+            self.on_connection(False)
         while True:
             self.websocket = await anext(self.reopen)
             self.reconnects += 1
             try:
                 await self._hello()
-                return
+                break
             except ConnectionClosed:
                 continue  # gone again before the hello (a server killed twice): once more
+        if self.on_connection is not None:
+            self.on_connection(True)
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send ``message``; on a reconnecting client a message sent while the connection is

@@ -20,6 +20,7 @@ from piepmatz.text.rulebook import rules_markdown
 from piepmatz.tutorial import Lesson
 
 from .learning import Progress, load_progress, progress_path, save_progress
+from .online import Seating
 from .screens import (
     ConfirmDialog,
     NewGameScreen,
@@ -88,6 +89,7 @@ class PiepmatzApp(App[None]):
         keep: Path | None = None,
         hints: bool = True,
         lesson: bool = False,
+        online: Seating | None = None,
     ) -> None:
         super().__init__()
         # The command palette's key in the footer ("palette") and the quit key, in the player's
@@ -110,6 +112,8 @@ class PiepmatzApp(App[None]):
         self.lesson = lesson
         #: Where the lesson's steps done, and whether a game was played, are kept.
         self.learning = progress_path()
+        #: ``piepmatz play --server``: the seat taken at an online table, played at once.
+        self.online = online
 
     @classmethod
     def for_replay(cls, game: Game, seats: list[str] | None) -> PiepmatzApp:
@@ -118,7 +122,12 @@ class PiepmatzApp(App[None]):
         return app
 
     def on_mount(self) -> None:
-        if self.replay is not None:
+        if self.online is not None:
+            # Imported only for an online table: it needs the WebSocket client.
+            from .screens.online import OnlineTableScreen
+
+            self.push_screen(OnlineTableScreen(self.online))
+        elif self.replay is not None:
             self.push_screen(ReplayScreen(*self.replay))
         elif self.lesson:
             self.push_screen(self._lesson())
@@ -135,6 +144,14 @@ class PiepmatzApp(App[None]):
         tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
         if tables:
             tables[0].leave(None)
+        elif self.online is not None:
+            from .screens.online import OnlineTableScreen
+
+            online = [s for s in self.screen_stack if isinstance(s, OnlineTableScreen)]
+            if online:
+                online[0].leave()
+            else:
+                self.exit()
         else:
             self.exit()
 

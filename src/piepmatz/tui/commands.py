@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from piepmatz.args import add_language, add_plugin, rules_spec, seconds
+
+if TYPE_CHECKING:
+    from .online import Seating, Server
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,7 +53,42 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     saved.add_argument("--replay", metavar="FILE", help="step through a saved game or record")
     add_plugin(play)
     add_language(play)
+    online = play.add_argument_group(
+        "online play",
+        "Sit at a table of a Piepmatz server (piepmatz serve), among browser players: an "
+        "invite link joins its seat; with --server alone, a quick game against bots "
+        "(--players, --bots BOT); with --seats, a table with friends whose invite links are "
+        "printed; --join TABLE takes a public table's free seat, or your own seat back.",
+    )
+    online.add_argument("link", nargs="?", metavar="LINK", help="an invite link to join")
+    online.add_argument("--server", metavar="URL", help="the server, e.g. http://host:8000")
+    online.add_argument(
+        "--join", metavar="LINK_OR_TABLE", help="an invite link, or a table's id at --server"
+    )
+    online.add_argument(
+        "--list", action="store_true", help="list the public tables waiting at --server"
+    )
+    online.add_argument("--name", help="your name at the table (default: your login name)")
+    online.add_argument(
+        "--pace", help="a pace the server offers (GET /api/paces): live, turn-based, untimed"
+    )
+    online.add_argument(
+        "--public", action="store_true", help="list the table for anyone to join (--seats)"
+    )
     play.set_defaults(func=run_play, extra="tui")
+
+    games = subparsers.add_parser(
+        "games",
+        help="list your games at a server (its My games), to go back to one",
+        description=(
+            "List the tables this terminal sat down at on a Piepmatz server, those waiting for "
+            "your move first, and the command that takes you back to each. The terminal keeps "
+            "one player key per server in its data directory."
+        ),
+    )
+    games.add_argument("--server", required=True, metavar="URL", help="the server")
+    add_language(games)
+    games.set_defaults(func=run_games)
 
     tutorial = subparsers.add_parser(
         "tutorial",
@@ -87,6 +126,9 @@ def _seats(args: argparse.Namespace) -> list[str] | None:
 
 def run_play(args: argparse.Namespace) -> int:
     from piepmatz.bots.plugins import PluginError, load_plugins
+
+    if args.server or args.join or args.link or args.list:
+        return run_online(args)
     from piepmatz.records import GameFileError, load_game
 
     from .session import SeatError, Session, default_seats
@@ -186,3 +228,212 @@ def run_tutorial(args: argparse.Namespace) -> int:
 
     PiepmatzApp(lesson=True).run()
     return 0
+
+
+#: Options of the local game that an online table does not take (the server has its own).
+_LOCAL_ONLY = ("resume", "replay", "delay", "text")
+
+
+def run_online(args: argparse.Namespace) -> int:
+    """``piepmatz play --server`` (or an invite link): sit down at an online table, then play
+    it full-screen. Every refusal is told in one line before the screen opens."""
+    from piepmatz.i18n import _
+
+    from .online import OnlineError
+
+    try:
+        seating = seat_online(args)
+    except OnlineError as exc:
+        sys.stderr.write(f"piepmatz play: {exc}\n")
+        return 2
+    if seating is None:  # --list: printed
+        return 0
+    if seating.invites:
+        from .screens.online import invites_text
+
+        # Kept in the terminal's scrollback too, for when the game's screen has closed.
+        sys.stdout.write(_("Send each friend their own link:") + "\n")
+        sys.stdout.write(invites_text(seating.invites) + "\n")
+        sys.stdout.flush()
+    from .app import PiepmatzApp
+
+    PiepmatzApp(online=seating).run()
+    return 0
+
+
+def seat_online(args: argparse.Namespace) -> Seating | None:
+    """The seat ``piepmatz play``'s online options ask for, taken at the server (None for
+    ``--list``, which prints the public tables); :class:`~piepmatz.tui.online.OnlineError`
+    saying what was wrong, before anything changes at the server where it can."""
+    from piepmatz.i18n import _
+
+    from .online import OnlineError, Server, parse_link, player_key, server_url
+
+    local = [f"--{n}" for n in _LOCAL_ONLY if getattr(args, n) not in (None, False)]
+    local += ["--plugin"] if args.plugin else []
+    if local:
+        raise OnlineError(
+            _(
+                "an online table is played full-screen with the server's bots: drop {options}"
+            ).format(options=", ".join(local))
+        )
+    if args.link and args.join:
+        raise OnlineError(_("give the invite link once: as LINK or as --join"))
+    target = args.link or args.join
+    invite = None
+    if target and "://" in target:
+        invite = parse_link(target)
+        if args.server and server_url(args.server) != invite.server:
+            raise OnlineError(
+                _("the link is for {link}, not for --server {server}").format(
+                    link=invite.server, server=args.server
+                )
+            )
+        server = Server(invite.server)
+    elif args.server:
+        server = Server(args.server)
+    else:
+        what = f"--join {target}" if target else "--list"
+        raise OnlineError(_("{option} needs --server, the server's address").format(option=what))
+    if args.list:
+        sys.stdout.write(_public_tables(server) + "\n")
+        return None
+    if args.bots and len(args.bots) > 1 and not (target or args.seats):
+        raise OnlineError(_("a quick game has one bot level (--bots BOT); --seats mixes them"))
+    _online_terminal()
+    name = args.name or _login_name()
+    key = player_key(server.url)
+    hints = not args.no_hints
+    if target:
+        table = invite.table if invite is not None else str(target)
+        token = invite.token if invite is not None else None
+        seat = invite.seat if invite is not None else None
+        return _sit(server, table, seat, token, name, key, hints)
+    if args.seats:
+        seats = [
+            s.strip().lower() if s.strip().lower() == "human" else s.strip()
+            for s in args.seats.split(",")
+        ]
+        return server.open_table(
+            seats,
+            name,
+            rules=args.rules,
+            pace=args.pace,
+            public=args.public or None,
+            hints=hints,
+            seed=args.seed,
+            player=key,
+        )
+    return server.quick(
+        name,
+        players=args.players,
+        bot=args.bots[0] if args.bots else None,
+        rules=args.rules,
+        pace=args.pace,
+        hints=hints,
+        seed=args.seed,
+        player=key,
+    )
+
+
+def _online_terminal() -> None:
+    """Online play needs the WebSocket client and, being full-screen, a terminal: said before a
+    table is opened or a seat taken."""
+    from importlib.util import find_spec
+
+    from piepmatz.i18n import _
+
+    from .online import OnlineError
+
+    if find_spec("websockets") is None:
+        raise OnlineError(
+            "online play needs websockets: pip install 'piepmatz[tui]' (in a clone: make tui)"
+        )
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise OnlineError(
+            _(
+                "stdin and stdout must be a terminal for the full-screen game; "
+                "for plain lines on a pipe use piepmatz play --text"
+            )
+        )
+
+
+def _sit(
+    server: Server,
+    table: str,
+    seat: int | None,
+    token: str | None,
+    name: str,
+    key: str,
+    hints: bool,
+) -> Seating:
+    """The seat at ``table``: the invite's (``token``), taken now, or already taken with this
+    link (whoever holds it sits there: the token is the seat's credential); without a token
+    this player's own seat there (their key sits there: "My games"), else a public table's
+    first free seat."""
+    from .online import Seating
+
+    if token is None:
+        for game in server.my_games(key).get("playing", []):
+            if game.get("table") == table:
+                return Seating(server, table, int(game["seat"]), key)
+        return server.join(table, name, None, hints=hints, player=key)
+    seats = server.table(table).get("seats", [])
+    if any(s.get("seat") == seat and s.get("name") for s in seats):
+        return Seating(server, table, int(seat or 0), token)
+    return server.join(table, name, token, hints=hints, player=key)
+
+
+def _public_tables(server: Server) -> str:
+    """The public tables waiting for people, one a line, with the command that joins each."""
+    from piepmatz.i18n import _
+
+    tables = server.open_tables()
+    if not tables:
+        return _("No public table is waiting for people at {server}.").format(server=server.url)
+    lines = []
+    for table in tables:
+        seats = ", ".join(
+            str(s.get("name") or _("(free seat)")) if s.get("kind") == "human" else str(s["kind"])
+            for s in table.get("seats", [])
+        )
+        pace = (table.get("pace") or {}).get("name", "")
+        lines.append(f"{table['table']}  {table.get('rules', '')}  {pace}  {seats}")
+        lines.append(f"    piepmatz play --server {server.url} --join {table['table']}")
+    return "\n".join(lines)
+
+
+def run_games(args: argparse.Namespace) -> int:
+    """``piepmatz games --server URL``: the server's "My games" for this terminal's key."""
+    from piepmatz.i18n import _
+
+    from .online import OnlineError, Server, player_key
+
+    try:
+        server = Server(args.server)
+        games = server.my_games(player_key(server.url))
+    except OnlineError as exc:
+        sys.stderr.write(f"piepmatz games: {exc}\n")
+        return 2
+    out = []
+    for heading, key in ((_("Playing"), "playing"), (_("Finished"), "finished")):
+        listed = games.get(key, [])
+        out.append(f"{heading} ({len(listed)})")
+        for game in listed:
+            turn = " · " + _("your move") if game.get("your_turn") else ""
+            players = ", ".join(str(p) for p in game.get("players", []))
+            out.append(f"  {game['table']}  {players}  {game.get('status', '')}{turn}")
+            if key == "playing":
+                out.append(f"    piepmatz play --server {server.url} --join {game['table']}")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def _login_name() -> str:
+    import getpass
+
+    try:
+        name = getpass.getuser().strip()
+    except (OSError, KeyError):
+        name = ""
+    return name[:32] or "Player"

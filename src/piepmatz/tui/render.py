@@ -344,11 +344,16 @@ def hand_text(view: PlayerView, cards: Cards = CODES) -> Text:
 
 
 def status_text(
-    view: PlayerView, labels: Sequence[str], rules_name: str, seed: int, width: int | None = None
+    view: PlayerView,
+    labels: Sequence[str],
+    rules_name: str,
+    seed: int | None,
+    width: int | None = None,
 ) -> Text:
     """The line above the table: the rules, the deal, the turn and who does what now. Within
     ``width`` the player is named short, then the deal and the rules are left out (the end
-    screen and the rules screen tell them): the line never wraps."""
+    screen and the rules screen tell them): the line never wraps. ``seed`` None: a deal not
+    told (an online table's, the server's secret until the end)."""
     task = _(PHASE_TASK[view.phase])
     names = [labels, [short_label(label) for label in labels]]
     line = Text()
@@ -356,9 +361,10 @@ def status_text(
         line = Text()
         about = [
             _("{rules} rules").format(rules=rules_name),
-            _("seed {seed}").format(seed=seed),
+            _("seed {seed}").format(seed=seed) if seed is not None else "",
             _("turn {turn}").format(turn=view.turn),
         ][2 - context :]
+        about = [part for part in about if part]
         line.append(" · ".join(about) + " · ")
         if view.phase != GAME_OVER:
             task = _(PHASE_TASK[view.phase]).format(player=labels_[view.current_player])

@@ -45,11 +45,15 @@ class EndScreen(ModalScreen[str | None]):
         Binding("q", "choose('quit')", N_("Quit")),
     ]
 
-    def __init__(self, session: Session, labels: Sequence[str]) -> None:
+    def __init__(
+        self, session: Session, labels: Sequence[str], reviewed: int | None = None
+    ) -> None:
         super().__init__()
         translate_bindings(self)
         self.session = session
         self.labels = list(labels)
+        #: Whose decisions the review grades (an online table's: the seat at this terminal).
+        self.reviewed = reviewed
         #: Each number of every score told by its cards (``x``), below the sheet.
         self.explained = False
 
@@ -104,7 +108,7 @@ class EndScreen(ModalScreen[str | None]):
     def action_review(self) -> None:
         """The game reviewed for the person at the table (the first, at a hot-seat table)."""
         humans = self.session.humans
-        player = humans[0] if humans else 0
+        player = self.reviewed if self.reviewed is not None else humans[0] if humans else 0
         self.app.push_screen(ReviewScreen(self.session.game, player, self.labels))
 
     def action_save(self) -> None:

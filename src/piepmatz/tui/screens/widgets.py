@@ -83,9 +83,10 @@ def hide_binding(node: DOMNode, action: str, hide: bool = True) -> None:
         table[key] = [replace(b, show=not hide) if b.action == action else b for b in bindings]
 
 
-def event_line(event: Event, cards: Cards = CODES) -> Text:
-    """A log line: turns stand out, chase steps are indented under their chase."""
-    parts = told(event)
+def event_line(event: Event, cards: Cards = CODES, names: Sequence[str] | None = None) -> Text:
+    """A log line: turns stand out, chase steps are indented under their chase; seats by
+    ``names`` (an online table's people), else "Player N"."""
+    parts = told(event, names)
     kind = event.kind
     if kind == "turn":
         return cards.sentence(parts, style="bold reverse")

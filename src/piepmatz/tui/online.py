@@ -1,0 +1,247 @@
+"""The terminal at an online table: the server's HTTP calls, invite links and the player key.
+
+``piepmatz play --server URL`` sits down through the same HTTP API as the browser
+(``docs/protocol.md``): it opens a table with friends, a quick game against bots, or joins one by
+its invite link or from the server's public list, then plays over the WebSocket
+(:mod:`piepmatz.tui.screens.online`). Everything here is plain standard library, so that a
+refusal is told before the full-screen game starts.
+
+>>> invite = parse_link("http://example.org/play/qPg8mK9N8Zd-#seat=1&token=abc")
+>>> invite.server, invite.table, invite.seat, invite.token
+('http://example.org', 'qPg8mK9N8Zd-', 1, 'abc')
+>>> Server("http://example.org:8000/").ws_url("qPg8mK9N8Zd-", "de")
+'ws://example.org:8000/ws/qPg8mK9N8Zd-?lang=de'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from piepmatz.i18n import _, current_language
+
+from .session import data_dir
+
+#: A table's id as the server makes them; nothing else reaches a path of a request.
+TABLE_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: A seat's token or a player key: URL-safe base64.
+TOKEN: Final = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+#: How long one HTTP request may take before the server is called unreachable.
+TIMEOUT: Final = 15.0
+#: The file of player keys, one per server, beside the autosave.
+KEYS_FORMAT: Final = "piepmatz-player-keys"
+
+
+class OnlineError(Exception):
+    """What went wrong at the server, in words for the player (a refusal's own sentence)."""
+
+
+@dataclass(frozen=True)
+class Invite:
+    """An invite link taken apart: ``SERVER/play/TABLE#seat=N&token=TOKEN``."""
+
+    server: str
+    table: str
+    seat: int | None
+    token: str | None
+
+
+def parse_link(text: str) -> Invite:
+    """An invite link, or :class:`OnlineError` saying what is wrong with it."""
+    link = urllib.parse.urlsplit(text.strip())
+    path = link.path.rstrip("/")
+    base, _sep, table = path.rpartition("/play/")
+    if link.scheme not in ("http", "https") or not link.netloc or not _sep:
+        raise OnlineError(
+            _("{link} is not an invite link: it looks like {example}").format(
+                link=text, example="http://HOST/play/TABLE#seat=2&token=…"
+            )
+        )
+    if not TABLE_ID.match(table):
+        raise OnlineError(_("{link} does not name a table").format(link=text))
+    fields = urllib.parse.parse_qs(link.fragment)
+    token = fields.get("token", [None])[0]
+    seat = fields.get("seat", [None])[0]
+    if token is not None and not TOKEN.match(token):
+        raise OnlineError(_("the token in {link} is broken").format(link=text))
+    if seat is not None and not seat.isdigit():
+        raise OnlineError(_("the seat in {link} is not a number").format(link=text))
+    if token is not None and seat is None:
+        raise OnlineError(_("{link} is a spectator's link, not a seat's invite").format(link=text))
+    server = urllib.parse.urlunsplit((link.scheme, link.netloc, base, "", ""))
+    return Invite(server, table, None if seat is None else int(seat), token)
+
+
+def server_url(text: str) -> str:
+    """A server's address as ``--server`` takes it (``http://host:8000``; ``host:8000`` is
+    taken as http), without a trailing slash; :class:`OnlineError` for anything else."""
+    text = text.strip()
+    if "://" not in text:
+        text = "http://" + text
+    url = urllib.parse.urlsplit(text)
+    if url.scheme not in ("http", "https") or not url.hostname or url.query or url.fragment:
+        raise OnlineError(
+            _("{url} is not a server's address: give it as http://HOST:PORT").format(url=text)
+        )
+    return urllib.parse.urlunsplit((url.scheme, url.netloc, url.path.rstrip("/"), "", ""))
+
+
+@dataclass
+class Seating:
+    """A seat taken at a table: where it is, its credential, and (for a table just opened) the
+    links to send to the people invited."""
+
+    server: Server
+    table: str
+    seat: int
+    token: str
+    #: ``(seat, link)`` of each other person's seat at a table this player opened.
+    invites: list[tuple[int, str]] = field(default_factory=list)
+
+
+class Server:
+    """One game server's HTTP API, answered in the player's language."""
+
+    def __init__(self, url: str) -> None:
+        self.url = server_url(url)
+
+    def ws_url(self, table: str, lang: str) -> str:
+        """The table's WebSocket, in ``lang`` (its log, previews and refusals)."""
+        scheme = "wss" if self.url.startswith("https:") else "ws"
+        rest = self.url.split("://", 1)[1]
+        return f"{scheme}://{rest}/ws/{table}?lang={lang}"
+
+    def request(self, path: str, body: dict[str, Any] | None = None, key: str | None = None) -> Any:
+        """``GET`` (or with ``body``, ``POST``) ``/api/PATH``; the answer's JSON, or
+        :class:`OnlineError` with the server's refusal or why it could not be reached."""
+        headers = {"Accept-Language": current_language(), "Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if key is not None:
+            headers["Authorization"] = f"Bearer {key}"
+        request = urllib.request.Request(self.url + "/api/" + path, data, headers)
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                return json.loads(answer.read())
+        except urllib.error.HTTPError as exc:
+            raise OnlineError(_refusal(exc)) from None
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise OnlineError(
+                _("cannot reach a Piepmatz server at {url}: {reason}").format(
+                    url=self.url, reason=reason
+                )
+            ) from None
+        except ValueError:
+            raise OnlineError(
+                _("{url} answered, but not as a Piepmatz server does").format(url=self.url)
+            ) from None
+
+    # ------------------------------------------------------------- what a player asks
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """The public tables waiting for people."""
+        return list(self.request("tables"))
+
+    def table(self, table: str) -> dict[str, Any]:
+        return dict(self.request(f"tables/{_table_id(table)}"))
+
+    def my_games(self, key: str) -> dict[str, Any]:
+        """The tables this player key sits at (``GET /api/games``)."""
+        return dict(self.request("games", key=key))
+
+    def open_table(self, seats: list[str], name: str, **options: Any) -> Seating:
+        """A table with friends (``POST /api/tables``): the creator's seat and the invites."""
+        body = {"seats": seats, "name": name, "deal_part": deal_part(), **options}
+        answer = self.request("tables", {k: v for k, v in body.items() if v is not None})
+        return self._seated(answer)
+
+    def quick(self, name: str, **options: Any) -> Seating:
+        """One person against bots, started at once (``POST /api/quick``)."""
+        body = {"name": name, "deal_part": deal_part(), **options}
+        return self._seated(self.request("quick", {k: v for k, v in body.items() if v is not None}))
+
+    def join(self, table: str, name: str, token: str | None, **options: Any) -> Seating:
+        """Sit down at ``table`` by its invite's ``token``, or (None) at a public table's first
+        free seat."""
+        body = {"name": name, "token": token, "deal_part": deal_part(), **options}
+        path = f"tables/{_table_id(table)}/join"
+        answer = self.request(path, {k: v for k, v in body.items() if v is not None})
+        return Seating(self, str(answer["table"]), int(answer["seat"]), str(answer["token"]))
+
+    def _seated(self, answer: dict[str, Any]) -> Seating:
+        invites = [(int(i["seat"]), str(i["link"])) for i in answer.get("invites", [])]
+        return Seating(self, str(answer["table"]), int(answer["seat"]), answer["token"], invites)
+
+
+def _table_id(table: str) -> str:
+    if not TABLE_ID.match(table):
+        raise OnlineError(_("{table} is not a table's id").format(table=table))
+    return table
+
+
+def _refusal(exc: urllib.error.HTTPError) -> str:
+    """The sentence of a refused request (its ``detail``), else its status."""
+    try:
+        detail = json.loads(exc.read()).get("detail")
+    except (ValueError, AttributeError, OSError):
+        detail = None
+    if isinstance(detail, list):  # a body the server's schema refused: each field at fault
+        detail = "; ".join(str(d.get("msg", d)) if isinstance(d, dict) else str(d) for d in detail)
+    if isinstance(detail, str) and detail:
+        return _("the server refused: {reason}").format(reason=detail)
+    return _("the server refused: {status} {reason}").format(status=exc.code, reason=exc.reason)
+
+
+def deal_part() -> str:
+    """This player's part of the deal (``docs/protocol.md``, "A deal nobody could choose"):
+    randomness of the terminal's own, so that the server alone cannot choose the deal."""
+    return secrets.token_urlsafe(32)
+
+
+# ----------------------------------------------------------------- the player key
+
+
+def keys_path() -> Path:
+    return data_dir() / "player-keys.json"
+
+
+def player_key(server: str, path: Path | None = None) -> str:
+    """This terminal's player key at ``server`` (made and kept on first use): the server's "My
+    games" lists the tables it sat down with, across runs. One key per server, as a browser
+    keeps one per site: a key is a credential, and a server must not learn another's."""
+    path = keys_path() if path is None else path
+    keys = _read_keys(path)
+    if server not in keys:
+        keys[server] = secrets.token_urlsafe(32)  # 32 bytes, 43 characters, as the browser's
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"format": KEYS_FORMAT, "keys": keys}, indent=1), "utf-8")
+            path.chmod(0o600)
+        except OSError:
+            pass  # this run plays on with it; "My games" forgets it afterwards
+    return keys[server]
+
+
+def _read_keys(path: Path) -> dict[str, str]:
+    try:
+        doc = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    keys = doc.get("keys") if isinstance(doc, dict) and doc.get("format") == KEYS_FORMAT else None
+    if not isinstance(keys, dict):
+        return {}
+    return {
+        k: v
+        for k, v in keys.items()
+        if isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_-]{43}", v)
+    }

@@ -1,0 +1,614 @@
+"""An online table in the terminal: the table screen drawn from the server's ``state`` messages.
+
+The server holds the game; this screen only shows what the seat is sent (its view, its log, its
+legal actions, the previews it asks for) and sends the seat's choices with the move they answer
+(``docs/protocol.md``). The table, the log and the score sheet are drawn by the same code as the
+local game's, from the view read back (:func:`~piepmatz.core.viewjson.view_from_json`); nothing
+here knows a rule. A dropped connection is opened again by the client, and the screen says so
+meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from piepmatz.core import Action, Game, PlayerView, Rules
+from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.events import Event
+from piepmatz.core.state import PLAY
+from piepmatz.core.viewjson import events_from_json, view_from_json
+from piepmatz.i18n import N_, _, current_language, ngettext
+from piepmatz.records import HUMAN
+from piepmatz.server.client import SeatClient
+from piepmatz.text.guide import guide_markdown
+from piepmatz.text.numbers import count, decimal, percent
+from piepmatz.text.rulebook import rules_markdown
+from piepmatz.text.words import action_words, birds_as, bot_level, bot_name
+
+from ..hints import thinking_text
+from ..online import OnlineError, Seating
+from ..render import Cards, status_text, table_text
+from ..session import Session
+from .dialogs import DIALOG_TEXT, ConfirmDialog
+from .end import EndScreen
+from .messages import NewGame, ShowReplay
+from .rules import RulesScreen
+from .why import WhyScreen
+from .widgets import (
+    ChoiceList,
+    cards_of,
+    event_line,
+    hide_binding,
+    toggle_codes,
+    translate_bindings,
+)
+
+#: What the table asks before leaving a game in progress (the seat stays the player's).
+LEAVE_ONLINE = N_(
+    "Leave this table? Your seat stays yours: the same link or command takes you back to it "
+    "(at a timed table a stand-in bot plays for you while you are away)."
+)
+#: Refusals the screen does not show: a second Enter for a move already sent is ``stale``.
+QUIET_ERRORS = frozenset({"stale"})
+
+
+class OnlineTableScreen(Screen[None]):
+    """The table of an online game, from the seat's view the server sends."""
+
+    DEFAULT_CSS = """
+    OnlineTableScreen #status { height: auto; background: $accent; color: $text; padding: 0 1; }
+    OnlineTableScreen #people { height: auto; padding: 0 1; background: $panel; }
+    OnlineTableScreen #table { height: auto; padding: 0 1; }
+    OnlineTableScreen #bottom { height: 1fr; min-height: 5; }
+    OnlineTableScreen #left { width: 62; }
+    OnlineTableScreen #choices-title { height: auto; padding: 0 1; background: $panel; }
+    OnlineTableScreen ChoiceList, OnlineTableScreen ChoiceList:focus { height: 1fr;
+        min-height: 2; border: none; text-wrap: nowrap; text-overflow: ellipsis; }
+    OnlineTableScreen #preview { height: 5; padding: 0 1; background: $panel; }
+    OnlineTableScreen #hint { height: auto; padding: 0 1; background: $boost; display: none; }
+    OnlineTableScreen #hint.shown { display: block; }
+    OnlineTableScreen RichLog { width: 1fr; border-left: solid $accent; padding: 0 1; }
+    OnlineTableScreen #chat { display: none; }
+    OnlineTableScreen #chat.shown { display: block; }
+    OnlineTableScreen.narrow #left { width: 1fr; }
+    OnlineTableScreen.narrow #preview { height: 3; }
+    OnlineTableScreen.narrow RichLog { display: none; }
+    OnlineTableScreen.narrow.show-log #left { display: none; }
+    OnlineTableScreen.narrow.show-log RichLog { display: block; border-left: none; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", N_("Hint")),
+        Binding("t", "chat", N_("Chat")),
+        Binding("r", "rules", N_("Rules")),
+        Binding("c", "codes", N_("Codes/tiles")),
+        Binding("l", "log", N_("Log")),
+        Binding("w", "why", N_("Why?"), show=False),
+        Binding("y", "copy_invites", N_("Copy invites"), show=False),
+        Binding("e", "score_sheet", N_("Score sheet")),
+        Binding("pageup", "scroll_log(-1)", N_("Log up"), show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", N_("Log down"), show=False, priority=True),
+        Binding("q", "quit", N_("Quit")),
+    ]
+    #: Below this width the log moves behind the choices (``l`` shows it), as on the table.
+    WIDE = 100
+
+    def __init__(self, seating: Seating) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.seating = seating
+        self.seat = seating.seat
+        self.client: SeatClient | None = None
+        #: The connection: ``connecting``, ``connected`` or ``reconnecting``.
+        self.connection = "connecting"
+        #: The last ``table`` and ``state`` messages, and the view and log read from them.
+        self.table: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
+        self.view: PlayerView | None = None
+        self.events: list[Event] = []
+        #: Chat lines, each after the log entry it came after: ``(entries, name, text)``.
+        self.chat: list[tuple[int, str, str]] = []
+        self.logged = 0
+        #: The server's previews of the decision at ``move``, by action.
+        self.previews: dict[str, dict[str, Any]] = {}
+        #: When the last state came (the clock counts down from it).
+        self.clock_at = 0.0
+        #: The finished game, replayed from its record, for the score sheet.
+        self.finished: Game | None = None
+        self.ended = False
+        self.drawn_as: Cards | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="people")
+        yield Static(id="table")
+        with Horizontal(id="bottom"):
+            with Vertical(id="left"):
+                yield Static(id="choices-title")
+                yield Static(id="hint")
+                yield ChoiceList(id="choices")
+                yield Static(id="preview")
+            yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield Input(id="chat", max_length=500, placeholder=_("Say something to the table…"))
+        yield Footer(compact=True)
+
+    @property
+    def cards(self) -> Cards:
+        return cards_of(self)
+
+    def on_mount(self) -> None:
+        self.lay_out(self.app.size.width)
+        hide_binding(self, "hint")
+        self.title_line(_("Connecting to {server}…").format(server=self.seating.server.url))
+        self.run_worker(self.play_online(), group="online", exclusive=True)
+        self.set_interval(1.0, self.draw_people)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.lay_out(event.size.width)
+
+    def lay_out(self, width: int) -> None:
+        self.set_class(width < self.WIDE, "narrow")
+        if self.is_mounted and self.view is not None:
+            self.redraw()
+
+    # -------------------------------------------------------------- the connection
+
+    async def play_online(self) -> None:
+        """Sit at the seat and follow the table until the screen closes; the client opens a
+        dropped connection again by itself."""
+        url = self.seating.server.ws_url(self.seating.table, current_language())
+        try:
+            async with SeatClient.connect(
+                url, self.seating.token, keep=False, reconnect=True
+            ) as client:
+                client.on_connection = self.connected
+                self.client = client
+                self.connected(True)
+                while True:
+                    self.receive(await client.receive())
+        except (OSError, ValueError) as exc:
+            self.connection = "lost"
+            self.draw_people()
+            self.app.notify(str(exc), title=_("Disconnected"), severity="error", timeout=30)
+
+    def connected(self, up: bool) -> None:
+        self.connection = "connected" if up else "reconnecting"
+        self.draw_people()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.client is not None:
+            await self.client.send(message)
+
+    def receive(self, message: dict[str, Any]) -> None:
+        """One message from the server: each kind updates what it is about."""
+        kind = message.get("type")
+        if kind == "table":
+            names = self.names()
+            self.table = message
+            if self.view is not None and self.names() != names:
+                self.draw_cards_again()  # the log names the people who sat down since
+            if message.get("hints"):
+                hide_binding(self, "hint", False)
+                self.refresh_bindings()
+            self.draw_people()
+            if self.state is None:
+                self.draw_waiting()
+        elif kind == "state":
+            self.take_state(message)
+        elif kind == "preview" and self.state is not None:
+            if message.get("move") == self.state["move"]:
+                self.previews = {p["action"]: p for p in message.get("previews", [])}
+                self.ask()
+        elif kind == "chat":
+            self.chat.append((len(self.events), str(message["name"]), str(message["text"])))
+            self.query_one(RichLog).write(self.chat_line(self.chat[-1]))
+        elif kind == "hint":
+            self.show_hint(message)
+        elif kind == "error":
+            if message.get("code") not in QUIET_ERRORS:
+                self.app.notify(
+                    str(message.get("message", "")), title=_("Refused"), severity="error"
+                )
+        elif kind in ("stand_in", "returned", "bot_replaced"):
+            self.draw_people()
+
+    def take_state(self, message: dict[str, Any]) -> None:
+        try:
+            entries = events_from_json(message["events"])
+            start = int(message["events_from"])
+            log = self.events[:start] + entries
+            view = view_from_json(message["view"], log)
+        except (PiepmatzError, KeyError, TypeError, ValueError) as exc:
+            self.app.notify(
+                _("The server sent a state this terminal cannot read: {reason}").format(reason=exc),
+                severity="error",
+            )
+            return
+        if start < self.logged:  # the log from an earlier entry on (a reconnect): anew
+            self.logged = 0
+            self.query_one(RichLog).clear()
+        moved = self.state is None or self.state["move"] != message["move"]
+        self.state, self.view, self.events = message, view, log
+        self.clock_at = time.monotonic()
+        if moved:
+            self.previews = {}
+            self.query_one("#hint", Static).set_class(False, "shown")
+        self.redraw()
+        self.ask()
+        if message.get("result") is not None and not self.ended:
+            self.ended = True
+            self.run_worker(self.fetch_record(), group="record")
+        elif message.get("legal") and moved:
+            self.run_worker(self.send({"type": "preview", "move": message["move"]}))
+
+    # -------------------------------------------------------------- drawing
+
+    def names(self) -> list[str]:
+        """Each seat's name: a person's own, a bot as "Bot N" (as the server's log names them)."""
+        seats = self.table["seats"] if self.table else []
+        players = self.view.num_players if self.view else len(seats)
+        out = []
+        for p in range(players):
+            info = seats[p] if p < len(seats) else {}
+            if info.get("kind", HUMAN) == HUMAN:
+                out.append(info.get("name") or _("(free seat)"))
+            else:
+                out.append(bot_name(p))
+        return out
+
+    def labels(self) -> list[str]:
+        seats = self.table["seats"] if self.table else []
+        labels = []
+        for p, name in enumerate(self.names()):
+            kind = seats[p]["kind"] if p < len(seats) else HUMAN
+            if p == self.seat:
+                labels.append(_("{seat} (you)").format(seat=name))
+            elif kind != HUMAN:
+                labels.append(f"{name} ({bot_level(kind)})")
+            else:
+                labels.append(name)
+        return labels
+
+    def title_line(self, text: str) -> None:
+        self.query_one("#choices-title", Static).update(text)
+
+    def redraw(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        self.drawn_as = self.cards
+        labels = self.labels()
+        width = self.app.size.width - 2
+        rules = self.table["rules"] if self.table else view.rules.name
+        # No seed to tell: the deal is the server's secret until the end.
+        status = status_text(view, labels, rules, None, width)
+        self.query_one("#status", Static).update(status)
+        table = table_text(view, labels, cards=self.cards, width=width, header=False)
+        self.query_one("#table", Static).update(table)
+        self.write_log()
+        self.draw_people()
+
+    def write_log(self) -> None:
+        log = self.query_one(RichLog)
+        names = self.names()
+        for i in range(self.logged, len(self.events)):
+            for line in self.chat:
+                if line[0] == i and self.logged == 0:
+                    log.write(self.chat_line(line))
+            log.write(event_line(self.events[i], self.cards, names))
+        if self.logged == 0:  # written anew: the chat after the last entry too
+            for line in self.chat:
+                if line[0] >= len(self.events):
+                    log.write(self.chat_line(line))
+        self.logged = len(self.events)
+
+    def chat_line(self, line: tuple[int, str, str]) -> Text:
+        text = Text(f"{line[1]}: ", style="bold cyan")
+        text.append(line[2])  # plain text, never markup
+        return text
+
+    def draw_people(self) -> None:
+        """Who sits where, who is connected, their clocks, and this terminal's connection."""
+        if not self.is_mounted:
+            return
+        line = Text()
+        if self.connection == "reconnecting":
+            line.append(_("disconnected — reconnecting…") + "  ", style="bold red")
+        elif self.connection == "lost":
+            line.append(_("disconnected") + "  ", style="bold red")
+        seats = self.table["seats"] if self.table else []
+        labels = self.labels()
+        clock = self.state.get("clock") if self.state else None
+        for p, info in enumerate(seats):
+            if p:
+                line.append(" · ")
+            human = info.get("kind") == HUMAN
+            here = info.get("connected") or not human
+            line.append("● " if here else "○ ", style="green" if here else "dim")
+            line.append(labels[p] if p < len(labels) else str(info.get("name")))
+            if human and not info.get("connected") and info.get("name"):
+                line.append(" " + _("(not connected)"), style="dim")
+            if info.get("absent"):
+                line.append(" " + _("(a stand-in plays)"), style="yellow")
+            left = self.time_left(clock, p)
+            if left is not None:
+                running = clock is not None and clock.get("running") == p
+                line.append(f" {left}", style="bold reverse" if running else "")
+        self.query_one("#people", Static).update(line)
+
+    def time_left(self, clock: dict[str, Any] | None, seat: int) -> str | None:
+        """A seat's time left as ``m:ss`` (its clock counts down while it runs), or None."""
+        if not clock or not isinstance(clock.get("left"), list) or seat >= len(clock["left"]):
+            return None
+        left = clock["left"][seat]
+        if left is None:
+            return None
+        if clock.get("running") == seat and not self.ended:
+            left -= (time.monotonic() - self.clock_at) * 1000
+        seconds = max(0, int(left // 1000))
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
+    def draw_waiting(self) -> None:
+        """Before the deal: who is still awaited, and the invites to send (a table this player
+        opened)."""
+        seats = self.table["seats"] if self.table else []
+        free = [s for s in seats if s.get("kind") == HUMAN and not s.get("name")]
+        waiting = ngettext(
+            "Waiting for {count} more person to sit down…",
+            "Waiting for {count} more people to sit down…",
+            len(free),
+        )
+        self.title_line(waiting.format(count=count(len(free))))
+        text = Text()
+        if self.seating.invites:
+            text.append(_("Send each friend their own link (y copies them):") + "\n", style="bold")
+            for seat, link in self.seating.invites:
+                text.append(_("Seat {number}").format(number=seat + 1) + ": " + link + "\n")
+        self.query_one("#table", Static).update(text)
+
+    def ask(self) -> None:
+        """The seat's decision, if it has one: its choices with the server's previews."""
+        state, view = self.state, self.view
+        choices = self.query_one(ChoiceList)
+        if state is None or view is None:
+            return
+        if state.get("result") is not None:
+            self.title_line(_("The game is over."))
+            choices.set_options([Option(_("Show the score sheet again (e)"), "sheet")])
+            return
+        legal: list[str] = list(state.get("legal") or [])
+        if not legal:
+            who = self.names()[view.current_player] if view.current_player >= 0 else ""
+            self.title_line(_("Waiting for {player}…").format(player=who))
+            choices.clear_options()
+            self.query_one("#preview", Static).update("")
+            return
+        if view.phase == PLAY:
+            self.title_line(_("Your move — ↑↓/click: preview · Enter/click again: play"))
+        else:
+            title, why = DIALOG_TEXT[view.phase]
+            self.title_line(_(title).format(player=self.labels()[self.seat]) + "\n" + _(why))
+        highlighted = choices.highlighted if choices.option_count == len(legal) else 0
+        choices.set_options([self.choice_option(i, text) for i, text in enumerate(legal)])
+        choices.highlighted = highlighted
+        if not isinstance(self.focused, Input):
+            choices.focus()
+
+    def choice_option(self, index: int, text: str) -> Option:
+        with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
+            said = action_words(Action.parse(text), True)
+        label = self.cards.words(said, style="bold")
+        headline = self.previews.get(text, {}).get("headline")
+        if headline:
+            label.append(" " * max(1, 18 - len(label.plain)))
+            label.append_text(self.cards.words(str(headline)))
+        return Option(label, id=str(index))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        chosen = event.option.id
+        if event.option_list.id != "choices" or not (chosen or "").isdigit() or not self.state:
+            return
+        action = self.state["legal"][int(chosen or 0)]
+        found = self.previews.get(action)
+        with birds_as("code"):
+            said = action_words(Action.parse(action))
+        text = self.cards.words(said, style="bold")
+        if found is not None:
+            text = self.cards.words(f"{said} — {found['headline']}\n", style="bold")
+            steps = [s for s in found.get("steps", [])[:6] if s != found["headline"]]
+            text.append_text(self.cards.words("\n".join(steps)))
+        self.query_one("#preview", Static).update(text)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        chosen = event.option.id
+        if event.option_list.id != "choices" or chosen is None or self.state is None:
+            return
+        if chosen == "sheet":
+            self.action_score_sheet()
+            return
+        if not chosen.isdigit() or not self.state.get("legal"):
+            return
+        action = self.state["legal"][int(chosen)]
+        self.title_line(_("Sent: {action}").format(action=action))
+        self.query_one(ChoiceList).clear_options()
+        self.run_worker(self.send({"type": "action", "move": self.state["move"], "action": action}))
+
+    # -------------------------------------------------------------- hints and chat
+
+    def action_hint(self) -> None:
+        state = self.state
+        if not (self.table and self.table.get("hints")):
+            self.app.notify(_("Hints are turned off at this table."), title=_("Hint"), timeout=3)
+            return
+        if state is None or not state.get("legal"):
+            self.app.notify(_("There is no decision of yours to hint now."), title=_("Hint"))
+            return
+        hint = self.query_one("#hint", Static)
+        hint.update(Text(thinking_text(), style="italic"))
+        hint.set_class(True, "shown")
+        self.run_worker(self.send({"type": "hint", "move": state["move"]}))
+
+    def show_hint(self, message: dict[str, Any]) -> None:
+        if self.state is None or message.get("move") != self.state["move"]:
+            return
+        with birds_as("code"):
+            action = action_words(Action.parse(str(message["action"])))
+        line = _("Hint ({bot} bot)").format(bot=bot_level(str(message.get("bot", "")))) + ": "
+        line += _(
+            "{action} — expected lead {lead} ± {spread} points, win chance {win} "
+            "(from your view, {worlds} sampled worlds)"
+        ).format(
+            action=action,
+            lead=decimal(float(message["lead"]), signed=True),
+            spread=decimal(float(message["lead_spread"])),
+            win=percent(float(message["win"])),
+            worlds=count(int(message["worlds"])),
+        )
+        hint = self.query_one("#hint", Static)
+        hint.update(self.cards.words(line, style="bold"))
+        hint.set_class(True, "shown")
+        legal = list(self.state.get("legal") or [])
+        if message["action"] in legal:
+            self.query_one(ChoiceList).highlighted = legal.index(message["action"])
+
+    def action_chat(self) -> None:
+        chat = self.query_one("#chat", Input)
+        chat.set_class(True, "shown")
+        chat.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "chat":
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        self.close_chat()
+        if text:
+            self.run_worker(self.send({"type": "chat", "text": text}))
+
+    def close_chat(self) -> None:
+        self.query_one("#chat", Input).set_class(False, "shown")
+        self.query_one(ChoiceList).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape" and isinstance(self.focused, Input):
+            event.stop()
+            self.close_chat()
+
+    def action_copy_invites(self) -> None:
+        if self.seating.invites:
+            self.app.copy_to_clipboard("\n".join(link for _seat, link in self.seating.invites))
+            self.app.notify(_("The invite links are copied."), timeout=3)
+
+    # -------------------------------------------------------------- the end
+
+    async def fetch_record(self) -> None:
+        """The finished game's record, replayed here: the score sheet, the replay and the
+        review are the local game's."""
+        server, table = self.seating.server, self.seating.table
+        try:
+            record = await asyncio.to_thread(server.request, f"tables/{table}/record")
+            self.finished = Game.from_record(record)
+        except (OnlineError, PiepmatzError) as exc:
+            self.app.notify(str(exc), title=_("No score sheet"), severity="error", timeout=20)
+            for line in (self.state or {}).get("explained") or []:
+                self.query_one(RichLog).write(" · ".join(str(x) for x in line))
+            return
+        self.action_score_sheet()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "score_sheet":
+            return self.finished is not None
+        if action == "copy_invites":
+            return bool(self.seating.invites)
+        return True
+
+    def action_score_sheet(self) -> None:
+        game = self.finished
+        if game is None or isinstance(self.app.screen, EndScreen):
+            return
+        session = Session(game, [HUMAN] * game.options.players, hints=False)
+        self.app.push_screen(EndScreen(session, self.labels(), self.seat), self.ended_with)
+
+    def ended_with(self, choice: str | None) -> None:
+        game = self.finished
+        if choice == "new" and game is not None:
+            self.post_message(NewGame(game.state.rules.name))
+        elif choice == "replay" and game is not None:
+            self.post_message(ShowReplay(game, None))
+        elif choice == "quit":
+            self.app.exit()
+
+    # -------------------------------------------------------------- the keys
+
+    def rules(self) -> Rules:
+        if self.view is not None:
+            return self.view.rules
+        try:
+            return Rules.parse(str(self.table["rules"])) if self.table else Rules.preset("standard")
+        except PiepmatzError:
+            return Rules.preset("standard")
+
+    def action_rules(self) -> None:
+        rules = self.rules()
+        guide = guide_markdown(current_language())
+        self.app.push_screen(RulesScreen(rules.name, rules_markdown(rules), guide))
+
+    def action_why(self) -> None:
+        if self.events:
+            self.app.push_screen(WhyScreen(self.events, self.rules()))
+
+    def action_codes(self) -> None:
+        toggle_codes(self)
+        self.draw_cards_again()
+
+    def draw_cards_again(self) -> None:
+        self.logged = 0
+        self.query_one(RichLog).clear()
+        self.redraw()
+        self.ask()
+
+    def on_screen_resume(self) -> None:
+        if self.drawn_as is not None and self.drawn_as != self.cards:
+            self.draw_cards_again()
+
+    def action_log(self) -> None:
+        self.toggle_class("show-log")
+        self.call_after_refresh(self.draw_cards_again)
+
+    def action_scroll_log(self, pages: int) -> None:
+        log = self.query_one(RichLog)
+        if pages < 0:
+            log.scroll_page_up()
+        else:
+            log.scroll_page_down()
+
+    async def action_quit(self) -> None:
+        self.leave()
+
+    def leave(self) -> None:
+        def go(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        if self.ended or (self.state is None and not self.seating.invites):
+            go(True)
+        else:
+            self.app.push_screen(ConfirmDialog(_(LEAVE_ONLINE), _("Leave"), _("Stay")), go)
+
+
+def invites_text(invites: Sequence[tuple[int, str]]) -> str:
+    """The invites of a table just opened, one a line, for the terminal's scrollback."""
+    return "\n".join(
+        _("Seat {number}").format(number=seat + 1) + ": " + link for seat, link in invites
+    )

@@ -1,0 +1,223 @@
+"""The terminal at an online table: ``piepmatz play`` joins a real server's table by its invite
+link and plays a whole game against a seat played through the protocol (as a browser would)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Static
+
+from piepmatz.cli import build_parser, main
+from piepmatz.server.client import SeatClient
+from piepmatz.tui import commands
+from piepmatz.tui.app import PiepmatzApp
+from piepmatz.tui.online import OnlineError, Server, parse_link, player_key
+from piepmatz.tui.screens import EndScreen
+from piepmatz.tui.screens.online import OnlineTableScreen
+from serverplay import PATIENCE, post, running_server
+from serverprocs import free_port
+
+from .conftest import SIZE, screen_text
+
+
+@pytest.fixture
+def address(tmp_path: Path) -> Any:
+    with running_server(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}") as found:
+        yield found
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's stdin and stdout stand for a terminal (the pilot draws the screen)."""
+    monkeypatch.setattr(commands, "_online_terminal", lambda: None)
+
+
+def seat_online(*argv: str) -> Any:
+    """The seat ``piepmatz play ARGV`` takes, through the command's own options."""
+    return commands.seat_online(build_parser().parse_args(["play", *argv]))
+
+
+async def anna(address: str, table: str, token: str, sent: list[str], heard: list[str]) -> None:
+    """The other person, at the protocol (as the browser is): says good luck, then plays the
+    first legal action of each of her decisions; keeps the actions sent and the chat heard."""
+    async with SeatClient.connect(f"ws://{address}/ws/{table}", token) as seat:
+        await seat.send({"type": "chat", "text": "good luck!"})
+        while True:
+            message = await seat.receive()
+            if message["type"] == "chat":
+                heard.append(message["text"])
+            elif message["type"] == "state":
+                if message["result"] is not None:
+                    return
+                if message["legal"] and seat.answered != message["move"]:
+                    sent.append(message["legal"][0])
+                    await seat.act(message["legal"][0], message["move"])
+
+
+def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
+    address: str, terminal: None
+) -> None:
+    tables: list[str] = []
+
+    async def scenario() -> None:
+        opened = await post(address, "/api/tables", {"seats": ["human", "human"], "name": "Anna"})
+        tables.append(opened["table"])
+        link = opened["invites"][0]["link"]
+        seating = seat_online(link, "--name", "Ben")
+        assert (seating.table, seating.seat) == (opened["table"], 1)
+        sent: list[str] = []
+        heard: list[str] = []
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            other = asyncio.create_task(
+                anna(address, opened["table"], opened["token"], sent, heard)
+            )
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            said = dropped = False
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + PATIENCE
+            while not isinstance(app.screen, EndScreen):
+                assert loop.time() < deadline, screen_text(app)
+                await pilot.pause(0.01)
+                state = screen.state
+                if state is None or not state["legal"] or app.screen is not screen:
+                    continue
+                if not said:  # the chat line: t, the words, Enter
+                    said = True
+                    await pilot.press("t", *"hello Anna", "enter")
+                if len(sent) >= 5 and not dropped and screen.client is not None:
+                    dropped = True
+                    # The connection drops: the screen says so, the client comes back.
+                    await screen.client.websocket.close()
+                    while screen.connection != "reconnecting" and loop.time() < deadline:
+                        await pilot.pause(0.01)
+                    shown = str(screen.query_one("#people", Static).content)
+                    assert "disconnected — reconnecting…" in shown
+                    continue
+                if screen.query_one("#choices").has_focus and screen.state is state:
+                    await pilot.press("enter")
+                    while screen.state is state and loop.time() < deadline:
+                        await pilot.pause(0.01)
+            await asyncio.wait_for(other, PATIENCE)
+            assert screen.client is not None and screen.client.reconnects == 1
+            assert "reconnecting" not in str(screen.query_one("#people", Static).content)
+            log = "\n".join(strip.text for strip in screen.query_one("#log").lines)
+            sheet = screen_text(app)
+            result = screen.state["result"]
+        assert "Anna: good luck!" in log
+        assert "hello Anna" in heard
+        # Anna's moves, told in the terminal's log by her name; every turn names its player.
+        assert sent and sum(line.startswith("Anna plays") for line in log.splitlines()) > 5
+        turns = re.findall(r"^Turn \d+: (.*)\.$", log, re.MULTILINE)
+        assert len(turns) > 10 and set(turns) == {"Anna", "Ben"}
+        # The score sheet of the finished game (replayed from its record), with the totals the
+        # server's result has, headed by both names.
+        totals = [p["total"] for p in result["players"]]
+        assert re.search(r"^\s*Anna\s+Ben$", sheet, re.MULTILINE)
+        assert re.search(rf"^total\s+{totals[0]}\s+{totals[1]}$", sheet, re.MULTILINE)
+
+    asyncio.run(scenario())
+    # The terminal's player key sat down there: "My games" at the server lists the table.
+    server = Server(f"http://{address}")
+    games = server.my_games(player_key(server.url))
+    assert [g["table"] for g in games["finished"]] == tables
+
+
+def test_the_player_key_is_kept_per_server(tmp_path: Path) -> None:
+    path = tmp_path / "keys.json"
+    first = player_key("http://a.example", path)
+    assert len(first) == 43
+    assert player_key("http://a.example", path) == first  # the next run: the same key
+    assert player_key("http://b.example", path) != first  # another server: another key
+
+
+@pytest.mark.parametrize(
+    ("link", "said"),
+    [
+        ("http://host/tables/abc", "is not an invite link"),
+        ("ftp://host/play/abc#seat=1&token=x", "is not an invite link"),
+        ("http://host/play/a%2Fb#seat=1&token=x", "does not name a table"),
+        ("http://host/play/abc#seat=one&token=x", "the seat in"),
+        ("http://host/play/abc#token=x", "a spectator's link"),
+    ],
+)
+def test_a_malformed_link_is_told(link: str, said: str) -> None:
+    with pytest.raises(OnlineError, match=said):
+        parse_link(link)
+
+
+def test_bad_input_ends_with_a_clear_message(
+    address: str, terminal: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    assert main(["play", "http://host/tables/abc"]) == 2
+    assert "is not an invite link" in capsys.readouterr().err
+    assert main(["play", f"{nowhere}/play/abc#seat=1&token=xyz"]) == 2
+    assert f"cannot reach a Piepmatz server at {nowhere}" in capsys.readouterr().err
+    assert main(["play", "--server", nowhere, "--list"]) == 2
+    assert "cannot reach a Piepmatz server" in capsys.readouterr().err
+    # A public table whose only person's seat is taken: full.
+    full = asyncio.run(
+        post(address, "/api/tables", {"seats": ["human", "random"], "name": "A", "public": True})
+    )
+    assert main(["play", "--server", address, "--join", full["table"]]) == 2
+    err = capsys.readouterr().err
+    assert "every seat at this table is taken" in err and "Traceback" not in err
+    assert main(["play", "--server", address, "--bots", "nobody"]) == 2
+    assert "not a bot this server offers" in capsys.readouterr().err
+
+
+def test_the_public_tables_are_listed_with_the_command_that_joins_each(
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    opened = asyncio.run(
+        post(address, "/api/tables", {"seats": ["human", "human"], "name": "A", "public": True})
+    )
+    assert main(["play", "--server", address, "--list"]) == 0
+    out = capsys.readouterr().out
+    assert f"--join {opened['table']}" in out and "A, (free seat)" in out
+
+
+def test_a_table_with_friends_shows_its_invites_until_they_sit_down(
+    address: str, terminal: None
+) -> None:
+    seating = seat_online("--server", address, "--seats", "human,HUMAN,random", "--name", "Ben")
+    assert seating.seat == 0 and [seat for seat, _link in seating.invites] == [1]
+
+    async def scenario() -> None:
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            while screen.table is None:
+                await pilot.pause(0.01)
+            text = screen_text(app)
+            assert "Waiting for 1 more person to sit down" in text
+            assert f"Seat 2: {seating.invites[0][1]}" in text
+
+    asyncio.run(scenario())
+
+
+def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, terminal: None) -> None:
+    seating = seat_online("--server", address, "--players", "2", "--bots", "random")
+    assert seating.invites == []
+
+    async def scenario() -> None:
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            while not (screen.state and screen.state["legal"] and screen.previews):
+                await pilot.pause(0.01)
+            text = screen_text(app)
+            assert "Bot 2 (random)" in text and "YOUR HAND" in text
+            # Each choice with the server's preview of what it does.
+            first = screen.state["legal"][0]
+            assert screen.cards.words(screen.previews[first]["headline"]).plain in text
+
+    asyncio.run(scenario())
