@@ -264,7 +264,7 @@ class Pairing:
                 Refusal.NOT_SEEKING,
                 _("you are not looking for a game (cancelled, seated, or left unasked too long)"),
             )
-        answer: dict[str, Any] = {"players": row.players, "pace": row.pace}
+        answer: dict[str, Any] = {"players": row.players, "pace": row.pace, "name": row.name}
         if row.table_id is not None:
             return answer | {"status": SeekStatus.SEATED, "table": row.table_id, "seat": row.seat}
         async with self.store.reading() as conn:

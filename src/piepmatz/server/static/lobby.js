@@ -5,6 +5,7 @@ import { seatWho } from "./board.js";
 import { paceNote, paceWords } from "./clock.js";
 import { _, ngettext, presetNames } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./invites.js";
+import { findGame } from "./seek.js";
 
 /** The bots this server offers (GET /api/bots), each in words: the levels' own words, else
 the name the operator gave it. */
@@ -90,6 +91,9 @@ export async function showLobby() {
     saveName(value);
     return value;
   };
+
+  // People waiting for the same game, seated together by the server.
+  const finder = findGame(myName, PACES);
 
   // One click: you against bots.
   const quickPlayers = select("quick-players", [3, 2, 4].map((n) => [String(n), ngettext("{count} player", "{count} players", n)]), "3");
@@ -233,8 +237,11 @@ export async function showLobby() {
     h("p", { class: "muted" }, _("Songbirds at a feeder: play birds to the perches, chase the perch bird away, collect seeds and birds.")),
     lessonOffer(),
     h("div", { class: "panel" }, h("label", { for: "name" }, _("Your display name")), name),
-    quick, create,
+    finder.section, quick, create,
     h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, _("Open tables")),
       check(joinHints, hintText().table), list)));
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    finder.stop();
+  };
 }

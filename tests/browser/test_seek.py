@@ -1,0 +1,50 @@
+"""Find a game in the browser (issue 46): two people in two browsers each ask the lobby for a
+game of two; the page shows the wait, the server seats them together, and both pages sit down at
+the same table, whose game starts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axe_playwright_python.base import AXE_FILE_PATH
+from playwright.sync_api import expect
+from tests.browser.test_access import no_violations
+
+DESKTOP = {"width": 1440, "height": 900}
+PATIENCE = 30_000
+
+
+def _seek(browser: Any, site: str, name: str) -> Any:
+    """A person's own browser at the lobby (asking every half second), seeking a game of two at
+    the live pace."""
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(path=AXE_FILE_PATH)
+    page = context.new_page()
+    page.goto(f"{site}/?poll=0.5")
+    page.fill("#name", name)
+    page.select_option("#seek-players", "2")
+    page.select_option("#seek-pace", "live")
+    page.click("#seek-start")
+    return page
+
+
+def test_two_people_find_each_other_and_sit_at_one_table(browser: Any, site: str) -> None:
+    anna = _seek(browser, site, "Anna")
+    expect(anna.locator("#seek-wait")).to_contain_text("waiting", timeout=PATIENCE)
+    expect(anna.locator("#seek-news")).to_have_text(
+        "0 other people are waiting for this game.", timeout=PATIENCE
+    )
+    expect(anna.locator("#seek-cancel")).to_be_visible()
+    no_violations(anna, "the lobby while finding a game", both_sizes=False)
+    ben = _seek(browser, site, "Ben")
+    for page in (anna, ben):
+        page.wait_for_url("**/play/*", timeout=PATIENCE)
+        # Both seated, the game is dealt: each page has its first state.
+        page.wait_for_function("() => !!(window.__seat && window.__seat.state)", timeout=PATIENCE)
+    assert anna.url.split("#")[0].split("/play/")[1] == ben.url.split("#")[0].split("/play/")[1]
+    seats = [page.evaluate("() => window.__seat.last.welcome.seat") for page in (anna, ben)]
+    assert sorted(seats) == [0, 1]
+    names = anna.locator(".player .name").all_inner_texts()
+    assert sorted(n.removesuffix(" (you)") for n in names) == ["Anna", "Ben"]
+    for page in (anna, ben):
+        page.context.close()
