@@ -9,13 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from piepmatz.cli import build_parser, main
+from piepmatz.core import Action
 from piepmatz.server.client import SeatClient
+from piepmatz.text.words import action_words, birds_as
 from piepmatz.tui import commands
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.online import OnlineError, Server, parse_link, player_key
+from piepmatz.tui.online import OnlineError, Seating, Server, parse_link, player_key
 from piepmatz.tui.screens import EndScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
@@ -26,7 +28,8 @@ from .conftest import SIZE, screen_text
 
 @pytest.fixture
 def address(tmp_path: Path) -> Any:
-    with running_server(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}") as found:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
+    with running_server(url, hint_iterations=40) as found:
         yield found
 
 
@@ -204,7 +207,9 @@ def test_a_table_with_friends_shows_its_invites_until_they_sit_down(
 
 
 def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, terminal: None) -> None:
-    seating = seat_online("--server", address, "--players", "2", "--bots", "random")
+    seating = seat_online(
+        "--server", address, "--players", "2", "--bots", "random", "--pace", "live"
+    )
     assert seating.invites == []
 
     async def scenario() -> None:
@@ -219,5 +224,39 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
             # Each choice with the server's preview of what it does.
             first = screen.state["legal"][0]
             assert screen.cards.words(screen.previews[first]["headline"]).plain in text
+            # The live pace's clock runs for the person to move: 5 minutes, counting down.
+            people = str(screen.query_one("#people", Static).content)
+            assert re.search(r"\(you\) [45]:\d\d", people), people
+            # A hint from the server's hint bot, for this decision.
+            await pilot.press("h")
+            hint = screen.query_one("#hint", Static)
+            while "Hint (" not in str(hint.content):
+                await pilot.pause(0.01)
+            # The cursor is on the move the hint names.
+            suggested = screen.query_one("#choices", OptionList).highlighted
+            assert suggested is not None
+            with birds_as("code"):
+                said = action_words(Action.parse(screen.state["legal"][suggested]))
+            assert f"): {screen.cards.words(said).plain} — expected lead" in str(hint.content)
+
+    asyncio.run(scenario())
+
+
+def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
+    address: str, terminal: None
+) -> None:
+    opened = asyncio.run(post(address, "/api/tables", {"seats": ["human", "human"], "name": "A"}))
+    wrong = Seating(Server(f"http://{address}"), opened["table"], 1, "x" * 43)
+
+    async def scenario() -> None:
+        app = PiepmatzApp(online=wrong)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            while screen.connection != "refused":
+                await pilot.pause(0.01)
+            await app.workers.wait_for_complete()  # the connection is given up
+            assert "this token is no seat's or spectator's here" in screen_text(app)
+            assert "disconnected" in str(screen.query_one("#people", Static).content)
 
     asyncio.run(scenario())

@@ -62,6 +62,8 @@ LEAVE_ONLINE = N_(
 )
 #: Refusals the screen does not show: a second Enter for a move already sent is ``stale``.
 QUIET_ERRORS = frozenset({"stale"})
+#: Refusals of the seat itself (its ``hello``): saying hello again would be refused again.
+SEAT_REFUSED = frozenset({"bad_token", "not_joined"})
 
 
 class OnlineTableScreen(Screen[None]):
@@ -110,7 +112,8 @@ class OnlineTableScreen(Screen[None]):
         self.seating = seating
         self.seat = seating.seat
         self.client: SeatClient | None = None
-        #: The connection: ``connecting``, ``connected`` or ``reconnecting``.
+        #: The connection: ``connecting``, ``connected``, ``reconnecting``, ``lost`` (the client
+        #: gave up) or ``refused`` (the server refused the seat's credential).
         self.connection = "connecting"
         #: The last ``table`` and ``state`` messages, and the view and log read from them.
         self.table: dict[str, Any] | None = None
@@ -175,7 +178,7 @@ class OnlineTableScreen(Screen[None]):
                 client.on_connection = self.connected
                 self.client = client
                 self.connected(True)
-                while True:
+                while self.connection != "refused":
                     self.receive(await client.receive())
         except (OSError, ValueError) as exc:
             self.connection = "lost"
@@ -215,6 +218,10 @@ class OnlineTableScreen(Screen[None]):
             self.query_one(RichLog).write(self.chat_line(self.chat[-1]))
         elif kind == "hint":
             self.show_hint(message)
+        elif kind == "error" and message.get("code") in SEAT_REFUSED:
+            self.connection = "refused"
+            self.title_line(str(message.get("message", "")))
+            self.draw_people()
         elif kind == "error":
             if message.get("code") not in QUIET_ERRORS:
                 self.app.notify(
@@ -325,7 +332,7 @@ class OnlineTableScreen(Screen[None]):
         line = Text()
         if self.connection == "reconnecting":
             line.append(_("disconnected — reconnecting…") + "  ", style="bold red")
-        elif self.connection == "lost":
+        elif self.connection in ("lost", "refused"):
             line.append(_("disconnected") + "  ", style="bold red")
         seats = self.table["seats"] if self.table else []
         labels = self.labels()
