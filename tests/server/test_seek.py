@@ -299,11 +299,18 @@ def test_bad_seeks_are_refused_saying_what_was_wrong(still: str) -> None:
 
 def test_a_seek_nobody_asks_about_leaves_the_list(sqlite_url: str) -> None:
     async def run(address: str) -> None:
+        await rows(sqlite_url, db.players, player("a", mu=10.0), player("b", mu=40.0))
         async with http(address) as client:
             await seek(client, "a")
+            await seek(client, "b")  # too far from a to sit together
+            for _ in range(8):  # asked about (for longer than a seek stays unasked): kept
+                for letter in "ab":
+                    assert (await where(client, letter))["status"] == "waiting"
+                await asyncio.sleep(0.2)
             await asyncio.sleep(1.3)
-            assert (await seek(client, "b"))["status"] == "waiting"  # not with a, gone
+            assert (await seek(client, "c"))["status"] == "waiting"  # not with a nor b: gone
             assert "not looking" in (await where(client, "a", 404))["detail"]
+            assert (await where(client, "c"))["others"] == 0
 
     with running_server(sqlite_url, pairing=PairingRules(stale=1, widen=0)) as address:
         asyncio.run(run(address))

@@ -252,12 +252,13 @@ class Pairing:
             if (now - seen).total_seconds() > self.rules.stale:
                 await self._drop(row.id)
                 row = None
-            elif pair and self._due(row.players, row.pace):
+            else:
                 if (now - seen).total_seconds() > self.rules.stale / 4:
                     async with self.store.writing() as conn:
                         mine = seeks.c.id == row.id
                         await conn.execute(update(seeks).where(mine).values(seen=now))
-                if await self.pair(row.players, row.pace):
+                due = pair and self._due(row.players, row.pace)
+                if due and await self.pair(row.players, row.pace):
                     row = await self._row(player)
         if row is None:
             raise SeekRefused(
