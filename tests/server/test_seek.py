@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from sqlalchemy import insert
 
 from piepmatz.server import db
 from piepmatz.server.client import SeatClient
-from piepmatz.server.pairing import PairingRules
+from piepmatz.server.pairing import PairingRules, Waiting, choose
 from piepmatz.server.seats import token_hash
 from serverplay import running_server, until, ws_url
 from serverprocs import free_port, serve_process
@@ -85,6 +85,24 @@ async def sit(client: httpx.AsyncClient, letter: str, table: str) -> dict[str, A
 
 def tables_of(*answers: dict[str, Any]) -> set[str]:
     return {a["table"] for a in answers}
+
+
+def test_groups_of_four_gather_the_nearest_ratings_none_kept_apart() -> None:
+    now = datetime.now(UTC)
+    ratings = {"a": 25.0, "b": 26.0, "c": 24.0, "d": 27.0, "e": 25.5, "f": 40.0}
+    waiting = [
+        Waiting(p, p, r, now - timedelta(seconds=10 - i))
+        for i, (p, r) in enumerate(ratings.items())
+    ]
+    apart = {frozenset("ae")}  # a blocked e, or e blocked a
+    group = choose(waiting, apart, 4, 3.0, now)
+    assert group is not None and [w.player for w in group] == ["a", "b", "c", "d"]
+    # a cannot make four (d kept apart too, f too far): the next longest waiting, b, can.
+    group = choose(waiting, apart | {frozenset("ad")}, 4, 3.0, now)
+    assert group is not None and [w.player for w in group] == ["b", "e", "d", "c"]
+    # The longest waiting, a, has waited 10 s: at 1.5 a second f is near enough.
+    group = choose(waiting, apart | {frozenset("ad")}, 4, 3.0, now, widen=1.5)
+    assert group is not None and [w.player for w in group] == ["a", "b", "c", "f"]
 
 
 @pytest.fixture
@@ -281,6 +299,7 @@ def test_bad_seeks_are_refused_saying_what_was_wrong(still: str) -> None:
         async with http(still) as client:
             unknown = await seek(client, "a", pace="../../etc/passwd", status=422)
             assert "live, turn-based, untimed" in unknown["detail"]
+            assert "passwd" not in unknown["detail"]  # what was sent is not repeated
             assert "no clock" in (await seek(client, "a", pace="untimed", status=422))["detail"]
             assert "players" in (await seek(client, "a", players=5, status=422))["detail"]
             nameless = await client.post(
