@@ -24,6 +24,8 @@ from serverplay import PATIENCE, post, running_server
 from serverprocs import free_port
 
 from .conftest import SIZE, screen_text
+from .test_pseudo import SIZE as PSEUDO_SIZE
+from .test_pseudo import check, pseudo  # noqa: F401 (a fixture)
 
 
 @pytest.fixture
@@ -62,7 +64,7 @@ async def anna(address: str, table: str, token: str, sent: list[str], heard: lis
 
 
 def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
-    address: str, terminal: None
+    address: str, terminal: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tables: list[str] = []
 
@@ -126,9 +128,11 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
 
     asyncio.run(scenario())
     # The terminal's player key sat down there: "My games" at the server lists the table.
-    server = Server(f"http://{address}")
-    games = server.my_games(player_key(server.url))
-    assert [g["table"] for g in games["finished"]] == tables
+    capsys.readouterr()
+    assert main(["games", "--server", address]) == 0
+    listed = capsys.readouterr().out
+    assert "Playing (0)" in listed and "Finished (1)" in listed
+    assert f"  {tables[0]}  Anna, Ben  over" in listed
 
 
 def test_the_player_key_is_kept_per_server(tmp_path: Path) -> None:
@@ -258,5 +262,28 @@ def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
             await app.workers.wait_for_complete()  # the connection is given up
             assert "this token is no seat's or spectator's here" in screen_text(app)
             assert "disconnected" in str(screen.query_one("#people", Static).content)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.usefixtures("pseudo")
+def test_every_text_of_the_online_table_is_translated(
+    address: str, terminal: None, tui: Any
+) -> None:
+    # A name the pseudo-locale check exempts (the game's own), so that only texts are left.
+    seating = seat_online("--server", address, "--bots", "random", "--name", "Piepmatz")
+
+    async def scenario() -> None:
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=PSEUDO_SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            while not (screen.state and screen.state["legal"] and screen.previews):
+                await pilot.pause(0.01)
+            await pilot.press("h")
+            while "Hint" not in str(screen.query_one("#hint", Static).content):
+                await pilot.pause(0.01)
+            await pilot.press("t")
+            check(app, tui, set())
 
     asyncio.run(scenario())
