@@ -74,6 +74,9 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
         link = opened["invites"][0]["link"]
         seating = seat_online(link, "--name", "Ben")
         assert (seating.table, seating.seat) == (opened["table"], 1)
+        # The same link again (the terminal was closed): the seat it took, not a refusal.
+        again = seat_online(link)
+        assert (again.seat, again.token) == (1, seating.token)
         sent: list[str] = []
         heard: list[str] = []
         app = PiepmatzApp(online=seating)
@@ -244,6 +247,17 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
             assert f"): {screen.cards.words(said).plain} — expected lead" in str(hint.content)
 
     asyncio.run(scenario())
+    # Back to the table by its id: the seat this terminal's key sits at (My games).
+    back = seat_online("--server", address, "--join", seating.table)
+    assert (back.table, back.seat) == (seating.table, 0)
+    assert back.token == player_key(back.server.url)
+
+    async def hello() -> Any:
+        url = back.server.ws_url(back.table, "en")
+        async with SeatClient.connect(url, back.token) as seat:
+            return await asyncio.wait_for(seat.until("welcome"), PATIENCE)
+
+    assert asyncio.run(hello())["seat"] == 0  # the key is the seat's credential there
 
 
 def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
