@@ -180,6 +180,8 @@ def test_bad_input_ends_with_a_clear_message(
     assert "every seat at this table is taken" in err and "Traceback" not in err
     assert main(["play", "--server", address, "--bots", "nobody"]) == 2
     assert "not a bot this server offers" in capsys.readouterr().err
+    assert main(["play", "--server", address, "--join", full["table"], "--rules", "overview"]) == 2
+    assert "comes with its own seats and rules: drop --rules" in capsys.readouterr().err
 
 
 def test_the_public_tables_are_listed_with_the_command_that_joins_each(

@@ -230,6 +230,8 @@ def run_tutorial(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Options that open an online table (a quick game or one with friends).
+_OPENING = ("seats", "players", "bots", "rules", "seed", "pace", "public")
 #: Options of the local game that an online table does not take (the server has its own).
 _LOCAL_ONLY = ("resume", "replay", "delay", "text")
 
@@ -298,6 +300,16 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
     if args.list:
         sys.stdout.write(_public_tables(server) + "\n")
         return None
+    # What opens a table means nothing to one joined: said, rather than silently dropped.
+    opening = [f"--{n}" for n in _OPENING if getattr(args, n) not in (None, False)]
+    if target and opening:
+        raise OnlineError(
+            _("a table joined comes with its own seats and rules: drop {options}").format(
+                options=", ".join(opening)
+            )
+        )
+    if args.public and not args.seats:
+        raise OnlineError(_("--public lists a table with friends: it needs --seats"))
     if args.bots and len(args.bots) > 1 and not (target or args.seats):
         raise OnlineError(_("a quick game has one bot level (--bots BOT); --seats mixes them"))
     _online_terminal()
