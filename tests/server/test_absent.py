@@ -348,7 +348,7 @@ def test_the_player_key_says_hello_for_its_seats(tmp_path: Path) -> None:
     async def run() -> None:
         async with hub_at(tmp_path / "s.db", ManualClock()) as hub:
             room = await two_people(hub, "hour")
-            assert room.seat_for(KEY, player=True) == 0
+            assert room.seat_for(KEY, await hub.players.identify(KEY)) == 0
             assert room.seat_for(KEY) is None  # not a seat's own token
             games = await hub.store.games_of(room.seats[0].player_hash or "", 50)
             assert [(g.table_id, g.seat) for g in games] == [(room.id, 0)]

@@ -18,6 +18,7 @@ from piepmatz.bots import load_plugins, plugin_bot_names
 from piepmatz.core import PiepmatzError
 
 from . import db
+from .accounts import AccountsSetting
 from .clocks import Clock
 from .collector import collect
 from .headers import SecurityHeaders
@@ -32,6 +33,7 @@ from .pairing import PairingRules
 from .pool import BOT_TIMEOUT, Analysis, BotPool
 from .roster import BotRoster
 from .routes import Site, moderation, ops, pages, play, seek, tables, tutorial
+from .routes import accounts as account_routes
 from .store import StorageUnavailable, Store
 
 log = logging.getLogger("piepmatz.server")
@@ -59,6 +61,7 @@ def create_app(
     clock: Clock | None = None,
     metrics_allow: Sequence[str] | None = METRICS_ALLOW,
     drain: float = DRAIN,
+    accounts: str = "passwords",
     pairing: PairingRules | None = None,
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
@@ -74,6 +77,7 @@ def create_app(
     (addresses and networks; ``None``: there is no ``/metrics``). When it stops, the bots'
     moves being stored are waited for up to ``drain`` seconds. ``pairing`` is the operator's
     settings of "Find a game" (the wait before bots, the bot; :mod:`.pairing`'s defaults).
+    ``accounts`` is what players may have beside their browser's key (``off``, ``passwords``).
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -118,7 +122,12 @@ def create_app(
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
         app.state.site = Site(
-            hub, offered, limits or Limits(), counted, seeking=pairing or PairingRules()
+            hub,
+            offered,
+            limits or Limits(),
+            counted,
+            seeking=pairing or PairingRules(),
+            accounts_setting=AccountsSetting(accounts),
         )
         # The collector's passes run on the event loop's clock, short and often (collector.py).
         collector = asyncio.create_task(collect(), name="collector")
@@ -167,6 +176,7 @@ def create_app(
         tutorial.router,
         seek.router,
         moderation.router,
+        account_routes.router,
     )
     for router in routers:
         app.include_router(router)

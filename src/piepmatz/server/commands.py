@@ -72,6 +72,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "times in seconds or with s, m, h, d (e.g. blitz=live:3m+2s, relaxed=turn:3d); "
         "requests choose paces by name only (repeatable)",
     )
+    serve.add_argument(
+        "--accounts",
+        choices=("off", "passwords"),
+        default="passwords",
+        help="what players may have beside their browser's key: off (the key alone) or "
+        "passwords (a username and a password, to sign in on another browser) (passwords)",
+    )
     add_plugin(serve)
     from piepmatz.bots.analysis import DEFAULT_ITERATIONS, HINT_BOT, HINT_ITERATIONS
 
@@ -454,6 +461,7 @@ def run_serve(args: argparse.Namespace) -> int:
         metrics_allow=metrics_allow if args.metrics == "on" else None,
         drain=args.drain_timeout,
         pairing=pairing,
+        accounts=args.accounts,
     )
     # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
     uvicorn.run(

@@ -122,6 +122,8 @@ players = Table(
     # The password's argon2id hash (PHC string, with its salt and cost); null: no password.
     Column("password", String(256), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
+    # The id of the player's page (``/players/PAGE``): random, public, and no hash of a key.
+    Column("page", String(16), nullable=True, unique=True),
     # The rating (OpenSkill's Plackett-Luce mu and sigma) after the last rated game; null: none.
     Column("mu", Float, nullable=True),
     Column("sigma", Float, nullable=True),
@@ -151,6 +153,9 @@ rating_history = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
+    # The player's place in that game (1: first; tied players share one) and of how many.
+    Column("place", Integer, nullable=True),
+    Column("players", Integer, nullable=True),
     Index("ix_rating_history_player", "player_id", "at"),
 )
 

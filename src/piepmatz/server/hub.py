@@ -30,7 +30,9 @@ from .pace import (
     UnknownPace,
     default_resign,
 )
+from .players import Players
 from .pool import BotPool
+from .ratings import BOT_RATINGS, Ratings
 from .reviews import Reviews
 from .room import Room
 from .roster import HUMAN, UnknownBot
@@ -97,6 +99,8 @@ class Hub:
         self.clock: Clock = clock or SystemClock()
         self.rooms: dict[str, Room] = {}
         self.reviews = Reviews(bots)
+        self.players = Players(store)
+        self.ratings = Ratings(store, self.players)
         self.bus: Bus | None = None
         self._loading = asyncio.Lock()
         #: Since when (monotonic seconds) each held table has been idle, by id.
@@ -195,6 +199,7 @@ class Hub:
         if self.bus is not None:
             room.replica.bus = self.bus
             await self.bus.hold(room.id)
+        room.on_over = self.ratings.rate
         self.rooms[room.id] = room
 
     async def resume(self) -> int:
@@ -261,6 +266,8 @@ class Hub:
             # Its game would start at once, without the person's part of the deal.
             raise TableRefused("a table with one person opens with that person seated")
         setup = self._setup(len(kinds), len(humans), pace, stand_in, resign, rated)
+        if rated:
+            self._check_rated(kinds, seed, hints, player if name is not None else "")
         if seed is not None and len(humans) > 1:
             # Whoever chose the seed could deal the game at home and know every hand.
             raise TableRefused(
@@ -278,6 +285,8 @@ class Hub:
             game = new_game(len(kinds), rules, 0 if seed is None else seed)
         except ValueError as exc:
             raise TableRefused(f"rules {rules!r}: {exc}") from None
+        # Every key of a player names the same player (a sign-in's key too).
+        creator_id = None if player is None else await self.players.identify(player)
         tokens = {i: new_token() for i in humans} if name is not None else {}
         spectator = new_token()
         seats = [
@@ -287,7 +296,7 @@ class Hub:
                 token_hash(tokens[i]) if i in tokens else None,
                 hints and i == seat,
                 part=parts[i],
-                player_hash=token_hash(player) if player is not None and i == seat else None,
+                player_hash=creator_id if i == seat else None,
             )
             for i, k in enumerate(kinds)
         ]
@@ -314,6 +323,22 @@ class Hub:
         room.note_presence()
         room.botseats.wake()
         return Opened(room, seat, tokens, spectator)
+
+    @staticmethod
+    def _check_rated(kinds: list[str], seed: int | None, hints: bool, player: str | None) -> None:
+        """Refuse a rated table that could not be rated (:mod:`.ratings`)."""
+        if seed is not None:
+            raise TableRefused("rated: a rated table's deal is the server's secret (no seed)")
+        if hints:
+            raise TableRefused("rated: a rated table has no hints")
+        if player is None:
+            raise TableRefused("rated: a rated game needs your player key (player)")
+        for i, kind in enumerate(kinds):
+            if kind != HUMAN and kind not in BOT_RATINGS:
+                raise TableRefused(
+                    f"seat {i}: {kind} has no fixed rating; a rated table's bots are "
+                    + ", ".join(BOT_RATINGS)
+                )
 
     def _setup(
         self,

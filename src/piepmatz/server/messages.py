@@ -236,6 +236,8 @@ class TableInfo(BaseModel):
     abortable: bool = False
     #: How the game ended (see ``Room.ending``), once it has.
     ending: dict[str, Any] | None = None
+    #: The game counts for the people's ratings (``GET /api/tables/{id}/ratings``).
+    rated: bool = False
 
 
 class Welcome(BaseModel):
@@ -424,6 +426,9 @@ class NewTable(_Strict):
     #: What a resignation does: ``end`` the game (two players; their default) or ``play_on``.
     resign: Literal["end", "play_on"] | None = None
     player: PlayerKey | None = None
+    #: The game counts for the people's ratings (``docs/online.md``, "Ratings"): no seed, no
+    #: hints, every person with their player key, bots with a fixed rating.
+    rated: bool = False
 
 
 class QuickGame(_Strict):
@@ -439,6 +444,40 @@ class QuickGame(_Strict):
     deal_part: DealPart | None = None
     pace: OfferedName = "untimed"
     player: PlayerKey | None = None
+    #: The game counts for the person's rating (then ``hints`` must be false).
+    rated: bool = False
+
+
+#: What an account's request may carry: far above the rules' bounds (``accounts.py`` says
+#: what a username and a password may be), so that nothing long reaches the hasher.
+AccountText = Annotated[str, Field(max_length=1024)]
+
+
+class SignUp(_Strict):
+    """``POST /api/account``: a username and password for the player of the request's key."""
+
+    username: AccountText
+    password: AccountText
+
+
+class SignIn(_Strict):
+    """``POST /api/account/sign-in``: answered with a new player key for the account."""
+
+    username: AccountText
+    password: AccountText
+
+
+class NewPassword(_Strict):
+    """``POST /api/account/password``."""
+
+    old: AccountText
+    new: AccountText
+
+
+class DeleteAccount(_Strict):
+    """``DELETE /api/account``: the account's password (none for a player without one)."""
+
+    password: AccountText | None = None
 
 
 class Join(_Strict):

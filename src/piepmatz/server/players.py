@@ -10,6 +10,7 @@ holds their account, rating and ban; it is made when first needed.
 from __future__ import annotations
 
 import re
+import secrets
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -25,6 +26,11 @@ from .store import Store
 
 #: A player key as browsers make it: 32 random bytes, URL-safe base64 without padding.
 PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
+
+
+def new_page() -> str:
+    """A player's page's id: random and public (a player id is a key's hash, never shown)."""
+    return secrets.token_urlsafe(12)
 
 
 class Players:
@@ -53,7 +59,9 @@ class Players:
             return
         try:
             async with self.store.writing() as conn:
-                await conn.execute(insert(players).values(id=player_id, created=datetime.now(UTC)))
+                await conn.execute(
+                    insert(players).values(id=player_id, created=datetime.now(UTC), page=new_page())
+                )
         except IntegrityError:
             pass  # made meanwhile, here or by another process
 

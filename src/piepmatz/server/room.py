@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hmac
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,6 +33,7 @@ from .fanout import Audience
 from .messages import CHAT_HISTORY, Ack, ChatLine, SeatInfo, TableInfo
 from .news import ChatLineNews, ChatNews, MoveNews, PresenceNews, SeatNews
 from .pace import TableSetup
+from .players import Players
 from .pool import BotPool
 from .replication import Replica
 from .seats import Connection, RoomError, Seat, new_token, token_hash, token_matches
@@ -99,6 +102,8 @@ class Room:
         self.botseats = BotSeats(self)
         self.clocks = Clocks(self, self.setup.pace, clock or SystemClock())
         self.standins = StandIns(self)
+        #: What follows a game that ended here (the hub rates a rated table's game).
+        self.on_over: Callable[[Room], Awaitable[object]] | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -120,14 +125,20 @@ class Room:
     def free_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.is_human and s.name is None]
 
-    def seat_for(self, token: str, player: bool = False) -> int | None:
-        """The seat whose credential ``token`` is (or, if ``player``, whose browser's player key
-        it is too); checks every seat, so timing is even."""
+    def seat_for(self, token: str, player: str | None = None) -> int | None:
+        """The seat whose credential ``token`` is (or whose person is the player ``player``,
+        the id :meth:`Players.identify` found for a player key); checks every seat, so timing
+        is even."""
         found = None
         for i, seat in enumerate(self.seats):
             if token_matches(token, seat.token_hash):
                 found = i
-            if player and token_matches(token, seat.player_hash) and seat.name is not None:
+            if (
+                player is not None
+                and seat.player_hash is not None
+                and hmac.compare_digest(player, seat.player_hash)
+                and seat.name is not None
+            ):
                 found = i
         return found
 
@@ -152,7 +163,16 @@ class Room:
         with a new credential), allowing hints or not, adding ``part`` to the deal and, with
         ``player``, their browser's player key; the game is dealt and starts (the clocks
         too) once every person's seat is taken."""
+        # Every key of a player names the same player (a sign-in's key too).
+        player_hash = None if player is None else await Players(self.store).identify(player)
         async with self.lock:
+            if (
+                self.setup.rated
+                and player_hash is not None
+                and any(s.player_hash == player_hash for s in self.seats)
+            ):
+                # One player at two seats would play against themselves for a rating.
+                raise RoomError(ErrorCode.SEAT_TAKEN, _("you sit at this rated table already"))
             public = seat is None
             while True:
                 free = self.free_seats()
@@ -165,7 +185,6 @@ class Room:
                         ErrorCode.SEAT_TAKEN, _("seat {seat} is already taken").format(seat=seat)
                     )
                 assert seat is not None and token is not None
-                player_hash = None if player is None else token_hash(player)
                 now = self.clocks.clock.now()
                 try:
                     status, seed = await self.store.take_seat(
@@ -348,6 +367,7 @@ class Room:
             abort=[i for i, s in enumerate(self.seats) if s.abort],
             abortable=self.standins.abortable(),
             ending=self.ending,
+            rated=self.setup.rated,
         )
 
     # ------------------------------------------------------------------ playing
@@ -459,7 +479,20 @@ class Room:
             await self.audience.broadcast_state()
             self.clocks.arm()
         self.botseats.wake()
+        if over:
+            await self.game_over()
         return str(action)
+
+    async def game_over(self) -> None:
+        """The game ended here (its end was stored by this process): what follows a game,
+        such as the ratings of a rated table (``on_over``, set by the hub). A failure there is
+        logged; the game's end stands."""
+        if self.on_over is None:
+            return
+        try:
+            await self.on_over(self)
+        except Exception:
+            log.exception("table %s: what follows the game's end failed", self.id)
 
     async def time_is_up(self) -> None:
         """The clocks' timer rang: a stand-in plays for whoever's time is up."""

@@ -207,12 +207,15 @@ class StandIns:
                 raise RoomError(ErrorCode.NOT_PLAYING, "there is no game going on to resign")
             if room.seats[seat].absent == Absence.RESIGNED:
                 raise RoomError(ErrorCode.RESIGNED, "you resigned already")
-            if room.setup.resign == RESIGN_END:
+            ended = room.setup.resign == RESIGN_END
+            if ended:
                 others = [i for i in range(len(room.seats)) if i != seat]
                 await self.end_locked(self.ending(Ending.RESIGNED, seat=seat, winners=others))
             else:
                 await self.replace_locked(seat, Absence.RESIGNED)
         room.botseats.wake()
+        if ended:
+            await room.game_over()
 
     async def abort(self, seat: int) -> None:
         """The person at ``seat`` asks to abort: a table waiting for people is aborted at once;

@@ -11,12 +11,14 @@ from starlette.requests import HTTPConnection
 
 from piepmatz.i18n import _
 
+from ..accounts import Accounts, AccountsSetting
 from ..hub import Hub, NoTable
 from ..limits import AddressBuckets, AddressCounter, Limits
 from ..metrics import Metrics
 from ..moderation import Moderation
 from ..pairing import Pairing, PairingRules
 from ..players import Players
+from ..ratings import Ratings
 from ..room import Room
 from ..roster import BotRoster
 
@@ -36,8 +38,12 @@ class Site:
     addresses: AddressCounter = field(init=False)
     opened: AddressBuckets = field(init=False)
     reviewed: AddressBuckets = field(init=False)
+    #: What players may have beside their browser's key (``serve --accounts``).
+    accounts_setting: AccountsSetting = AccountsSetting.PASSWORDS
     #: Players' ids, accounts, ratings and bans.
     players: Players = field(init=False)
+    #: Sign up, in and out, passwords (``serve --accounts``: allowed or not).
+    accounts: Accounts = field(init=False)
     #: "Find a game": the waiting list and the tables it opens.
     pairing: Pairing = field(init=False)
     #: Mutes, blocks, reports and bans (issue 46).
@@ -50,7 +56,12 @@ class Site:
         self.reviewed = AddressBuckets(limits.reviews_per_minute, limits.reviews_burst)
         self.players = Players(self.hub.store)
         self.pairing = Pairing(self.hub, self.players, self.seeking)
+        self.accounts = Accounts(self.hub.store, self.players, self.accounts_setting)
         self.moderation = Moderation(self.hub.store, self.players)
+
+    @property
+    def ratings(self) -> Ratings:
+        return self.hub.ratings
 
 
 def site(connection: HTTPConnection) -> Site:

@@ -39,6 +39,7 @@ from ..messages import (
 )
 from ..moderation import banned_words, recheck_due
 from ..outbox import ClientGone, WebSocketClient
+from ..players import PLAYER_KEY
 from ..room import Room
 from ..seats import Connection, RoomError
 from ..store import StorageUnavailable
@@ -177,7 +178,15 @@ class Conversation:
         except StorageUnavailable as exc:
             await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: say hello again in a moment")
             return
-        seat = room.seat_for(message.token, player=True)
+        seat = room.seat_for(message.token)
+        if seat is None and PLAYER_KEY.fullmatch(message.token):
+            # A player key: the seat of the player it names (any of their keys).
+            try:
+                player = await self.site.players.identify(message.token)
+            except StorageUnavailable as exc:
+                await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: say hello again in a moment")
+                return
+            seat = room.seat_for(message.token, player)
         if seat is None and not room.is_spectator_token(message.token):
             await self.refuse(ErrorCode.BAD_TOKEN, "this token is no seat's or spectator's here")
             return

@@ -114,6 +114,7 @@ async def new_table(body: NewTable, request: Request, site: SiteOf) -> dict[str,
         stand_in=body.stand_in,
         resign=body.resign,
         player=body.player,
+        rated=body.rated,
     )
 
 
@@ -136,6 +137,7 @@ async def quick(body: QuickGame, request: Request, site: SiteOf) -> dict[str, An
         part=body.deal_part,
         pace=body.pace,
         player=body.player,
+        rated=body.rated,
     )
 
 
@@ -228,6 +230,8 @@ async def join(body: Join, room: TableOf, site: SiteOf) -> dict[str, Any]:
     elif not room.public:
         raise HTTPException(403, _("this table is joined by invite only"))
     await refuse_banned(site, body.player)
+    if room.setup.rated and body.player is None:
+        raise HTTPException(422, _("a rated table needs your player key (player)"))
     try:
         seat, token = await room.take_seat(
             seat, body.name, token, body.hints, body.deal_part, body.player

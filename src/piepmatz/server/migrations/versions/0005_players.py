@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("login", sa.String(32), nullable=True, unique=True),
         sa.Column("password", sa.String(256), nullable=True),
         sa.Column("created", _WHEN, nullable=False),
+        sa.Column("page", sa.String(16), nullable=True, unique=True),
         sa.Column("mu", sa.Float, nullable=True),
         sa.Column("sigma", sa.Float, nullable=True),
         sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
@@ -52,6 +53,8 @@ def upgrade() -> None:
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
         sa.Column("at", _WHEN, nullable=False),
+        sa.Column("place", sa.Integer, nullable=True),
+        sa.Column("players", sa.Integer, nullable=True),
     )
     op.create_index("ix_rating_history_player", "rating_history", ["player_id", "at"])
     op.create_table(
