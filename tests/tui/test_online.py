@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 from piepmatz.cli import build_parser, main
 from piepmatz.core import Action
 from piepmatz.server.client import SeatClient
+from piepmatz.server.pace import PaceRoster
 from piepmatz.text.words import action_words, birds_as
 from piepmatz.tui import commands
 from piepmatz.tui.app import PiepmatzApp
@@ -31,7 +32,9 @@ from .test_pseudo import check, pseudo  # noqa: F401 (a fixture)
 @pytest.fixture
 def address(tmp_path: Path) -> Any:
     url = f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
-    with running_server(url, hint_iterations=40) as found:
+    # A pace whose clock runs out at once, besides the server's own.
+    paces = PaceRoster.build(["blitz=live:1s+0s"])
+    with running_server(url, hint_iterations=40, paces=paces) as found:
         yield found
 
 
@@ -301,5 +304,28 @@ def test_every_text_of_the_online_table_is_translated(
                 await pilot.pause(0.01)
             await pilot.press("t")
             check(app, tui, set())
+
+    asyncio.run(scenario())
+
+
+def test_a_person_whose_time_ran_out_takes_the_seat_back(address: str, terminal: None) -> None:
+    seating = seat_online("--server", address, "--bots", "random", "--pace", "blitz")
+
+    async def scenario() -> None:
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + PATIENCE
+            while not screen.stood_in():  # a second, then the stand-in plays the seat
+                assert loop.time() < deadline
+                await pilot.pause(0.02)
+            assert "(a stand-in plays)" in str(screen.query_one("#people", Static).content)
+            await pilot.press("b")
+            while screen.stood_in():
+                assert loop.time() < deadline
+                await pilot.pause(0.02)
+            assert "(a stand-in plays)" not in str(screen.query_one("#people", Static).content)
 
     asyncio.run(scenario())

@@ -98,6 +98,7 @@ class OnlineTableScreen(Screen[None]):
         Binding("l", "log", N_("Log")),
         Binding("w", "why", N_("Why?"), show=False),
         Binding("y", "copy_invites", N_("Copy invites"), show=False),
+        Binding("b", "back", N_("Take my seat back")),
         Binding("e", "score_sheet", N_("Score sheet")),
         Binding("pageup", "scroll_log(-1)", N_("Log up"), show=False, priority=True),
         Binding("pagedown", "scroll_log(1)", N_("Log down"), show=False, priority=True),
@@ -205,6 +206,7 @@ class OnlineTableScreen(Screen[None]):
                 hide_binding(self, "hint", False)
                 self.refresh_bindings()
             self.draw_people()
+            self.refresh_bindings()
             if self.state is None:
                 self.draw_waiting()
         elif kind == "state":
@@ -228,7 +230,14 @@ class OnlineTableScreen(Screen[None]):
                     str(message.get("message", "")), title=_("Refused"), severity="error"
                 )
         elif kind in ("stand_in", "returned", "bot_replaced"):
+            if kind == "stand_in" and message.get("seat") == self.seat:
+                self.app.notify(
+                    _("A stand-in bot plays for you now: b takes your seat back."),
+                    severity="warning",
+                    timeout=20,
+                )
             self.draw_people()
+            self.refresh_bindings()
 
     def take_state(self, message: dict[str, Any]) -> None:
         try:
@@ -538,7 +547,20 @@ class OnlineTableScreen(Screen[None]):
             return self.finished is not None
         if action == "copy_invites":
             return bool(self.seating.invites)
+        if action == "back":
+            return self.stood_in()
         return True
+
+    def stood_in(self) -> bool:
+        """A stand-in plays this seat while its person is here (their time ran out, or they
+        were away): ``back`` takes it back (a resignation cannot be taken back)."""
+        seats = self.table["seats"] if self.table else []
+        absent = seats[self.seat].get("absent") if self.seat < len(seats) else None
+        return absent in ("time", "away") and not self.ended
+
+    def action_back(self) -> None:
+        if self.stood_in():
+            self.run_worker(self.send({"type": "back"}))
 
     def action_score_sheet(self) -> None:
         game = self.finished
