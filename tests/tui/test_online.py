@@ -13,6 +13,7 @@ from textual.widgets import OptionList, Static
 
 from piepmatz.cli import build_parser, main
 from piepmatz.core import Action
+from piepmatz.i18n import translation
 from piepmatz.server.client import SeatClient
 from piepmatz.server.pace import PaceRoster
 from piepmatz.text.words import action_words, birds_as
@@ -183,6 +184,14 @@ def test_bad_input_ends_with_a_clear_message(
     assert "every seat at this table is taken" in err and "Traceback" not in err
     assert main(["play", "--server", address, "--bots", "nobody"]) == 2
     assert "not a bot this server offers" in capsys.readouterr().err
+    # In the player's language: the server's refusal too.
+    assert main(["play", "--lang", "de", "--server", address, "--join", full["table"]]) == 2
+    german = translation("de")
+    said = german.gettext("the server refused: {reason}").format(
+        reason=german.gettext("every seat at this table is taken")
+    )
+    assert capsys.readouterr().err == f"piepmatz play: {said}\n"
+    assert said != "the server refused: every seat at this table is taken"
     assert main(["play", "--server", address, "--join", full["table"], "--rules", "overview"]) == 2
     assert "comes with its own seats and rules: drop --rules" in capsys.readouterr().err
 
