@@ -18,6 +18,7 @@ a process that dies half-way leaves them waiting.
 from __future__ import annotations
 
 import functools
+import logging
 import random
 import time
 from collections.abc import Iterable
@@ -39,6 +40,8 @@ from .players import Players
 from .roster import HUMAN
 from .seats import new_token
 from .vocabulary import SeekStatus, TableStatus
+
+log = logging.getLogger("piepmatz.server")
 
 #: Seconds a player waits before they may fill the empty seats with bots.
 BOTS_AFTER = 45.0
@@ -383,6 +386,10 @@ class Pairing:
             except _Contended:
                 contended += 1
                 continue
+            except TableRefused:
+                # The seek was checked when it was made: a refusal here is the server's fault.
+                log.exception("pairing %d players at %s: the table was refused", size, pace)
+                break
             opened += 1
         return opened
 
