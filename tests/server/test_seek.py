@@ -316,6 +316,19 @@ def test_bad_seeks_are_refused_saying_what_was_wrong(still: str) -> None:
     asyncio.run(run())
 
 
+def test_serve_refuses_a_seek_bot_it_cannot_rate_and_a_negative_wait(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from piepmatz.cli import main
+
+    assert main(["serve", "--seek-bot", "../bot"]) == 2
+    assert "--seek-bot: not a bot this server offers" in capsys.readouterr().err
+    assert main(["serve", "--bot", "quick=greedy", "--seek-bot", "quick"]) == 2
+    assert "quick has no fixed rating: choose one of random, easy" in capsys.readouterr().err
+    assert main(["serve", "--seek-bots-after", "-1"]) == 2
+    assert "--seek-bots-after: bots_after must be 0 or more" in capsys.readouterr().err
+
+
 def test_a_seek_nobody_asks_about_leaves_the_list(sqlite_url: str) -> None:
     async def run(address: str) -> None:
         await rows(sqlite_url, db.players, player("a", mu=10.0), player("b", mu=40.0))

@@ -426,12 +426,26 @@ def run_serve(args: argparse.Namespace) -> int:
         sys.stderr.write(f"piepmatz serve: {exc}\n")
         return 2
     from .pairing import PairingRules
+    from .ratings import BOT_RATINGS
     from .roster import UnknownBot
 
     try:
-        pairing = PairingRules(bots_after=args.seek_bots_after, bot=roster.choose(args.seek_bot))
-    except (ValueError, UnknownBot) as exc:
-        sys.stderr.write(f"piepmatz serve: --seek-bots-after, --seek-bot: {exc}\n")
+        seek_bot = roster.choose(args.seek_bot)
+    except UnknownBot as exc:
+        sys.stderr.write(f"piepmatz serve: --seek-bot: {exc}\n")
+        return 2
+    if seek_bot not in BOT_RATINGS:
+        # The tables it fills are rated, and a rated table's bots have fixed ratings.
+        sys.stderr.write(
+            f"piepmatz serve: --seek-bot: {seek_bot} has no fixed rating: choose one of "
+            + ", ".join(BOT_RATINGS)
+            + "\n"
+        )
+        return 2
+    try:
+        pairing = PairingRules(bots_after=args.seek_bots_after, bot=seek_bot)
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz serve: --seek-bots-after: {exc}\n")
         return 2
     if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
         sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
