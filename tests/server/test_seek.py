@@ -129,7 +129,7 @@ def test_two_seeking_the_same_game_sit_at_one_rated_table(database_url: str) -> 
             info = (await client.get(f"/api/tables/{table}")).json()
             # Nobody sits until they come, nobody else may take the seat, and it is not listed.
             assert info["status"] == "waiting" and [s["name"] for s in info["seats"]] == [None] * 2
-            assert info["pace"]["name"] == "live"
+            assert info["pace"]["name"] == "live" and info["rated"] is True
             assert table not in tables_of(*(await client.get("/api/tables")).json())
             stranger = {"name": "Eve", "player": key("e"), "deal_part": "e" * 32}
             refused = await client.post(f"/api/tables/{table}/join", json=stranger)
@@ -260,7 +260,7 @@ def test_after_the_wait_bots_fill_the_empty_seats(sqlite_url: str) -> None:
             )
             assert made.status_code == 201, made.text
             table = (await client.get(f"/api/tables/{made.json()['table']}")).json()
-            assert table["status"] == "playing"
+            assert table["status"] == "playing" and table["rated"] is True
             assert sorted(s["kind"] for s in table["seats"]) == ["human", "medium", "medium"]
             assert table["seats"][made.json()["seat"]]["name"] == "Player a"
             await where(client, "a", 404)
