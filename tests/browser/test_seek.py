@@ -35,6 +35,13 @@ def test_two_people_find_each_other_and_sit_at_one_table(browser: Any, site: str
         "0 other people are waiting for this game.", timeout=PATIENCE
     )
     expect(anna.locator("#seek-cancel")).to_be_visible()
+    # Bots are offered only after the server's wait (45 s); until then it says when.
+    expect(anna.locator("#seek-bots")).to_be_hidden()
+    expect(anna.locator("#seek-note")).to_contain_text("After 45 s")
+    # Asking again keeps the keyboard's focus where it was.
+    anna.focus("#seek-cancel")
+    anna.wait_for_timeout(1200)
+    assert anna.evaluate("() => document.activeElement.id") == "seek-cancel"
     no_violations(anna, "the lobby while finding a game", both_sizes=False)
     ben = _seek(browser, site, "Ben")
     for page in (anna, ben):

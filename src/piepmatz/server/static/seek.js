@@ -72,19 +72,29 @@ export function findGame(myName, paces) {
     idle();
   };
 
+  // The waiting view is built once per wait and only its words change afterwards, so that a
+  // keyboard's focus on a button stays where it is while the page asks again.
+  let view = null;
   const waiting = (where) => {
+    if (!view) {
+      view = {
+        wait: h("p", { id: "seek-wait" }),
+        note: h("p", { class: "muted", id: "seek-note" }),
+        bots: h("button", { type: "button", class: "primary", id: "seek-bots", hidden: true, onclick: withBots }, _("Play with bots now")),
+      };
+      clear(body).append(view.wait, view.note,
+        h("div", { class: "buttons" }, view.bots, h("button", { type: "button", id: "seek-cancel", onclick: cancel }, _("Cancel"))));
+    }
     const ready = where.waited >= where.bots_after;
     const game = ngettext("{count} player", "{count} players", where.players);
     const chosen = paces.find((p) => p.name === where.pace);
+    view.wait.textContent = _("Looking for a game ({game}, {pace}): waiting for {time}.", {
+      game, pace: chosen ? paceWords(chosen) : where.pace, time: duration(where.waited) });
+    view.note.textContent = _("After {time} you may fill the empty seats with bots.", { time: duration(where.bots_after) });
+    view.note.hidden = ready;
+    view.bots.hidden = !ready;
     const others = ngettext("{count} other person is waiting for this game.", "{count} other people are waiting for this game.", where.others);
     if (news.textContent !== others) news.textContent = others;
-    clear(body).append(
-      h("p", { id: "seek-wait" }, _("Looking for a game ({game}, {pace}): waiting for {time}.", {
-        game, pace: chosen ? paceWords(chosen) : where.pace, time: duration(where.waited) })),
-      ready ? null : h("p", { class: "muted" }, _("After {time} you may fill the empty seats with bots.", { time: duration(where.bots_after) })),
-      h("div", { class: "buttons" },
-        ready ? h("button", { type: "button", class: "primary", id: "seek-bots", onclick: withBots }, _("Play with bots now")) : null,
-        h("button", { type: "button", id: "seek-cancel", onclick: cancel }, _("Cancel"))));
   };
 
   /** Ask the server where the seek stands, and again in a moment while it waits. */
@@ -94,9 +104,13 @@ export function findGame(myName, paces) {
       where = await api("GET", "/api/seek", undefined, bearer());
     } catch (error) {
       if (error.status === 404) {
-        if (timer !== null) toast(_("Your search ended: {reason}", { reason: error.message }));
-        news.textContent = "";
-        idle();
+        if (view) {
+          // Waiting, and the server knows of no seek now: it was left unasked too long, or
+          // given up in another tab.
+          toast(_("Your search ended: {reason}", { reason: error.message }));
+          news.textContent = "";
+          idle();
+        }
       } else {
         timer = setTimeout(ask, POLL * 1000); // the server is away for a moment: ask again
       }
@@ -109,6 +123,7 @@ export function findGame(myName, paces) {
 
   const idle = () => {
     stop();
+    view = null;
     clear(body).append(
       timed.length ? h("div", { class: "fields" },
         h("label", { for: "seek-players" }, _("Players")), players,
