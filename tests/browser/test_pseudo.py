@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import time
 from typing import Any
 
 import httpx
@@ -154,8 +155,16 @@ def test_every_text_of_every_page_is_translated(
     waiting = server.table(["human", "human", "easy"], name="Pia", player=key)
     join = server.table(["human", "human", "easy"], name="Pia")
     going = server.quick(3, key, name="Pia")
+    rated = server.quick(2, key, name="Pia", rated=True, hints=False)
+    server.finish(rated)
     page = pseudo_page(browser, catalogue, key)
     site = server.site
+    mine: dict[str, Any] = {}
+    for _ in range(100):  # rated just after its end is stored
+        mine = httpx.get(f"{site}/api/account", headers={"Authorization": f"Bearer {key}"}).json()
+        if mine["rated_games"]:
+            break
+        time.sleep(0.05)
     for address, ready in (
         (f"{site}/?lang={PSEUDO}", "#quick-start"),
         (f"{site}/rules?rules=standard", "article.rules h1"),
@@ -164,6 +173,9 @@ def test_every_text_of_every_page_is_translated(
         (f"{site}/play/no-such-table", ".dead-end"),
         (server.url(over["link"]), "#sheet-legend"),
         (f"{site}/replay/{over['table']}", "#deal-check[data-outcome]"),
+        (f"{site}/account", "#sign-up"),
+        (f"{site}/players/{mine['page']}", "#rated-games"),
+        (server.url(rated["link"]), "#seat-ratings"),
     ):
         page.goto(address)
         page.wait_for_selector(ready, timeout=PATIENCE)

@@ -66,6 +66,7 @@ async def i18n(lang: str) -> dict[str, Any]:
 @router.get("/rules", include_in_schema=False)
 @router.get("/tutorial", include_in_schema=False)
 @router.get("/games", include_in_schema=False)
+@router.get("/account", include_in_schema=False)
 async def lobby_page() -> FileResponse:
     return FileResponse(_PAGE)
 
@@ -79,4 +80,9 @@ async def favicon() -> FileResponse:
 @router.get("/play/{table_id}", include_in_schema=False)
 @router.get("/replay/{table_id}", include_in_schema=False)
 async def table_page(table_id: str) -> FileResponse:
+    return FileResponse(_PAGE)
+
+
+@router.get("/players/{page}", include_in_schema=False)
+async def player_page(page: str) -> FileResponse:
     return FileResponse(_PAGE)

@@ -10,6 +10,7 @@ import { showRules } from "./rules.js";
 import { showGames } from "./games.js";
 import { showTutorial } from "./tutorial.js";
 import { missingTable, problem } from "./deadends.js";
+import { accountHeader, showAccount, showPlayer } from "./account.js";
 
 let leave = null; // what the page shown needs to stop (a socket, a timer) before it is redrawn
 
@@ -24,9 +25,11 @@ async function route() {
     else if (path === "/rules") leave = await showRules(new URLSearchParams(location.search).get("rules") || "standard");
     else if (path === "/games") leave = await showGames();
     else if (path === "/tutorial") leave = await showTutorial();
+    else if (path === "/account") leave = await showAccount();
+    else if ((match = path.match(/^\/players\/([\w-]+)$/))) leave = await showPlayer(match[1]);
     else leave = await showLobby();
   } catch (error) {
-    if (error.status === 404 && match) missingTable(match[1]);
+    if (error.status === 404 && match && !path.startsWith("/players/")) missingTable(match[1]);
     else problem(error);
   }
 }
@@ -48,6 +51,8 @@ function header() {
     await switchLanguage(select.value);
   } }, Object.entries(languages()).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
   clear(document.getElementById("settings")).append(select);
+  // Who this browser is: asked of the server, so it comes a moment later.
+  accountHeader().then((box) => document.getElementById("settings").prepend(box));
 }
 
 playerKey(); // this browser's player, made on its first visit

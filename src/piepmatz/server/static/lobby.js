@@ -99,6 +99,11 @@ export async function showLobby() {
   const quickPlayers = select("quick-players", [3, 2, 4].map((n) => [String(n), ngettext("{count} player", "{count} players", n)]), "3");
   const quickBot = select("quick-bot", LEVELS, "medium");
   const quickHints = h("input", { type: "checkbox", id: "quick-hints", checked: true });
+  // A rated game has no hints: the bots' advice would play for the person.
+  const quickRated = h("input", { type: "checkbox", id: "quick-rated", onchange: () => {
+    quickHints.disabled = quickRated.checked;
+    if (quickRated.checked) quickHints.checked = false;
+  } });
   const quickPace = paceOptions(h("select", { id: "quick-pace", name: "quick-pace" }), PACES, paceOf("untimed") || PACES[0]?.name);
   const quick = h("section", { class: "panel", "aria-labelledby": "quick-title" },
     h("h2", { id: "quick-title" }, _("Play against bots now")),
@@ -106,12 +111,13 @@ export async function showLobby() {
       h("label", { for: "quick-players" }, _("Players")), quickPlayers,
       h("label", { for: "quick-bot" }, _("Bots")), quickBot,
       PACES.length ? [h("label", { for: "quick-pace" }, _("Pace")), quickPace] : null,
-      check(quickHints, hintText().quick)),
+      check(quickHints, hintText().quick),
+      check(quickRated, _("Rated: the game counts for your rating (no hints)"))),
     h("button", { type: "button", class: "primary", id: "quick-start", onclick: async () => {
       const who = myName();
       if (!who) return;
       try {
-        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked, deal_part: dealPart(),
+        go(await api("POST", "/api/quick", { name: who, players: Number(quickPlayers.value), bot: quickBot.value, hints: quickHints.checked, rated: quickRated.checked || undefined, deal_part: dealPart(),
           pace: paceOf(quickPace.value), player: playerKey() }));
       } catch (error) {
         toast(_("Could not start: {reason}", { reason: error.message }));

@@ -471,9 +471,31 @@ class TablePage {
       this.store.state?.view.end_triggered && !this.store.state.result
         ? h("span", { class: "tag last-round", title: _("the end is triggered: play goes on until everybody has had the same number of turns") }, _("Last round"))
         : null,
+      info.rated ? h("span", { class: "tag rated", id: "rated-tag", title: _("this game counts for the players' ratings") }, _("Rated")) : null,
+      info.rated ? this.ratingsLine() : null,
       h("a", { class: "rules-inline", href: rulesHref(info.rules), target: "_blank", rel: "noopener" }, _("Rules of this game")),
       h("a", { class: "to-log", href: "#log-panel" }, _("Log and chat")),
     ].filter(Boolean));
+  }
+
+  /** A rated table's seats with their ratings (asked once; a bot's is fixed), each person's
+  linked to their page. */
+  ratingsLine() {
+    // Asked when the page opens and again once the game is over (the server rates it just
+    // after storing its end).
+    const over = this.store.info.status === "over";
+    if (this.store.ratingsAsked !== over) {
+      this.store.ratingsAsked = over;
+      setTimeout(() => api("GET", `/api/tables/${this.id}/ratings`).then((answer) => {
+        this.store.ratings = answer.seats;
+        if (this.headEl) this.renderHead();
+      }).catch(() => {}), over ? 1500 : 0);
+    }
+    if (!this.store.ratings) return null;
+    const seats = this.store.ratings.filter((s) => s.rating !== null).map((s) => [
+      s.page ? h("a", { href: `/players/${s.page}` }, this.nameOf(s.seat)) : this.nameOf(s.seat), " ", String(s.rating)]);
+    return h("span", { class: "muted", id: "seat-ratings" }, " ", _("Ratings:"), " ",
+      seats.flatMap((s, i) => (i ? [", ", ...s] : s)));
   }
 
   /** Draw the page from the store: the one place that does, after every change to it. The

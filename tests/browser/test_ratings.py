@@ -1,0 +1,67 @@
+"""An account and a rating in real Chromium: a person creates an account, plays a rated quick game
+against a bot (resigned: the fastest way to its end), and finds the rating on their player page
+(docs/online.md, "Accounts" and "Ratings")."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+
+DESKTOP = {"width": 1280, "height": 900}
+#: No wait for one step takes longer than this (milliseconds).
+PATIENCE = 20_000
+
+
+def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
+    browser: Any, site: str
+) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(f"{site}/?pace=0")
+    # An account, from the header's link.
+    page.locator("#account-link").click()
+    page.wait_for_url(re.compile(r"/account$"))
+    page.fill("#new-username", "Wren")
+    page.fill("#new-password", "a song at dawn")
+    page.locator("#sign-up button[type=submit]").click()
+    expect(page.locator("#account-link")).to_have_text("Wren", timeout=PATIENCE)
+    expect(page.locator("#my-rating")).to_contain_text("Your rating: 1000 (provisional)")
+    # A rated game against one bot: hints go off with it.
+    page.goto(f"{site}/?pace=0")
+    page.fill("#name", "Wren")
+    page.select_option("#quick-players", "2")
+    page.select_option("#quick-bot", "random")
+    page.check("#quick-rated")
+    expect(page.locator("#quick-hints")).not_to_be_checked()
+    expect(page.locator("#quick-hints")).to_be_disabled()
+    page.click("#quick-start")
+    page.wait_for_url(re.compile(r"/play/"))
+    table = page.url.split("/play/")[1].split("?")[0].split("#")[0]
+    expect(page.locator("#rated-tag")).to_have_text("Rated", timeout=PATIENCE)
+    expect(page.locator("#seat-ratings")).to_contain_text("1000", timeout=PATIENCE)
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    expect(page.locator("#ending")).to_contain_text("resigned", timeout=PATIENCE)
+    # The player's page: the rating after the game, and the game in its list.
+    page.goto(f"{site}/account?pace=0")
+    page.locator("#my-page").click()
+    page.wait_for_url(re.compile(r"/players/[\w-]+$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Wren")
+    rating = page.locator("#player-rating")
+    expect(rating).to_contain_text("1 rated game", timeout=PATIENCE)
+    shown = int(re.search(r"Rating: (\d+)", rating.inner_text()).group(1))  # type: ignore[union-attr]
+    assert shown < 1000, "a resignation is a loss"
+    entries = page.locator("#rated-games li")
+    expect(entries).to_have_count(1)
+    expect(entries.first).to_contain_text("Place 2 of 2")
+    expect(entries.first.get_by_role("link", name="Replay")).to_have_attribute(
+        "href", f"/replay/{table}"
+    )
+    page_id = page.url.rsplit("/", 1)[1]
+    assert httpx.get(f"{site}/api/players/{page_id}").json()["rating"] == shown
+    assert not problems, problems
+    page.close()
