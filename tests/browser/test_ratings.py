@@ -61,6 +61,7 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
     expect(entries.first.get_by_role("link", name="Replay")).to_have_attribute(
         "href", f"/replay/{table}"
     )
+    expect(page.locator("#header-rating")).to_have_text(str(shown))
     page_id = page.url.rsplit("/", 1)[1]
     assert httpx.get(f"{site}/api/players/{page_id}").json()["rating"] == shown
     assert not problems, problems

@@ -27,15 +27,19 @@ export async function accountHeader() {
   const box = h("span", { class: "account", id: "account-box" });
   const me = await whoAmI();
   if (!me) return box;
+  // The rating beside the name, once a rated game gave one.
+  const rating = me.rated_games ? h("span", { class: "tag", id: "header-rating", title: _("your rating") }, String(me.rating)) : null;
   if (me.username) {
     box.append(
       h("a", { href: "/account", id: "account-link" }, me.username),
       " ",
+      rating || "",
+      " ",
       h("button", { type: "button", class: "link", id: "sign-out", onclick: signOut }, _("Sign out")));
   } else if (me.accounts === "passwords") {
-    box.append(h("a", { href: "/account", id: "account-link" }, _("Sign in")));
+    box.append(h("a", { href: "/account", id: "account-link" }, _("Sign in")), " ", rating || "");
   } else {
-    box.append(h("a", { href: "/account", id: "account-link" }, _("Your rating")));
+    box.append(h("a", { href: "/account", id: "account-link" }, _("Your rating")), " ", rating || "");
   }
   return box;
 }
