@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from piepmatz.cli import build_parser, main
@@ -48,6 +50,15 @@ def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 def seat_online(*argv: str) -> Any:
     """The seat ``piepmatz play ARGV`` takes, through the command's own options."""
     return commands.seat_online(build_parser().parse_args(["play", *argv]))
+
+
+async def until(pilot: Pilot[Any], holds: Callable[[], object]) -> None:
+    """Let the app run until ``holds()`` is true; a test that waits longer fails."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENCE
+    while not holds():
+        assert loop.time() < deadline, "waited too long"
+        await pilot.pause(0.01)
 
 
 async def anna(address: str, table: str, token: str, sent: list[str], heard: list[str]) -> None:
@@ -218,8 +229,7 @@ def test_a_table_with_friends_shows_its_invites_until_they_sit_down(
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
             assert isinstance(screen, OnlineTableScreen)
-            while screen.table is None:
-                await pilot.pause(0.01)
+            await until(pilot, lambda: screen.table is not None)
             text = screen_text(app)
             assert "Waiting for 1 more person to sit down" in text
             assert f"Seat 2: {seating.invites[0][1]}" in text
@@ -238,8 +248,7 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
             assert isinstance(screen, OnlineTableScreen)
-            while not (screen.state and screen.state["legal"] and screen.previews):
-                await pilot.pause(0.01)
+            await until(pilot, lambda: screen.state and screen.state["legal"] and screen.previews)
             text = screen_text(app)
             assert "Bot 2 (random)" in text and "YOUR HAND" in text
             # Each choice with the server's preview of what it does.
@@ -251,8 +260,7 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
             # A hint from the server's hint bot, for this decision.
             await pilot.press("h")
             hint = screen.query_one("#hint", Static)
-            while "Hint (" not in str(hint.content):
-                await pilot.pause(0.01)
+            await until(pilot, lambda: "Hint (" in str(hint.content))
             # The cursor is on the move the hint names.
             suggested = screen.query_one("#choices", OptionList).highlighted
             assert suggested is not None
@@ -285,8 +293,7 @@ def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
             assert isinstance(screen, OnlineTableScreen)
-            while screen.connection != "refused":
-                await pilot.pause(0.01)
+            await until(pilot, lambda: screen.connection == "refused")
             await app.workers.wait_for_complete()  # the connection is given up
             assert "this token is no seat's or spectator's here" in screen_text(app)
             assert "disconnected" in str(screen.query_one("#people", Static).content)
@@ -306,11 +313,9 @@ def test_every_text_of_the_online_table_is_translated(
         async with app.run_test(size=PSEUDO_SIZE) as pilot:
             screen = app.screen
             assert isinstance(screen, OnlineTableScreen)
-            while not (screen.state and screen.state["legal"] and screen.previews):
-                await pilot.pause(0.01)
+            await until(pilot, lambda: screen.state and screen.state["legal"] and screen.previews)
             await pilot.press("h")
-            while "Hint" not in str(screen.query_one("#hint", Static).content):
-                await pilot.pause(0.01)
+            await until(pilot, lambda: "Hint" in str(screen.query_one("#hint", Static).content))
             await pilot.press("t")
             check(app, tui, set())
 
@@ -325,16 +330,31 @@ def test_a_person_whose_time_ran_out_takes_the_seat_back(address: str, terminal:
         async with app.run_test(size=SIZE) as pilot:
             screen = app.screen
             assert isinstance(screen, OnlineTableScreen)
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + PATIENCE
-            while not screen.stood_in():  # a second, then the stand-in plays the seat
-                assert loop.time() < deadline
-                await pilot.pause(0.02)
+            await until(pilot, screen.stood_in)  # a second, then the stand-in plays the seat
             assert "(a stand-in plays)" in str(screen.query_one("#people", Static).content)
             await pilot.press("b")
-            while screen.stood_in():
-                assert loop.time() < deadline
-                await pilot.pause(0.02)
+            await until(pilot, lambda: not screen.stood_in())
             assert "(a stand-in plays)" not in str(screen.query_one("#people", Static).content)
+
+    asyncio.run(scenario())
+
+
+def test_a_game_the_other_person_resigns_is_over_for_the_terminal(
+    address: str, terminal: None
+) -> None:
+    async def scenario() -> None:
+        opened = await post(address, "/api/tables", {"seats": ["human", "human"], "name": "Anna"})
+        seating = seat_online(opened["invites"][0]["link"], "--name", "Ben")
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            url = f"ws://{address}/ws/{opened['table']}"
+            async with SeatClient.connect(url, opened["token"]) as other:
+                await asyncio.wait_for(other.until("state"), PATIENCE)
+                await other.send({"type": "resign"})
+                await until(pilot, lambda: screen.ended)
+            assert "Anna resigned: Ben wins." in screen_text(app)
+            assert screen.query_one("#choices", OptionList).option_count == 0
 
     asyncio.run(scenario())

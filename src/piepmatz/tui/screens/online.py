@@ -207,7 +207,10 @@ class OnlineTableScreen(Screen[None]):
                 self.refresh_bindings()
             self.draw_people()
             self.refresh_bindings()
-            if self.state is None:
+            if self.state is None and message.get("ending"):  # aborted before the deal
+                self.ended = True
+                self.title_line(self.ending_text(message["ending"]))
+            elif self.state is None:
                 self.draw_waiting()
         elif kind == "state":
             self.take_state(message)
@@ -225,6 +228,8 @@ class OnlineTableScreen(Screen[None]):
             self.title_line(str(message.get("message", "")))
             self.draw_people()
         elif kind == "error":
+            if str(message.get("code", "")).startswith("hint"):  # no hint: nothing is coming
+                self.query_one("#hint", Static).set_class(False, "shown")
             if message.get("code") not in QUIET_ERRORS:
                 self.app.notify(
                     str(message.get("message", "")), title=_("Refused"), severity="error"
@@ -265,6 +270,8 @@ class OnlineTableScreen(Screen[None]):
         if message.get("result") is not None and not self.ended:
             self.ended = True
             self.run_worker(self.fetch_record(), group="record")
+        elif message.get("ending"):
+            self.ended = True  # resigned or aborted: nothing more to play
         elif message.get("legal") and moved:
             self.run_worker(self.send({"type": "preview", "move": message["move"]}))
 
@@ -399,6 +406,12 @@ class OnlineTableScreen(Screen[None]):
         choices = self.query_one(ChoiceList)
         if state is None or view is None:
             return
+        ending = state.get("ending")
+        if state.get("result") is None and ending:  # resigned or aborted: not played out
+            self.title_line(self.ending_text(ending))
+            choices.clear_options()
+            self.query_one("#preview", Static).update("")
+            return
         if state.get("result") is not None:
             self.title_line(_("The game is over."))
             choices.set_options([Option(_("Show the score sheet again (e)"), "sheet")])
@@ -420,6 +433,16 @@ class OnlineTableScreen(Screen[None]):
         choices.highlighted = highlighted
         if not isinstance(self.focused, Input):
             choices.focus()
+
+    def ending_text(self, ending: dict[str, Any]) -> str:
+        """How a game that was not played out ended: aborted, or resigned."""
+        if ending.get("how") == "aborted":
+            return _("The game was aborted: nobody wins.")
+        names = self.names()
+        seat = ending.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        winners = ", ".join(names[w] for w in ending.get("winners", []) if 0 <= w < len(names))
+        return _("{player} resigned: {winners} wins.").format(player=who, winners=winners)
 
     def choice_option(self, index: int, text: str) -> Option:
         with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
