@@ -18,9 +18,10 @@ from sqlalchemy import insert
 
 from piepmatz.server import db
 from piepmatz.server.client import SeatClient
-from piepmatz.server.pairing import PairingRules, Waiting, choose
+from piepmatz.server.pairing import Pairing, PairingRules, Waiting, choose
+from piepmatz.server.players import Players
 from piepmatz.server.seats import token_hash
-from serverplay import running_server, until, ws_url
+from serverplay import running_server, sqlite_hub, until, ws_url
 from serverprocs import free_port, serve_process
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -103,6 +104,42 @@ def test_groups_of_four_gather_the_nearest_ratings_none_kept_apart() -> None:
     # The longest waiting, a, has waited 10 s: at 1.5 a second f is near enough.
     group = choose(waiting, apart | {frozenset("ad")}, 4, 3.0, now, widen=1.5)
     assert group is not None and [w.player for w in group] == ["a", "b", "c", "f"]
+
+
+def test_a_claim_that_fails_stores_no_table_and_keeps_everyone_waiting(tmp_path: Path) -> None:
+    """A process that loses the race for a group (or dies half-way) leaves no table behind: the
+    table and the claim of the rows are one transaction."""
+
+    async def run() -> None:
+        async with sqlite_hub(tmp_path / "server.db") as hub:
+            await rows(
+                f"sqlite+aiosqlite:///{tmp_path / 'server.db'}", db.players, player("b", mu=40)
+            )
+            pairing = Pairing(hub, Players(hub.store), STILL)  # 15 apart: they wait
+            for letter in "ab":
+                await pairing.seek(token_hash(key(letter)), letter, 2, "live")
+            pairing.rules = PairingRules(spread=20)
+            waiting, apart = await pairing._waiting(2, "live")
+            assert len(waiting) == 2 and apart == set()
+
+            async def lost(conn: Any, table_id: str) -> None:
+                await pairing._claim(conn, table_id, waiting, [0, 1])  # seats them...
+                raise RuntimeError("the process died")  # ...and the transaction goes
+
+            with pytest.raises(RuntimeError):
+                await hub.open(["human", "human"], "standard", name=None, pace="live", claim=lost)
+            assert await hub.store.load(("waiting", "playing")) == [] and hub.rooms == {}
+            assert (await pairing.status(token_hash(key("a")), pair=False))["status"] == "waiting"
+            # The next pairing seats them once.
+            assert await pairing.pair(2, "live") == 1
+            assert await pairing.pair(2, "live") == 0
+            tables = await hub.store.load(("waiting",))
+            assert len(tables) == 1
+            for letter in "ab":
+                seated = await pairing.status(token_hash(key(letter)))
+                assert seated["status"] == "seated" and seated["table"] == tables[0].id
+
+    asyncio.run(run())
 
 
 @pytest.fixture
