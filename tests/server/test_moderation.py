@@ -20,7 +20,12 @@ from websockets.exceptions import ConnectionClosed
 from piepmatz.cli import main
 from piepmatz.server import db
 from piepmatz.server.client import SeatClient
-from piepmatz.server.moderation import REPORTS_PER_PLAYER, block_ref, blocked_pairs
+from piepmatz.server.moderation import (
+    REPORTS_BURST,
+    REPORTS_PER_PLAYER,
+    block_ref,
+    blocked_pairs,
+)
 from serverplay import PATIENCE, post, running_server, until, ws_url
 
 
@@ -138,6 +143,26 @@ def test_a_mute_hides_a_seats_lines_and_a_block_is_stored_listed_and_removed(
             # Stored as the blocker's id and the blocked one's; pairing reads the pair.
             rows = await _rows(database_url, db.blocks)
             assert [(r.player_id, r.blocked_id) for r in rows] == [(_id(anna), _id(cy))]
+
+            # From a player's page: by the page's id, never a player's.
+            pages = {r.id: r.page for r in await _rows(database_url, db.players)}
+            async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+                for body, key, status, words in (
+                    ({"page": pages[_id(anna)]}, anna, 422, "you cannot block yourself"),
+                    ({"page": "nosuchpage"}, cy, 404, "there is no such player"),
+                    ({"page": "../../etc"}, cy, 422, "page"),
+                ):
+                    refused = await http.post("/api/blocks", json=body, headers=_bearer(key))
+                    assert refused.status_code == status, refused.text
+                    assert words in refused.json()["detail"]
+                made = await http.post(
+                    "/api/blocks", json={"page": pages[_id(anna)]}, headers=_bearer(cy)
+                )
+                assert made.status_code == 201, made.text
+                assert made.json()["ref"] == block_ref(_id(cy), _id(anna))
+                assert _id(anna) not in made.text
+                gone = await http.delete(f"/api/blocks/{made.json()['ref']}", headers=_bearer(cy))
+                assert gone.status_code == 204
             engine = db.make_engine(database_url)
             try:
                 async with engine.connect() as conn:
@@ -175,11 +200,11 @@ def test_a_mute_hides_a_seats_lines_and_a_block_is_stored_listed_and_removed(
 def test_a_report_keeps_the_record_and_chat_is_rate_limited_and_changes_nothing(
     database_url: str,
 ) -> None:
-    anna, ben, stranger = _key(), _key(), _key()
+    anna, ben, cy, dan, stranger = _key(), _key(), _key(), _key(), _key()
     with running_server(database_url) as address:
 
         async def run() -> None:
-            opened = await _table(address, {"Anna": anna, "Ben": ben})
+            opened = await _table(address, {"Anna": anna, "Ben": ben, "Cy": cy, "Dan": dan})
             table = opened["table"]
             url = ws_url(address, table)
             async with SeatClient.connect(url, ben) as b:
@@ -194,7 +219,12 @@ def test_a_report_keeps_the_record_and_chat_is_rate_limited_and_changes_nothing(
                 where = f"/api/tables/{table}/reports"
                 for body, key, status, words in (
                     ({"reason": "abuse", "seat": 0}, anna, 422, "your own seat"),
-                    ({"reason": "abuse", "seat": 2}, anna, 422, "no seat 3"),
+                    (
+                        {"reason": "abuse", "seat": 4},
+                        anna,
+                        422,
+                        "no seat 5 at this table (seats are 1-4)",
+                    ),
                     ({"reason": "rudeness"}, anna, 422, "reason"),
                     ({"reason": "abuse", "note": "x" * 501}, anna, 422, "500 characters"),
                     ({"reason": "abuse"}, stranger, 403, "you do not sit at this table"),
@@ -217,8 +247,18 @@ def test_a_report_keeps_the_record_and_chat_is_rate_limited_and_changes_nothing(
                 record = (await http.get(f"/api/tables/{table}/record")).json()
                 assert "is not over" in record["detail"]  # nor shows a player its record
 
+                # Every report from one address: 10 at once, then one every few minutes.
+                for key in (ben, cy, dan):
+                    for _ in range(REPORTS_PER_PLAYER if key != dan else 1):
+                        sent = await http.post(where, json={"reason": "spam"}, headers=_bearer(key))
+                        assert sent.status_code == 201, sent.text
+                limited = await http.post(where, json={"reason": "spam"}, headers=_bearer(dan))
+                assert limited.status_code == 429
+                assert "too many reports from your address" in limited.json()["detail"]
+
             rows = await _rows(database_url, db.reports)
-            assert len(rows) == REPORTS_PER_PLAYER
+            assert len(rows) == REPORTS_BURST
+            assert REPORTS_BURST == 3 * REPORTS_PER_PLAYER + 1
             row = rows[0]
             assert (row.table_id, row.by_id, row.seat, row.about_id) == (
                 table,
@@ -230,7 +270,7 @@ def test_a_report_keeps_the_record_and_chat_is_rate_limited_and_changes_nothing(
             assert [(line["name"], line["text"]) for line in row.chat] == [
                 ("Ben", "you play like a pigeon")
             ]
-            assert row.record["names"] == ["Anna", "Ben"]
+            assert row.record["names"] == ["Anna", "Ben", "Cy", "Dan"]
             assert len(row.record["actions"]) == after["move"]
             assert row.record["options"]["seed"] is not None  # replays, hidden cards and all
 

@@ -35,7 +35,7 @@ from piepmatz.i18n import (
     use_language,
 )
 
-from .vocabulary import ErrorCode, TableStatus
+from .vocabulary import ErrorCode, ReportReason, TableStatus
 
 #: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
 _SPECIES_NAME_INDEX = {"en": 0, "de": 1, "cs": 2}
@@ -113,6 +113,7 @@ def web_catalogue(lang: str) -> dict[str, Any]:
         "phases": list(PHASE_NAMES),
         "statuses": [s.value for s in TableStatus],
         "errors": [c.value for c in ErrorCode],
+        "report_reasons": [r.value for r in ReportReason],
         "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
     }

@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from piepmatz.i18n import _
 
 from . import archive
-from .db import blocks, keys, mutes, reports
+from .db import blocks, keys, mutes, players, reports
 from .limits import AddressBuckets
 from .seats import RoomError
 from .store import Store
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .room import Room
 
 #: Reports one player may make in :data:`REPORT_WINDOW` (counted in the database, so across
-#: every server process), and one address may make a minute with its burst (in memory).
+#: every server process), and one address may make a minute, and at once (in memory).
 REPORTS_PER_PLAYER = 3
 REPORT_WINDOW = timedelta(hours=1)
 REPORTS_PER_MINUTE = 10 / 60
@@ -105,7 +105,7 @@ class Moderation:
     def __init__(self, store: Store, people: Players) -> None:
         self.store = store
         self.people = people
-        self.reported = AddressBuckets(REPORTS_PER_MINUTE * 60, REPORTS_BURST)
+        self.reported = AddressBuckets(REPORTS_PER_MINUTE, REPORTS_BURST)
 
     # ------------------------------------------------------------------ who is asking
 
@@ -204,6 +204,22 @@ class Moderation:
                 _("the person at seat {seat} cannot be blocked").format(seat=seat + 1),
             )
         return await self._block(who.player, blocked, room.seats[seat].name)
+
+    async def block_player(self, key: str, page: str) -> Block:
+        """The person of ``key`` blocks the player whose page is ``page`` (``players.page``:
+        from the player's page)."""
+        me = await self.people.identify(key)
+        async with self.store.reading() as conn:
+            row = (
+                await conn.execute(
+                    select(players.c.id, players.c.username).where(players.c.page == page)
+                )
+            ).first()
+        if row is None:
+            raise Refused(ErrorCode.NO_PLAYER, _("there is no such player"))
+        if row.id == me:
+            raise Refused(ErrorCode.OWN_SEAT, _("you cannot block yourself"))
+        return await self._block(me, str(row.id), row.username)
 
     async def _block(self, me: str, blocked: str, name: str | None) -> Block:
         await self.people.ensure(me)  # blocks.player_id references players.id

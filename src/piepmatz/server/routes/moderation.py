@@ -1,5 +1,5 @@
 """HTTP for moderation among strangers (``docs/protocol.md``, "Moderation"): a player's blocks,
-made from a table's seat, listed and removed, and a table
+made from a table's seat or from a player's page, listed and removed, and a table
 reported to the operator. Every route names the player by their key (``Authorization:
 Bearer KEY``); a seat is named by its number, never by the player sitting there. A mute is a
 WebSocket message (``routes/play.py``): it is the seat's connection that stops hearing.
@@ -21,6 +21,9 @@ from . import SiteOf, TableOf
 
 router = APIRouter(prefix="/api")
 
+#: Far above any table's seats: a seat beyond a table's is told in words by the moderation.
+SEAT_NUMBERS = 1000
+
 #: The HTTP status of each refusal: not yours to ask (403), no such thing (404), too many (429);
 #: the rest is a request that names something wrong (422).
 _STATUS = {
@@ -39,7 +42,13 @@ def refused(exc: Refused) -> HTTPException:
 class BlockSeat(_Strict):
     """Block the player at ``seat`` (counted from 0) of the table."""
 
-    seat: int = Field(ge=0, le=3)
+    seat: int = Field(ge=0, le=SEAT_NUMBERS)
+
+
+class BlockPlayer(_Strict):
+    """Block the player whose page (``/players/PAGE``) this is."""
+
+    page: str = Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")
 
 
 class Report(_Strict):
@@ -48,7 +57,7 @@ class Report(_Strict):
 
     reason: ReportReason = Field(strict=False)  # by its value, from the offered list
     note: ChatText | None = None
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=SEAT_NUMBERS)
 
 
 @router.post("/tables/{table_id}/blocks", status_code=201)
@@ -57,6 +66,15 @@ async def block_seat(body: BlockSeat, key: KeyOf, room: TableOf, site: SiteOf) -
     you hear their chat at no table."""
     try:
         return (await site.moderation.block(room, key, body.seat)).to_json()
+    except Refused as exc:
+        raise refused(exc) from None
+
+
+@router.post("/blocks", status_code=201)
+async def block_player(body: BlockPlayer, key: KeyOf, site: SiteOf) -> dict[str, Any]:
+    """Block a player from their page."""
+    try:
+        return (await site.moderation.block_player(key, body.page)).to_json()
     except Refused as exc:
         raise refused(exc) from None
 

@@ -7,6 +7,7 @@ import { api, clear, h, main, playerKey, toast } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { paceWords } from "./clock.js";
 import { seatName, seatWho } from "./board.js";
+import { blocksSection } from "./moderation.js";
 
 /** Seconds between two questions (the address may ask for another interval: ?poll=1). */
 const POLL = Number(new URLSearchParams(location.search).get("poll")) || 20;
@@ -99,6 +100,7 @@ export async function showGames() {
   }
   const listEl = h("div", { id: "games" });
   const notifyEl = h("div", { class: "notify" });
+  const blocksEl = h("div", {}); // the players blocked, each removable (moderation.js)
   let seen = null; // the tables that waited for the player's move at the last answer
   let data = null;
   const draw = () => {
@@ -136,9 +138,10 @@ export async function showGames() {
   clear(main()).append(h("div", { class: "my-games" },
     h("h1", {}, words().title),
     h("p", { class: "muted" }, words().intro),
-    notifyEl, listEl));
+    notifyEl, listEl, blocksEl));
   draw();
   await load();
+  blocksEl.append(await blocksSection());
   const timer = setInterval(load, POLL * 1000);
   return () => clearInterval(timer);
 }

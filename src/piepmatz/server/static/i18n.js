@@ -11,6 +11,7 @@ let pluralIndex = (n) => (n !== 1 ? 1 : 0);
 let names = { en: "English" };
 let species = {};
 let presets = ["standard"];
+let reasons = [];
 let cards = { birds: {}, feeder: {} };
 const listeners = [];
 
@@ -55,6 +56,11 @@ export function birdOf(code) {
 /** A feeder card's fields by its name (kind: seed, crow or squirrel; eggs), from the server. */
 export function feederOf(code) {
   return cards.feeder[code];
+}
+
+/** Why a table may be reported, the server's list (vocabulary.ReportReason). */
+export function reportReasons() {
+  return reasons;
 }
 
 /** The rules' presets the server has, by name (from the same answer as the texts). */
@@ -114,6 +120,7 @@ export async function loadLanguage(lang) {
   names = data.languages;
   species = data.species;
   presets = data.presets;
+  reasons = data.report_reasons || [];
   cards = data.cards;
   document.documentElement.lang = current;
   return current;

@@ -13,6 +13,7 @@ import { rememberTable, showJoin } from "./invites.js";
 import { badLink, missingTable, noSeat } from "./deadends.js";
 import { announcement, hintText, prompt, refusal } from "./tablewords.js";
 import { logLine } from "./why.js";
+import { peoplePanel } from "./moderation.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
@@ -54,7 +55,7 @@ class TablePage {
     this.keys = new AbortController();
     this.ticker = null; // counts the running clock down once a second
     this.pageEl = this.headEl = this.bannerEl = this.decisionEl = this.controlsEl = this.handEl = this.boardEl = null;
-    this.logEl = this.chatEl = this.lostEl = this.sayEl = null;
+    this.logEl = this.chatEl = this.lostEl = this.sayEl = this.peopleEl = null;
   }
 
   leave() {
@@ -171,6 +172,7 @@ class TablePage {
     this.logEl = h("ol", {});
     this.chatEl = h("ol", {});
     const logBox = h("div", { id: "log", class: "log", role: "log", "aria-live": "off", tabindex: 0, "aria-label": _("game log") }, this.logEl);
+    this.peopleEl = h("div", { class: "people-wrap" }); // moderation.js: mute, block, report
     const chatBox = h("div", { id: "chat", class: "chat", role: "log", tabindex: 0, "aria-label": _("table chat") }, this.chatEl);
     const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: _("Say something to the table"), "aria-label": _("chat message"), autocomplete: "off" });
     const chatForm = this.store.seat === null ? h("p", { class: "muted" }, _("Spectators read the chat."))
@@ -184,7 +186,7 @@ class TablePage {
       h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.sayEl, this.lostEl, h("div", { class: "seat-area" }, this.decisionEl, this.handEl), this.boardEl, this.controlsEl),
       h("aside", { class: "side-col" },
         h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, _("Game log")), logBox),
-        h("section", { class: "panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, _("Chat")), chatBox, chatForm)));
+        h("section", { class: "panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, _("Chat")), chatBox, chatForm, this.peopleEl)));
     clear(main()).append(this.pageEl);
     document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
     clearInterval(this.ticker);
@@ -255,10 +257,18 @@ class TablePage {
         }
         if (!this.pageEl) this.layout(); // said hello with the player key: now the seat is known
         this.render();
+        this.renderPeople();
         break;
       case "table":
         this.store.info = message;
         this.render();
+        this.renderPeople();
+        break;
+      case "muted":
+        // The server sends no more lines of these seats; those shown already are hidden.
+        this.store.muted = new Set(message.seats);
+        for (const li of this.chatEl.children) li.hidden = this.store.muted.has(Number(li.dataset.seat));
+        this.renderPeople();
         break;
       case "state":
         message.receivedAt = Date.now(); // the clocks count down from here
@@ -284,7 +294,7 @@ class TablePage {
         }
         break;
       case "chat":
-        this.chatEl.append(h("li", {}, h("b", {}, `${message.name}: `), message.text));
+        this.chatEl.append(h("li", { dataset: { seat: String(message.seat) }, hidden: this.store.muted?.has(message.seat) }, h("b", {}, `${message.name}: `), message.text));
         this.chatEl.parentElement.scrollTop = this.chatEl.parentElement.scrollHeight;
         break;
       case "hint":
@@ -408,6 +418,26 @@ class TablePage {
   /** A seat by its person's name ("Anna (you)"), or the bot's. */
   nameOf(seat) {
     return seatName({ seats: this.store.info?.seats || [], me: this.store.seat }, seat);
+  }
+
+  /** The other people at the table, each with a menu to mute, block or report them
+  (moderation.js); drawn when who sits here or what is muted changes, keeping a menu open and
+  the focus where they were. */
+  renderPeople() {
+    if (!this.peopleEl) return;
+    const open = [...this.peopleEl.querySelectorAll("details[open]")].map((d) => d.closest("li")?.dataset.seat);
+    const focused = this.peopleEl.contains(document.activeElement) ? document.activeElement : null;
+    const where = focused && { seat: focused.closest("li")?.dataset.seat, cls: focused.className, id: focused.id };
+    clear(this.peopleEl).append(peoplePanel(this) || "");
+    for (const seat of open) {
+      const details = this.peopleEl.querySelector(`li[data-seat="${seat}"] details`);
+      if (details) details.open = true;
+    }
+    if (where) {
+      const again = where.id ? document.getElementById(where.id)
+        : this.peopleEl.querySelector(`li[data-seat="${where.seat}"] ${where.cls ? `.${where.cls.split(" ")[0]}` : "summary"}`);
+      again?.focus();
+    }
   }
 
   /** A line of the log; a game's event opens to the rule behind it (why.js). */
