@@ -254,6 +254,10 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
             # Each choice with the server's preview of what it does.
             first = screen.state["legal"][0]
             assert screen.cards.words(screen.previews[first]["headline"]).plain in text
+            # A message the terminal cannot read is told; the table goes on.
+            screen.take({"type": "chat", "text": "no name"})
+            await pilot.pause()
+            assert any("cannot read" in n.message for n in app._notifications)
             # The live pace's clock runs for the person to move: 5 minutes, counting down.
             people = str(screen.query_one("#people", Static).content)
             assert re.search(r"\(you\) [45]:\d\d", people), people

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
+from websockets.exceptions import WebSocketException
 
 from piepmatz.core import Action, Game, PlayerView, Rules
 from piepmatz.core.errors import PiepmatzError
@@ -180,8 +181,8 @@ class OnlineTableScreen(Screen[None]):
                 self.client = client
                 self.connected(True)
                 while self.connection != "refused":
-                    self.receive(await client.receive())
-        except (OSError, ValueError) as exc:
+                    self.take(await client.receive())
+        except (OSError, ValueError, WebSocketException) as exc:
             self.connection = "lost"
             self.draw_people()
             self.app.notify(str(exc), title=_("Disconnected"), severity="error", timeout=30)
@@ -194,6 +195,18 @@ class OnlineTableScreen(Screen[None]):
         if self.client is not None:
             await self.client.send(message)
 
+    def take(self, message: dict[str, Any]) -> None:
+        """A message received; one this terminal cannot read is told, and the table goes on."""
+        try:
+            self.receive(message)
+        except (PiepmatzError, LookupError, TypeError, ValueError) as exc:
+            self.app.notify(
+                _("The server sent a message this terminal cannot read: {reason}").format(
+                    reason=exc
+                ),
+                severity="error",
+            )
+
     def receive(self, message: dict[str, Any]) -> None:
         """One message from the server: each kind updates what it is about."""
         kind = message.get("type")
@@ -202,9 +215,7 @@ class OnlineTableScreen(Screen[None]):
             self.table = message
             if self.view is not None and self.names() != names:
                 self.draw_cards_again()  # the log names the people who sat down since
-            if message.get("hints"):
-                hide_binding(self, "hint", False)
-                self.refresh_bindings()
+            hide_binding(self, "hint", not message.get("hints"))
             self.draw_people()
             self.refresh_bindings()
             if self.state is None and message.get("ending"):  # aborted before the deal
