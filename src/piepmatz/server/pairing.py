@@ -33,8 +33,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from piepmatz.i18n import _
 
-from .db import blocks, players, seeks, tables
+from .db import players, seeks, tables
 from .hub import Hub, Opened, TableRefused
+from .moderation import blocked_pairs
 from .pace import STAND_IN
 from .players import Players
 from .roster import HUMAN
@@ -419,15 +420,7 @@ class Pairing:
                 Waiting(r.id, r.player_id, r.rating, _aware(r.since))
                 for r in await conn.execute(query)
             ]
-            ids = [w.player for w in waiting]
-            apart = {
-                frozenset((r.player_id, r.blocked_id))
-                for r in await conn.execute(
-                    select(blocks.c.player_id, blocks.c.blocked_id).where(
-                        blocks.c.player_id.in_(ids), blocks.c.blocked_id.in_(ids)
-                    )
-                )
-            }
+            apart = await blocked_pairs(conn, [w.player for w in waiting])
         return waiting, apart
 
     async def _claim(
