@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 from piepmatz.server import db
 from piepmatz.server.client import SeatClient
@@ -44,6 +44,17 @@ async def rows(url: str, table: Any, *values: dict[str, Any]) -> None:
     try:
         async with engine.begin() as conn:
             await conn.execute(insert(table), list(values))
+    finally:
+        await engine.dispose()
+
+
+async def ban(url: str, letter: str) -> None:
+    """The operator bans the player (as ``piepmatz admin ban`` does)."""
+    engine = db.make_engine(url)
+    try:
+        async with engine.begin() as conn:
+            banned = update(db.players).where(db.players.c.id == token_hash(key(letter)))
+            await conn.execute(banned.values(banned=datetime.now(UTC), ban_reason="spam"))
     finally:
         await engine.dispose()
 
@@ -326,8 +337,18 @@ def test_a_banned_player_may_not_seek(sqlite_url: str) -> None:
             refused = await seek(client, "a", status=403)
             assert "insults in the chat" in refused["detail"]
             assert (await seek(client, "b"))["others"] == 0
+            # Banned while waiting: never seated, nor given bots.
+            await seek(client, "c", players=3)
+            await ban(sqlite_url, "c")
+            await seek(client, "d", players=3)
+            assert (await seek(client, "e", players=3))["status"] == "waiting"
+            assert (await where(client, "d"))["others"] == 1  # e, not c
+            await asyncio.sleep(0.6)
+            bots = await client.post("/api/seek/bots", json={}, headers=bearer("c"))
+            assert bots.status_code == 403 and "spam" in bots.json()["detail"]
 
-    with running_server(sqlite_url, pairing=STILL) as address:
+    rules = PairingRules(bots_after=0.5, widen=0)
+    with running_server(sqlite_url, pairing=rules) as address:
         asyncio.run(run(address))
 
 

@@ -209,12 +209,7 @@ class Pairing:
                     pace=pace
                 ),
             )
-        reason = await self.players.ban(player)
-        if reason is not None:
-            raise SeekRefused(
-                Refusal.BANNED,
-                _("the operator banned you from playing here: {reason}").format(reason=reason),
-            )
+        await self._not_banned(player)
         await self.players.ensure(player)
         now = _now()
         try:
@@ -238,6 +233,14 @@ class Pairing:
             raise SeekRefused(Refusal.SEEKING, already) from None
         await self.pair(size, pace)
         return await self.status(player, pair=False)
+
+    async def _not_banned(self, player: str) -> None:
+        reason = await self.players.ban(player)
+        if reason is not None:
+            raise SeekRefused(
+                Refusal.BANNED,
+                _("the operator banned you from playing here: {reason}").format(reason=reason),
+            )
 
     def _seeking_already(self, row: Any) -> str:
         if row is not None and row.table_id is not None:
@@ -302,6 +305,7 @@ class Pairing:
                 Refusal.NOT_SEEKING,
                 _("you are not waiting for a game") if row is None else self._seeking_already(row),
             )
+        await self._not_banned(player)
         waited = (_now() - _aware(row.since)).total_seconds()
         if waited < self.rules.bots_after:
             raise SeekRefused(
@@ -399,12 +403,15 @@ class Pairing:
         return time.monotonic() - self._paired.get((size, pace), 0.0) >= PAIR_EVERY
 
     def _waiting_for(self, size: int, pace: str, now: datetime) -> tuple[Any, ...]:
-        """The conditions of a row waiting for this game and asked about lately."""
+        """The conditions of a row waiting for this game, asked about lately, of a player not
+        banned since they sought."""
+        banned = select(players.c.id).where(players.c.banned.is_not(None))
         return (
             seeks.c.players == size,
             seeks.c.pace == pace,
             seeks.c.table_id.is_(None),
             seeks.c.seen >= now - timedelta(seconds=self.rules.stale),
+            seeks.c.player_id.not_in(banned),
         )
 
     async def _waiting(self, size: int, pace: str) -> tuple[list[Waiting], set[frozenset[str]]]:
