@@ -48,6 +48,8 @@ SIDEWAYS: dict[tuple[str, str], str] = {
     "(its layout) and their win reward; the differential check compares with them",
     ("rl", "sim"): "rl measures a checkpoint with tournament games: the learning curve is "
     "what a tournament plays",
+    ("rl", "jax"): "rl trains inside one compiled function on the JAX environment, and "
+    "thousands of games at once (--backend jax)",
     ("tui", "server"): "the terminal sits at an online table through the server's protocol "
     "client (server.client, which needs only websockets)",
 }

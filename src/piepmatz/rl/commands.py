@@ -1,4 +1,6 @@
-"""``piepmatz train``: PPO with action masking, checkpoints and a learning curve.
+"""``piepmatz train``: PPO with action masking, checkpoints and a learning curve, on the
+Gymnasium environment (``--backend python``) or inside one compiled function on the JAX
+environment (``--backend jax``, :mod:`piepmatz.rl.league`).
 
 Light on purpose: JAX, Optax, tqdm and matplotlib are imported only when the command runs, and a
 missing one is named in a one-line message with the extra that brings it.
@@ -15,6 +17,11 @@ from typing import Any
 from piepmatz.args import add_rules, positive
 
 EXTRA_HINT = "pip install 'piepmatz[rl]'"
+#: What each backend needs installed, and how to install it.
+BACKEND_EXTRAS = {
+    "python": ("the 'rl' extra", EXTRA_HINT),
+    "jax": ("the 'rl' and 'jax' extras", "pip install 'piepmatz[rl,jax]'"),
+}
 
 
 def _count(flag: str) -> Any:
@@ -52,10 +59,19 @@ def register(subparsers: Any) -> None:
         "train",
         help="train a PPO policy (action masking) against bots or itself, with a learning curve",
         description=(
-            "Train a policy with PPO on the Gymnasium environment. Writes checkpoints "
+            "Train a policy with PPO on the Gymnasium environment (--backend python), or inside "
+            "one compiled JAX function on thousands of games at once against random and a "
+            "league of its own past snapshots (--backend jax). Writes checkpoints "
             "(step-N.npz, final.npz), curve.json and curve.png into --out; a checkpoint plays "
             "as the bot ppo:PATH."
         ),
+    )
+    train.add_argument(
+        "--backend",
+        choices=tuple(BACKEND_EXTRAS),
+        default="python",
+        help="python: the Gymnasium environment, opponents any bots (default); jax: the JAX "
+        "environment and the learner in one compiled function, opponents random and self",
     )
     train.add_argument("--out", required=True, help="directory for checkpoints and the curve")
     train.add_argument(
@@ -68,25 +84,38 @@ def register(subparsers: Any) -> None:
     train.add_argument(
         "--opponents",
         nargs="+",
-        default=["random"],
-        help="bot specs for the other seats, or 'self' (self-play), spread over the environments",
+        help="bot specs for the other seats, or 'self' (self-play; with --backend jax the "
+        "league of past snapshots), spread over the environments (default: random; with "
+        "--backend jax: random self)",
     )
     train.add_argument(
         "--steps",
         type=positive("--steps"),
         default=100_000,
         help="learner steps (its own decisions), rounded up to whole updates of --envs × "
-        "--rollout steps (100,000)",
+        "--rollout steps; with --backend jax, to the end of the update that reaches them "
+        "(100,000)",
     )
     train.add_argument("--seed", type=int, default=0, help="the run's seed (0)")
     train.add_argument(
-        "--envs", type=positive("--envs"), default=8, help="environments stepped together"
+        "--envs",
+        type=positive("--envs"),
+        help="environments stepped together (default 8; with --backend jax 512)",
     )
     train.add_argument(
         "--rollout",
         type=positive("--rollout"),
-        default=128,
-        help="steps per environment between updates",
+        help="steps per environment between updates (default 128; with --backend jax 64)",
+    )
+    train.add_argument(
+        "--league",
+        type=positive("--league"),
+        help="--backend jax: snapshots in the pool that 'self' plays against (default 8)",
+    )
+    train.add_argument(
+        "--snapshot-every",
+        type=positive("--snapshot-every"),
+        help="--backend jax: updates between two snapshots joining the pool (default 10)",
     )
     train.add_argument(
         "--hidden",
@@ -98,8 +127,8 @@ def register(subparsers: Any) -> None:
     train.add_argument(
         "--eval-every",
         type=_count("--eval-every"),
-        default=20_000,
-        help="save and evaluate every N steps (0: at the start and end only)",
+        help="save and evaluate every N steps (0: at the start and end only; default 20,000, "
+        "with --backend jax 2,000,000)",
     )
     train.add_argument(
         "--eval-games",
@@ -119,17 +148,20 @@ def register(subparsers: Any) -> None:
 
 def _train(args: argparse.Namespace) -> int:
     try:
-        from piepmatz.rl.ppo import TrainConfig, train
+        if args.backend == "jax":
+            from piepmatz.rl.league import LeagueConfig as TrainConfig
+            from piepmatz.rl.league import train
+        else:
+            from piepmatz.rl.ppo import TrainConfig, train  # type: ignore[assignment]
     except ModuleNotFoundError as exc:
-        sys.stderr.write(
-            f"piepmatz train: needs the 'rl' extra ({exc.name} is not installed): {EXTRA_HINT}\n"
-        )
+        extras, hint = BACKEND_EXTRAS[args.backend]
+        sys.stderr.write(f"piepmatz train: needs {extras} ({exc.name} is not installed): {hint}\n")
         return 2
     try:
         options = {
             "players": args.players,
             "preset": args.rules,
-            "opponents": tuple(args.opponents),
+            "opponents": None if args.opponents is None else tuple(args.opponents),
             "steps": args.steps,
             "seed": args.seed,
             "envs": args.envs,
@@ -140,6 +172,10 @@ def _train(args: argparse.Namespace) -> int:
             "eval_games": args.eval_games,
             "eval_opponents": tuple(args.eval_against),
         }
+        if args.backend == "jax":
+            options |= {"league": args.league, "snapshot_every": args.snapshot_every}
+        elif args.league is not None or args.snapshot_every is not None:
+            raise ValueError("--league and --snapshot-every are options of --backend jax")
         # Options not given keep TrainConfig's defaults (one place for them).
         config = TrainConfig(**{k: v for k, v in options.items() if v is not None})
     except ValueError as exc:
@@ -152,7 +188,7 @@ def _train(args: argparse.Namespace) -> int:
             "--out, or add --overwrite\n"
         )
         return 2
-    if (whole := config.updates * config.batch) != config.steps:
+    if args.backend == "python" and (whole := config.updates * config.batch) != config.steps:
         print(
             f"--steps {config.steps:,} runs as {whole:,}: training updates on whole batches of "
             f"--envs × --rollout ({config.envs} × {config.rollout}) steps"
@@ -165,7 +201,8 @@ def _train(args: argparse.Namespace) -> int:
         return 2
     print(
         f"trained {result.steps:,} steps in {result.train_seconds:.0f} s "
-        f"({result.steps_per_second:,.0f} learner steps/s, evaluation not counted); "
+        f"({result.steps_per_second:,.0f} learner steps/s, evaluation not counted; "
+        f"backend {args.backend}); "
         f"policy: {result.final} (play it as --bots ppo:{result.final}); "
         f"curve: {result.final.parent / 'curve.png'}"
     )

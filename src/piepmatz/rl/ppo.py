@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
@@ -48,6 +48,9 @@ SELF = "self"
 @dataclass(frozen=True)
 class TrainConfig:
     """Everything a training run depends on: the same config gives the same run on one device."""
+
+    #: Which trainer runs it (``piepmatz train --backend``), recorded in the checkpoints.
+    BACKEND: ClassVar[str] = "python"
 
     players: int = 2
     preset: str = "standard"
@@ -240,6 +243,7 @@ def checkpoint_meta(config: TrainConfig, steps: int) -> dict[str, Any]:
         "opponents": list(config.opponents),
         "seed": config.seed,
         "steps": steps,
+        "backend": config.BACKEND,
         "options": options,
     }
 
