@@ -238,6 +238,8 @@ def test_change_password_and_delete_the_account_its_games_anonymised(database_ur
                     await seat.until("welcome")
                     await seat.send({"type": "chat", "text": "hello from Anna"})
                     await seat.until("chat")
+                    await seat.send({"type": "mute", "seat": 1, "muted": True})
+                    assert (await seat.until("muted"))["seats"] == [1]
                     await seat.send({"type": "resign"})
                     while (await seat.until("table"))["status"] != "over":
                         pass
@@ -273,9 +275,11 @@ def test_change_password_and_delete_the_account_its_games_anonymised(database_ur
                 lines = list(await conn.scalars(select(db.chat.c.name)))
                 ids = list(await conn.scalars(select(db.players.c.id)))
                 seats = list(await conn.execute(select(db.seats.c.name, db.seats.c.player_hash)))
+                muted = list(await conn.execute(select(db.mutes)))
         finally:
             await engine.dispose()
         assert lines == [FORMER_PLAYER]
+        assert muted == [], "a deleted player's mutes go"
         assert token_hash(ANNA) not in ids
         assert (FORMER_PLAYER, None) in [(s.name, s.player_hash) for s in seats]
 

@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from piepmatz.i18n import _
 
-from .db import blocks, chat, keys, players, rating_history, seats, seeks, tables
+from .db import blocks, chat, keys, mutes, players, rating_history, seats, seeks, tables
 from .limits import AddressBuckets
 from .players import Players
 from .seats import new_token, token_hash
@@ -267,11 +267,11 @@ class Accounts:
             )
 
     async def delete(self, key: str, password: str | None, address: str) -> tuple[str, list[str]]:
-        """Delete the player of ``key``: their row, keys, rating history, blocks and seeks.
-        Their games stay, anonymised: seats and chat lines named :data:`FORMER_PLAYER`, no
-        player id, no seat credential. An account's password must be given. Refused while
-        they play a game not yet over (they resign it first). Returns the player's id and the
-        tables whose seats were renamed."""
+        """Delete the player of ``key``: their row, keys, rating history, blocks, mutes and
+        seeks. Their games stay, anonymised: seats and chat lines named
+        :data:`FORMER_PLAYER`, no player id, no seat credential. An account's password must
+        be given. Refused while they play a game not yet over (they resign it first). Returns
+        the player's id and the tables whose seats were renamed."""
         player = await self.players.identify(key)
         async with self.store.reading() as conn:
             row = (
@@ -323,6 +323,7 @@ class Accounts:
                     or_(blocks.c.player_id == player, blocks.c.blocked_id == player)
                 )
             )
+            await conn.execute(delete(mutes).where(mutes.c.player_id == player))
             await conn.execute(delete(seeks).where(seeks.c.player_id == player))
             # The rating history goes with the row (ON DELETE CASCADE), said here too for a
             # database that does not enforce it.
