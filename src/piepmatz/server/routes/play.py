@@ -179,7 +179,8 @@ class Conversation:
             await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: say hello again in a moment")
             return
         seat = room.seat_for(message.token)
-        if seat is None and PLAYER_KEY.fullmatch(message.token):
+        spectator = seat is None and room.is_spectator_token(message.token)
+        if seat is None and not spectator and PLAYER_KEY.fullmatch(message.token):
             # A player key: the seat of the player it names (any of their keys).
             try:
                 player = await self.site.players.identify(message.token)
@@ -187,7 +188,7 @@ class Conversation:
                 await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: say hello again in a moment")
                 return
             seat = room.seat_for(message.token, player)
-        if seat is None and not room.is_spectator_token(message.token):
+        if seat is None and not spectator:
             await self.refuse(ErrorCode.BAD_TOKEN, "this token is no seat's or spectator's here")
             return
         if seat is not None and room.seats[seat].name is None:
