@@ -28,7 +28,7 @@ def test_db_upgrade_creates_the_schema_once_and_again_changes_nothing(
     assert url in capsys.readouterr().out
     names, versions = _schema(path)
     assert {"tables", "seats", "moves", "chat", "alembic_version"} <= names
-    assert versions == ["0004"]
+    assert versions == [db.head_revision()] and db.head_revision() is not None
     assert main(["db", "upgrade", "--database-url", url]) == 0
     assert _schema(path) == (names, versions)
 
