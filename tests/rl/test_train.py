@@ -225,3 +225,16 @@ def test_the_train_command_says_when_steps_round_up_to_whole_updates(
         "--steps 50 runs as 64: training updates on whole batches of --envs × --rollout (2 × 32)"
         in (capsys.readouterr().out)
     )
+
+
+def test_a_time_limit_stops_the_run_at_the_end_of_an_update(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 100 updates asked for, and a limit that the first update passes.
+    argv = ["train", "--out", str(tmp_path), *TINY, "--steps", "6400", "--minutes", "0.00001"]
+    assert main(argv) == 0
+    assert "trained 64 steps" in capsys.readouterr().out
+    assert load_checkpoint(tmp_path / "final.npz").meta["steps"] == 64
+    with pytest.raises(SystemExit):
+        main(["train", "--out", str(tmp_path / "b"), *TINY, "--minutes", "0"])
+    assert "--minutes must be more than 0" in capsys.readouterr().err

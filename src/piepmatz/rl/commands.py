@@ -50,6 +50,17 @@ def _rate(text: str) -> float:
     return value
 
 
+def _minutes(text: str) -> float:
+    """A time limit in minutes: a number more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--minutes is a number, not {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"--minutes must be more than 0, not {text}")
+    return value
+
+
 #: What a run writes into --out: another run's would be overwritten.
 WRITTEN = ("final.npz", "curve.json", "curve.png", "step-*.npz")
 
@@ -95,6 +106,12 @@ def register(subparsers: Any) -> None:
         help="learner steps (its own decisions), rounded up to whole updates of --envs × "
         "--rollout steps; with --backend jax, to the end of the update that reaches them "
         "(100,000)",
+    )
+    train.add_argument(
+        "--minutes",
+        type=_minutes,
+        help="stop once this much training time has passed (evaluations not counted), at the "
+        "end of an update, even before --steps (default: no limit)",
     )
     train.add_argument("--seed", type=int, default=0, help="the run's seed (0)")
     train.add_argument(
@@ -163,6 +180,7 @@ def _train(args: argparse.Namespace) -> int:
             "preset": args.rules,
             "opponents": None if args.opponents is None else tuple(args.opponents),
             "steps": args.steps,
+            "minutes": args.minutes,
             "seed": args.seed,
             "envs": args.envs,
             "rollout": args.rollout,

@@ -49,6 +49,7 @@ from .ppo import (
     _forward,
     _progress,
     checkpoint_meta,
+    out_of_time,
 )
 
 RANDOM = "random"
@@ -500,7 +501,8 @@ def train(
     progress: bool = False,
     report: Callable[[str], None] | None = None,
 ) -> TrainResult:
-    """Train until ``config.steps`` learner decisions (whole updates), writing what the Python
+    """Train until ``config.steps`` learner decisions or ``config.minutes`` (whole updates),
+    writing what the Python
     trainer writes into ``out``: ``step-NNNNNNNNN.npz`` checkpoints, ``final.npz``,
     ``curve.json`` and ``curve.png``."""
     folder = Path(out)
@@ -514,7 +516,7 @@ def train(
     next_eval: float = 0
     steps = updates = 0
     try:
-        while steps < config.steps:
+        while steps < config.steps and not out_of_time(config, result.train_seconds):
             if steps >= next_eval:
                 point = _evaluate(config, folder, learner.params, steps, result.train_seconds)
                 result.curve.append(point)

@@ -79,6 +79,9 @@ class TrainConfig:
     eval_opponents: tuple[str, ...] = ("random", "easy", "medium")
     #: The seed of the evaluation deals: the same deals at every point of the curve.
     eval_seed: int = 1
+    #: Stop at the end of the update that passes this many minutes of training (evaluations
+    #: not counted), even before ``steps``; 0: no limit.
+    minutes: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("steps", "envs", "rollout", "epochs", "minibatches", "eval_games"):
@@ -97,6 +100,8 @@ class TrainConfig:
         for spec in (*self.opponents, *self.eval_opponents):
             if spec != SELF:
                 make_bot(spec)  # an unknown bot raises ValueError naming the known ones
+        if not (math.isfinite(self.minutes) and self.minutes >= 0):
+            raise ValueError(f"minutes must be 0 (no limit) or more, not {self.minutes!r}")
         if not (math.isfinite(self.learning_rate) and self.learning_rate > 0):
             raise ValueError(f"learning_rate must be more than 0, not {self.learning_rate!r}")
         if not self.hidden or not all(type(h) is int and h > 0 for h in self.hidden):
@@ -338,6 +343,8 @@ def train(
                     entropy=f"{float(stats['entropy']):.2f}",
                     sps=f"{steps / result.train_seconds:.0f}",
                 )
+            if out_of_time(config, result.train_seconds):
+                break
     finally:
         if bar is not None:
             bar.close()
@@ -354,6 +361,11 @@ def train(
         players=config.players,
     )
     return result
+
+
+def out_of_time(config: TrainConfig, seconds: float) -> bool:
+    """Whether a run has trained for its ``minutes``."""
+    return bool(config.minutes) and seconds >= 60 * config.minutes
 
 
 def gae(
