@@ -1,14 +1,16 @@
 """Moderation in the browser (issue 46): at a table a person opens the menu of another seat by
 keyboard, mutes their chat (the lines shown go, the later ones never come) and reports them
 with a reason and their own words; the page confirms it, the report reaches the operator, and
-every state of it passes axe with no violation."""
+every state of it passes axe with no violation. Banned, the page says why and stops."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from playwright.sync_api import expect
 from tests.browser.test_access import DESKTOP, no_violations, person
 from websockets.sync.client import connect
 
+from piepmatz.cli import main
 from serverplay import running_server
 
 PATIENCE = 30_000
@@ -79,7 +82,21 @@ def test_a_person_mutes_and_reports_another_seat_from_the_table_page(
         form.get_by_role("button", name="Send report").click()
         expect(page.locator("#toast")).to_contain_text("Report sent.", timeout=PATIENCE)
         expect(form).to_have_count(0)
+        with sqlite3.connect(site_database) as conn:
+            rows = conn.execute("SELECT table_id, seat, reason, note FROM reports").fetchall()
+        assert rows == [(made["table"], 0, "abuse", "insults in the chat")]
+
+        # Banned by the operator: the page says why and does not knock again.
+        anna_id = hashlib.sha256(anna.encode()).hexdigest()
+        ban = ["admin", "ban", anna_id[:12], "--reason", "spam in the chat"]
+        ban += ["--database-url", f"sqlite+aiosqlite:///{site_database}"]
+        with ThreadPoolExecutor(1) as aside:  # Playwright's loop holds this thread
+            assert aside.submit(main, ban).result() == 0
+        page.reload()
+        expect(page.locator("h1")).to_have_text("You cannot play on this server", timeout=PATIENCE)
+        expect(page.locator(".dead-end p")).to_have_text(
+            "you are banned from this server: spam in the chat"
+        )
+        page.wait_for_timeout(2000)  # a reconnection would have opened a new socket by now
+        assert page.evaluate("() => window.__seat.socket.readyState") == 3  # closed
         page.close()
-    with sqlite3.connect(site_database) as conn:
-        rows = conn.execute("SELECT table_id, seat, reason, note FROM reports").fetchall()
-    assert rows == [(made["table"], 0, "abuse", "insults in the chat")]

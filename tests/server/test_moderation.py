@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
+import re
 import secrets
 from typing import Any
 
@@ -26,7 +28,10 @@ from piepmatz.server.moderation import (
     block_ref,
     blocked_pairs,
 )
-from serverplay import PATIENCE, post, running_server, until, ws_url
+from serverplay import PATIENCE, play_randomly, post, running_server, until, ws_url
+
+#: The moves played before the report the operator reads.
+MOVES = 4
 
 
 def _key() -> str:
@@ -286,10 +291,13 @@ def test_the_operator_sees_reports_and_a_banned_player_is_refused_everywhere(
 
         async def setup() -> tuple[str, str, str]:
             opened = await _table(address, {"Anna": anna, "Ben": ben})
-            async with SeatClient.connect(ws_url(address, opened["table"]), ben) as b:
+            url = ws_url(address, opened["table"])
+            async with SeatClient.connect(url, ben) as b, SeatClient.connect(url, anna) as a:
                 await until(b, "state")
                 await b.send({"type": "chat", "text": "rude words"})
                 await _chat_line(b, "rude words")
+                rng = random.Random(1)
+                await asyncio.gather(*(play_randomly(s, rng, stop_at_move=MOVES) for s in (a, b)))
             async with httpx.AsyncClient(base_url=f"http://{address}") as http:
                 sent = await http.post(
                     f"/api/tables/{opened['table']}/reports",
@@ -311,7 +319,14 @@ def test_the_operator_sees_reports_and_a_banned_player_is_refused_everywhere(
         shown = capsys.readouterr().out
         assert "reason: abuse" in shown and "Ben: rude words" in shown
         assert f"about: seat 2 ({_id(ben)[:12]})" in shown
-        assert "moves (" in shown
+        # Every move in words, the seats by their names: at least a sentence a move.
+        assert f"moves ({MOVES}):" in shown
+        told = [line for line in shown.splitlines() if re.match(r"\s+\d+\. ", line)]
+        assert len(told) >= MOVES and {int(line.split(".")[0]) for line in told} == set(
+            range(1, MOVES + 1)
+        )
+        assert any("Anna" in line for line in told) and any("Ben" in line for line in told)
+        assert not any(re.search(r"\b(?:BL|BU|CH|GR|SP|YE)[1-6][mf]\b", line) for line in told)
         assert main(["admin", "report", "999", "--database-url", url]) == 2
         assert "no report 999" in capsys.readouterr().err
 

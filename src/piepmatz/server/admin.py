@@ -285,9 +285,9 @@ async def show_report(engine: AsyncEngine, number: int) -> str:
     ]
     if row.note:
         lines.append(f"in their words: {row.note}")
-    lines += ["", f"chat ({len(row.chat)} lines):"]
+    lines += ["", f"chat ({_count(len(row.chat), 'line')}):"]
     lines += [f"  {line['sent'][:16]}  {line['name']}: {line['text']}" for line in row.chat]
-    lines += ["", f"moves ({len(record.get('actions', []))}):"]
+    lines += ["", f"moves ({len(record.get('actions', []))}):"]  # as many as the record has
     try:
         game = Game.from_record({k: v for k, v in record.items() if k != "names"})
     except ValueError as exc:
@@ -305,6 +305,11 @@ async def show_report(engine: AsyncEngine, number: int) -> str:
             said = "".join(part.text for part in told(event, shown))
             lines.append(f"  {number_:4d}. {said}")
     return "\n".join(lines) + "\n"
+
+
+def _count(n: int, what: str) -> str:
+    """``1 line``, ``3 lines``: the operator's words are English, as the rest of ``admin``."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 async def close_report(engine: AsyncEngine, number: int) -> None:

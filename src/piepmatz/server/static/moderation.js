@@ -3,7 +3,7 @@
 // lines to this player, on every device), blocks them (never paired again, muted at every
 // table) or reports them; the table may be reported as a whole. "My games" lists the blocks,
 // each removable. The page never sees another player's id: seats are named by number.
-import { api, clear, h, playerKey, toast } from "./dom.js";
+import { api, clear, deadEnd, h, playerKey, toast } from "./dom.js";
 import { _, reportReasons } from "./i18n.js";
 
 /** The words of moderation, in one place (a function: the page's language may change). */
@@ -161,3 +161,10 @@ export async function blocksSection() {
   await load();
   return section;
 }
+
+/** The operator banned this player: the table gives way to why, in the server's words. */
+export function banned(reason) {
+  document.title = _("Banned — Piepmatz");
+  deadEnd(_("You cannot play on this server"), [reason], [{ text: _("Lobby"), href: `/${location.search}`, id: "to-lobby" }]);
+}
+

@@ -13,7 +13,7 @@ import { rememberTable, showJoin } from "./invites.js";
 import { badLink, missingTable, noSeat } from "./deadends.js";
 import { announcement, hintText, prompt, refusal } from "./tablewords.js";
 import { logLine } from "./why.js";
-import { peoplePanel } from "./moderation.js";
+import { banned, peoplePanel } from "./moderation.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
 export async function showTable(tableId) {
@@ -313,6 +313,13 @@ class TablePage {
         if (message.code === "bad_token" && !this.store.welcomed) {
           // The token is no seat's here: the page says so and offers the way on.
           this.refused();
+          return;
+        }
+        if (message.code === "banned") {
+          // The operator banned this player (the reason is in the message): the server closes
+          // the connection, and the page says why instead of knocking again.
+          this.leave();
+          banned(refusal(message));
           return;
         }
         this.store.pending = false;
