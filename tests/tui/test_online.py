@@ -4,8 +4,11 @@ link and plays a whole game against a seat played through the protocol (as a bro
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import threading
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -362,3 +365,44 @@ def test_a_game_the_other_person_resigns_is_over_for_the_terminal(
             assert screen.query_one("#choices", OptionList).option_count == 0
 
     asyncio.run(scenario())
+
+
+class Impostor(BaseHTTPRequestHandler):
+    """A server that answers JSON, but not a Piepmatz server's: a table id that would climb out
+    of its path, a list where an object belongs."""
+
+    def do_GET(self) -> None:
+        self.answer(["not", "a", "table"] if "/api/tables/" in self.path else {"tables": 1})
+
+    def do_POST(self) -> None:
+        self.answer({"table": "../../admin", "seat": 0, "token": "abc"})
+
+    def answer(self, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(201)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_a_server_that_answers_strangely_is_told_and_named(
+    terminal: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    impostor = ThreadingHTTPServer(("127.0.0.1", 0), Impostor)
+    threading.Thread(target=impostor.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{impostor.server_address[1]}"
+    try:
+        said = f"{url} answered, but not as a Piepmatz server does"
+        assert main(["play", "--server", url]) == 2  # a quick game: its table id refused
+        assert capsys.readouterr().err == f"piepmatz play: {said}\n"
+        assert main(["play", f"{url}/play/abc#seat=1&token=xyz"]) == 2
+        assert capsys.readouterr().err == f"piepmatz play: {said}\n"
+        assert main(["play", "--server", url, "--list"]) == 2
+        assert capsys.readouterr().err == f"piepmatz play: {said}\n"
+    finally:
+        impostor.shutdown()
+        impostor.server_close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from piepmatz.args import add_language, add_plugin, rules_spec, seconds
 
@@ -386,11 +386,11 @@ def _sit(
     from .online import Seating
 
     if token is None:
-        for game in server.my_games(key).get("playing", []):
-            if game.get("table") == table:
-                return Seating(server, table, int(game["seat"]), key)
+        for game in server.my_games(key)["playing"]:
+            if game.get("table") == table and type(game.get("seat")) is int:
+                return Seating(server, table, game["seat"], key)
         return server.join(table, name, None, hints=hints, player=key)
-    seats = server.table(table).get("seats", [])
+    seats = _dicts(server.table(table).get("seats"))
     if any(s.get("seat") == seat and s.get("name") for s in seats):
         return Seating(server, table, int(seat or 0), token)
     return server.join(table, name, token, hints=hints, player=key)
@@ -406,12 +406,14 @@ def _public_tables(server: Server) -> str:
     lines = []
     for table in tables:
         seats = ", ".join(
-            str(s.get("name") or _("(free seat)")) if s.get("kind") == "human" else str(s["kind"])
-            for s in table.get("seats", [])
+            str(s.get("name") or _("(free seat)"))
+            if s.get("kind") == "human"
+            else str(s.get("kind"))
+            for s in _dicts(table.get("seats"))
         )
         pace = (table.get("pace") or {}).get("name", "")
-        lines.append(f"{table['table']}  {table.get('rules', '')}  {pace}  {seats}")
-        lines.append(f"    piepmatz play --server {server.url} --join {table['table']}")
+        lines.append(f"{table.get('table')}  {table.get('rules', '')}  {pace}  {seats}")
+        lines.append(f"    piepmatz play --server {server.url} --join {table.get('table')}")
     return "\n".join(lines)
 
 
@@ -429,16 +431,21 @@ def run_games(args: argparse.Namespace) -> int:
         return 2
     out = []
     for heading, key in ((_("Playing"), "playing"), (_("Finished"), "finished")):
-        listed = games.get(key, [])
+        listed = games[key]
         out.append(f"{heading} ({len(listed)})")
         for game in listed:
             turn = " · " + _("your move") if game.get("your_turn") else ""
             players = ", ".join(str(p) for p in game.get("players", []))
-            out.append(f"  {game['table']}  {players}  {game.get('status', '')}{turn}")
+            out.append(f"  {game.get('table')}  {players}  {game.get('status', '')}{turn}")
             if key == "playing":
-                out.append(f"    piepmatz play --server {server.url} --join {game['table']}")
+                out.append(f"    piepmatz play --server {server.url} --join {game.get('table')}")
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    """The objects of a list in a server's answer (anything else left out: only shown)."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def _login_name() -> str:

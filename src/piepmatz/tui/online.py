@@ -142,22 +142,21 @@ class Server:
                 )
             ) from None
         except ValueError:
-            raise OnlineError(
-                _("{url} answered, but not as a Piepmatz server does").format(url=self.url)
-            ) from None
+            raise self._strange() from None
 
     # ------------------------------------------------------------- what a player asks
 
     def open_tables(self) -> list[dict[str, Any]]:
         """The public tables waiting for people."""
-        return list(self.request("tables"))
+        return self._listed(self.request("tables"))
 
     def table(self, table: str) -> dict[str, Any]:
-        return dict(self.request(f"tables/{_table_id(table)}"))
+        return self._object(self.request(f"tables/{_table_id(table)}"))
 
     def my_games(self, key: str) -> dict[str, Any]:
         """The tables this player key sits at (``GET /api/games``)."""
-        return dict(self.request("games", key=key))
+        games = self._object(self.request("games", key=key))
+        return {k: self._listed(games.get(k, [])) for k in ("playing", "finished")}
 
     def open_table(self, seats: list[str], name: str, **options: Any) -> Seating:
         """A table with friends (``POST /api/tables``): the creator's seat and the invites."""
@@ -175,12 +174,43 @@ class Server:
         free seat."""
         body = {"name": name, "token": token, "deal_part": deal_part(), **options}
         path = f"tables/{_table_id(table)}/join"
-        answer = self.request(path, {k: v for k, v in body.items() if v is not None})
-        return Seating(self, str(answer["table"]), int(answer["seat"]), str(answer["token"]))
+        return self._seated(self.request(path, {k: v for k, v in body.items() if v is not None}))
 
-    def _seated(self, answer: dict[str, Any]) -> Seating:
-        invites = [(int(i["seat"]), str(i["link"])) for i in answer.get("invites", [])]
-        return Seating(self, str(answer["table"]), int(answer["seat"]), answer["token"], invites)
+    # ------------------------------------------------------------- its answers, checked
+
+    def _seated(self, answer: Any) -> Seating:
+        """The seat an answer gives: its table and token checked, as they go into addresses
+        and messages later."""
+        try:
+            table, seat, token = answer["table"], answer["seat"], answer["token"]
+            invites = [(i["seat"], i["link"]) for i in answer.get("invites", [])]
+        except (LookupError, TypeError, AttributeError):
+            raise self._strange() from None
+        if not (
+            isinstance(table, str)
+            and TABLE_ID.match(table)
+            and type(seat) is int
+            and isinstance(token, str)
+            and TOKEN.match(token)
+            and all(type(s) is int and isinstance(link, str) for s, link in invites)
+        ):
+            raise self._strange()
+        return Seating(self, table, seat, token, invites)
+
+    def _object(self, answer: Any) -> dict[str, Any]:
+        if not isinstance(answer, dict):
+            raise self._strange()
+        return answer
+
+    def _listed(self, answer: Any) -> list[dict[str, Any]]:
+        if not isinstance(answer, list) or not all(isinstance(a, dict) for a in answer):
+            raise self._strange()
+        return answer
+
+    def _strange(self) -> OnlineError:
+        return OnlineError(
+            _("{url} answered, but not as a Piepmatz server does").format(url=self.url)
+        )
 
 
 def _table_id(table: str) -> str:
