@@ -257,6 +257,11 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
             # Each choice with the server's preview of what it does.
             first = screen.state["legal"][0]
             assert screen.cards.words(screen.previews[first]["headline"]).plain in text
+            # An option of an earlier decision's list (its event late) chooses nothing now.
+            move, legal = screen.state["move"], screen.state["legal"]
+            assert screen.chosen_action(f"{move}:0") == legal[0]
+            assert screen.chosen_action(f"{move - 1}:0") is None
+            assert screen.chosen_action(f"{move}:{len(legal)}") is None
             # A message the terminal cannot read is told; the table goes on.
             screen.take({"type": "chat", "text": "no name"})
             await pilot.pause()

@@ -133,6 +133,8 @@ class OnlineTableScreen(Screen[None]):
         self.finished: Game | None = None
         self.ended = False
         self.drawn_as: Cards | None = None
+        #: The move whose choices the list shows.
+        self.asked: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -439,7 +441,10 @@ class OnlineTableScreen(Screen[None]):
         else:
             title, why = DIALOG_TEXT[view.phase]
             self.title_line(_(title).format(player=self.labels()[self.seat]) + "\n" + _(why))
-        highlighted = choices.highlighted if choices.option_count == len(legal) else 0
+        # The same decision again (its previews came): the cursor stays where it was.
+        same = choices.option_count == len(legal) and self.asked == state["move"]
+        highlighted = choices.highlighted if same else 0
+        self.asked = state["move"]
         choices.set_options([self.choice_option(i, text) for i, text in enumerate(legal)])
         choices.highlighted = highlighted
         if not isinstance(self.focused, Input):
@@ -463,13 +468,22 @@ class OnlineTableScreen(Screen[None]):
         if headline:
             label.append(" " * max(1, 18 - len(label.plain)))
             label.append_text(self.cards.words(str(headline)))
-        return Option(label, id=str(index))
+        # The option names the move it answers: one chosen from a list drawn for an earlier
+        # decision (its event arriving late) is no choice of the current one.
+        return Option(label, id=f"{self.state['move'] if self.state else -1}:{index}")
+
+    def chosen_action(self, option: str | None) -> str | None:
+        """The action of a choice's option, if it answers the current decision."""
+        move, _sep, index = (option or "").partition(":")
+        legal = list(self.state.get("legal") or []) if self.state else []
+        if not (self.state and move == str(self.state["move"]) and index.isdigit()):
+            return None
+        return legal[int(index)] if int(index) < len(legal) else None
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        chosen = event.option.id
-        if event.option_list.id != "choices" or not (chosen or "").isdigit() or not self.state:
+        action = self.chosen_action(event.option.id)
+        if event.option_list.id != "choices" or action is None:
             return
-        action = self.state["legal"][int(chosen or 0)]
         found = self.previews.get(action)
         with birds_as("code"):
             said = action_words(Action.parse(action))
@@ -487,9 +501,9 @@ class OnlineTableScreen(Screen[None]):
         if chosen == "sheet":
             self.action_score_sheet()
             return
-        if not chosen.isdigit() or not self.state.get("legal"):
+        action = self.chosen_action(chosen)
+        if action is None:
             return
-        action = self.state["legal"][int(chosen)]
         self.title_line(_("Sent: {action}").format(action=action))
         self.query_one(ChoiceList).clear_options()
         self.run_worker(self.send({"type": "action", "move": self.state["move"], "action": action}))
