@@ -162,6 +162,7 @@ def test_the_player_key_is_kept_per_server(tmp_path: Path) -> None:
     assert len(first) == 43
     assert player_key("http://a.example", path) == first  # the next run: the same key
     assert player_key("http://b.example", path) != first  # another server: another key
+    assert path.stat().st_mode & 0o777 == 0o600  # a credential: only its owner reads it
 
 
 @pytest.mark.parametrize(

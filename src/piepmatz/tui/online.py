@@ -16,6 +16,7 @@ refusal is told before the full-screen game starts.
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import urllib.error
@@ -253,10 +254,15 @@ def player_key(server: str, path: Path | None = None) -> str:
     keys = _read_keys(path)
     if server not in keys:
         keys[server] = secrets.token_urlsafe(32)  # 32 bytes, 43 characters, as the browser's
+        text = json.dumps({"format": KEYS_FORMAT, "keys": keys}, indent=1) + "\n"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"format": KEYS_FORMAT, "keys": keys}, indent=1), "utf-8")
-            path.chmod(0o600)
+            # Readable by its owner only from the start: the keys are credentials.
+            tmp = path.with_name(path.name + ".tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            tmp.replace(path)
         except OSError:
             pass  # this run plays on with it; "My games" forgets it afterwards
     return keys[server]
