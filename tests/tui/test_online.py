@@ -25,7 +25,7 @@ from piepmatz.text.words import action_words, birds_as
 from piepmatz.tui import commands
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.online import OnlineError, Seating, Server, parse_link, player_key
-from piepmatz.tui.screens import EndScreen
+from piepmatz.tui.screens import ConfirmDialog, EndScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
 from serverprocs import free_port
@@ -412,3 +412,39 @@ def test_a_server_that_answers_strangely_is_told_and_named(
     finally:
         impostor.shutdown()
         impostor.server_close()
+
+
+def test_the_terminal_resigns_and_asks_to_abort(address: str, terminal: None) -> None:
+    async def scenario(resign: bool) -> tuple[str, dict[str, Any]]:
+        opened = await post(address, "/api/tables", {"seats": ["human", "human"], "name": "Anna"})
+        seating = seat_online(opened["invites"][0]["link"], "--name", "Ben")
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            url = f"ws://{address}/ws/{opened['table']}"
+            async with SeatClient.connect(url, opened["token"]) as other:
+                await asyncio.wait_for(other.until("state"), PATIENCE)
+                await until(pilot, lambda: screen.table and screen.table["abortable"])
+                if resign:
+                    await pilot.press("g")  # asked first: yes
+                    await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+                    assert "The game ends at once and Anna wins." in screen_text(app)
+                    await pilot.press("y")
+                else:
+                    await pilot.press("a")
+                    await until(pilot, lambda: screen.table and screen.table["abort"] == [1])
+                    assert not screen.check_action("abort", ())  # asked once
+                    await other.send({"type": "abort"})
+                await until(pilot, lambda: screen.ended)
+                ending = await asyncio.wait_for(other.until("state"), PATIENCE)
+            assert not screen.check_action("resign", ())
+            assert screen.query_one("#choices", OptionList).option_count == 0
+            return str(screen.query_one("#choices-title", Static).content), ending["ending"]
+
+    said, ending = asyncio.run(scenario(resign=True))
+    assert said == "Ben resigned: Anna wins."
+    assert (ending["how"], ending["seat"], ending["winners"]) == ("resigned", 1, [0])
+    said, ending = asyncio.run(scenario(resign=False))
+    assert said == "The game was aborted: nobody wins."
+    assert (ending["how"], ending["winners"]) == ("aborted", [])

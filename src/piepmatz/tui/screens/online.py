@@ -100,6 +100,8 @@ class OnlineTableScreen(Screen[None]):
         Binding("w", "why", N_("Why?"), show=False),
         Binding("y", "copy_invites", N_("Copy invites"), show=False),
         Binding("b", "back", N_("Take my seat back")),
+        Binding("g", "resign", N_("Resign")),
+        Binding("a", "abort", N_("Abort the game")),
         Binding("e", "score_sheet", N_("Score sheet")),
         Binding("pageup", "scroll_log(-1)", N_("Log up"), show=False, priority=True),
         Binding("pagedown", "scroll_log(1)", N_("Log down"), show=False, priority=True),
@@ -166,6 +168,9 @@ class OnlineTableScreen(Screen[None]):
 
     def lay_out(self, width: int) -> None:
         self.set_class(width < self.WIDE, "narrow")
+        # The footer of a narrow terminal: without resigning, which still answers (Ctrl+P).
+        hide_binding(self, "resign", width < self.WIDE)
+        self.refresh_bindings()
         if self.is_mounted and self.view is not None:
             self.redraw()
 
@@ -597,7 +602,50 @@ class OnlineTableScreen(Screen[None]):
             return bool(self.seating.invites)
         if action == "back":
             return self.stood_in()
+        if action == "resign":
+            return self.playing() and self.my_seat().get("absent") != "resigned"
+        if action == "abort":
+            asked = self.table.get("abort", []) if self.table else []
+            return bool(self.table and self.table.get("abortable")) and self.seat not in asked
         return True
+
+    def my_seat(self) -> dict[str, Any]:
+        seats = self.table["seats"] if self.table else []
+        return dict(seats[self.seat]) if self.seat < len(seats) else {}
+
+    def playing(self) -> bool:
+        return bool(self.table and self.table.get("status") == "playing") and not self.ended
+
+    def action_resign(self) -> None:
+        """Resign, asked first: what it does depends on the table (``docs/protocol.md``)."""
+        if not self.check_action("resign", ()):
+            return
+        table = self.table or {}
+        names = self.names()
+        if table.get("resign") != "play_on" and table.get("players") == 2:
+            others = ", ".join(n for p, n in enumerate(names) if p != self.seat)
+            what = _("The game ends at once and {name} wins.").format(name=others)
+        else:
+            bot = bot_level(str(table.get("stand_in") or "medium"))
+            what = _("The {bot} bot plays your seat to the end; you cannot take it back.").format(
+                bot=bot
+            )
+
+        def resign(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self.send({"type": "resign"}))
+
+        question = _("Resign this game?") + " " + what
+        self.app.push_screen(ConfirmDialog(question, _("Yes, resign"), _("No, play on")), resign)
+
+    def action_abort(self) -> None:
+        """Ask to abort the game (its first round only): it is aborted once everyone asks."""
+        if self.check_action("abort", ()):
+            self.run_worker(self.send({"type": "abort"}))
+            self.app.notify(
+                _("Asked to abort: the game is aborted once every person at the table asks."),
+                timeout=10,
+            )
 
     def stood_in(self) -> bool:
         """A stand-in plays this seat while its person is here (their time ran out, or they
