@@ -86,13 +86,31 @@ def test_a_person_mutes_and_reports_another_seat_from_the_table_page(
             rows = conn.execute("SELECT table_id, seat, reason, note FROM reports").fetchall()
         assert rows == [(made["table"], 0, "abuse", "insults in the chat")]
 
+        # From a player's page: Ben's (he has one once he has a row: he blocks her).
+        made_block = httpx.post(
+            f"{server.site}/api/tables/{made['table']}/blocks",
+            json={"seat": 1},
+            headers={"Authorization": f"Bearer {ben}"},
+        )
+        assert made_block.status_code == 201, made_block.text
+        ben_id, anna_id = (hashlib.sha256(k.encode()).hexdigest() for k in (ben, anna))
+        with sqlite3.connect(site_database) as conn:
+            (ben_page,) = conn.execute(
+                "SELECT page FROM players WHERE id = ?", (ben_id,)
+            ).fetchone()
+        page.goto(f"{server.site}/players/{ben_page}?pace=0")
+        page.get_by_role("button", name="Block this player").click()
+        expect(page.locator("#toast")).to_contain_text("is blocked", timeout=PATIENCE)
+        with sqlite3.connect(site_database) as conn:
+            blocked = conn.execute("SELECT blocked_id FROM blocks WHERE player_id = ?", (anna_id,))
+            assert blocked.fetchall() == [(ben_id,)]
+
         # Banned by the operator: the page says why and does not knock again.
-        anna_id = hashlib.sha256(anna.encode()).hexdigest()
         ban = ["admin", "ban", anna_id[:12], "--reason", "spam in the chat"]
         ban += ["--database-url", f"sqlite+aiosqlite:///{site_database}"]
         with ThreadPoolExecutor(1) as aside:  # Playwright's loop holds this thread
             assert aside.submit(main, ban).result() == 0
-        page.reload()
+        page.goto(f"{server.site}/play/{made['table']}?pace=0")
         expect(page.locator("h1")).to_have_text("You cannot play on this server", timeout=PATIENCE)
         expect(page.locator(".dead-end p")).to_have_text(
             "you are banned from this server: spam in the chat"

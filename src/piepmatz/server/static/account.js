@@ -4,6 +4,7 @@
 // are in docs/online.md ("Accounts", "Ratings"); this file only asks and shows.
 import { api, clear, h, main, playerKey, toast } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
+import { blockPlayerButton } from "./moderation.js";
 
 const PLAYER = "piepmatz.player";
 const bearer = () => ({ authorization: `Bearer ${playerKey()}` });
@@ -152,8 +153,10 @@ export async function showPlayer(page) {
   const name = player.username || _("A player without an account");
   document.title = _("{name} — Piepmatz", { name });
   const history = player.history;
+  const block = await blockPlayerButton(page, player.username); // moderation.js
   clear(main()).append(h("div", { class: "player-page" },
     h("h1", {}, name),
+    block || "",
     h("p", { id: "player-rating" }, _("Rating: {rating}", { rating: ratingWords(player.rating, player.provisional) }),
       " · ", ngettext("{count} rated game", "{count} rated games", player.rated_games)),
     chart(history.map((e) => e.rating).reverse()),

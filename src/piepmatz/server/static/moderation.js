@@ -5,6 +5,7 @@
 // each removable. The page never sees another player's id: seats are named by number.
 import { api, clear, deadEnd, h, playerKey, toast } from "./dom.js";
 import { _, reportReasons } from "./i18n.js";
+import { whoAmI } from "./account.js";
 
 /** The words of moderation, in one place (a function: the page's language may change). */
 const words = () => ({
@@ -14,6 +15,7 @@ const words = () => ({
   unmute: (name) => _("Hear {name}'s chat again", { name }),
   muted: _("muted"),
   block: (name) => _("Block {name}", { name }),
+  blockThis: _("Block this player"),
   blockNote: _("You will not be paired with them again, and you will not see their chat at any table."),
   blocked: (name) => _("{name} is blocked: you will not be paired with them again, and you will not see their chat. Your blocks are listed on My games.", { name }),
   report: (name) => _("Report {name}", { name }),
@@ -124,6 +126,24 @@ async function block(page, seat, name) {
   }
   page.send({ type: "mute", seat, muted: true });
   toast(words().blocked(name), "info");
+}
+
+/** A player's page: the button that blocks them (``pageId``: the page's id, ``username``: theirs,
+if they have an account); none on your own page. */
+export async function blockPlayerButton(pageId, username) {
+  const me = await whoAmI();
+  if (me?.page === pageId) return null;
+  const w = words();
+  const label = username ? w.block(username) : w.blockThis;
+  return h("button", { type: "button", id: "block-player", title: w.blockNote, onclick: async () => {
+    try {
+      await api("POST", "/api/blocks", { page: pageId }, bearer());
+    } catch (error) {
+      toast(w.refused(error.message));
+      return;
+    }
+    toast(w.blocked(username || w.someone), "info");
+  } }, label);
 }
 
 /** "My games": the players this browser's player blocked, each with its Unblock button. */
