@@ -19,8 +19,13 @@ from textual.widgets import OptionList, Static
 from piepmatz.cli import build_parser, main
 from piepmatz.core import Action
 from piepmatz.i18n import translation
+from piepmatz.server import admin
 from piepmatz.server.client import SeatClient
+from piepmatz.server.db import make_engine
 from piepmatz.server.pace import PaceRoster
+from piepmatz.server.players import Players
+from piepmatz.server.seats import token_hash
+from piepmatz.server.store import Store
 from piepmatz.text.words import action_words, birds_as
 from piepmatz.tui import commands
 from piepmatz.tui.app import PiepmatzApp
@@ -310,6 +315,37 @@ def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
             await app.workers.wait_for_complete()  # the connection is given up
             assert "this token is no seat's or spectator's here" in screen_text(app)
             assert "disconnected" in str(screen.query_one("#people", Static).content)
+
+    asyncio.run(scenario())
+
+
+def test_a_banned_player_is_told_why_and_not_tried_again(
+    address: str, terminal: None, tmp_path: Path
+) -> None:
+    seating = seat_online("--server", address, "--players", "2", "--bots", "random")
+
+    async def banned() -> None:
+        engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}")
+        try:
+            # Known to the server (as a reported or rated player is), then banned.
+            player = token_hash(player_key(seating.server.url))
+            store = Store(engine)
+            await Players(store).ensure(player)
+            await store.close()
+            await admin.ban(engine, player[:12], "insults in the chat")
+        finally:
+            await engine.dispose()
+
+    asyncio.run(banned())
+
+    async def scenario() -> None:
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            await until(pilot, lambda: screen.connection == "refused")
+            await app.workers.wait_for_complete()  # the connection is given up
+            assert "insults in the chat" in screen_text(app)
 
     asyncio.run(scenario())
 

@@ -64,7 +64,7 @@ LEAVE_ONLINE = N_(
 #: Refusals the screen does not show: a second Enter for a move already sent is ``stale``.
 QUIET_ERRORS = frozenset({"stale"})
 #: Refusals of the seat itself (its ``hello``): saying hello again would be refused again.
-SEAT_REFUSED = frozenset({"bad_token", "not_joined"})
+SEAT_REFUSED = frozenset({"bad_token", "not_joined", "banned"})
 
 
 class OnlineTableScreen(Screen[None]):
