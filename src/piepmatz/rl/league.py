@@ -3,16 +3,16 @@
 PureJaxRL's recipe on :mod:`piepmatz.jax`: ``envs`` games advance together, and one call of
 the compiled update (:func:`make_trainer`) plays ``rollout`` steps of all of them
 (``jax.lax.scan``), computes the advantages and runs the clipped-objective epochs, without
-leaving JAX. A step is one
-decision in every game: the learner's where its seat is to move, else its opponent's. The
-learner's own decisions are its transitions (``mine``); the others only carry the game on, and
-the rewards they bring count for the learner's last decision (:func:`league_gae`).
+leaving JAX. A step is one decision in every game: the learner's where its seat is to move,
+else its opponent's. The learner's own decisions are its transitions (``mine``); the others
+only carry the game on, and the rewards they bring count for the learner's last decision
+(:func:`league_gae`).
 
 The opponents are a **league**: ``random`` (a uniformly random legal move) and ``self``, the
 learner's past parameters, a pool of ``league`` snapshots held as arrays inside the compiled
 function (:class:`Pool`): slot 0 the newest snapshot, the others a uniform sample of all the
 older ones (reservoir sampling, :func:`add_snapshot`). The games are laid out in blocks, one
-block per opponent (``opponents`` spread over the games as in the Python trainer), and the
+block per entry of ``opponents`` (``random self``: half the games each), and the
 ``self`` games in one block per slot, so that each slot's network is one batched product.
 
 The network, the masking, the checkpoints and the learning curve are the Python trainer's
@@ -66,7 +66,7 @@ class LeagueConfig(TrainConfig):
 
     BACKEND: ClassVar[str] = "jax"
 
-    #: ``random`` or ``self`` (the league's snapshots), spread over the games in turn.
+    #: ``random`` or ``self`` (the league's snapshots), each entry an equal block of the games.
     opponents: tuple[str, ...] = (RANDOM, SELF)
     envs: int = 512
     rollout: int = 64
@@ -142,11 +142,12 @@ def new_pool(params: Params, league: int) -> Pool:
 
 def add_snapshot(pool: Pool, params: Params, key: jax.Array) -> Pool:
     """``params`` into slot 0; the snapshot it replaces joins the past, which the other slots
-    hold as a uniform sample (reservoir sampling: the ``i``-th past snapshot takes a slot with
-    probability ``(league - 1) / (i + 1)``, a random one of them)."""
+    hold as a uniform sample (reservoir sampling: the ``i``-th older snapshot, counted from 0,
+    takes a slot with probability ``min(1, (league - 1) / (i + 1))``, a random one of them)."""
     league = pool.params["pi_b"].shape[0]
     past = league - 1
-    # The older snapshot counted from 0; the first policy (added 0) is not one of them.
+    # The snapshot leaving slot 0, counted among the older ones; before the first addition
+    # slot 0 holds the first policy, which is not one of them.
     i = pool.added - 1
     pick = jax.random.randint(key, (), 0, jnp.maximum(i + 1, 1))
     slot = jnp.where(i < past, i, pick) + 1
