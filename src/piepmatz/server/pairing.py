@@ -35,7 +35,7 @@ from piepmatz.i18n import _
 
 from .db import players, seeks, tables
 from .hub import Hub, Opened, TableRefused
-from .moderation import blocked_pairs
+from .moderation import banned_words, blocked_pairs
 from .pace import STAND_IN
 from .players import Players
 from .roster import HUMAN
@@ -237,10 +237,7 @@ class Pairing:
     async def _not_banned(self, player: str) -> None:
         reason = await self.players.ban(player)
         if reason is not None:
-            raise SeekRefused(
-                Refusal.BANNED,
-                _("the operator banned you from playing here: {reason}").format(reason=reason),
-            )
+            raise SeekRefused(Refusal.BANNED, banned_words(reason))
 
     def _seeking_already(self, row: Any) -> str:
         if row is not None and row.table_id is not None:
