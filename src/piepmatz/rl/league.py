@@ -503,9 +503,9 @@ def train(
     report: Callable[[str], None] | None = None,
 ) -> TrainResult:
     """Train until ``config.steps`` learner decisions or ``config.minutes`` (whole updates),
-    writing what the Python
-    trainer writes into ``out``: ``step-NNNNNNNNN.npz`` checkpoints, ``final.npz``,
-    ``curve.json`` and ``curve.png``."""
+    writing what the Python trainer writes into ``out``: ``step-NNNNNNNNN.npz`` checkpoints,
+    ``final.npz``, ``curve.json`` and ``curve.png``; the progress bar shows the learner's recent
+    share of the wins against ``random`` and against the league."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     update = make_trainer(config).update
