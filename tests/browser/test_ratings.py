@@ -8,9 +8,10 @@ import re
 from typing import Any
 
 import httpx
+from axe_playwright_python.base import AXE_FILE_PATH
 from playwright.sync_api import expect
+from tests.browser.test_access import DESKTOP, no_violations
 
-DESKTOP = {"width": 1280, "height": 900}
 #: No wait for one step takes longer than this (milliseconds).
 PATIENCE = 20_000
 
@@ -19,17 +20,21 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
     browser: Any, site: str
 ) -> None:
     page = browser.new_page(viewport=DESKTOP)
+    page.context.add_init_script(path=AXE_FILE_PATH)  # accessibility checked on the way
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto(f"{site}/?pace=0")
     # An account, from the header's link.
     page.locator("#account-link").click()
     page.wait_for_url(re.compile(r"/account$"))
+    expect(page.locator("#sign-up")).to_be_visible(timeout=PATIENCE)
+    no_violations(page, "the account page, no account yet")
     page.fill("#new-username", "Wren")
     page.fill("#new-password", "a song at dawn")
     page.locator("#sign-up button[type=submit]").click()
     expect(page.locator("#account-link")).to_have_text("Wren", timeout=PATIENCE)
     expect(page.locator("#my-rating")).to_contain_text("Your rating: 1000 (provisional)")
+    no_violations(page, "the account page, signed in")
     # A rated game against one bot: hints go off with it.
     page.goto(f"{site}/?pace=0")
     page.fill("#name", "Wren")
@@ -43,6 +48,7 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
     table = page.url.split("/play/")[1].split("?")[0].split("#")[0]
     expect(page.locator("#rated-tag")).to_have_text("Rated", timeout=PATIENCE)
     expect(page.locator("#seat-ratings")).to_contain_text("1000", timeout=PATIENCE)
+    no_violations(page, "a rated table")
     page.get_by_role("button", name="Resign").click()
     page.get_by_role("button", name="Yes, resign").click()
     expect(page.locator("#ending")).to_contain_text("resigned", timeout=PATIENCE)
@@ -62,6 +68,7 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
         "href", f"/replay/{table}"
     )
     expect(page.locator("#header-rating")).to_have_text(str(shown))
+    no_violations(page, "a player's page with its chart")
     page_id = page.url.rsplit("/", 1)[1]
     assert httpx.get(f"{site}/api/players/{page_id}").json()["rating"] == shown
     assert not problems, problems
