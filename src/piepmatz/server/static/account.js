@@ -2,22 +2,13 @@
 // "Sign out"; the account page (/account: create one, sign in, change the password, delete the
 // account); a player's page (/players/PAGE: the rating and its rated games). The server's rules
 // are in docs/online.md ("Accounts", "Ratings"); this file only asks and shows.
-import { api, clear, h, main, playerKey, toast } from "./dom.js";
+import { api, bearer, clear, h, main, toast, whoAmI } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { blockPlayerButton } from "./moderation.js";
 
 const PLAYER = "piepmatz.player";
-const bearer = () => ({ authorization: `Bearer ${playerKey()}` });
 
 /** Who this browser's key is (GET /api/account); null when the server does not answer. */
-export async function whoAmI() {
-  try {
-    return await api("GET", "/api/account", undefined, bearer());
-  } catch {
-    return null;
-  }
-}
-
 /** The rating as shown, with "provisional" while it is. */
 export function ratingWords(rating, provisional) {
   return provisional ? _("{rating} (provisional)", { rating }) : String(rating);

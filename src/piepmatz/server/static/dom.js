@@ -90,6 +90,20 @@ export function playerKey() {
   return key;
 }
 
+/** The header that says who this browser's player is (``Authorization: Bearer KEY``). */
+export function bearer() {
+  return { authorization: `Bearer ${playerKey()}` };
+}
+
+/** This player's account and rating (``GET /api/account``), or null if the server cannot say. */
+export async function whoAmI() {
+  try {
+    return await api("GET", "/api/account", undefined, bearer());
+  } catch {
+    return null;
+  }
+}
+
 export function savedName() {
   return localStorage.getItem("piepmatz:name") || "";
 }

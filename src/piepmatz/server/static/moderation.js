@@ -3,9 +3,8 @@
 // lines to this player, on every device), blocks them (never paired again, muted at every
 // table) or reports them; the table may be reported as a whole. "My games" lists the blocks,
 // each removable. The page never sees another player's id: seats are named by number.
-import { api, clear, deadEnd, h, playerKey, toast } from "./dom.js";
+import { api, bearer, clear, deadEnd, h, toast, whoAmI } from "./dom.js";
 import { _, reportReasons } from "./i18n.js";
-import { whoAmI } from "./account.js";
 
 /** The words of moderation, in one place (a function: the page's language may change). */
 const words = () => ({
@@ -46,7 +45,6 @@ function reasonWords(reason) {
   }[reason] || reason;
 }
 
-const bearer = () => ({ authorization: `Bearer ${playerKey()}` });
 
 /** The panel under the chat: the other people at the table, each with a menu (a disclosure:
 keyboard reachable, named by the person), and the report form when one is open. ``page`` is

@@ -3,14 +3,13 @@
 // once the server's wait is over, and "Cancel". Once the server seats the player, the page sits
 // down at the seat reserved for them (a join with the player key and a new part of the deal) and
 // goes to the table. The seek lives on the server: the lobby opened again picks up where it is.
-import { api, clear, dealPart, h, playerKey, toast } from "./dom.js";
+import { api, bearer, clear, dealPart, h, playerKey, toast } from "./dom.js";
 import { duration, paceNote, paceWords } from "./clock.js";
 import { _, ngettext } from "./i18n.js";
 
 /** Seconds between two questions to the server while waiting (?poll=SECONDS sets another). */
 const POLL = Number(new URLSearchParams(location.search).get("poll")) || 2;
 
-const bearer = () => ({ authorization: `Bearer ${playerKey()}` });
 
 /** Sit down at the seat found (``answer``: table, seat, token) and go to the table. */
 function go(answer) {
