@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import jax
@@ -220,4 +221,18 @@ def test_the_jax_backend_refuses_what_it_cannot_train(
     assert "must divide into equal blocks for the 8 snapshots" in capsys.readouterr().err
     assert main([*base, "--league", "4"]) == 2
     assert "--league and --snapshot-every are options of --backend jax" in (capsys.readouterr().err)
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_jax_backend_names_the_missing_extras(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pgx", None)  # import pgx now raises ModuleNotFoundError
+    for name in [m for m in sys.modules if m.startswith(("piepmatz.jax", "piepmatz.rl.league"))]:
+        monkeypatch.delitem(sys.modules, name)
+    assert main(["train", "--backend", "jax", "--out", str(tmp_path), "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "piepmatz train: needs the 'rl' and 'jax' extras (pgx is not installed): "
+        "pip install 'piepmatz[rl,jax]'\n"
+    )
     assert not any(tmp_path.iterdir())
