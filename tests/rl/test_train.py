@@ -21,7 +21,7 @@ from piepmatz.core.view import view_of
 from piepmatz.envs.encoding import encode
 from piepmatz.rl import ppo
 from piepmatz.rl.curve import play_checkpoint, shares
-from piepmatz.rl.policy import init_params, load_checkpoint, logits
+from piepmatz.rl.policy import init_params, load_checkpoint, logits, save_checkpoint
 from piepmatz.sim.stats import mean_interval
 
 #: The improvement test, planned before it was run: this training, then the first and the final
@@ -238,3 +238,17 @@ def test_a_time_limit_stops_the_run_at_the_end_of_an_update(
     with pytest.raises(SystemExit):
         main(["train", "--out", str(tmp_path / "b"), *TINY, "--minutes", "0"])
     assert "--minutes must be more than 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_curve_plays_the_checkpoint_in_one_seat_against_the_opponent_in_every_other(
+    players: int, tmp_path: Path
+) -> None:
+    """So that its win rate compares with ``1 / players``, the fair share the curve marks."""
+    config = ppo.TrainConfig(players=players, hidden=(8,))
+    path = tmp_path / "first.npz"
+    save_checkpoint(path, init_params(config.hidden, 0), ppo.checkpoint_meta(config, 0))
+    results = play_checkpoint(path, "random", players, seed=5, players=players)
+    assert len(results) == players  # one deal, the checkpoint in each seat once
+    assert sorted(r.lineup.index(0) for r in results) == list(range(players))
+    assert all(r.lineup.count(0) == 1 for r in results)

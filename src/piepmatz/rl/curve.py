@@ -54,11 +54,14 @@ def play_checkpoint(
     players: int = 2,
     rules: str = "standard",
 ) -> list[GameResult]:
-    """``games`` games (rounded up to whole deals) of the checkpoint against ``opponent`` in
-    every other seat; the deals and the bots' generators follow ``seed`` alone."""
+    """``games`` games (rounded up to whole deals) of the checkpoint in one seat against
+    ``opponent`` in every other seat (so that a fair share is ``1 / players``); the deals and
+    the bots' generators follow ``seed`` alone."""
     config = MatchConfig(
         players=players,
-        bots=(f"ppo:{path}", opponent),
+        # One entry per seat: with fewer, the lineups cycle the list, and at three or four
+        # players the checkpoint would sit in two seats.
+        bots=(f"ppo:{path}", *[opponent] * (players - 1)),
         games=games,
         seed=seed,
         rules=Rules.parse(rules),
