@@ -30,6 +30,7 @@ from piepmatz.server.limits import Limits
 from piepmatz.server.pace import PaceRoster
 from piepmatz.server.pool import BotPool
 from piepmatz.server.room import Room
+from piepmatz.server.roster import BotRoster
 from piepmatz.server.seats import Seat, new_token, token_hash
 from piepmatz.server.store import Store
 
@@ -201,13 +202,18 @@ async def open_room(
 
 
 @asynccontextmanager
-async def sqlite_hub(
-    database: Path, clock: Clock | None = None, paces: PaceRoster | None = None
+async def local_hub(
+    database: Path | str,
+    clock: Clock | None = None,
+    paces: PaceRoster | None = None,
+    roster: BotRoster | None = None,
 ) -> AsyncIterator[Hub]:
-    """A server's hub on its own SQLite file, without a network: for tests that drive it."""
-    engine = db.make_engine(f"sqlite+aiosqlite:///{database}")
+    """A server's hub on its own SQLite file (or any database's URL), without a network: for
+    tests that drive it; bots think in threads."""
+    url = database if isinstance(database, str) else f"sqlite+aiosqlite:///{database}"
+    engine = db.make_engine(url)
     await db.upgrade(engine)
-    hub = Hub(Store(engine), BotPool(0), paces, clock)
+    hub = Hub(Store(engine), BotPool(0, roster=roster), paces, clock)
     try:
         yield hub
     finally:
@@ -268,7 +274,7 @@ async def settle() -> None:
 async def playing_room(database: Path, players: int, rules: str, seed: int) -> AsyncIterator[Room]:
     """A Room of people only, already playing, on its own SQLite file (for tests that drive
     the room directly, without the network)."""
-    async with sqlite_hub(database) as hub:
+    async with local_hub(database) as hub:
         yield await open_room(hub, ["human"] * players, seed, rules=rules)
 
 

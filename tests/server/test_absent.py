@@ -22,7 +22,7 @@ from piepmatz.server.pace import PaceRoster, parse_pace
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection, RoomError
 from piepmatz.server.vocabulary import Absence
-from serverplay import Listener, ManualClock, get, post, settle, sqlite_hub, ws_url
+from serverplay import Listener, ManualClock, get, local_hub, post, settle, ws_url
 
 PACES = PaceRoster.build(["fast=live:10s+2s,away=5s", "hour=turn:1h"])
 KEY = "k" * 43
@@ -30,7 +30,7 @@ KEY = "k" * 43
 
 @asynccontextmanager
 async def hub_at(database: Path, clock: ManualClock) -> AsyncIterator[Hub]:
-    async with sqlite_hub(database, clock, PACES) as hub:
+    async with local_hub(database, clock, PACES) as hub:
         yield hub
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from piepmatz.server.hub import Hub
 from piepmatz.server.room import Room
-from serverplay import open_room, sqlite_hub
+from serverplay import local_hub, open_room
 
 
 async def _bot_to_move(hub: Hub) -> Room:
@@ -20,7 +20,7 @@ async def _bot_to_move(hub: Hub) -> Room:
 
 def test_a_bot_move_being_stored_is_stored_before_the_process_stops(tmp_path: Path) -> None:
     async def run() -> None:
-        async with sqlite_hub(tmp_path / "server.db") as hub:
+        async with local_hub(tmp_path / "server.db") as hub:
             storing, release = asyncio.Event(), asyncio.Event()
             add_move = hub.store.add_move
 
@@ -47,7 +47,7 @@ def test_a_bot_move_being_stored_is_stored_before_the_process_stops(tmp_path: Pa
 
 def test_a_bot_still_thinking_is_stopped_at_once(tmp_path: Path) -> None:
     async def run() -> None:
-        async with sqlite_hub(tmp_path / "server.db") as hub:
+        async with local_hub(tmp_path / "server.db") as hub:
             thinking = asyncio.Event()
 
             async def choose_for_ever(*_args: Any, **_kwargs: Any) -> Any:

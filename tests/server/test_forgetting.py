@@ -10,7 +10,7 @@ from pathlib import Path
 from piepmatz.server import archive
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection
-from serverplay import Listener, open_room, sqlite_hub
+from serverplay import Listener, local_hub, open_room
 
 AFTER = 10.0
 
@@ -22,7 +22,7 @@ async def play_to_the_end(room: Room, rng: random.Random) -> None:
 
 
 async def _forgotten(database: Path) -> None:
-    async with sqlite_hub(database) as hub:
+    async with local_hub(database) as hub:
         room = await open_room(hub, ["human", "human"], seed=9)
         # Playing, with nobody connected, for longer than a finished table would be kept.
         assert await hub.forget_finished(0.0, AFTER) == []
@@ -53,7 +53,7 @@ def test_a_finished_table_nobody_uses_is_forgotten_and_read_again(tmp_path: Path
 
 
 async def _saying_hello(database: Path) -> None:
-    async with sqlite_hub(database) as hub:
+    async with local_hub(database) as hub:
         room = await open_room(hub, ["human", "human"], seed=10)
         await play_to_the_end(room, random.Random(10))
         # A connection whose hello waits for the chat's history: not yet among the table's.

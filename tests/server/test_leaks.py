@@ -15,7 +15,7 @@ from leaks import assert_names_none, hidden_names
 from piepmatz.server.pace import PaceRoster
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection
-from serverplay import ManualClock, playing_room, sqlite_hub
+from serverplay import ManualClock, local_hub, playing_room
 
 
 class CheckingClient:
@@ -98,7 +98,7 @@ async def _play_with_absences(seed: int, players: int, policy: int, database: Pa
     paces = PaceRoster.build(["fast=live:10s+1s,away=5s"])
     holder: list[Room] = []
     rng = random.Random(policy)
-    async with sqlite_hub(database, clock, paces) as hub:
+    async with local_hub(database, clock, paces) as hub:
         opened = await hub.open(
             ["human"] * players, "standard", name="P0", pace="fast", resign="play_on"
         )

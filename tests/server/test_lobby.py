@@ -9,11 +9,11 @@ from pathlib import Path
 
 from piepmatz.server.hub import LISTED_AWAY
 from piepmatz.server.seats import Connection
-from serverplay import Listener, open_room, sqlite_hub
+from serverplay import Listener, local_hub, open_room
 
 
 async def _listed(database: Path) -> None:
-    async with sqlite_hub(database) as hub:
+    async with local_hub(database) as hub:
         opened = time.monotonic()
         room = await open_room(hub, ["human", "human", "random"], seed=1, free=(1,), public=True)
         await open_room(hub, ["human", "human"], seed=2, free=(1,))  # by invite only

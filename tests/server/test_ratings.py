@@ -9,8 +9,7 @@ import asyncio
 import dataclasses
 import json
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from typing import Any
 
@@ -24,35 +23,21 @@ from piepmatz.server import db, ratings
 from piepmatz.server.client import SeatClient
 from piepmatz.server.hub import Hub, TableRefused
 from piepmatz.server.pace import PaceRoster
-from piepmatz.server.pool import BotPool
 from piepmatz.server.ratings import BOT_RATINGS, MU, SIGMA, judge
 from piepmatz.server.room import Room
 from piepmatz.server.roster import BotRoster
 from piepmatz.server.seats import token_hash
-from piepmatz.server.store import Store
-from serverplay import ManualClock, play_randomly, running_server, settle, ws_url
+from serverplay import ManualClock, local_hub, play_randomly, running_server, settle, ws_url
 
 PACES = PaceRoster.build(["hour=turn:1h"])
 ANNA, BEN, CLARA = "a" * 43, "b" * 43, "c" * 43
 _DAY = timedelta(hours=24, minutes=1)
 
 
-@asynccontextmanager
-async def hub_on(
+def hub_on(
     url: str, clock: ManualClock | None = None, roster: BotRoster | None = None
-) -> AsyncIterator[Hub]:
-    engine = db.make_engine(url)
-    await db.upgrade(engine)
-    hub = Hub(Store(engine), BotPool(0, roster=roster), PACES, clock or ManualClock())
-    try:
-        yield hub
-    finally:
-        for room in hub.rooms.values():
-            room.clocks.stop()
-            if room.botseats.task is not None:
-                room.botseats.task.cancel()
-        await hub.store.close()
-        await engine.dispose()
+) -> AbstractAsyncContextManager[Hub]:
+    return local_hub(url, clock or ManualClock(), PACES, roster)
 
 
 async def rated_table(hub: Hub, kinds: list[str], keys: list[str], **options: Any) -> Room:

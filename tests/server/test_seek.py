@@ -21,7 +21,7 @@ from piepmatz.server.client import SeatClient
 from piepmatz.server.pairing import Pairing, PairingRules, Waiting, choose
 from piepmatz.server.players import Players
 from piepmatz.server.seats import token_hash
-from serverplay import running_server, sqlite_hub, until, ws_url
+from serverplay import local_hub, running_server, until, ws_url
 from serverprocs import free_port, serve_process
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -122,7 +122,7 @@ def test_a_claim_that_fails_stores_no_table_and_keeps_everyone_waiting(tmp_path:
     table and the claim of the rows are one transaction."""
 
     async def run() -> None:
-        async with sqlite_hub(tmp_path / "server.db") as hub:
+        async with local_hub(tmp_path / "server.db") as hub:
             await rows(
                 f"sqlite+aiosqlite:///{tmp_path / 'server.db'}", db.players, player("b", mu=40)
             )

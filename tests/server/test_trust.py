@@ -24,7 +24,7 @@ from piepmatz.server.pool import BotPool
 from piepmatz.server.roster import LEVELS, BotRoster, UnknownBot
 from piepmatz.server.seats import Connection
 from piepmatz.server.store import StoredSeat, StoredTable
-from serverplay import Listener, post, running_server, sqlite_hub, ws_url
+from serverplay import Listener, local_hub, post, running_server, ws_url
 
 #: Bot specs a request once could name: files of the server's, a search without end.
 HOSTILE_BOTS = [
@@ -117,7 +117,7 @@ def test_a_stored_bot_this_server_does_not_offer_is_replaced_and_the_table_told(
     the fallback bot in that seat; the spec is never built, and each connection is told."""
 
     async def run() -> None:
-        async with sqlite_hub(tmp_path / "server.db") as hub:
+        async with local_hub(tmp_path / "server.db") as hub:
             options = Game.new(2, seed=5).options.to_json() | {"spec": "standard"}
             seats = [StoredSeat("human", "Anna", "1" * 64), StoredSeat("ppo:/proc/self/fd/5")]
             stored = StoredTable("oldtable", options, "playing", False, "0" * 64, seats)
