@@ -47,7 +47,7 @@ BOT_RATINGS: dict[str, tuple[float, float]] = {
     "easy": (29.7, 1.7),
     "greedy": (32.2, 1.7),
     "medium": (38.9, 1.7),
-    "hard": (50.1, 6.0),
+    "hard": (68.7, 5.3),
 }
 #: A rating is provisional for a player's first rated games.
 PROVISIONAL_GAMES = 10
