@@ -55,6 +55,11 @@ class ScoreSheet:
     tiebreak: bool
     final: bool
 
+    def places(self) -> list[int]:
+        """Each seat's place (1 = best) in E5's order, the total and then the birds; seats
+        still tied share a place, and the winners are those in place 1."""
+        return places([(p.total, p.birds) for p in self.players])
+
     def to_json(self) -> dict[str, Any]:
         return {
             "players": [p.to_json() for p in self.players],
@@ -63,6 +68,15 @@ class ScoreSheet:
             "tiebreak": self.tiebreak,
             "final": self.final,
         }
+
+
+def places(keys: Sequence[Sequence[float]]) -> list[int]:
+    """Each entry's place (1 = best) by its key, the higher the better; equal keys share it.
+
+    >>> places([(30, 9), (34, 7), (30, 9)])
+    [2, 1, 2]
+    """
+    return [1 + sum(tuple(other) > tuple(key) for other in keys) for key in keys]
 
 
 def majorities(collections: Sequence[Sequence[int]]) -> dict[str, int | None]:

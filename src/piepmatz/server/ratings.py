@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from piepmatz.core.scoring import score_state
+from piepmatz.core.scoring import places, score_state
 
 from .db import players, rating_history, seats
 from .players import Players
@@ -89,11 +89,6 @@ def _not_rated(room: Room, reason: str) -> Verdict:
     return Verdict([], [None] * len(room.seats), [], reason)
 
 
-def places_by(keys: Sequence[tuple[float, ...]]) -> list[int]:
-    """Each seat's place by its key (higher is better); equal keys share a place."""
-    return [1 + sum(other > key for other in keys) for key in keys]
-
-
 def judge(room: Room) -> Verdict | None:
     """The verdict on ``room``'s finished game from what the table holds (``None``: not a rated
     table); the rules that need the database are :meth:`Ratings.rate`'s."""
@@ -121,16 +116,12 @@ def judge(room: Room) -> Verdict | None:
         ]
         gone = [i for i in humans if stood_in[i] > 0]
     else:
-        sheet = score_state(room.game.state)
-        winners = set(sheet.winners)
-        results = [
-            (1.0 if i in winners else 0.0, float(p.total), float(p.birds))
-            for i, p in enumerate(sheet.players)
-        ]
+        # Played out: E5's order of the whole table.
+        results = [(-float(place),) for place in score_state(room.game.state).places()]
         resigned = set(ending.get("resigned", ()))
         gone = [i for i in humans if stood_in[i] > 0 or i in resigned]
     keys = [(0.0 if i in gone else 1.0, *result) for i, result in enumerate(results)]
-    return Verdict(places_by(keys), people, gone or humans, left=tuple(gone))
+    return Verdict(places(keys), people, gone or humans, left=tuple(gone))
 
 
 class Ratings:
@@ -347,7 +338,6 @@ __all__ = [
     "Verdict",
     "bot_shown",
     "judge",
-    "places_by",
     "provisional",
     "shown",
 ]

@@ -239,8 +239,7 @@ def win_shares(result: GameResult) -> list[float]:
 
 def ranks(result: GameResult) -> list[int]:
     """Each seat's place (1 = best) by total, then birds; equal places for a full tie."""
-    keys = [(p.total, p.birds) for p in result.sheet.players]
-    return [1 + sum(other > key for other in keys) for key in keys]
+    return result.sheet.places()
 
 
 def rate_games(config: MatchConfig, results: Sequence[GameResult]) -> list[Rating]:
