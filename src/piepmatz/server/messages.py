@@ -401,7 +401,9 @@ PROTOCOL_VERSION = 1
 #: 16-128 URL-safe characters; the browser sends 32 random bytes).
 DealPart = Annotated[str, Field(pattern=f"^{PART.pattern}$")]
 #: A browser's player key ("My games"): 32 random bytes, URL-safe base64 without padding.
-PlayerKey = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{43}$")]
+#: (Its form, for the header that carries it too: ``players.player_key``.)
+PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
+PlayerKey = Annotated[str, Field(pattern=f"^{PLAYER_KEY.pattern}$")]
 #: A name from one of the operator's lists (a pace, a bot).
 OfferedName = Annotated[str, Field(min_length=1, max_length=64)]
 

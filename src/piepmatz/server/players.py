@@ -9,7 +9,6 @@ holds their account, rating and ban; it is made when first needed.
 
 from __future__ import annotations
 
-import re
 import secrets
 from datetime import UTC, datetime
 from typing import Annotated
@@ -21,11 +20,9 @@ from sqlalchemy.exc import IntegrityError
 from piepmatz.i18n import _
 
 from .db import keys, players
+from .messages import PLAYER_KEY
 from .seats import token_hash
 from .store import Store
-
-#: A player key as browsers make it: 32 random bytes, URL-safe base64 without padding.
-PLAYER_KEY = re.compile(r"[A-Za-z0-9_-]{43}")
 
 
 def new_page() -> str:

@@ -20,6 +20,7 @@ from ..hub import NoTable
 from ..limits import POLICY_CLOSE, ConnectionGuard
 from ..messages import (
     MAX_MESSAGE,
+    PLAYER_KEY,
     PROTOCOL_VERSION,
     Abort,
     Act,
@@ -39,7 +40,6 @@ from ..messages import (
 )
 from ..moderation import banned_words, recheck_due
 from ..outbox import ClientGone, WebSocketClient
-from ..players import PLAYER_KEY
 from ..room import Room
 from ..seats import Connection, RoomError
 from ..store import StorageUnavailable
