@@ -38,8 +38,7 @@ from piepmatz.jax import PiepmatzEnv
 from piepmatz.jax import State as Game
 from piepmatz.jax.observe import observe
 
-from .curve import plot_curve, write_curve
-from .policy import INPUT_SCALE, MASKED, init_params, save_checkpoint
+from .policy import INPUT_SCALE, MASKED, init_params
 from .ppo import (
     SELF,
     TrainConfig,
@@ -48,7 +47,7 @@ from .ppo import (
     _evaluate,
     _forward,
     _progress,
-    checkpoint_meta,
+    finish,
     out_of_time,
 )
 
@@ -551,17 +550,13 @@ def train(
     finally:
         if bar is not None:
             bar.close()
-    result.steps = steps
-    point = _evaluate(config, folder, learner.params, steps, result.train_seconds)
-    result.curve.append(point)
-    if report:
-        report(_describe(point))
-    save_checkpoint(result.final, learner.params, checkpoint_meta(config, steps))
-    write_curve(result.curve, folder / "curve.json")
-    plot_curve(
-        result.curve,
-        folder / "curve.png",
+    finish(
+        config,
+        folder,
+        result,
+        learner.params,
+        steps,
+        report,
         f"PPO in JAX, {config.players} players, against {', '.join(config.opponents)}",
-        players=config.players,
     )
     return result

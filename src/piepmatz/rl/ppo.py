@@ -348,19 +348,36 @@ def train(
     finally:
         if bar is not None:
             bar.close()
+    finish(
+        config,
+        folder,
+        result,
+        params,
+        steps,
+        report,
+        f"PPO, {config.players} players, trained against {', '.join(config.opponents)}",
+    )
+    return result
+
+
+def finish(
+    config: TrainConfig,
+    folder: Path,
+    result: TrainResult,
+    params: Any,
+    steps: int,
+    report: Callable[[str], None] | None,
+    title: str,
+) -> None:
+    """The end of a run, whichever trainer made it: the last point of the curve, ``final.npz``,
+    ``curve.json`` and ``curve.png``."""
     result.steps = steps
     result.curve.append(_evaluate(config, folder, params, steps, result.train_seconds))
     if report:
         report(_describe(result.curve[-1]))
     save_checkpoint(result.final, params, checkpoint_meta(config, steps))
     write_curve(result.curve, folder / "curve.json")
-    plot_curve(
-        result.curve,
-        folder / "curve.png",
-        f"PPO, {config.players} players, trained against {', '.join(config.opponents)}",
-        players=config.players,
-    )
-    return result
+    plot_curve(result.curve, folder / "curve.png", title, players=config.players)
 
 
 def out_of_time(config: TrainConfig, seconds: float) -> bool:
