@@ -40,8 +40,6 @@ class Site:
     reviewed: AddressBuckets = field(init=False)
     #: What players may have beside their browser's key (``serve --accounts``).
     accounts_setting: AccountsSetting = AccountsSetting.PASSWORDS
-    #: Players' ids, accounts, ratings and bans.
-    players: Players = field(init=False)
     #: Sign up, in and out, passwords (``serve --accounts``: allowed or not).
     accounts: Accounts = field(init=False)
     #: "Find a game": the waiting list and the tables it opens.
@@ -54,10 +52,14 @@ class Site:
         self.addresses = AddressCounter(limits.connections_per_address)
         self.opened = AddressBuckets(limits.tables_per_minute, limits.tables_burst)
         self.reviewed = AddressBuckets(limits.reviews_per_minute, limits.reviews_burst)
-        self.players = Players(self.hub.store)
         self.pairing = Pairing(self.hub, self.players, self.seeking)
         self.accounts = Accounts(self.hub.store, self.players, self.accounts_setting)
         self.moderation = Moderation(self.hub.store, self.players)
+
+    @property
+    def players(self) -> Players:
+        """Players' ids, rows and bans: the hub's (tables seat players by them too)."""
+        return self.hub.players
 
     @property
     def ratings(self) -> Ratings:
