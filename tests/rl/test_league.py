@@ -21,9 +21,14 @@ from piepmatz.bots import make_bot
 from piepmatz.bots.base import decide
 from piepmatz.cli import main
 from piepmatz.core.actions import NUM_ACTIONS
+from piepmatz.core.cards import FEEDER_EGGS
+from piepmatz.core.rules import Rules
+from piepmatz.core.scoring import score_state
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
 from piepmatz.envs.encoding import encode
+from piepmatz.envs.rewards import final_rewards
+from piepmatz.jax.game import deal, rule_flags
 from piepmatz.rl import league
 from piepmatz.rl.curve import play_checkpoint, shares
 from piepmatz.rl.policy import init_params, load_checkpoint
@@ -200,6 +205,7 @@ def test_advantages_run_over_the_learners_own_decisions() -> None:
         logp=jnp.zeros((5, 1)),
         value=jnp.asarray(value)[:, None],
         reward=jnp.asarray(reward)[:, None],
+        won=jnp.asarray(reward)[:, None],
         done=jnp.asarray(done)[:, None],
         mine=jnp.asarray(mine)[:, None],
     )
@@ -208,6 +214,44 @@ def test_advantages_run_over_the_learners_own_decisions() -> None:
     # learner, the opponent's steps included, and never the next game's value (7).
     assert np.asarray(returns)[:, 0].tolist() == [1.0, 0.0, 1.0, 0.0, 0.0]
     assert np.allclose(np.asarray(advantage)[:, 0], [0.8, 0.0, 0.5, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shaping_lead_is_the_cores_margin_at_the_end_and_zero_at_a_deal(
+    players: int,
+) -> None:
+    # Games played out in the core; their collections and seeds put into a JAX deal: the lead
+    # of every seat is the core's margin reward, so the shaping a game pays sums to it.
+    flags = jnp.array(rule_flags(Rules.parse("standard")))
+    games, margins = [], []
+    for seed in range(4):
+        core = State.new_game(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not core.is_over():
+            core.apply_id(rng.choice(core.legal_action_ids()))
+        margins.append(final_rewards(score_state(core), "margin"))
+        game = deal(jax.random.PRNGKey(seed), players, flags)
+        assert np.all(
+            np.asarray(league.lead(jax.tree.map(lambda x: x[None], game), jnp.arange(1))) == 0
+        )
+        seeds = np.zeros((players, 3), np.int32)
+        for p in range(players):
+            for card in core.seeds_seen[p] + core.seeds_blind[p]:
+                seeds[p, FEEDER_EGGS[card] - 1] += 1
+        collection = np.zeros((players, 72), bool)
+        for p, birds in enumerate(core.collections):
+            collection[p, birds] = True
+        games.append(
+            game._replace(
+                collection=jnp.asarray(collection),
+                seen=jnp.asarray(seeds),
+                blind=jnp.zeros_like(game.blind),
+            )
+        )
+    batch = jax.tree.map(lambda *x: jnp.stack(x), *games)
+    for seat in range(players):
+        got = np.asarray(league.lead(batch, jnp.full(len(games), seat)))
+        assert got.tolist() == [m[seat] for m in margins]
 
 
 def test_the_jax_backend_refuses_what_it_cannot_train(
@@ -220,7 +264,7 @@ def test_the_jax_backend_refuses_what_it_cannot_train(
     assert main([*base, "--backend", "jax", "--envs", "100", "--league", "8"]) == 2
     assert "must divide into equal blocks for the 8 snapshots" in capsys.readouterr().err
     assert main([*base, "--league", "4"]) == 2
-    assert "--league and --snapshot-every are options of --backend jax" in (capsys.readouterr().err)
+    assert "--shaping are options of --backend jax" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
 
 

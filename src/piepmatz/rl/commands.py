@@ -135,6 +135,12 @@ def register(subparsers: Any) -> None:
         help="--backend jax: updates between two snapshots joining the pool (default 10)",
     )
     train.add_argument(
+        "--shaping",
+        type=float,
+        help="--backend jax: reward per point of lead, paid as the lead changes, beside the "
+        "win reward (default 0: the win reward alone)",
+    )
+    train.add_argument(
         "--hidden",
         type=positive("--hidden"),
         nargs="+",
@@ -191,9 +197,15 @@ def _train(args: argparse.Namespace) -> int:
             "eval_opponents": tuple(args.eval_against),
         }
         if args.backend == "jax":
-            options |= {"league": args.league, "snapshot_every": args.snapshot_every}
-        elif args.league is not None or args.snapshot_every is not None:
-            raise ValueError("--league and --snapshot-every are options of --backend jax")
+            options |= {
+                "league": args.league,
+                "snapshot_every": args.snapshot_every,
+                "shaping": args.shaping,
+            }
+        elif any(v is not None for v in (args.league, args.snapshot_every, args.shaping)):
+            raise ValueError(
+                "--league, --snapshot-every and --shaping are options of --backend jax"
+            )
         # Options not given keep TrainConfig's defaults (one place for them).
         config = TrainConfig(**{k: v for k, v in options.items() if v is not None})
     except ValueError as exc:

@@ -36,6 +36,7 @@ import optax
 
 from piepmatz.jax import PiepmatzEnv
 from piepmatz.jax import State as Game
+from piepmatz.jax.game import scores
 from piepmatz.jax.observe import observe
 
 from .policy import INPUT_SCALE, MASKED, init_params
@@ -76,6 +77,11 @@ class LeagueConfig(TrainConfig):
     league: int = 8
     #: Updates between two snapshots of the learner joining the pool.
     snapshot_every: int = 10
+    #: Reward per point of lead, paid as the lead changes: each decision also earns
+    #: ``shaping`` times the change of the learner's points minus the best other player's
+    #: (scored as if the game ended then, E4), so a game's sum is ``shaping`` times its final
+    #: margin, beside the win reward. 0: the win reward alone.
+    shaping: float = 0.0
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -86,6 +92,8 @@ class LeagueConfig(TrainConfig):
                 f"not {', '.join(map(repr, unknown))}: other bots play in Python "
                 "(--backend python)"
             )
+        if not (math.isfinite(self.shaping) and self.shaping >= 0):
+            raise ValueError(f"shaping must be 0 or more, not {self.shaping!r}")
         for name in ("league", "snapshot_every"):
             value = getattr(self, name)
             if type(value) is not int or value < 1:
@@ -236,8 +244,11 @@ class Transition(NamedTuple):
     action: jax.Array
     logp: jax.Array
     value: jax.Array
-    #: The learner's reward of this step (most steps 0; the game's end gives the win reward).
+    #: The learner's reward of this step: the change of its lead times ``shaping``, and at the
+    #: game's end the win reward.
     reward: jax.Array
+    #: The learner's win reward (0 but at a game's end): its share of the wins.
+    won: jax.Array
     #: The game ended with this step (a new one was dealt).
     done: jax.Array
     #: The learner made this decision: a transition to learn from.
@@ -248,6 +259,16 @@ def new_games(env: PiepmatzEnv, key: jax.Array, envs: int) -> Games:
     deal, seats = jax.random.split(key)
     state = jax.vmap(env.init)(jax.random.split(deal, envs))
     return Games(state, jax.random.randint(seats, (envs,), 0, env.num_players))
+
+
+def lead(game: Any, seat: jax.Array) -> jax.Array:
+    """Per game (batched), the points of ``seat`` minus the best other player's, scored as if
+    the game ended now."""
+    total = jax.vmap(scores)(game)[0]
+    others = jnp.where(jnp.arange(total.shape[1]) == seat[:, None], -(2**30), total)
+    return (jnp.take_along_axis(total, seat[:, None], axis=1)[:, 0] - others.max(axis=1)).astype(
+        jnp.float32
+    )
 
 
 def league_gae(
@@ -371,7 +392,11 @@ def make_trainer(config: LeagueConfig) -> Trainer:
         # The log-probability is the learner's wherever the decision is the learner's.
         action, logp = sample(pick, jnp.where(mine[:, None], logits, theirs), mask)
         after = jax.vmap(env.step)(state, action, jax.random.split(step_keys, n))
-        reward = after.rewards[games_at, games.seat]
+        won = after.rewards[games_at, games.seat]
+        reward = won
+        if config.shaping:
+            gained = lead(after._game, games.seat) - lead(state._game, games.seat)
+            reward = reward + config.shaping * gained
         done = after.terminated
         # A game that ended is dealt again, the learner in a new random seat.
         fresh = new_games(env, deal_keys, n)
@@ -383,7 +408,7 @@ def make_trainer(config: LeagueConfig) -> Trainer:
             jax.tree.map(again, fresh.state, after),
             jnp.where(done, jax.random.randint(seat_key, (n,), 0, players), games.seat),
         )
-        transition = Transition(observation, mask, action, logp, value, reward, done, mine)
+        transition = Transition(observation, mask, action, logp, value, reward, won, done, mine)
         return learner._replace(games=games, key=key), transition
 
     def learn(
@@ -451,7 +476,7 @@ def make_trainer(config: LeagueConfig) -> Trainer:
         params, opt_state, losses = learn(learner.params, learner.opt_state, data, count, learn_key)
         # The learner's share of the wins in its games that ended, by the kind of opponent:
         # the win reward r of a share s is (players·s − 1)/(players − 1).
-        share = (t.reward * (players - 1) + 1) / players
+        share = (t.won * (players - 1) + 1) / players
         against_random = games_at < randoms
         ended = {
             "random": t.done & against_random[None, :],
