@@ -177,6 +177,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
             "sim",
         ),
         (["compare", "--rules", "standard", "overview", "--games", "4"], "openskill", "sim"),
+        (["baselines", "--bots", "random", "greedy", "--deals", "1"], "tqdm", "sim"),
         (["envs", "check", "--players", "2"], "gymnasium", "envs"),
         (["envs", "layout"], "numpy", "envs"),
         (["play", "--text", "--seats", "random,random"], "textual", "tui"),
