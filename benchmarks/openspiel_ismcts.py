@@ -23,49 +23,10 @@ from typing import Any
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
 
 from piepmatz.envs.openspiel_bot import PiepmatzBot  # registers python_piepmatz too
+from piepmatz.envs.openspiel_ismcts import TimedISMCTSBot
 from piepmatz.sim.stats import wilson
-
-
-class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
-    """OpenSpiel's ISMCTSBot searching until a deadline instead of for a number of simulations."""
-
-    def __init__(self, game: Any, time_limit: float, seed: int) -> None:
-        evaluator = mcts.RandomRolloutEvaluator(
-            n_rollouts=1, random_state=np.random.RandomState(seed)
-        )
-        super().__init__(
-            game,
-            evaluator,
-            uct_c=2.0,
-            max_simulations=1,
-            random_state=np.random.RandomState(seed + 1),
-        )
-        self.time_limit = time_limit
-        self.simulations: list[int] = []
-
-    def run_search(self, state: Any) -> list[tuple[int, float]]:
-        # As ISMCTSBot.run_search, with "for _ in range(max_simulations)" replaced by a clock.
-        self.reset()
-        legal_actions = state.legal_actions()
-        if len(legal_actions) == 1:
-            return [(legal_actions[0], 1.0)]
-        self._root_node = self.create_new_node(state)
-        root_key = self.get_state_key(state)
-        deadline = time.perf_counter() + self.time_limit
-        count = 0
-        while True:
-            sampled = self.sample_root_state(state)
-            assert root_key == self.get_state_key(sampled)
-            self.run_simulation(sampled)
-            count += 1
-            if time.perf_counter() >= deadline:
-                break
-        self.simulations.append(count)
-        policy: list[tuple[int, float]] = self.get_final_policy(state, self._root_node)
-        return policy
 
 
 def play(game: Any, time_limit: float, openspiel_seat: int, seed: int) -> tuple[float, Any, Any]:
