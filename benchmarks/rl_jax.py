@@ -7,9 +7,10 @@ second, where a step's time goes, and what a short run of a fixed length learns.
    seconds and CPU seconds of this process (all its threads).
 2. **Parts** (``parts``): microseconds per game of each piece of one decision of the jax
    backend's rollout, and the rollout against the learning in an update.
-3. **A short run** (``run``): ``--steps`` learner steps of the jax backend (its defaults, seed
-   0, fixed before the run), then the first and the final policy against ``random`` and
-   ``easy`` on the same fixed deals (``--games`` each, seats swapped)::
+3. **A short run** (``run``): ``--steps`` learner steps of the jax backend (the Python
+   trainer's network and the win reward alone, as in ``speed``; seed 0, fixed before the run),
+   then the first and the final policy against ``random`` and ``easy`` on the same fixed deals
+   (``--games`` each, seats swapped)::
 
     python benchmarks/rl_jax.py speed
     python benchmarks/rl_jax.py parts
@@ -45,8 +46,13 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
     return out, time.perf_counter() - wall, time.process_time() - cpu
 
 
+#: The Python trainer's network and reward, so that both backends are timed on the same work
+#: (the jax backend's own defaults are a wider network and the lead's shaping).
+SAME_WORK: dict[str, Any] = {"hidden": TrainConfig.hidden, "shaping": 0.0}
+
+
 def speed(players: int) -> None:
-    config = league.LeagueConfig(players=players)
+    config = league.LeagueConfig(players=players, **SAME_WORK)
     update = league.make_trainer(config).update
     learner = league.start(config)
     (learner, _), compile_wall, _ = _timed(lambda: update(learner))
@@ -79,7 +85,7 @@ def speed(players: int) -> None:
 
 
 def parts(players: int) -> None:
-    config = league.LeagueConfig(players=players)
+    config = league.LeagueConfig(players=players, **SAME_WORK)
     env = league.environment(config)
     n = config.envs
     trainer = league.make_trainer(config)
@@ -139,7 +145,7 @@ def parts(players: int) -> None:
 
 def run(out: str, steps: int, games: int) -> None:
     config = league.LeagueConfig(
-        steps=steps, eval_every=0, eval_games=2, eval_opponents=("random",)
+        steps=steps, eval_every=0, eval_games=2, eval_opponents=("random",), **SAME_WORK
     )
     result = league.train(config, out, report=lambda s: print(s, flush=True))
     print(

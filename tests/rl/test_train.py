@@ -227,10 +227,14 @@ def test_the_train_command_says_when_steps_round_up_to_whole_updates(
     )
 
 
-def test_a_time_limit_stops_the_run_at_the_end_of_an_update(
+def test_a_time_limit_stops_before_an_update_would_pass_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # 100 updates asked for, and a limit that the first update passes.
+    # A run stops when one more update, as long as the last, would pass the limit.
+    one_minute = ppo.TrainConfig(minutes=1)
+    assert not ppo.out_of_time(one_minute, 50.0, 9.0) and ppo.out_of_time(one_minute, 50.0, 11.0)
+    assert not ppo.out_of_time(ppo.TrainConfig(), 1e9, 1e9)  # no limit
+    # 100 updates asked for, and a limit that the first update passes: it alone runs.
     argv = ["train", "--out", str(tmp_path), *TINY, "--steps", "6400", "--minutes", "0.00001"]
     assert main(argv) == 0
     assert "trained 64 steps" in capsys.readouterr().out

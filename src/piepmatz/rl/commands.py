@@ -110,8 +110,8 @@ def register(subparsers: Any) -> None:
     train.add_argument(
         "--minutes",
         type=_minutes,
-        help="stop once this much training time has passed (evaluations not counted), at the "
-        "end of an update, even before --steps (default: no limit)",
+        help="stop before an update that, as long as the last one, would pass this much "
+        "training time (evaluations not counted), even before --steps (default: no limit)",
     )
     train.add_argument("--seed", type=int, default=0, help="the run's seed (0)")
     train.add_argument(
@@ -138,13 +138,13 @@ def register(subparsers: Any) -> None:
         "--shaping",
         type=float,
         help="--backend jax: reward per point of lead, paid as the lead changes, beside the "
-        "win reward (default 0: the win reward alone)",
+        "win reward (default 0.05; 0: the win reward alone)",
     )
     train.add_argument(
         "--hidden",
         type=positive("--hidden"),
         nargs="+",
-        help="hidden layer widths (default: one layer of 64)",
+        help="hidden layer widths (default: one layer of 64; with --backend jax 256)",
     )
     train.add_argument("--learning-rate", type=_rate, help="Adam's step size (default 1e-3)")
     train.add_argument(

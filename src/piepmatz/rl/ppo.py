@@ -79,8 +79,9 @@ class TrainConfig:
     eval_opponents: tuple[str, ...] = ("random", "easy", "medium")
     #: The seed of the evaluation deals: the same deals at every point of the curve.
     eval_seed: int = 1
-    #: Stop at the end of the update that passes this many minutes of training (evaluations
-    #: not counted), even before ``steps``; 0: no limit.
+    #: Stop before an update that, as long as the last one, would pass this many minutes of
+    #: training (evaluations not counted), even before ``steps``; 0: no limit. The first
+    #: update always runs.
     minutes: float = 0.0
 
     def __post_init__(self) -> None:
@@ -334,7 +335,8 @@ def train(
             params, opt_state, stats = update(params, opt_state, batch, sub)
             snapshot.params = {k: np.asarray(v) for k, v in params.items()}
             steps += config.batch
-            result.train_seconds += time.perf_counter() - started
+            took = time.perf_counter() - started
+            result.train_seconds += took
             if bar is not None:
                 recent = wins[-200:]
                 bar.update(config.batch)
@@ -343,7 +345,7 @@ def train(
                     entropy=f"{float(stats['entropy']):.2f}",
                     sps=f"{steps / result.train_seconds:.0f}",
                 )
-            if out_of_time(config, result.train_seconds):
+            if out_of_time(config, result.train_seconds, took):
                 break
     finally:
         if bar is not None:
@@ -380,9 +382,10 @@ def finish(
     plot_curve(result.curve, folder / "curve.png", title, players=config.players)
 
 
-def out_of_time(config: TrainConfig, seconds: float) -> bool:
-    """Whether a run has trained for its ``minutes``."""
-    return bool(config.minutes) and seconds >= 60 * config.minutes
+def out_of_time(config: TrainConfig, seconds: float, update: float = 0.0) -> bool:
+    """Whether a run that has trained ``seconds`` stops: another update as long as the last
+    one (``update`` seconds) would take it past its ``minutes``."""
+    return bool(config.minutes) and seconds + update > 60 * config.minutes
 
 
 def gae(
