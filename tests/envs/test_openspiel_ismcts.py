@@ -4,17 +4,31 @@
 from __future__ import annotations
 
 import random
+from types import ModuleType
 
 import pytest
 
-from piepmatz.bots import make_bot
+import piepmatz.bots
+from piepmatz.bots import make_bot, plugins, register
 from piepmatz.core.rules import Rules
 from piepmatz.core.state import State
 from piepmatz.core.view import view_of
-from piepmatz.envs import openspiel_ismcts
 from piepmatz.sim import MatchConfig, run_games
 
 PLUGIN = "piepmatz.envs.openspiel_ismcts"
+
+
+@pytest.fixture(autouse=True)
+def plugin(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The plugin, registered in a copy of the registry: the other tests (in this process too)
+    see the built-in bots alone."""
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(plugins, "_LOADED", dict(plugins._LOADED))
+    from piepmatz.envs import openspiel_ismcts
+
+    # Imported once per process: its own registration may have gone into an earlier copy.
+    register("openspiel", openspiel_ismcts.build)
+    return openspiel_ismcts
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -38,11 +52,11 @@ def test_it_plays_a_tournament_as_a_plugin_and_outplays_random() -> None:
     assert all(r.lineup[r.winners[0]] == 0 for r in results)
 
 
-def test_custom_rules_reach_the_binding_whole() -> None:
+def test_custom_rules_reach_the_binding_whole(plugin: ModuleType) -> None:
     rules = Rules.parse("overview:last_hand=true")
     assert rules.name == "custom"
-    assert Rules.parse(openspiel_ismcts.preset_of(rules)) == rules
-    assert openspiel_ismcts.preset_of(Rules()) == "standard"
+    assert Rules.parse(plugin.preset_of(rules)) == rules
+    assert plugin.preset_of(Rules()) == "standard"
 
 
 @pytest.mark.parametrize(

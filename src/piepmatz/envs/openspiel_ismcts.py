@@ -34,6 +34,13 @@ from .openspiel import PiepmatzGame, PiepmatzState, Position, _ChanceState
 UCT_C = 2.0
 
 
+def seeded_worlds(bot: Any, seed: int) -> None:
+    """Draw ``bot``'s worlds from a generator of its own. OpenSpiel's ISMCTSBot otherwise
+    makes a new, unseeded sampler at every simulation, so no game could be replayed."""
+    draw = np.random.RandomState(seed).uniform
+    bot._resampler_cb = lambda state, player: state.resample_from_infostate(player, draw)
+
+
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's ISMCTSBot searching until a deadline instead of for a number of
     simulations (``run_search`` with the count replaced by the clock); ``simulations`` records
@@ -52,6 +59,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         )
         self.time_limit = time_limit
         self.simulations: list[int] = []
+        seeded_worlds(self, seed + 2)
 
     def run_search(self, state: Any) -> list[tuple[int, float]]:
         self.reset()
@@ -122,6 +130,7 @@ class OpenSpielISMCTS:
                 max_simulations=self.simulations,
                 random_state=np.random.RandomState(seed + 1),
             )
+            seeded_worlds(bot, seed + 2)
         return int(bot.step(root_state(game, view, rng)))
 
 
