@@ -79,6 +79,28 @@ class PiepmatzEnv(pgx.Env):  # type: ignore[misc]
     def _init(self, key: Array) -> State:
         return new_state(key, self._players, jnp.array(self._flags))
 
+    def step(self, state: State, action: Array, key: Array | None = None) -> State:
+        """pgx's ``Env.step``, its conditionals narrowed to the fields each one changes: under
+        ``vmap`` a conditional selects every array of the state, 6 KB a game, most of it the
+        legal mask and the observation."""
+        is_illegal = ~state.legal_action_mask[action]
+        current_player = state.current_player
+        stopped = state.terminated | state.truncated
+        moved: State = self._step(state.replace(_step_count=state._step_count + 1), action, key)
+        # A finished game stays as it was, with zero rewards (pgx's rule).
+        state = jax.tree.map(lambda new, old: jnp.where(stopped, old, new), moved, state)
+        state = state.replace(rewards=jnp.where(stopped, 0.0, state.rewards))
+        # An illegal action ends the game (pgx's rule): only the rewards and the end change.
+        lost = self._step_with_illegal_action(state, current_player)
+        terminated = state.terminated | is_illegal
+        return state.replace(  # type: ignore[no-any-return]
+            rewards=jnp.where(is_illegal, lost.rewards, state.rewards),
+            terminated=terminated,
+            # All actions are legal once the game is over, as in every pgx game.
+            legal_action_mask=state.legal_action_mask | terminated,
+            observation=self._observe(state, state.current_player),
+        )
+
     def _step(self, state: State, action: Array, key: Array | None) -> State:
         if key is None:
             raise ValueError(
