@@ -449,18 +449,27 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         if type(player_id) is not int or not 0 <= player_id < p.n:
             raise ValueError(f"no player {player_id!r} in a {p.n}-player game")
         rng = random.Random(int(probability_sampler() * 2**53))
-        world = determinise(view_of(p.engine, player_id), rng)
-        # The decks' order is chance's to fix again, card by card.
-        world.bird_deck.sort()
-        world.feeder_deck.sort()
         # The dealt hands of the others are not the player's to know: only their own is kept.
         dealt = tuple(d for d in p.dealt if d[0] != Draw.DEAL_HAND or d[1] == player_id)
-        clone: PiepmatzState = self.get_game().new_initial_state()
-        clone._p = Position.start(_ChanceState.adopt(world), dealt)
-        return clone
+        return sampled_state(self.get_game(), view_of(p.engine, player_id), rng, dealt)
 
     def __str__(self) -> str:
         return self._p.describe()
+
+
+def sampled_state(
+    game: PiepmatzGame, view: PlayerView, rng: random.Random, dealt: tuple[Dealt, ...] = ()
+) -> PiepmatzState:
+    """A state of ``game`` that the player of ``view`` cannot tell from the one they see: the
+    unseen cards dealt anew (:func:`~piepmatz.core.view.determinise`), ``dealt`` the deal's
+    outcomes their information state keeps."""
+    world = determinise(view, rng)
+    # The decks' order is chance's to fix again, card by card.
+    world.bird_deck.sort()
+    world.feeder_deck.sort()
+    state: PiepmatzState = game.new_initial_state()
+    state._p = Position.start(_ChanceState.adopt(world), dealt)
+    return state
 
 
 #: Where a bird of the deal goes (S4), by draw.

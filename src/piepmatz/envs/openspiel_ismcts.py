@@ -26,9 +26,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from piepmatz.bots import register
 from piepmatz.core.rules import Rules
-from piepmatz.core.view import PlayerView, determinise
+from piepmatz.core.view import PlayerView
 
-from .openspiel import PiepmatzGame, PiepmatzState, Position, _ChanceState
+from .openspiel import PiepmatzGame, sampled_state
 
 #: The exploration constant of OpenSpiel's ISMCTS examples.
 UCT_C = 2.0
@@ -90,17 +90,6 @@ def preset_of(rules: Rules) -> str:
     return f"standard:{flags}"
 
 
-def root_state(game: PiepmatzGame, view: PlayerView, rng: random.Random) -> PiepmatzState:
-    """A state of ``game`` consistent with ``view``: the search's root."""
-    world = determinise(view, rng)
-    # The binding's decks hold the unseen cards in ascending order (chance orders them).
-    world.bird_deck.sort()
-    world.feeder_deck.sort()
-    state: PiepmatzState = game.new_initial_state()
-    state._p = Position.start(_ChanceState.adopt(world))
-    return state
-
-
 class OpenSpielISMCTS:
     """``openspiel:sims=N`` or ``openspiel:time=SECONDS``: OpenSpiel's ISMCTSBot."""
 
@@ -131,7 +120,8 @@ class OpenSpielISMCTS:
                 random_state=np.random.RandomState(seed + 1),
             )
             seeded_worlds(bot, seed + 2)
-        return int(bot.step(root_state(game, view, rng)))
+        # The search's root: one world the view allows; ISMCTS resamples from it.
+        return int(bot.step(sampled_state(game, view, rng)))
 
 
 def build(arg: str) -> OpenSpielISMCTS:

@@ -29,13 +29,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from piepmatz.bots.base import derive_seed
 
 from .play import GameResult, MatchConfig
-from .stats import MeanInterval, mean_interval, wilson
+from .stats import MeanInterval, mean_interval, wilson, z_value
 from .tournament import ranks, win_shares
 
 BASELINES_FORMAT: Final = "piepmatz-baselines"
@@ -43,7 +43,6 @@ BASELINES_VERSION: Final = 1
 #: The prior's standard deviation on each strength: wide next to the fitted ones (a few units),
 #: so that it moves them only where the games alone leave them unbounded.
 PRIOR_SD: Final = 10.0
-Z95: Final = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -118,7 +117,7 @@ class Strengths:
     theta: tuple[float, ...]
     half: tuple[float, ...]
     games: int
-    reference: str = field(default="")
+    reference: str
 
 
 def fit_plackett_luce(
@@ -166,7 +165,7 @@ def fit_plackett_luce(
             break
     se = np.sqrt(np.diag(np.linalg.inv(-hessian)))
     half = np.zeros(k)
-    half[free] = Z95 * se
+    half[free] = z_value() * se
     return Strengths(
         tuple(bots),
         tuple(float(t) for t in theta),
