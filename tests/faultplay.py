@@ -14,7 +14,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,7 +148,10 @@ class Player:
     #: For ``SeatClient.connect`` (a TLS context, the address to connect from).
     options: dict[str, Any] = field(default_factory=dict)
 
-    async def play(self, pause: float = 0.02) -> None:
+    async def play(
+        self, pause: float = 0.02, gate: Callable[[], Awaitable[None]] | None = None
+    ) -> None:
+        """Plays the seat to the end; ``gate()``, if given, is awaited before each move."""
         rng = random.Random(self.seed)
         connect = SeatClient.connect(self.url, self.token, reconnect=True, **self.options)
         async with connect as client:
@@ -173,6 +176,8 @@ class Player:
                             return
                         if message["legal"]:
                             await asyncio.sleep(rng.uniform(0, pause))
+                            if gate is not None:
+                                await gate()
                             await client.act(rng.choice(message["legal"]), message["move"])
             finally:
                 self.reconnects = client.reconnects

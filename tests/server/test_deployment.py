@@ -391,9 +391,16 @@ async def _play_through(
             tables[table].append(Player(site.ws(table), token, seed=n, options=options))
     players = [p for seated in tables.values() for p in seated]
     acks: list[float] = []
+    begun = asyncio.Event()
 
     def acked() -> int:
         return sum(len(p.acked) for p in players)
+
+    async def gate() -> None:
+        # Past ``first`` moves the players wait for the fault, so that it falls mid-game
+        # however long ``also`` takes (a browser starting on a busy machine).
+        if acked() >= first:
+            await begun.wait()
 
     async def watch() -> None:
         seen = 0
@@ -409,12 +416,16 @@ async def _play_through(
         if also is not None:
             assert await asyncio.to_thread(also.wait, 120), "the browser's game began"
         began = time.monotonic()
+        begun.set()
         await asyncio.to_thread(fault)
         return began, time.monotonic()
 
     watching = asyncio.create_task(watch())
     _, (began, ended) = await asyncio.wait_for(
-        asyncio.gather(asyncio.gather(*(p.play(pause=0.05) for p in players)), at_fault()), 240
+        asyncio.gather(
+            asyncio.gather(*(p.play(pause=0.05, gate=gate) for p in players)), at_fault()
+        ),
+        240,
     )
     await watching
     during = [t for t in acks if began <= t <= ended + 10]

@@ -171,7 +171,9 @@ async def _turn_based_across_processes(a: str, b: str) -> None:
             over[1] = await until(ben, "table")
     record = await get(b, f"/api/tables/{table}/record")
     assert record["ending"]["how"] == "resigned" and record["ending"]["winners"] == [1]
-    assert record["stand_ins"] and {s["seat"] for s in record["stand_ins"]} == {slow}
+    # One stand-in moved for the seat whose time ran out. (On a busy machine the other seat's
+    # 3 s may run out too before the resignation: a later move, not this test's point.)
+    assert record["stand_ins"][0] == {"move": 0, "seat": slow, "bot": "medium"}
     assert record == await get(a, f"/api/tables/{table}/record")
 
 
