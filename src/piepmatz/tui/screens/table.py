@@ -196,13 +196,17 @@ class TableScreen(Screen[None]):
             for p in range(len(self.session.seats))
         ]
 
+    def told_seed(self) -> int | None:
+        """The deal's seed for the status line: a player can deal the same game again."""
+        return self.session.game.options.seed
+
     def drawn(self) -> tuple[Text, Text]:
         """The status line and the table, as this terminal's size draws them."""
         view = self.view
         game = self.session.game
         labels = self.labels()
         width = self.app.size.width - 2  # the padding
-        status = status_text(view, labels, game.state.rules.name, game.options.seed, width)
+        status = status_text(view, labels, game.state.rules.name, self.told_seed(), width)
         # Once the game is over nothing is hidden: the table's totals are the score sheet's.
         state = game.state
         end = End(game.score(), state.seeds_blind) if state.is_over() else None

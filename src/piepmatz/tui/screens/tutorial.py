@@ -84,6 +84,10 @@ class TutorialScreen(TableScreen):
             return False
         return super().check_action(action, parameters)
 
+    def told_seed(self) -> int | None:
+        """None: the lesson's deal is fixed, and its seed would mean nothing to a learner."""
+        return None
+
     # -------------------------------------------------------------- the step
 
     def instruction(self) -> Text:
