@@ -13,6 +13,7 @@ to another process).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Generator
 from contextlib import asynccontextmanager
@@ -20,7 +21,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.client import backoff
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConcurrencyError, ConnectionClosed
 
 #: The close code of a server that stops on purpose and asks its clients to come back (RFC 6455:
 #: Service Restart).
@@ -83,10 +84,13 @@ class SeatClient:
         a context for ``wss://``, ``local_addr=`` the address to connect from)."""
         if not reconnect:
             pings = 20 if ping else None
-            async with connect(url, max_size=None, ping_interval=pings, **options) as websocket:
-                client = cls(websocket, keep, token=token)
+            websocket = await connect(url, max_size=None, ping_interval=pings, **options)
+            client = cls(websocket, keep, token=token)
+            try:
                 await client._hello()
                 yield client
+            finally:
+                await client.close()
             return
         # websockets' reconnecting iterator: each step closes the old connection and opens a
         # new one, retrying transient failures (refused, 5xx, timeouts) with backoff.
@@ -96,8 +100,27 @@ class SeatClient:
             await client._hello()
             yield client
         finally:
-            await client.websocket.close()
+            await client.close()
             await connections.aclose()  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        """Close the connection, dropping what was not read. (With more unread messages than
+        ``websockets``' queue holds it stops reading from the socket, would not see the server's
+        closing frame, and would wait ``close_timeout`` for it.)"""
+
+        async def discard() -> None:
+            try:
+                while True:
+                    await self.websocket.recv()
+            except (ConnectionClosed, ConcurrencyError):
+                pass  # closed; or a caller's task is reading, and so draining it
+
+        draining = asyncio.create_task(discard())
+        try:
+            await self.websocket.close()
+        finally:
+            draining.cancel()
+            await asyncio.gather(draining, return_exceptions=True)
 
     async def _hello(self) -> None:
         if self.token is not None:
