@@ -120,3 +120,93 @@ def test_the_command_writes_the_tables_and_the_figures(
     assert figures["strengths"]["2"]["theta"]["random"] == 0
     assert main(["baselines", "--bots", "random", "nobody", "--quiet"]) == 2
     assert "nobody" in capsys.readouterr().err
+
+
+def _run(tmp_path: Path, name: str, *args: str) -> dict[str, object]:
+    data = tmp_path / f"{name}.json"
+    common = ["--workers", "1", "--quiet", "--json", str(data)]
+    assert main(["baselines", *args, *common]) == 0
+    loaded: dict[str, object] = json.loads(data.read_text())
+    return loaded
+
+
+def test_a_table_extended_by_a_bot_is_the_table_played_with_it(tmp_path: Path) -> None:
+    settings = ["--players", "2", "3", "--deals", "3", "--slow", "easy", "--slow-deals", "2"]
+    whole = _run(tmp_path, "whole", "--bots", "random", "greedy", "easy", *settings)
+    _run(tmp_path, "two", "--bots", "random", "greedy", *settings)
+    extended = _run(
+        tmp_path, "extended", "--extend", str(tmp_path / "two.json"), "--bots", "easy",
+        "--slow", "easy",
+    )  # fmt: skip
+    # Only easy's pairs were played again, on the same deals: every figure is the same.
+    for key in ("bots", "players", "deals", "seed", "slow", "slow_deals"):
+        assert extended[key] == whole[key], key
+
+    def by_pair(run: dict[str, object]) -> dict[tuple[int, str, str], object]:
+        rows = run["pairings"]
+        assert isinstance(rows, list)
+        return {(r["players"], r["first"], r["second"]): r for r in rows}
+
+    assert by_pair(extended) == by_pair(whole)
+    assert by_pair(whole)[2, "random", "easy"]["deals"] == 2  # type: ignore[index]
+    for n in ("2", "3"):
+        a, b = extended["strengths"][n], whole["strengths"][n]  # type: ignore[index]
+        assert a["games"] == b["games"]
+        for bot in ("greedy", "easy"):
+            assert a["theta"][bot] == pytest.approx(b["theta"][bot], abs=1e-9)
+        assert sorted(extended["places"][n]) == sorted(whole["places"][n])  # type: ignore[index]
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    folder = tmp_path_factory.mktemp("baselines")
+    return _run(
+        folder, "small", "--bots", "random", "greedy", "--players", "2", "3", "--deals", "2"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "told"),
+    [
+        (lambda d: "{not json", "--extend"),
+        (lambda d: json.dumps(d | {"format": "other"}), "not a piepmatz-baselines file"),
+        (lambda d: json.dumps(d | {"version": 1}), "version 1"),
+        (lambda d: json.dumps(d | {"pairings": d["pairings"][:1]}), "did not finish"),
+        (lambda d: json.dumps({k: v for k, v in d.items() if k != "seed"}), "no 'seed'"),
+        (
+            lambda d: json.dumps(d | {"places": d["places"] | {"2": ["0:1 7:2"]}}),
+            "out of range",
+        ),
+        (lambda d: json.dumps(d | {"places": {"2": ["0:1 1:2 1:3"]}}), "2 seats"),
+    ],
+)
+def test_a_broken_file_to_extend_is_refused_and_nothing_is_written(
+    small_run: dict[str, object],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    change: object,
+    told: str,
+) -> None:
+    earlier = small_run
+    broken, out = tmp_path / "broken.json", tmp_path / "out.json"
+    broken.write_text(change(earlier))  # type: ignore[operator]
+    capsys.readouterr()
+    args = ["baselines", "--extend", str(broken), "--bots", "easy", "--json", str(out)]
+    assert main([*args, "--quiet"]) == 2
+    assert told in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_extend_refuses_what_its_file_settles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(tmp_path, "earlier", "--bots", "random", "greedy", "--players", "2", "--deals", "2")
+    earlier = str(tmp_path / "earlier.json")
+    for args, told in [
+        (["--bots", "easy", "--deals", "5"], "leave out --deals"),
+        (["--bots", "greedy"], "greedy played in the earlier run already"),
+        (["--bots", "easy", "--slow", "hard"], "not hard"),
+        ([], "name the bots to add"),
+    ]:
+        assert main(["baselines", "--extend", earlier, *args, "--quiet"]) == 2
+        assert told in capsys.readouterr().err

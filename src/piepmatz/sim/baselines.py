@@ -22,6 +22,11 @@ likelihood with a weak normal prior (standard deviation 10) that keeps it finite
 never loses to another; the ± is a 95 % interval, 1.96 standard errors from the observed
 information (the inverse of the log-likelihood's curvature). Two bots ``θ`` apart: the first
 beats the second at two players with probability ``1 / (1 + e^-(θa - θb))``.
+
+**Extending a table.** A run's JSON keeps its settings and every game's places, so that
+:func:`extend` can add bots to it: only the pairs with a new bot are played, on the same deals,
+and the strengths are fitted again over all the games. A researcher places an agent on the
+published table without playing the slow bots' pairs again.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from .stats import MeanInterval, mean_interval, wilson, z_value
 from .tournament import ranks, win_shares
 
 BASELINES_FORMAT: Final = "piepmatz-baselines"
-BASELINES_VERSION: Final = 1
+BASELINES_VERSION: Final = 2
 #: The prior's standard deviation on each strength: wide next to the fitted ones (a few units),
 #: so that it moves them only where the games alone leave them unbounded.
 PRIOR_SD: Final = 10.0
@@ -175,22 +180,57 @@ def fit_plackett_luce(
     )
 
 
+@dataclass(frozen=True)
+class Settings:
+    """What a run plays: its bots, player counts, deals per pair and seed, and the bots whose
+    pairs play only ``slow_deals`` deals."""
+
+    bots: tuple[str, ...]
+    players: tuple[int, ...]
+    deals: int
+    seed: int
+    slow: tuple[str, ...] = ()
+    slow_deals: int | None = None
+
+    def pairings(self, plugins: tuple[str, ...] = ()) -> list[Pairing]:
+        pairings = plan(self.bots, self.players, self.deals, self.seed, self.slow, self.slow_deals)
+        return [
+            replace(p, configs=tuple(replace(c, plugins=plugins) for c in p.configs))
+            for p in pairings
+        ]
+
+
+#: A game's places as the JSON keeps them: a bot index and a place per seat.
+Places = tuple[list[int], list[int]]
+
+
 @dataclass
 class Baselines:
     """A finished run: every pairing's head-to-head figure and each player count's fit."""
 
-    bots: tuple[str, ...]
-    seed: int
+    settings: Settings
     pairings: list[Pairing]
     duels: list[MeanInterval]
     strengths: dict[int, Strengths]
+    #: Every game's places, per player count: the seats' bots (indices into ``bots``) and
+    #: their places (E5's order), what the fit reads.
+    places: dict[int, list[Places]]
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        return self.settings.bots
 
     def to_json(self) -> dict[str, Any]:
+        settings = self.settings
         return {
             "format": BASELINES_FORMAT,
             "version": BASELINES_VERSION,
-            "bots": list(self.bots),
-            "seed": self.seed,
+            "bots": list(settings.bots),
+            "players": list(settings.players),
+            "deals": settings.deals,
+            "seed": settings.seed,
+            "slow": list(settings.slow),
+            "slow_deals": settings.slow_deals,
             "pairings": [
                 {
                     "players": p.players,
@@ -213,7 +253,64 @@ class Baselines:
                 }
                 for n, s in self.strengths.items()
             },
+            # One string a game, "bot:place" per seat ("0:2 3:1"): compact, and a line each.
+            "places": {
+                str(n): [
+                    " ".join(f"{e}:{p}" for e, p in zip(entries, order, strict=True))
+                    for entries, order in played
+                ]
+                for n, played in sorted(self.places.items())
+            },
         }
+
+    @classmethod
+    def from_json(cls, data: object) -> Baselines:
+        """A run read back from :meth:`to_json`'s output; ``ValueError`` says what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != BASELINES_FORMAT:
+            raise ValueError(f"not a {BASELINES_FORMAT} file")
+        if data.get("version") != BASELINES_VERSION:
+            raise ValueError(
+                f"version {data.get('version')!r}: this piepmatz reads version "
+                f"{BASELINES_VERSION} (a run of an older one is played again)"
+            )
+        try:
+            settings = Settings(
+                tuple(_strings(data["bots"])),
+                tuple(int(n) for n in data["players"]),
+                int(data["deals"]),
+                int(data["seed"]),
+                tuple(_strings(data["slow"])),
+                None if data["slow_deals"] is None else int(data["slow_deals"]),
+            )
+            pairings = {(p.players, p.first, p.second): p for p in settings.pairings()}
+            duels: dict[tuple[int, str, str], MeanInterval] = {}
+            for row in data["pairings"]:
+                key = (int(row["players"]), str(row["first"]), str(row["second"]))
+                if key not in pairings:
+                    raise ValueError(f"a pairing {key} that the settings do not play")
+                share, low, high = (float(row[f]) for f in ("share", "low", "high"))
+                # The deals' spread is not kept: the table shows the interval.
+                duels[key] = MeanInterval(
+                    pairings[key].configs[0].deals, share, math.nan, low, high
+                )
+            if set(duels) != set(pairings):
+                raise ValueError("pairings missing: the run did not finish")
+            places = {
+                int(n): [_places(game, len(settings.bots), int(n)) for game in games]
+                for n, games in data["places"].items()
+            }
+        except (KeyError, TypeError, ValueError) as exc:
+            detail = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise ValueError(f"a broken {BASELINES_FORMAT} file: {detail}") from None
+        if sorted(places) != sorted(settings.players):
+            raise ValueError(f"a broken {BASELINES_FORMAT} file: places for {sorted(places)}")
+        return cls(
+            settings,
+            list(pairings.values()),
+            [duels[key] for key in pairings],
+            _fits(settings.bots, places),
+            places,
+        )
 
     def markdown(self) -> str:
         """The tables: per player count, the head-to-head matrix (the row bot's share of the
@@ -262,24 +359,74 @@ def _share(mean: float, low: float, high: float, deals: int) -> str:
     return f"{percent(mean)} % [{percent(low)}, {percent(high)}] ({deals})"
 
 
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{value!r} is not a list of names")
+    return value
+
+
+def _places(game: object, bots: int, players: int) -> Places:
+    """One game of the JSON's ``places`` ("bot:place" per seat), checked."""
+    if not isinstance(game, str):
+        raise ValueError(f"a game {game!r} is not a string")
+    seats = [part.split(":") for part in game.split()]
+    if len(seats) != players or any(len(seat) != 2 for seat in seats):
+        raise ValueError(f"a game {game!r} is not {players} seats of bot:place")
+    entries, order = [int(e) for e, _ in seats], [int(p) for _, p in seats]
+    if not all(0 <= e < bots for e in entries) or not all(1 <= p <= players for p in order):
+        raise ValueError(f"a game {game!r} names a bot or a place out of range")
+    return entries, order
+
+
+def _fits(bots: Sequence[str], places: dict[int, list[Places]]) -> dict[int, Strengths]:
+    reference = bots.index("random") if "random" in bots else 0
+    return {n: fit_plackett_luce(bots, played, reference) for n, played in sorted(places.items())}
+
+
 def run_baselines(
-    bots: Sequence[str],
+    settings: Settings,
     pairings: list[Pairing],
-    seed: int,
     play: Callable[[MatchConfig], list[GameResult]],
+    earlier: Baselines | None = None,
 ) -> Baselines:
-    """Play every pairing (``play`` runs one tournament's games), then the figures."""
-    duels = []
-    games: dict[int, list[tuple[list[int], list[int]]]] = {}
+    """Play ``pairings`` (``play`` runs one tournament's games), then the figures; with
+    ``earlier`` (a run of some of ``settings.bots``, on the same deals) its pairings and games
+    are kept, and the strengths fitted over them all."""
+    bots = settings.bots
+    done = list(earlier.pairings) if earlier else []
+    duels = list(earlier.duels) if earlier else []
+    games = {n: list(played) for n, played in earlier.places.items()} if earlier else {}
     for pairing in pairings:
         results = [play(config) for config in pairing.configs]
+        done.append(pairing)
         duels.append(head_to_head(pairing, results))
         for config, played in zip(pairing.configs, results, strict=True):
             for game in played:
                 entries = [bots.index(config.bots[e]) for e in game.lineup]
                 games.setdefault(pairing.players, []).append((entries, ranks(game)))
-    reference = bots.index("random") if "random" in bots else 0
-    strengths = {
-        n: fit_plackett_luce(bots, played, reference) for n, played in sorted(games.items())
-    }
-    return Baselines(tuple(bots), seed, pairings, duels, strengths)
+    return Baselines(settings, done, duels, _fits(bots, games), games)
+
+
+def extend(
+    earlier: Baselines,
+    bots: Sequence[str],
+    slow: Sequence[str] = (),
+    plugins: tuple[str, ...] = (),
+) -> tuple[Settings, list[Pairing]]:
+    """The settings with ``bots`` added to ``earlier``'s (``slow``: those of them that are
+    slow), and the pairings still to play: those with a new bot, on the earlier run's deals."""
+    again = [b for b in bots if b in earlier.bots]
+    if again:
+        raise ValueError(f"{', '.join(again)} played in the earlier run already")
+    if not bots:
+        raise ValueError("name the bots to add")
+    if not set(slow) <= set(bots):
+        other = ", ".join(b for b in slow if b not in bots)
+        raise ValueError(f"the slow bots must be among those added, not {other}")
+    settings = replace(
+        earlier.settings,
+        bots=earlier.bots + tuple(bots),
+        slow=tuple(dict.fromkeys(earlier.settings.slow + tuple(slow))),
+    )
+    new = set(bots)
+    return settings, [p for p in settings.pairings(plugins) if {p.first, p.second} & new]

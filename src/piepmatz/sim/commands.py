@@ -5,11 +5,11 @@ command runs."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import secrets
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +114,12 @@ games (a shared win counts 1/w; even is 50 % at every player count), its mean ov
 with a Student t 95 % interval: paired by deal. Strengths: one Plackett-Luce fit over all the
 games of a player count (random = 0), by maximum likelihood with a weak normal prior (sd 10);
 the +- is a 95 % interval from the observed information. At two players a bot theta ahead
-wins with probability 1/(1 + exp(-theta)). The pairs of a --slow bot play --slow-deals deals."""
+wins with probability 1/(1 + exp(-theta)). The pairs of a --slow bot play --slow-deals deals.
+
+--extend FILE adds --bots to an earlier run (its --json): only the pairs with a new bot are
+played, on that run's deals (its players, deals, seed and slow deals), and the strengths are
+fitted over all the games. --slow may name new bots that are slow. Write the result to a new
+--json to extend it again."""
 
 
 def register(subparsers: Any) -> None:
@@ -189,27 +194,27 @@ def register(subparsers: Any) -> None:
         "--bots",
         nargs="+",
         metavar="BOT",
-        default=list(BASELINE_BOTS),
-        help=f"bots (default: {' '.join(BASELINE_BOTS)}; add ppo:PATH or a --plugin's bots)",
+        help=f"bots (default: {' '.join(BASELINE_BOTS)}; add ppo:PATH or a --plugin's bots); "
+        "with --extend, the bots to add",
     )
-    b.add_argument(
-        "--players", type=int, nargs="+", default=[2, 3, 4], choices=(2, 3, 4), help="(2 3 4)"
-    )
-    b.add_argument("--deals", type=positive("--deals"), default=100, help="deals per pair (100)")
+    # Defaults are filled in after parsing: --extend refuses what its file settles.
+    b.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), help="(2 3 4)")
+    b.add_argument("--deals", type=positive("--deals"), help="deals per pair (100)")
     b.add_argument(
         "--slow",
         nargs="*",
         metavar="BOT",
-        default=["hard"],
         help="bots whose pairs play only --slow-deals deals (default: hard)",
     )
     b.add_argument(
-        "--slow-deals",
-        type=positive("--slow-deals"),
-        default=10,
-        help="deals per pair with a --slow bot (10)",
+        "--slow-deals", type=positive("--slow-deals"), help="deals per pair with a --slow bot (10)"
     )
-    b.add_argument("--seed", type=int, default=48, help="the deals' seed (48)")
+    b.add_argument("--seed", type=int, help="the deals' seed (48)")
+    b.add_argument(
+        "--extend",
+        metavar="FILE",
+        help="add --bots to an earlier run's --json, playing only their pairs",
+    )
     b.add_argument(
         "--workers",
         type=positive("--workers"),
@@ -375,9 +380,57 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     return _write_outputs("tournament", outputs)
 
 
+def _baselines_plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """The settings, the pairings to play and the earlier run (or None) that the arguments
+    ask for; ``ValueError`` says what is wrong with them."""
+    from piepmatz.bots import make_bot
+
+    from .baselines import Baselines, Settings, extend
+
+    plugins = tuple(args.plugin)
+    if args.extend is None:
+        settings = Settings(
+            tuple(args.bots or BASELINE_BOTS),
+            tuple(args.players or (2, 3, 4)),
+            args.deals or 100,
+            48 if args.seed is None else args.seed,
+            tuple(["hard"] if args.slow is None else args.slow),
+            args.slow_deals or 10,
+        )
+        return settings, settings.pairings(plugins), None
+    settled = [
+        name
+        for name, value in (
+            ("--players", args.players),
+            ("--deals", args.deals),
+            ("--seed", args.seed),
+            ("--slow-deals", args.slow_deals),
+        )
+        if value is not None
+    ]
+    if settled:
+        raise ValueError(f"--extend plays the deals of {args.extend}: leave out {settled[0]}")
+    if not args.bots:
+        raise ValueError("--extend: name the bots to add with --bots")
+    try:
+        with open(args.extend, encoding="utf-8") as file:
+            earlier = Baselines.from_json(json.load(file))
+    except OSError as exc:
+        raise ValueError(f"--extend: cannot read {args.extend}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # json's errors are ValueErrors too
+        raise ValueError(f"--extend {args.extend}: {exc}") from None
+    for spec in earlier.bots:
+        try:
+            make_bot(spec)
+        except ValueError as exc:
+            raise ValueError(f"--extend {args.extend} has {spec}: {exc} (add --plugin?)") from None
+    settings, pairings = extend(earlier, args.bots, args.slow or (), plugins)
+    return settings, pairings, earlier
+
+
 def run_baselines_command(args: argparse.Namespace) -> int:
     from .backends import BackendError, run_games
-    from .baselines import plan, run_baselines
+    from .baselines import run_baselines
     from .play import BotFailure, MatchConfig
     from .tournament import json_safe
 
@@ -388,13 +441,9 @@ def run_baselines_command(args: argparse.Namespace) -> int:
     if problem:
         return _fail("baselines", problem)
     try:
-        pairings = plan(args.bots, args.players, args.deals, args.seed, args.slow, args.slow_deals)
+        settings, pairings, earlier = _baselines_plan(args)
     except ValueError as exc:
         return _fail("baselines", str(exc))
-    plugins = tuple(args.plugin)
-    pairings = [
-        replace(p, configs=tuple(replace(c, plugins=plugins) for c in p.configs)) for p in pairings
-    ]
     total = sum(p.games for p in pairings)
     with _progress_bar(total, args.quiet, "baselines") as bar:
 
@@ -402,7 +451,7 @@ def run_baselines_command(args: argparse.Namespace) -> int:
             return run_games(config, workers=args.workers, progress=bar.update)
 
         try:
-            baselines = run_baselines(args.bots, pairings, args.seed, play)
+            baselines = run_baselines(settings, pairings, play, earlier)
         except (BotFailure, BackendError) as exc:
             sys.stderr.write(f"piepmatz baselines: {exc}\n")
             return 1
