@@ -11,11 +11,14 @@ import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from piepmatz.args import add_plugin, positive, rules_spec, seconds, unwritable
 from piepmatz.core import Rules, dump_json
 from piepmatz.text import scoresheet
+
+if TYPE_CHECKING:  # the sim extra's modules load when a command runs
+    from .baselines import Baselines, Pairing, Settings
 
 TOURNAMENT_NOTES = """\
 Duplicate format: every deal (card seed) is played once with every lineup, so luck falls on every
@@ -380,7 +383,9 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     return _write_outputs("tournament", outputs)
 
 
-def _baselines_plan(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+def _baselines_plan(
+    args: argparse.Namespace,
+) -> tuple[Settings, list[Pairing], Baselines | None]:
     """The settings, the pairings to play and the earlier run (or None) that the arguments
     ask for; ``ValueError`` says what is wrong with them."""
     from piepmatz.bots import make_bot
