@@ -12,6 +12,7 @@ import os
 import random
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -152,31 +153,51 @@ class Server:
     def finish(self, made: dict[str, Any], seed: int = 1) -> None:
         """Play the person's seat of ``made`` to the end with random legal moves."""
         rng = random.Random(seed)
-        with connect(self.site.replace("http", "ws") + f"/ws/{made['table']}") as ws:
-            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
-            while True:
-                message = json.loads(ws.recv(timeout=30))
-                if message["type"] != "state":
-                    continue
-                if message["result"] is not None:
-                    return
-                if message["legal"]:
-                    move = {"move": message["move"], "action": rng.choice(message["legal"])}
-                    ws.send(json.dumps({"type": "action", **move}))
+        for state, act in self._seat(made):
+            if state["result"] is not None:
+                return
+            if state["legal"]:
+                act(rng.choice(state["legal"]))
 
     def advance(self, made: dict[str, Any], phases: set[str]) -> None:
         """Play the person's seat of ``made`` by its first legal moves, beside the page, until
         its decision is of a kind in ``phases`` (the moves between are no test's business)."""
+        for state, act in self._seat(made):
+            if not state["legal"]:
+                continue
+            if state["view"]["phase"] in phases or state["result"] is not None:
+                return
+            act(state["legal"][0])
+
+    def _seat(self, made: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Any]]:
+        """The seat's ``state`` messages, each with a function that sends an action for it. A
+        refused action (this script playing faster than the server's message rate allows) is
+        answered by asking for the state again; a silence says what came last."""
+        errors: list[str] = []
         with connect(self.site.replace("http", "ws") + f"/ws/{made['table']}") as ws:
-            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            hello = json.dumps({"type": "hello", "token": made["token"]})
+            ws.send(hello)
+            last = None
             while True:
-                message = json.loads(ws.recv(timeout=30))
-                if message["type"] != "state" or not message["legal"]:
+                try:
+                    message = json.loads(ws.recv(timeout=30))
+                except TimeoutError:
+                    seen = last and (last["move"], last["legal"])
+                    raise AssertionError(
+                        f"nothing for 30 s: last state {seen}, errors {errors}"
+                    ) from None
+                if message["type"] == "error":
+                    errors.append(message["code"])
+                    time.sleep(1)
+                    ws.send(hello)
+                if message["type"] != "state":
                     continue
-                if message["view"]["phase"] in phases or message["result"] is not None:
-                    return
-                move = {"move": message["move"], "action": message["legal"][0]}
-                ws.send(json.dumps({"type": "action", **move}))
+                last = message
+
+                def act(action: str, move: int = message["move"]) -> None:
+                    ws.send(json.dumps({"type": "action", "move": move, "action": action}))
+
+                yield message, act
 
     def url(self, link: str, query: str = "?pace=0") -> str:
         """An invite link on this server, ``query`` before its fragment."""
