@@ -178,6 +178,7 @@ def small_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
             "out of range",
         ),
         (lambda d: json.dumps(d | {"places": {"2": ["0:1 1:2 1:3"]}}), "2 seats"),
+        (lambda d: json.dumps(d | {"places": []}), "a broken piepmatz-baselines file"),
     ],
 )
 def test_a_broken_file_to_extend_is_refused_and_nothing_is_written(

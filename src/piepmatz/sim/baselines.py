@@ -299,7 +299,7 @@ class Baselines:
                 int(n): [_places(game, len(settings.bots), int(n)) for game in games]
                 for n, games in data["places"].items()
             }
-        except (KeyError, TypeError, ValueError) as exc:
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             detail = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
             raise ValueError(f"a broken {BASELINES_FORMAT} file: {detail}") from None
         if sorted(places) != sorted(settings.players):
