@@ -31,6 +31,7 @@ published table without playing the slow bots' pairs again.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -211,10 +212,19 @@ class Baselines:
     settings: Settings
     pairings: list[Pairing]
     duels: list[MeanInterval]
-    strengths: dict[int, Strengths]
     #: Every game's places, per player count: the seats' bots (indices into ``bots``) and
     #: their places (E5's order), what the fit reads.
     places: dict[int, list[Places]]
+
+    @functools.cached_property
+    def strengths(self) -> dict[int, Strengths]:
+        """Each player count's Plackett–Luce fit over all its games (``random`` = 0)."""
+        bots = self.bots
+        reference = bots.index("random") if "random" in bots else 0
+        return {
+            n: fit_plackett_luce(bots, played, reference)
+            for n, played in sorted(self.places.items())
+        }
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -308,7 +318,6 @@ class Baselines:
             settings,
             list(pairings.values()),
             [duels[key] for key in pairings],
-            _fits(settings.bots, places),
             places,
         )
 
@@ -378,11 +387,6 @@ def _places(game: object, bots: int, players: int) -> Places:
     return entries, order
 
 
-def _fits(bots: Sequence[str], places: dict[int, list[Places]]) -> dict[int, Strengths]:
-    reference = bots.index("random") if "random" in bots else 0
-    return {n: fit_plackett_luce(bots, played, reference) for n, played in sorted(places.items())}
-
-
 def run_baselines(
     settings: Settings,
     pairings: list[Pairing],
@@ -404,7 +408,7 @@ def run_baselines(
             for game in played:
                 entries = [bots.index(config.bots[e]) for e in game.lineup]
                 games.setdefault(pairing.players, []).append((entries, ranks(game)))
-    return Baselines(settings, done, duels, _fits(bots, games), games)
+    return Baselines(settings, done, duels, games)
 
 
 def extend(
