@@ -19,7 +19,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select, update
 
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
-from piepmatz.server import db, ratings
+from piepmatz.server import admin, db, ratings
 from piepmatz.server.client import SeatClient
 from piepmatz.server.hub import Hub, TableRefused
 from piepmatz.server.pace import PaceRoster
@@ -235,6 +235,11 @@ def test_never_rated_a_chosen_deal_an_abort_or_one_player_at_two_seats(tmp_path:
             assert aborted.status == "over"
             verdict = judge(aborted)
             assert verdict is not None and verdict.reason == "aborted"
+            assert await rating_of(hub, aborted.id) == db.RATING_DONE
+            # Closed by the operator (an abort too).
+            closed = await rated_table(hub, ["human", "human"], [ANNA, BEN])
+            await admin.close_table(hub.store.engine, closed.id)
+            assert await rating_of(hub, closed.id) == db.RATING_DONE
             assert await row(hub, ANNA) is None and await row(hub, BEN) is None
             # One player at both seats of a rated table is refused.
             twice = await hub.open(
@@ -278,6 +283,9 @@ def test_the_same_people_count_three_times_a_day(tmp_path: Any) -> None:
                 await room.standins.resign(0)
             assert (await row(hub, ANNA)).rated_games == ratings.SAME_PEOPLE_PER_DAY
             assert len(await history(hub, BEN)) == ratings.SAME_PEOPLE_PER_DAY
+            # The verdict not to rate the last is kept: no start judges it again.
+            assert await rating_of(hub, room.id) == db.RATING_DONE
+            assert await hub.judge_unrated() == 0
             # Another person is other people: Anna and Clara count.
             room = await rated_table(hub, ["human", "human"], [ANNA, CLARA])
             await room.standins.resign(1)
@@ -290,6 +298,75 @@ def test_the_same_people_count_three_times_a_day(tmp_path: Any) -> None:
             again = await rated_table(hub, ["human", "human"], [ANNA, BEN])
             await again.standins.resign(0)
             assert (await row(hub, BEN)).rated_games == ratings.SAME_PEOPLE_PER_DAY + 1
+
+    asyncio.run(run())
+
+
+async def rating_of(hub: Hub, table_id: str) -> str | None:
+    async with hub.store.reading() as conn:
+        found: str | None = await conn.scalar(
+            select(db.tables.c.rating).where(db.tables.c.id == table_id)
+        )
+        return found
+
+
+def test_a_game_whose_process_died_before_rating_it_is_rated_at_the_next_start(
+    database_url: str,
+) -> None:
+    """The end is stored and the process dies before it rates the game: the next start rates
+    it, as of its last move, exactly as the process would have; and only once."""
+
+    async def run() -> None:
+        async with hub_on(database_url) as hub:
+            room = await rated_table(hub, ["human", "human"], [ANNA, BEN])
+            room.on_over = None  # the process is gone before what follows the end
+            await play_out(room, random.Random(6))
+            verdict = judge(room)
+            assert verdict is not None and verdict.reason is None
+            table = room.id
+            assert await history(hub, ANNA) == [] and await row(hub, ANNA) is None
+            assert await rating_of(hub, table) == db.RATING_DUE
+            assert await hub.store.rating_due() == [table]
+            (stored,) = await hub.store.load((), table_id=table)
+        want = expected([(MU, SIGMA)] * 2, verdict.places)
+        for start in range(2):
+            async with hub_on(database_url) as hub:
+                await hub.resume()
+                assert table not in hub.rooms  # over: rated, not held
+                assert await rating_of(hub, table) == db.RATING_DONE
+                assert await hub.store.rating_due() == []
+                for seat, key in enumerate((ANNA, BEN)):
+                    found = await row(hub, key)
+                    assert found.rated_games == 1, f"start {start}: rated once"
+                    assert (found.mu, found.sigma) == pytest.approx(want[seat])
+                    (entry,) = await history(hub, key)
+                    assert entry.place == verdict.places[seat]
+                    assert entry.at.timestamp() == pytest.approx(stored.last_at / 1000)
+
+    asyncio.run(run())
+
+
+def test_two_processes_judging_one_game_rate_it_once(postgres_url: str) -> None:
+    """Two processes start at once and both find the same game due: the table's row is locked
+    while it is judged, so the second finds it done."""
+
+    async def run() -> None:
+        async with hub_on(postgres_url) as hub:
+            rooms = []
+            for _ in range(4):
+                room = await rated_table(hub, ["human", "human"], [ANNA, BEN])
+                room.on_over = None
+                await room.standins.resign(0)
+                rooms.append(room.id)
+        async with hub_on(postgres_url) as one, hub_on(postgres_url) as two:
+            judged = await asyncio.gather(one.judge_unrated(), two.judge_unrated())
+            assert await one.store.rating_due() == []
+            # Both may have seen the four as due; each game was rated by exactly one of them.
+            assert sum(judged) >= 4
+            entries = await history(one, BEN)
+            assert sorted(e.table_id for e in entries) == sorted(
+                rooms[: ratings.SAME_PEOPLE_PER_DAY]
+            )
 
     asyncio.run(run())
 

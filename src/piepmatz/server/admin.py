@@ -32,6 +32,7 @@ from .db import chat, moves, mutes, players, reports, seats, tables
 from .news import EndNews
 from .players import Players
 from .pool import BotPool
+from .ratings import Ratings
 from .store import Store
 from .vocabulary import Ending, TableStatus
 
@@ -146,6 +147,8 @@ async def close_table(
         ending = room.standins.ending(Ending.ABORTED)
         if not await store.end(table_id, ending, len(stored.actions)):
             raise AdminError(f"table {table_id} moved on meanwhile: try again")
+        room.status, room.ending = TableStatus.OVER, ending
+        await Ratings(store).rate(room)  # a rated table's verdict: not rated
     finally:
         await store.close()
     if redis_url is not None:

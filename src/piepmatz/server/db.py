@@ -60,7 +60,14 @@ tables = Table(
     Column("clock", JSON, nullable=True),
     # How the game ended (Room.ending), once it has.
     Column("ending", JSON, nullable=True),
+    # A rated table's rating: "due" from its opening until the verdict on its game is stored
+    # (rated, or not and why, in the same transaction), then "done"; null for an unrated table.
+    # A game over and still due was never judged (a process died first): the next start does.
+    Column("rating", String(8), nullable=True, index=True),
 )
+
+#: ``tables.c.rating``'s values.
+RATING_DUE, RATING_DONE = "due", "done"
 
 seats = Table(
     "seats",

@@ -9,6 +9,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -218,7 +219,27 @@ class Hub:
             room.note_presence()  # nobody is connected yet: the clocks count from now
             room.clocks.arm()
             room.botseats.wake()
+        await self.judge_unrated()
         return len(self.rooms)
+
+    async def judge_unrated(self) -> int:
+        """Rate the rated games that ended without a verdict (the process that stored the end
+        died, or the database failed, before it rated them), each as of its last move, in the
+        order they ended; how many were judged here."""
+        stored = []
+        for table_id in await self.store.rating_due():
+            stored.extend(await self.store.load((), table_id=table_id))
+        judged = 0
+        for table in sorted(stored, key=lambda t: t.last_at or 0):
+            room = archive.from_stored(table, self.store, self.bots, self.clock)
+            ended = (
+                None if table.last_at is None else datetime.fromtimestamp(table.last_at / 1000, UTC)
+            )
+            if await self.ratings.rate(room, ended) is not None:
+                judged += 1
+        if judged:
+            log.info("rated %d games that had ended without a verdict", judged)
+        return judged
 
     async def open(
         self,

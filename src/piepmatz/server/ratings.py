@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from piepmatz.core.scoring import places, score_state
 
-from .db import players, rating_history, seats
+from .db import RATING_DONE, RATING_DUE, players, rating_history, seats, tables
 from .players import Players
 from .store import Store
 from .vocabulary import Ending, TableStatus
@@ -132,70 +132,91 @@ class Ratings:
         self.players = players_ or Players(store)
 
     async def rate(self, room: Room, now: datetime | None = None) -> Verdict | None:
-        """Rate ``room``'s finished game if it counts (once: a table already rated is not
-        rated again); the verdict, with the reason where it does not count."""
+        """Judge ``room``'s finished game and rate it if it counts, as of ``now`` (when it
+        ended); the verdict, with the reason where it does not count. Once: the verdict is
+        stored with the table (``tables.rating``), and a table already judged is not again."""
         verdict = judge(room)
-        if verdict is None or verdict.reason is not None:
-            if verdict is not None:
-                log.info("table %s is not rated: %s", room.id, verdict.reason)
-            return verdict
+        if verdict is None:
+            return None
         now = now or datetime.now(UTC)
         ids = [p for p in verdict.people if p is not None]
-        for player in ids:
-            await self.players.ensure(player)
+        if verdict.reason is None:
+            for player in ids:
+                await self.players.ensure(player)
+        async with self.store.writing() as conn:
+            # The table's row is locked first: two processes judging one game (a sweep at
+            # start beside the process that stored its end) take turns, and the second finds
+            # it done.
+            due = await conn.scalar(
+                select(tables.c.rating).where(tables.c.id == room.id).with_for_update()
+            )
+            if due != RATING_DUE:
+                return verdict
+            await conn.execute(
+                update(tables).where(tables.c.id == room.id).values(rating=RATING_DONE)
+            )
+            if verdict.reason is None:
+                reason = await self._rate(conn, room, verdict, ids, now)
+                if reason is not None:
+                    verdict = Verdict(verdict.places, verdict.people, [], reason)
+        if verdict.reason is not None:
+            log.info("table %s is not rated: %s", room.id, verdict.reason)
+        return verdict
+
+    async def _rate(
+        self,
+        conn: AsyncConnection,
+        room: Room,
+        verdict: Verdict,
+        ids: list[str],
+        now: datetime,
+    ) -> str | None:
+        """Update the ratings of ``verdict.rated`` and their history; or why the game would
+        farm a rating, changing nothing."""
         from openskill.models import PlackettLuce
 
-        model = PlackettLuce()
-        async with self.store.writing() as conn:
-            done = await conn.scalar(
-                select(func.count())
-                .select_from(rating_history)
-                .where(rating_history.c.table_id == room.id)
+        rows: dict[str, Any] = {
+            str(row.id): row
+            for row in await conn.execute(
+                select(players.c.id, players.c.mu, players.c.sigma, players.c.rated_games)
+                .where(players.c.id.in_(ids))
+                .with_for_update()
             )
-            if done:
-                return verdict
-            rows: dict[str, Any] = {
-                str(row.id): row
-                for row in await conn.execute(
-                    select(players.c.id, players.c.mu, players.c.sigma, players.c.rated_games)
-                    .where(players.c.id.in_(ids))
-                    .with_for_update()
+        }
+        reason = await self._farmed(conn, room, verdict, rows, now)
+        if reason is not None:
+            return reason
+        model = PlackettLuce()
+        teams = []
+        for i, seat in enumerate(room.seats):
+            if seat.is_human:
+                row = rows[str(verdict.people[i])]
+                mu, sigma = (MU, SIGMA) if row.mu is None else (float(row.mu), float(row.sigma))
+            else:
+                mu, sigma = BOT_RATINGS[seat.kind]
+            teams.append([model.rating(mu=mu, sigma=sigma)])
+        after = model.rate(teams, ranks=[float(p) for p in verdict.places])
+        for i in verdict.rated:
+            rated = verdict.people[i]
+            assert rated is not None
+            mu, sigma = after[i][0].mu, after[i][0].sigma
+            await conn.execute(
+                update(players)
+                .where(players.c.id == rated)
+                .values(mu=mu, sigma=sigma, rated_games=players.c.rated_games + 1)
+            )
+            await conn.execute(
+                insert(rating_history).values(
+                    player_id=rated,
+                    table_id=room.id,
+                    mu=mu,
+                    sigma=sigma,
+                    at=now,
+                    place=verdict.places[i],
+                    players=len(room.seats),
                 )
-            }
-            reason = await self._farmed(conn, room, verdict, rows, now)
-            if reason is not None:
-                log.info("table %s is not rated: %s", room.id, reason)
-                return Verdict(verdict.places, verdict.people, [], reason)
-            teams = []
-            for i, seat in enumerate(room.seats):
-                if seat.is_human:
-                    row = rows[str(verdict.people[i])]
-                    mu, sigma = (MU, SIGMA) if row.mu is None else (float(row.mu), float(row.sigma))
-                else:
-                    mu, sigma = BOT_RATINGS[seat.kind]
-                teams.append([model.rating(mu=mu, sigma=sigma)])
-            after = model.rate(teams, ranks=[float(p) for p in verdict.places])
-            for i in verdict.rated:
-                rated = verdict.people[i]
-                assert rated is not None
-                mu, sigma = after[i][0].mu, after[i][0].sigma
-                await conn.execute(
-                    update(players)
-                    .where(players.c.id == rated)
-                    .values(mu=mu, sigma=sigma, rated_games=players.c.rated_games + 1)
-                )
-                await conn.execute(
-                    insert(rating_history).values(
-                        player_id=rated,
-                        table_id=room.id,
-                        mu=mu,
-                        sigma=sigma,
-                        at=now,
-                        place=verdict.places[i],
-                        players=len(room.seats),
-                    )
-                )
-        return verdict
+            )
+        return None
 
     async def _farmed(
         self,
@@ -220,7 +241,11 @@ class Ratings:
         earlier = list(
             await conn.scalars(
                 select(rating_history.c.table_id)
-                .where(rating_history.c.player_id.in_(people), rating_history.c.at > since)
+                .where(
+                    rating_history.c.player_id.in_(people),
+                    rating_history.c.at > since,
+                    rating_history.c.at <= now,
+                )
                 .distinct()
             )
         )

@@ -237,8 +237,11 @@ class StandIns:
                 await room.store.ask_abort(room.id, seat)
                 await room.replica.tell(AbortNews(seat=seat))
                 await self.abort_asked(seat)
-            if room.status == TableStatus.WAITING or self._abort_agreed(seat):
+            ended = room.status == TableStatus.WAITING or self._abort_agreed(seat)
+            if ended:
                 await self.end_locked(self.ending(Ending.ABORTED))
+        if ended:
+            await room.game_over()  # a rated table's verdict: not rated
 
     async def abort_asked(self, seat: int) -> None:
         self.room.seats[seat].abort = True

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from piepmatz.core.commitment import seed_from
 
 from . import metrics
-from .db import chat, moves, seats, sqlite_thread_engine, tables
+from .db import RATING_DUE, chat, moves, seats, sqlite_thread_engine, tables
 from .vocabulary import TableStatus
 
 log = logging.getLogger("piepmatz.server")
@@ -283,6 +283,7 @@ class Store:
                     deal=table.deal,
                     setup=table.setup,
                     clock=table.clock,
+                    rating=RATING_DUE if (table.setup or {}).get("rated") else None,
                 )
             )
             await conn.execute(
@@ -480,6 +481,17 @@ class Store:
         async with self.reading() as conn:
             rows = (await conn.execute(query)).all()
         return [StoredChat(r.seat, r.name, r.text, r.sent, r.id) for r in reversed(rows)]
+
+    async def rating_due(self) -> list[str]:
+        """The tables whose game is over and whose rating is still due (``tables.rating``)."""
+        async with self.reading() as conn:
+            return list(
+                await conn.scalars(
+                    select(tables.c.id).where(
+                        tables.c.rating == RATING_DUE, tables.c.status == TableStatus.OVER
+                    )
+                )
+            )
 
     async def load(self, status: tuple[str, ...], table_id: str | None = None) -> list[StoredTable]:
         """Tables in one of ``status`` (or the one ``table_id``), with seats and actions."""
