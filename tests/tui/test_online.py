@@ -29,7 +29,14 @@ from piepmatz.server.store import Store
 from piepmatz.text.words import action_words, birds_as
 from piepmatz.tui import commands
 from piepmatz.tui.app import PiepmatzApp
-from piepmatz.tui.online import OnlineError, Seating, Server, parse_link, player_key
+from piepmatz.tui.online import (
+    OnlineError,
+    Seating,
+    Server,
+    parse_link,
+    player_key,
+    table_name,
+)
 from piepmatz.tui.screens import ConfirmDialog, EndScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
@@ -170,6 +177,45 @@ def test_the_player_key_is_kept_per_server(tmp_path: Path) -> None:
     assert path.stat().st_mode & 0o777 == 0o600  # a credential: only its owner reads it
 
 
+def test_the_name_at_the_table_is_asked_once_and_kept_never_the_login_name(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "keys.json"
+    # Nobody to ask and no name kept: told, nothing written.
+    with pytest.raises(OnlineError, match="give your name at the table with --name NAME"):
+        table_name(None, path)
+    assert not path.exists()
+    # Asked once (an empty answer is asked again), kept beside the keys.
+    asked: list[str] = []
+    answers = iter(["", "  Anna  "])
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return next(answers)
+
+    assert table_name(None, path, ask) == "Anna"
+    assert asked == ["Your name at the table (the other players see it): "] * 2
+    key = player_key("http://a.example", path)
+    assert table_name(None, path, ask) == "Anna" and len(asked) == 2  # not asked again
+    # --name changes it for this run and the next; the key stays.
+    assert table_name("Ben", path) == "Ben"
+    assert table_name(None, path) == "Ben"
+    assert player_key("http://a.example", path) == key
+    assert path.stat().st_mode & 0o777 == 0o600
+    # A name no browser would send is refused, and the kept one stays.
+    with pytest.raises(OnlineError, match="1 to 32 characters"):
+        table_name("x" * 33, path)
+    with pytest.raises(OnlineError, match="1 to 32 characters"):
+        table_name("   ", path)
+    assert table_name(None, path) == "Ben"
+
+    def gone(prompt: str) -> str:
+        raise EOFError
+
+    with pytest.raises(OnlineError, match="no name was given"):
+        table_name(None, tmp_path / "other.json", gone)
+
+
 @pytest.mark.parametrize(
     ("link", "said"),
     [
@@ -189,9 +235,12 @@ def test_bad_input_ends_with_a_clear_message(
     address: str, terminal: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     nowhere = f"http://127.0.0.1:{free_port()}"
+    # No name given, none kept, and nobody to ask (stdin is not a terminal): told first.
+    assert main(["play", "--server", address, "--bots", "random"]) == 2
+    assert "give your name at the table with --name NAME" in capsys.readouterr().err
     assert main(["play", "http://host/tables/abc"]) == 2
     assert "is not an invite link" in capsys.readouterr().err
-    assert main(["play", f"{nowhere}/play/abc#seat=1&token=xyz"]) == 2
+    assert main(["play", f"{nowhere}/play/abc#seat=1&token=xyz", "--name", "Ben"]) == 2
     assert f"cannot reach a Piepmatz server at {nowhere}" in capsys.readouterr().err
     assert main(["play", "--server", nowhere, "--list"]) == 2
     assert "cannot reach a Piepmatz server" in capsys.readouterr().err
@@ -199,7 +248,7 @@ def test_bad_input_ends_with_a_clear_message(
     full = asyncio.run(
         post(address, "/api/tables", {"seats": ["human", "random"], "name": "A", "public": True})
     )
-    assert main(["play", "--server", address, "--join", full["table"]]) == 2
+    assert main(["play", "--server", address, "--join", full["table"], "--name", "Ben"]) == 2
     err = capsys.readouterr().err
     assert "every seat at this table is taken" in err and "Traceback" not in err
     assert main(["play", "--server", address, "--bots", "nobody"]) == 2
@@ -248,7 +297,16 @@ def test_a_table_with_friends_shows_its_invites_until_they_sit_down(
 
 def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, terminal: None) -> None:
     seating = seat_online(
-        "--server", address, "--players", "2", "--bots", "random", "--pace", "live"
+        "--server",
+        address,
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--pace",
+        "live",
+        "--name",
+        "Anna",
     )
     assert seating.invites == []
 
@@ -322,7 +380,7 @@ def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
 def test_a_banned_player_is_told_why_and_not_tried_again(
     address: str, terminal: None, tmp_path: Path
 ) -> None:
-    seating = seat_online("--server", address, "--players", "2", "--bots", "random")
+    seating = seat_online("--server", address, "--players", "2", "--bots", "random", "--name", "Cleo")
 
     async def banned() -> None:
         engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}")
@@ -372,7 +430,7 @@ def test_every_text_of_the_online_table_is_translated(
 
 
 def test_a_person_whose_time_ran_out_takes_the_seat_back(address: str, terminal: None) -> None:
-    seating = seat_online("--server", address, "--bots", "random", "--pace", "blitz")
+    seating = seat_online("--server", address, "--bots", "random", "--pace", "blitz", "--name", "Dora")
 
     async def scenario() -> None:
         app = PiepmatzApp(online=seating)
@@ -439,7 +497,7 @@ def test_a_server_that_answers_strangely_is_told_and_named(
     url = f"http://127.0.0.1:{impostor.server_address[1]}"
     try:
         said = f"{url} answered, but not as a Piepmatz server does"
-        assert main(["play", "--server", url]) == 2  # a quick game: its table id refused
+        assert main(["play", "--server", url, "--name", "Ben"]) == 2  # a quick game: its id refused
         assert capsys.readouterr().err == f"piepmatz play: {said}\n"
         assert main(["play", f"{url}/play/abc#seat=1&token=xyz"]) == 2
         assert capsys.readouterr().err == f"piepmatz play: {said}\n"

@@ -68,7 +68,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     online.add_argument(
         "--list", action="store_true", help="list the public tables waiting at --server"
     )
-    online.add_argument("--name", help="your name at the table (default: your login name)")
+    online.add_argument(
+        "--name",
+        help="your name at the table, which the other players see (default: the name given "
+        "last time; asked the first time)",
+    )
     online.add_argument(
         "--pace", help="a pace the server offers (GET /api/paces): live, turn-based, untimed"
     )
@@ -269,7 +273,7 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
     saying what was wrong, before anything changes at the server where it can."""
     from piepmatz.i18n import _
 
-    from .online import OnlineError, Server, parse_link, player_key, server_url
+    from .online import OnlineError, Server, parse_link, player_key, server_url, table_name
 
     local = [f"--{n}" for n in _LOCAL_ONLY if getattr(args, n) not in (None, False)]
     local += ["--plugin"] if args.plugin else []
@@ -313,7 +317,7 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
     if args.bots and len(args.bots) > 1 and not (target or args.seats):
         raise OnlineError(_("a quick game has one bot level (--bots BOT); --seats mixes them"))
     _online_terminal()
-    name = args.name or _login_name()
+    name = table_name(args.name, ask=input if sys.stdin.isatty() else None)
     key = player_key(server.url)
     hints = not args.no_hints
     if target:
@@ -446,13 +450,3 @@ def run_games(args: argparse.Namespace) -> int:
 def _dicts(value: object) -> list[dict[str, Any]]:
     """The objects of a list in a server's answer (anything else left out: only shown)."""
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-def _login_name() -> str:
-    import getpass
-
-    try:
-        name = getpass.getuser().strip()
-    except (OSError, KeyError):
-        name = ""
-    return name[:32] or "Player"

@@ -22,6 +22,7 @@ import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -254,26 +255,76 @@ def player_key(server: str, path: Path | None = None) -> str:
     keys = _read_keys(path)
     if server not in keys:
         keys[server] = secrets.token_urlsafe(32)  # 32 bytes, 43 characters, as the browser's
-        text = json.dumps({"format": KEYS_FORMAT, "keys": keys}, indent=1) + "\n"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Readable by its owner only from the start: the keys are credentials.
-            tmp = path.with_name(path.name + ".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-            tmp.replace(path)
-        except OSError:
-            pass  # this run plays on with it; "My games" forgets it afterwards
+        _keep(path, keys, _read_name(path))
     return keys[server]
 
 
-def _read_keys(path: Path) -> dict[str, str]:
+#: The longest name at a table, as the browser's field allows.
+NAME_LENGTH: Final = 32
+
+
+def table_name(
+    given: str | None, path: Path | None = None, ask: Callable[[str], str] | None = None
+) -> str:
+    """The name the other people at a table see: ``given`` (``--name``), else the one given
+    last time, else asked once (``ask``, the terminal's prompt; ``None`` when nobody can answer)
+    and kept beside the player keys. Never the login name: strangers would read it."""
+    path = keys_path() if path is None else path
+    if given is None:
+        given = _read_name(path)
+    if given is None:
+        if ask is None:
+            raise OnlineError(
+                _("give your name at the table with --name NAME: the other players see it")
+            )
+        while not given:
+            try:
+                given = ask(_("Your name at the table (the other players see it): ")).strip()
+            except (EOFError, KeyboardInterrupt):
+                raise OnlineError(_("no name was given: nothing was played")) from None
+    name = given.strip()
+    if not name or len(name) > NAME_LENGTH:
+        raise OnlineError(
+            _("a name at the table has 1 to {most} characters").format(most=NAME_LENGTH)
+        )
+    if name != _read_name(path):
+        _keep(path, _read_keys(path), name)
+    return name
+
+
+def _keep(path: Path, keys: dict[str, str], name: str | None) -> None:
+    """Write the keys (and the name) readable by their owner only; a failure to write is
+    silent: this run plays on, and the next one does not remember."""
+    doc: dict[str, object] = {"format": KEYS_FORMAT, "keys": keys}
+    if name is not None:
+        doc["name"] = name
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Readable by its owner only from the start: the keys are credentials.
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(doc, indent=1) + "\n")
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
+def _read_doc(path: Path) -> dict[str, Any]:
     try:
         doc = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):
         return {}
-    keys = doc.get("keys") if isinstance(doc, dict) and doc.get("format") == KEYS_FORMAT else None
+    return doc if isinstance(doc, dict) and doc.get("format") == KEYS_FORMAT else {}
+
+
+def _read_name(path: Path) -> str | None:
+    name = _read_doc(path).get("name")
+    return name if isinstance(name, str) and 0 < len(name.strip()) <= NAME_LENGTH else None
+
+
+def _read_keys(path: Path) -> dict[str, str]:
+    keys = _read_doc(path).get("keys")
     if not isinstance(keys, dict):
         return {}
     return {
