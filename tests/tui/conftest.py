@@ -25,27 +25,52 @@ async def settle(pilot: Pilot[Any]) -> None:
     for _ in range(500):
         await pilot.pause()
         if not any(w.is_running for w in app.workers):
-            return
+            break
         # A bot's worker whose move started the next bot's is cancelled by that one (exclusive)
         # while it still waits for its move to be played: its work is done.
         with contextlib.suppress(WorkerCancelled):
             await app.workers.wait_for_complete()
-    raise AssertionError("the bots never finished thinking")
+    else:
+        raise AssertionError("the bots never finished thinking")
+    await _logs_caught_up(pilot)
+
+
+async def _logs_caught_up(pilot: Pilot[Any]) -> None:
+    """Wait until each log on screen shows its last line. A log scrolls to a new line after the
+    next refresh, which a loaded machine delays: a snapshot or a check taken before it saw older
+    lines. A log scrolled back on purpose only costs the wait."""
+    from textual.widgets import RichLog
+
+    for _ in range(200):
+        behind = [
+            log
+            for screen in _shown_screens(pilot.app)
+            for log in screen.query(RichLog)
+            if log.auto_scroll and log.display and log.scroll_y < log.max_scroll_y
+        ]
+        if not behind:
+            return
+        await pilot.pause(0.01)
+
+
+def _shown_screens(app: Any) -> list[Any]:
+    """The top screen and, under a see-through dialog, the screens below it."""
+    from textual.screen import ModalScreen
+
+    from piepmatz.tui.screens import HandoffScreen
+
+    shown = []
+    for screen in reversed(app.screen_stack):
+        shown.append(screen)
+        if not isinstance(screen, ModalScreen) or isinstance(screen, HandoffScreen):
+            break
+    return shown
 
 
 def screen_text(app: Any) -> str:
     """Everything on screen, as plain text (widgets' content): the top screen and, under a
     see-through dialog, the screens below it."""
-    from textual.screen import ModalScreen
-
-    from piepmatz.tui.screens import HandoffScreen
-
-    parts: list[str] = []
-    for screen in reversed(app.screen_stack):
-        parts.append(_widgets_text(screen))
-        if not isinstance(screen, ModalScreen) or isinstance(screen, HandoffScreen):
-            break
-    return "\n".join(parts)
+    return "\n".join(_widgets_text(screen) for screen in _shown_screens(app))
 
 
 def _widgets_text(screen: Any) -> str:

@@ -766,13 +766,13 @@ def test_the_log_scrolls_without_focus_and_stays_at_the_bottom_after_a_resize(tu
             assert not log.has_focus and log.max_scroll_y > 0
             assert log.scroll_y == log.max_scroll_y
             await pilot.press("pageup")
-            for _ in range(40):  # the scroll is animated: slower on a loaded machine
+            for _ in range(200):  # the scroll is animated: slower on a loaded machine
                 await pilot.pause(0.05)
                 if log.scroll_y < log.max_scroll_y:
                     break
             assert log.scroll_y < log.max_scroll_y
             await pilot.resize_terminal(110, 34)
-            for _ in range(40):
+            for _ in range(200):
                 await pilot.pause(0.05)
                 if log.scroll_y == log.max_scroll_y:
                     break
