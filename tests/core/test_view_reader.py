@@ -7,7 +7,13 @@ import random
 import pytest
 
 from piepmatz.core import InvalidStateError, State, view_of
-from piepmatz.core.viewjson import events_from_json, view_from_json, view_to_json
+from piepmatz.core.view import public_view
+from piepmatz.core.viewjson import (
+    events_from_json,
+    view_from_json,
+    view_to_json,
+    views_to_json,
+)
 
 #: What the document leaves out, and the view read back has empty (``view_from_json``).
 LEFT_OUT = ("chased", "own_discards", "kept_sizes", "discard_sizes", "hand_facts")
@@ -28,6 +34,21 @@ def test_every_seat_reads_its_view_back_at_every_move(players: int) -> None:
         if state.is_over():
             break
         state.apply_id(rng.choice(state.legal_action_ids()))
+
+
+def test_a_spectators_view_reads_back_as_nobodys() -> None:
+    """The server's spectator document (``player`` null, no hand, no seeds of its own) reads
+    back as the public view with no seat: nothing in it is drawn as a seat's own."""
+    rng = random.Random(5)
+    state = State.new_game(players=3, seed=5)
+    for _ in range(20):
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    doc = views_to_json(state, [None])[None] | {"events": []}
+    back = view_from_json(doc)
+    public = public_view(state, log=False)
+    assert back.player == -1 and back.hand == () and back.own_blind == ()
+    assert back.hand_sizes == public.hand_sizes and back.rows == public.rows
+    assert back.seeds_seen == public.seeds_seen and back.blind_counts == public.blind_counts
 
 
 def test_two_players_read_back_the_species_and_the_cards_set_aside() -> None:

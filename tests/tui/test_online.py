@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from piepmatz.cli import build_parser, main
 from piepmatz.core import Action
@@ -168,6 +168,48 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
     assert f"  {tables[0]}  Anna, Ben  over" in listed
 
 
+def test_a_spectators_link_watches_the_whole_game_with_nothing_to_play(
+    address: str, terminal: None
+) -> None:
+    async def scenario() -> None:
+        opened = await post(address, "/api/tables", {"seats": ["human", "random"], "name": "Anna"})
+        link = opened["spectate"]
+        with pytest.raises(OnlineError, match="a spectator has no name at the table"):
+            seat_online(link, "--name", "Ben")
+        seating = seat_online(link)
+        assert (seating.table, seating.seat) == (opened["table"], None)
+        sent: list[str] = []
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            # Anna has not come yet: the game waits for her move (after the bot's, if first).
+            title = screen.query_one("#choices-title", Static)
+            await until(pilot, lambda: "Watching: Anna to move" in str(title.content))
+            # The public view: every seat's cards in hand counted, no hand of anyone's.
+            assert screen.view.player == -1 and screen.view.hand == ()
+            text = screen_text(app)
+            assert "YOUR HAND" not in text and "(you)" not in text
+            assert "Anna" in text and "Bot 2 (random)" in text
+            # Nothing to play, say or ask: the keys are not offered, and t opens no chat line.
+            for action in ("chat", "hint", "resign", "abort", "back"):
+                assert screen.check_action(action, ()) is False
+            await pilot.press("t")
+            assert not screen.query_one("#chat", Input).has_class("shown")
+            other = asyncio.create_task(anna(address, opened["table"], opened["token"], sent, []))
+            # Followed to the end, with the score sheet of the record.
+            await until(pilot, lambda: isinstance(app.screen, EndScreen))
+            await asyncio.wait_for(other, PATIENCE)
+            log = "\n".join(strip.text for strip in screen.query_one("#log").lines)
+            sheet = screen_text(app)
+            result = screen.state["result"]
+        assert sent and sum(line.startswith("Anna plays") for line in log.splitlines()) > 5
+        totals = [p["total"] for p in result["players"]]
+        assert re.search(rf"^total\s+{totals[0]}\s+{totals[1]}$", sheet, re.MULTILINE)
+
+    asyncio.run(scenario())
+
+
 def test_the_player_key_is_kept_per_server(tmp_path: Path) -> None:
     path = tmp_path / "keys.json"
     first = player_key("http://a.example", path)
@@ -223,7 +265,6 @@ def test_the_name_at_the_table_is_asked_once_and_kept_never_the_login_name(
         ("ftp://host/play/abc#seat=1&token=x", "is not an invite link"),
         ("http://host/play/a%2Fb#seat=1&token=x", "does not name a table"),
         ("http://host/play/abc#seat=one&token=x", "the seat in"),
-        ("http://host/play/abc#token=x", "a spectator's link"),
     ],
 )
 def test_a_malformed_link_is_told(link: str, said: str) -> None:
@@ -380,7 +421,9 @@ def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
 def test_a_banned_player_is_told_why_and_not_tried_again(
     address: str, terminal: None, tmp_path: Path
 ) -> None:
-    seating = seat_online("--server", address, "--players", "2", "--bots", "random", "--name", "Cleo")
+    seating = seat_online(
+        "--server", address, "--players", "2", "--bots", "random", "--name", "Cleo"
+    )
 
     async def banned() -> None:
         engine = make_engine(f"sqlite+aiosqlite:///{tmp_path / 'server.db'}")
@@ -430,7 +473,9 @@ def test_every_text_of_the_online_table_is_translated(
 
 
 def test_a_person_whose_time_ran_out_takes_the_seat_back(address: str, terminal: None) -> None:
-    seating = seat_online("--server", address, "--bots", "random", "--pace", "blitz", "--name", "Dora")
+    seating = seat_online(
+        "--server", address, "--bots", "random", "--pace", "blitz", "--name", "Dora"
+    )
 
     async def scenario() -> None:
         app = PiepmatzApp(online=seating)

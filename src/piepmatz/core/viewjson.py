@@ -124,6 +124,8 @@ def view_from_json(doc: Any, events: Sequence[Event] = ()) -> PlayerView:
     draws the table from the ``state`` message's view); ``events`` its log. Raises
     :class:`InvalidStateError` naming the first field at fault.
 
+    A spectator's document (``player`` null) reads back with ``player`` -1 and no hand.
+
     The document leaves out what the seat's screen need not show, and the view read back has
     it empty: what the others' moves told of their hands (T2.2), whether the perch played to
     chased (the log says it), the discards of the last hand and the sizes of what others
@@ -149,7 +151,9 @@ def view_from_json(doc: Any, events: Sequence[Event] = ()) -> PlayerView:
         if field.view == "public" or field.name == "num_perches":
             _CODECS[field.name].read(r, s)
     n = s.num_players
-    player = r.int_("player", 0, n - 1)
+    # A spectator's document (the public view) names no seat: read back, its player is -1,
+    # nobody's, so that nothing in it is drawn as a seat's own.
+    player = -1 if doc.get("player", 0) is None else r.int_("player", 0, n - 1)
     counts = [r.get("hand_sizes"), r.get("blind_counts")]
     for key, value in zip(("hand_sizes", "blind_counts"), counts, strict=True):
         if not isinstance(value, list) or len(value) != n or any(type(c) is not int for c in value):
@@ -192,7 +196,7 @@ def view_from_json(doc: Any, events: Sequence[Event] = ()) -> PlayerView:
         seeds_seen=tuple(tuple(x) for x in s.seeds_seen),
         blind_counts=tuple(counts[1]),
         # The seat's seeds: those everybody saw it take, then its blind ones.
-        own_blind=tuple(own_seeds[len(s.seeds_seen[player]) :]),
+        own_blind=tuple(own_seeds[len(s.seeds_seen[player]) :]) if player >= 0 else (),
         gone_birds=tuple(s.gone_birds),
         gone_feeder=tuple(s.gone_feeder),
         removed_birds=tuple(s.removed_birds),

@@ -273,7 +273,15 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
     saying what was wrong, before anything changes at the server where it can."""
     from piepmatz.i18n import _
 
-    from .online import OnlineError, Server, parse_link, player_key, server_url, table_name
+    from .online import (
+        OnlineError,
+        Seating,
+        Server,
+        parse_link,
+        player_key,
+        server_url,
+        table_name,
+    )
 
     local = [f"--{n}" for n in _LOCAL_ONLY if getattr(args, n) not in (None, False)]
     local += ["--plugin"] if args.plugin else []
@@ -317,6 +325,11 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
     if args.bots and len(args.bots) > 1 and not (target or args.seats):
         raise OnlineError(_("a quick game has one bot level (--bots BOT); --seats mixes them"))
     _online_terminal()
+    if invite is not None and invite.spectator:
+        if args.name:
+            raise OnlineError(_("a spectator has no name at the table: drop --name"))
+        server.table(invite.table)  # told at once if there is no such table
+        return Seating(server, invite.table, None, str(invite.token))
     name = table_name(args.name, ask=input if sys.stdin.isatty() else None)
     key = player_key(server.url)
     hints = not args.no_hints

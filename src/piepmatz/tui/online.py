@@ -47,12 +47,17 @@ class OnlineError(Exception):
 
 @dataclass(frozen=True)
 class Invite:
-    """An invite link taken apart: ``SERVER/play/TABLE#seat=N&token=TOKEN``."""
+    """An invite link taken apart: ``SERVER/play/TABLE#seat=N&token=TOKEN``; a spectator's
+    link has a token and no seat."""
 
     server: str
     table: str
     seat: int | None
     token: str | None
+
+    @property
+    def spectator(self) -> bool:
+        return self.token is not None and self.seat is None
 
 
 def parse_link(text: str) -> Invite:
@@ -75,8 +80,6 @@ def parse_link(text: str) -> Invite:
         raise OnlineError(_("the token in {link} is broken").format(link=text))
     if seat is not None and not seat.isdigit():
         raise OnlineError(_("the seat in {link} is not a number").format(link=text))
-    if token is not None and seat is None:
-        raise OnlineError(_("{link} is a spectator's link, not a seat's invite").format(link=text))
     server = urllib.parse.urlunsplit((link.scheme, link.netloc, base, "", ""))
     return Invite(server, table, None if seat is None else int(seat), token)
 
@@ -102,7 +105,8 @@ class Seating:
 
     server: Server
     table: str
-    seat: int
+    #: ``None`` for a spectator, who watches and cannot act.
+    seat: int | None
     token: str
     #: ``(seat, link)`` of each other person's seat at a table this player opened.
     invites: list[tuple[int, str]] = field(default_factory=list)

@@ -68,7 +68,8 @@ SEAT_REFUSED = frozenset({"bad_token", "not_joined", "banned"})
 
 
 class OnlineTableScreen(Screen[None]):
-    """The table of an online game, from the seat's view the server sends."""
+    """The table of an online game, from the seat's view the server sends; a spectator's (no
+    seat) from the public view, with nothing to play, say or ask."""
 
     DEFAULT_CSS = """
     OnlineTableScreen #status { height: auto; background: $accent; color: $text; padding: 0 1; }
@@ -335,7 +336,9 @@ class OnlineTableScreen(Screen[None]):
         # No seed to tell: the deal is the server's secret until the end.
         status = status_text(view, labels, rules, None, width)
         self.query_one("#status", Static).update(status)
-        table = table_text(view, labels, cards=self.cards, width=width, header=False)
+        table = table_text(
+            view, labels, cards=self.cards, width=width, header=False, show_hand=self.seated
+        )
         self.query_one("#table", Static).update(table)
         self.write_log()
         self.draw_people()
@@ -437,7 +440,10 @@ class OnlineTableScreen(Screen[None]):
         legal: list[str] = list(state.get("legal") or [])
         if not legal:
             who = self.names()[view.current_player] if view.current_player >= 0 else ""
-            self.title_line(_("Waiting for {player}…").format(player=who))
+            waiting = (
+                _("Watching: {player} to move") if not self.seated else _("Waiting for {player}…")
+            )
+            self.title_line(waiting.format(player=who))
             choices.clear_options()
             self.query_one("#preview", Static).update("")
             return
@@ -445,7 +451,8 @@ class OnlineTableScreen(Screen[None]):
             self.title_line(_("Your move — ↑↓/click: preview · Enter/click again: play"))
         else:
             title, why = DIALOG_TEXT[view.phase]
-            self.title_line(_(title).format(player=self.labels()[self.seat]) + "\n" + _(why))
+            me = self.labels()[view.player]
+            self.title_line(_(title).format(player=me) + "\n" + _(why))
         # The same decision again (its previews came): the cursor stays where it was.
         same = choices.option_count == len(legal) and self.asked == state["move"]
         highlighted = choices.highlighted if same else 0
@@ -595,7 +602,14 @@ class OnlineTableScreen(Screen[None]):
             return
         self.action_score_sheet()
 
+    @property
+    def seated(self) -> bool:
+        """Whether this terminal sits at a seat (else it watches)."""
+        return self.seat is not None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not self.seated and action in ("hint", "chat", "back", "resign", "abort"):
+            return False  # a spectator's: the server would refuse them
         if action == "score_sheet":
             return self.finished is not None
         if action == "copy_invites":
@@ -611,7 +625,8 @@ class OnlineTableScreen(Screen[None]):
 
     def my_seat(self) -> dict[str, Any]:
         seats = self.table["seats"] if self.table else []
-        return dict(seats[self.seat]) if self.seat < len(seats) else {}
+        seat = self.seat
+        return dict(seats[seat]) if seat is not None and seat < len(seats) else {}
 
     def playing(self) -> bool:
         return bool(self.table and self.table.get("status") == "playing") and not self.ended
@@ -650,9 +665,7 @@ class OnlineTableScreen(Screen[None]):
     def stood_in(self) -> bool:
         """A stand-in plays this seat while its person is here (their time ran out, or they
         were away): ``back`` takes it back (a resignation cannot be taken back)."""
-        seats = self.table["seats"] if self.table else []
-        absent = seats[self.seat].get("absent") if self.seat < len(seats) else None
-        return absent in ("time", "away") and not self.ended
+        return self.my_seat().get("absent") in ("time", "away") and not self.ended
 
     def action_back(self) -> None:
         if self.stood_in():
@@ -726,7 +739,7 @@ class OnlineTableScreen(Screen[None]):
             if yes:
                 self.app.exit()
 
-        if self.ended or (self.state is None and not self.seating.invites):
+        if self.ended or not self.seated or (self.state is None and not self.seating.invites):
             go(True)
         else:
             self.app.push_screen(ConfirmDialog(_(LEAVE_ONLINE), _("Leave"), _("Stay")), go)
