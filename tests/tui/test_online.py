@@ -142,6 +142,7 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
                     while screen.state is state and loop.time() < deadline:
                         await pilot.pause(0.01)
             await asyncio.wait_for(other, PATIENCE)
+            await until(pilot, lambda: re.search(r"^total", screen_text(app), re.MULTILINE))
             assert screen.client is not None and screen.client.reconnects == 1
             assert "reconnecting" not in str(screen.query_one("#people", Static).content)
             log = "\n".join(strip.text for strip in screen.query_one("#log").lines)
@@ -200,6 +201,7 @@ def test_a_spectators_link_watches_the_whole_game_with_nothing_to_play(
             # Followed to the end, with the score sheet of the record.
             await until(pilot, lambda: isinstance(app.screen, EndScreen))
             await asyncio.wait_for(other, PATIENCE)
+            await until(pilot, lambda: re.search(r"^total", screen_text(app), re.MULTILINE))
             log = "\n".join(strip.text for strip in screen.query_one("#log").lines)
             sheet = screen_text(app)
             result = screen.state["result"]
