@@ -24,6 +24,7 @@ from axe_playwright_python.base import AXE_FILE_PATH, AxeResults
 from playwright.sync_api import expect
 from tests.browser.test_reach import reach
 
+from piepmatz.core.actions import DISPLAY_SIZE
 from serverplay import running_server
 
 DESKTOP = {"width": 1440, "height": 900}
@@ -262,6 +263,13 @@ def test_a_whole_game_by_keyboard_reading_only_the_accessibility_tree(
         expect(your_move.or_(sheet)).to_be_visible(timeout=PATIENCE)
         if sheet.is_visible():
             break
+        if moves == 0:
+            # The hand and the display are lists: a screen reader tells how many cards.
+            cards = hand.get_by_role("list").get_by_role("listitem")
+            expect(cards).to_have_count(hand.get_by_role("button").count())
+            assert cards.count() > 0
+            slots = page.get_by_role("list", name="Display").get_by_role("listitem")
+            expect(slots).to_have_count(DISPLAY_SIZE)
         # The decision has the focus, and was read out with its options.
         expect(decision).to_be_focused()
         expect(said.get_by_role("paragraph").last).to_contain_text("Your move.")

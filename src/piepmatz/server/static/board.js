@@ -195,11 +195,11 @@ function describeSpot(spot) {
 function drawSupply(model, pick) {
   const display = model.display.map((code, i) => {
     const choice = code ? pick("display", i + 1) : null;
-    return h("span", { class: "display-slot" }, code ? clickable(bird(code), choice) : h("span", { class: "card empty" }, _("empty")));
+    return h("span", { class: "display-slot", role: "listitem" }, code ? clickable(bird(code), choice) : h("span", { class: "card empty" }, _("empty")));
   });
   const deckChoice = pick("deck", 0);
   return h("div", { class: "supply" },
-    h("div", { class: "display" }, h("h3", {}, _("Display")), h("div", { class: "cards" }, display)),
+    h("div", { class: "display" }, h("h3", {}, _("Display")), h("div", { class: "cards", role: "list", "aria-label": _("Display") }, display)),
     h("div", { class: "decks" },
       h("div", { class: "deck", role: "group", "aria-label": ngettext("bird deck: {count} card", "bird deck: {count} cards", model.bird_deck_size) },
         clickable(h("span", { class: "card back deck-card" }, String(model.bird_deck_size)), deckChoice),

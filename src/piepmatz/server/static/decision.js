@@ -25,16 +25,17 @@ export function renderHand(page) {
   const hand = page.store.state.view.hand;
   if (page.store.seat === null || (page.store.state.result && !hand.length)) return;
   const choices = page.choices();
-  page.handEl.append(h("h2", {}, _("Your hand")), h("div", { class: "cards hand" }, hand.map((code) => {
+  // A list, so that a screen reader tells how many cards and which one of them is read.
+  page.handEl.append(h("h2", {}, _("Your hand")), h("div", { class: "cards hand", role: "list" }, hand.map((code) => {
     const usable = choices.some((c) => c.cards.includes(code) && c.kind !== "keep");
-    return h("button", {
+    return h("span", { role: "listitem" }, h("button", {
       type: "button",
       class: `hand-card${page.store.selected === code ? " selected" : ""}${usable ? " usable" : ""}`,
       "aria-pressed": page.store.selected === code ? "true" : "false",
       "aria-label": usable ? cardName(code) : _("{bird} (not playable now)", { bird: cardName(code) }),
       dataset: { card: code },
       onclick: () => clickHand(page, code),
-    }, bird(code, { "aria-hidden": "true", role: null }));
+    }, bird(code, { "aria-hidden": "true", role: null })));
   })));
 }
 
