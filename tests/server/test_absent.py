@@ -10,7 +10,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -216,6 +216,59 @@ def test_a_turn_based_deadline_holds_across_a_restart(tmp_path: Path) -> None:
             second = room.game.state.current_player
             if second != first:
                 assert room.clocks.deadline() == pytest.approx(moved_at + 3600, abs=0.01)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("pace", ["fast", "hour"])
+def test_a_planned_restart_gives_back_the_time_the_server_was_away(
+    tmp_path: Path, pace: str
+) -> None:
+    """The one process stops (drains) 4 s into a move and starts 10 minutes later: the person
+    to move has the time they had when it stopped, once, and not again at a later start."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        database = tmp_path / "s.db"
+        async with hub_at(database, clock) as hub:
+            room = await two_people(hub, pace)
+            table, mover = room.id, room.game.state.current_player
+            await clock.advance(4)
+            before = room.clocks.deadline()
+            assert before is not None
+            await hub.drain(5)
+        await clock.advance(600)
+        async with hub_at(database, clock) as hub:
+            await hub.resume()
+            room = hub.rooms[table]
+            assert room.clocks.running() == mover and room.seats[mover].absent is None
+            assert room.clocks.deadline() == pytest.approx(before + 600, abs=0.01)
+        # Killed this time (no drain), a minute later: the minute counts, nothing is given again.
+        await clock.advance(60)
+        async with hub_at(database, clock) as hub:
+            await hub.resume()
+            assert hub.rooms[table].clocks.deadline() == pytest.approx(before + 600, abs=0.01)
+
+    asyncio.run(run())
+
+
+def test_behind_a_bus_a_stopping_process_leaves_the_clocks_running(tmp_path: Path) -> None:
+    """Other processes hold the table and play on: its clock must not stop with one of them."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        database = tmp_path / "s.db"
+        async with hub_at(database, clock) as hub:
+            room = await two_people(hub, "fast")
+            table = room.id
+            await clock.advance(4)
+            before = room.clocks.deadline()
+            hub.bus = cast(Any, object())  # a bus: nothing of it is used by the drain
+            await hub.drain(5)
+        await clock.advance(3)
+        async with hub_at(database, clock) as hub:
+            await hub.resume()
+            assert hub.rooms[table].clocks.deadline() == pytest.approx(before, abs=0.01)
 
     asyncio.run(run())
 

@@ -68,6 +68,8 @@ class Clocks:
         #: Since when (wall seconds) each person has been disconnected everywhere.
         self.gone_since: dict[int, float] = {}
         self._timer: Timer | None = None
+        #: The time a planned restart stopped the clock was given back at load, not stored yet.
+        self.given_back = False
         #: No look before this (wall seconds): the database was away at the last.
         self._not_before = 0.0
         self._checking: asyncio.Task[None] | None = None
@@ -104,13 +106,36 @@ class Clocks:
             self.since = since_ms / 1000
 
     def load(self, stored: StoredTable) -> None:
-        """Take the clocks as stored: when a person last came back (``tables.clock``), if no
-        move was made since, else with the last move."""
+        """Take the clocks as stored: when a person last came back or the server stopped
+        (``tables.clock``), if no move was made since, else with the last move. A clock
+        stopped by a planned restart (:meth:`paused`) starts again now: the time the server
+        was away is given back, and :attr:`given_back` says so until it is stored."""
         played = len(stored.actions)
         if stored.clock is not None and stored.clock.get("move", -1) >= played:
             self.restore(stored.clock.get("left"), stored.clock.get("from"))
+            stopped = stored.clock.get("paused")
+            if type(stopped) is int:
+                self.since += max(0.0, self.clock.now() - stopped / 1000)
+                self.given_back = True
         elif stored.last_at is not None:
             self.restore(stored.last_clock, stored.last_at)
+
+    def paused(self, now: float) -> dict[str, Any] | None:
+        """The clocks to store when the server stops at ``now`` with this table's clock running
+        (``None`` if none runs): the next start gives back the time it was away (:meth:`load`).
+        ``tables.clock``, as stored when a person comes back, with ``paused``."""
+        if self.running() is None:
+            return None
+        return {
+            "move": self.room.move,
+            "left": self.stored(),
+            "from": ms(self.since),
+            "paused": ms(now),
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The clocks as they stand (``tables.clock``), to store once a pause was given back."""
+        return {"move": self.room.move, "left": self.stored(), "from": ms(self.since)}
 
     def stored(self) -> list[int | None] | None:
         """``left`` as stored (ms), or ``None`` where no one has a clock of their own."""

@@ -38,7 +38,7 @@ from .reviews import Reviews
 from .room import Room
 from .roster import HUMAN, UnknownBot
 from .seats import Seat, new_token, token_hash
-from .store import Store
+from .store import StorageUnavailable, Store
 from .vocabulary import TableStatus
 
 if TYPE_CHECKING:
@@ -180,6 +180,8 @@ class Hub:
         move being stored is waited for (at most ``within`` seconds), a bot that is thinking is
         stopped (the process that takes the table over asks its bot again)."""
         self.bots.closing = True
+        if self.bus is None:
+            await self._pause_clocks()
         storing = []
         for room in self.rooms.values():
             room.clocks.stop()
@@ -194,6 +196,22 @@ class Hub:
             await asyncio.wait(storing, timeout=within)
         for task in storing:
             task.cancel()
+
+    async def _pause_clocks(self) -> None:
+        """The one process stops: the running clocks are stored stopped, and the next start
+        gives back the time it was away. (Behind a bus the other processes play on, and a
+        clock must not stop.)"""
+        now = self.clock.now()
+        paused = []
+        for room in self.rooms.values():
+            if room.status == TableStatus.PLAYING and (clock := room.clocks.paused(now)):
+                paused.append((room.id, room.move, clock))
+        if not paused:
+            return
+        try:
+            await self.store.keep_clocks(paused)
+        except StorageUnavailable:
+            log.warning("the clocks of %d tables could not be stopped: they ran on", len(paused))
 
     async def hold(self, room: Room) -> None:
         """Hold ``room`` here (it is new, or was just read from the database)."""
@@ -215,6 +233,13 @@ class Hub:
                     await room.replica.catch_up(stored)
             for room in self.rooms.values():
                 await room.replica.ask_presence()
+        # Clocks a planned restart stopped run again from now: stored so, or a second start
+        # would give the same time back again.
+        given_back = [r for r in self.rooms.values() if r.clocks.given_back]
+        if given_back:
+            await self.store.keep_clocks([(r.id, r.move, r.clocks.record()) for r in given_back])
+        for room in given_back:
+            room.clocks.given_back = False
         for room in self.rooms.values():
             room.note_presence()  # nobody is connected yet: the clocks count from now
             room.clocks.arm()

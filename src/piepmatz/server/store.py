@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -580,6 +580,16 @@ class Store:
                     update(tables).where(tables.c.id == table_id).values(clock=clock)
                 )
             return True
+
+    async def keep_clocks(self, clocks: Sequence[tuple[str, int, dict[str, Any]]]) -> None:
+        """Store each ``(table, moves_played, clock)`` as the table's ``clock``, where the
+        game is still at ``moves_played`` (a move stored since has its own clocks)."""
+        async with self.writing() as conn:
+            for table_id, moves_played, clock in clocks:
+                if await _at_move(conn, table_id, moves_played):
+                    await conn.execute(
+                        update(tables).where(tables.c.id == table_id).values(clock=clock)
+                    )
 
     async def end(self, table_id: str, ending: dict[str, Any], moves_played: int) -> bool:
         """End the game before its end (a resignation, an abort) as it stands at
