@@ -46,6 +46,55 @@ def test_the_same_error_is_written_once_a_window_and_then_says_how_often_it_came
     assert not repeats.filter(_record("database unavailable: %s", "again"))
 
 
+def test_a_count_no_later_copy_tells_is_told_once_its_window_is_over() -> None:
+    """The error stops coming: its last copy says how many were held back once the window has
+    passed, once; the next copy after that is written as the first was."""
+    now = [0.0]
+    repeats = logs.Repeats(window=15.0, clock=lambda: now[0])
+    assert repeats.filter(_record("could not publish presence: %s", "closed (0)"))
+    for i in range(1, 4):
+        now[0] = i
+        assert not repeats.filter(_record("could not publish presence: %s", f"closed ({i})"))
+    now[0] = 14.0
+    assert repeats.due() == []  # the window is not over: a later copy may still tell it
+    now[0] = 20.0
+    (told,) = repeats.due()
+    assert told.levelno == logging.ERROR and told.name == "piepmatz.server"
+    assert told.getMessage() == (
+        "could not publish presence: closed (3) (3 more like it held back in the last 20 s)"
+    )
+    assert repeats.filter(told), "the count itself is not held back"
+    assert repeats.due() == []
+    now[0] = 40.0
+    record = _record("could not publish presence: %s", "closed (4)")
+    assert (
+        repeats.filter(record) and record.getMessage() == "could not publish presence: closed (4)"
+    )
+    # When the server stops, every count still held is told, window over or not.
+    now[0] = 41.0
+    assert not repeats.filter(_record("could not publish presence: %s", "closed (5)"))
+    assert repeats.due() == []
+    (last,) = repeats.due(every=True)
+    assert last.getMessage().endswith("(1 more like it held back in the last 1 s)")
+
+
+@pytest.mark.usefixtures("root_logger")
+def test_the_installed_handler_writes_the_counts_held_back() -> None:
+    stream = io.StringIO()
+    logs.configure("info", "text", stream)
+    server = logging.getLogger("piepmatz.server")
+    for i in range(3):
+        server.warning("database unavailable: %s", f"refused ({i})")
+    logs.tell_held_back()  # the window is not over
+    assert stream.getvalue().count("database unavailable") == 1
+    logs.tell_held_back(stopping=True)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2 and " WARNING piepmatz.server: " in lines[1]
+    assert lines[1].endswith(
+        "database unavailable: refused (2) (2 more like it held back in the last 0 s)"
+    )
+
+
 @pytest.fixture
 def root_logger() -> Iterator[None]:
     """The root logger as it was, after a test that set it up."""

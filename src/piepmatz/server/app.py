@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from piepmatz.bots import load_plugins, plugin_bot_names
 from piepmatz.core import PiepmatzError
 
-from . import db
+from . import db, logs
 from .accounts import AccountsSetting
 from .clocks import Clock
 from .collector import collect
@@ -132,11 +132,13 @@ def create_app(
         # The collector's passes run on the event loop's clock, short and often (collector.py).
         collector = asyncio.create_task(collect(), name="collector")
         forgetting = asyncio.create_task(hub.keep_forgetting(), name="forgetting")
+        held_back = asyncio.create_task(logs.keep_telling_held_back(), name="held back")
         try:
             yield
         finally:
             collector.cancel()
             forgetting.cancel()
+            held_back.cancel()
             await hub.drain(drain)
             hub.reviews.close()
             bots.close()
@@ -148,6 +150,7 @@ def create_app(
             await engine.dispose()
             if counted is not None:
                 counted.close()
+            logs.tell_held_back(stopping=True)
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
     app.add_middleware(LanguageMiddleware)

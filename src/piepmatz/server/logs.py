@@ -3,12 +3,14 @@ logger name (``text``), or one JSON object a line for log collectors (``json``).
 
 A warning or an error that repeats (``database unavailable`` while PostgreSQL restarts, once
 per refused request) is written once per window: the copies in between are counted, and the
-next one written after the window says how many were held back. Seat tokens never reach the
+next one written after the window says how many were held back; if none comes, the last copy
+held back says it once the window is over (or when the server stops). Seat tokens never reach the
 log (:mod:`.logfilter`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
@@ -55,18 +57,23 @@ class Repeats(logging.Filter):
         self.clock = clock
         #: When each message was last written, and the copies held back since.
         self.seen: dict[tuple[str, int, str], tuple[float, int]] = {}
+        #: The last copy held back of each message, told when nothing else tells the count.
+        self.last: dict[tuple[str, int, str], logging.LogRecord] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.WARNING:
+        if record.levelno < logging.WARNING or getattr(record, "held_back", False):
             return True
         key = (record.name, record.levelno, str(record.msg))
         now = self.clock()
         written, held = self.seen.get(key, (None, 0))
         if written is not None and now - written < self.window:
             self.seen[key] = (written, held + 1)
+            self.last[key] = record
             return False
+        self.last.pop(key, None)
         if len(self.seen) >= 1024:  # messages are templates: a few dozen in practice
             self.seen = {k: v for k, v in self.seen.items() if now - v[0] < self.window}
+            self.last = {k: v for k, v in self.last.items() if k in self.seen}
         self.seen[key] = (now, 0)
         if held:
             message = record.getMessage()
@@ -74,6 +81,45 @@ class Repeats(logging.Filter):
             record.msg = f"{message} ({held} more like it held back in the last {since:.0f} s)"
             record.args = None
         return True
+
+    def due(self, every: bool = False) -> list[logging.LogRecord]:
+        """The counts no later copy told: for each message held back whose window has passed
+        (``every``: all of them, as the server stops), its last copy saying how many were held
+        back (the count then starts again)."""
+        now = self.clock()
+        out = []
+        for key, (written, held) in list(self.seen.items()):
+            over = every or now - written >= self.window
+            if held and over and (record := self.last.pop(key, None)):
+                self.seen[key] = (written, 0)
+                message = record.getMessage()
+                told = logging.makeLogRecord(record.__dict__)
+                told.msg = (
+                    f"{message} ({held} more like it held back in the last {now - written:.0f} s)"
+                )
+                told.args, told.exc_info, told.exc_text = None, None, None
+                told.held_back = True
+                out.append(told)
+        return out
+
+
+def tell_held_back(stopping: bool = False) -> None:
+    """Write the counts of repeated warnings and errors that no later copy told: those whose
+    window has passed (called every window while the server runs), or all (``stopping``)."""
+    handler = _installed
+    if handler is None:
+        return
+    for kept in handler.filters:
+        if isinstance(kept, Repeats):
+            for record in kept.due(stopping):
+                handler.handle(record)
+
+
+async def keep_telling_held_back(every: float = REPEAT_WINDOW) -> None:
+    """:func:`tell_held_back` every ``every`` seconds, until cancelled."""
+    while True:
+        await asyncio.sleep(every)
+        tell_held_back()
 
 
 class _StandardError(logging.StreamHandler):  # type: ignore[type-arg]
@@ -128,4 +174,13 @@ def configure(
     return handler
 
 
-__all__ = ["FORMATS", "REPEAT_WINDOW", "TEXT_FORMAT", "JsonFormatter", "Repeats", "configure"]
+__all__ = [
+    "FORMATS",
+    "REPEAT_WINDOW",
+    "TEXT_FORMAT",
+    "JsonFormatter",
+    "Repeats",
+    "configure",
+    "keep_telling_held_back",
+    "tell_held_back",
+]
