@@ -4,6 +4,7 @@ link and plays a whole game against a seat played through the protocol (as a bro
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 import threading
@@ -59,7 +60,7 @@ def address(tmp_path: Path) -> Any:
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """The test's stdin and stdout stand for a terminal (the pilot draws the screen)."""
-    monkeypatch.setattr(commands, "_online_terminal", lambda: None)
+    monkeypatch.setattr(commands, "_online_terminal", lambda full_screen=True: None)
 
 
 def seat_online(*argv: str) -> Any:
@@ -589,3 +590,80 @@ def test_the_terminal_resigns_and_asks_to_abort(address: str, terminal: None) ->
     said, ending = asyncio.run(scenario(resign=False))
     assert said == "The game was aborted: nobody wins."
     assert (ending["how"], ending["winners"]) == ("aborted", [])
+
+
+def test_text_mode_plays_a_whole_online_game_as_plain_lines(
+    address: str,
+    terminal: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``play --text`` at the server: a script's lines answer the decisions in turn (a number
+    of the help list, a line of notation, chat, commands); refused lines are told on stderr and
+    asked again; the log is the server's, and the score sheet is the record's."""
+    script = ["help", "say hello table", "table", "0", "play XX9z 1"] + ["1"] * 400
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(script) + "\n"))
+    argv = ["play", "--server", address, "--bots", "random", "--players", "2", "--name", "Ben"]
+    assert main([*argv, "--text"]) == 1  # a script's refused lines: status 1 at the end
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0] == f"Piepmatz at http://{address} · standard rules · Ben (you), Bot 2 (random)"
+    # help: every legal action numbered, with the server's preview of what it does.
+    listed = [line for line in lines if re.match(r"^\s+\d+\. (play|collect|draw|keep) ", line)]
+    assert listed and all(len(line.split()) > 4 for line in listed[:3]), listed[:3]
+    assert "Ben: hello table\n" in out  # the chat, as the server says it to everyone
+    assert "error: there is no move 0: choose 1-" in err
+    assert err.count("error: ") == 2, err  # the two refused lines, and nothing else
+    # The server's log, by name; the prompt names the seat and what it decides.
+    assert out.count("Ben plays ") > 5 and out.count("Bot 2 plays ") > 5
+    assert "Ben (play)> " in out and "Ben (draw)> " in out
+    # The score sheet, replayed from the record: its totals are the server's result.
+    server = Server(address)
+    (game,) = server.my_games(player_key(server.url))["finished"]
+    record = server.request(f"tables/{game['table']}/record")
+    want = [p["total"] for p in record["result"]["players"]]
+    assert re.search(rf"^total\s+{want[0]}\s+{want[1]}$", out, re.MULTILINE), out[-1500:]
+
+
+def test_text_mode_leaves_the_table_at_quit_and_the_seat_stays(
+    address: str,
+    terminal: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    argv = ["play", "--server", address, "--bots", "random", "--name", "Cleo", "--text"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(
+        "You left the table: your seat stays yours, the same command takes you back."
+    )
+    server = Server(address)
+    (game,) = server.my_games(player_key(server.url))["playing"]
+    assert game["seat"] == 0
+    # The end of input leaves the same way, back at the same seat.
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--server", address, "--join", game["table"], "--text"]) == 0
+    assert "End of input: you left the table; your seat stays yours." in capsys.readouterr().out
+
+
+def test_text_mode_with_a_spectators_link_prints_the_game_to_its_end(
+    address: str,
+    terminal: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # nothing is read: there is no prompt
+
+    async def scenario() -> int:
+        opened = await post(address, "/api/tables", {"seats": ["human", "random"], "name": "Anna"})
+        other = asyncio.create_task(anna(address, opened["table"], opened["token"], [], []))
+        status = await asyncio.to_thread(main, ["play", opened["spectate"], "--text"])
+        await asyncio.wait_for(other, PATIENCE)
+        return status
+
+    assert asyncio.run(scenario()) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Piepmatz at ") and "(you)" not in out and "> " not in out
+    assert "YOUR HAND" not in out and out.count("Anna plays ") > 5
+    assert re.search(r"^total\s+\d+\s+\d+$", out, re.MULTILINE)

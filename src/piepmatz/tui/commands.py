@@ -237,12 +237,12 @@ def run_tutorial(args: argparse.Namespace) -> int:
 #: Options that open an online table (a quick game or one with friends).
 _OPENING = ("seats", "players", "bots", "rules", "seed", "pace", "public")
 #: Options of the local game that an online table does not take (the server has its own).
-_LOCAL_ONLY = ("resume", "replay", "delay", "text")
+_LOCAL_ONLY = ("resume", "replay", "delay")
 
 
 def run_online(args: argparse.Namespace) -> int:
     """``piepmatz play --server`` (or an invite link): sit down at an online table, then play
-    it full-screen. Every refusal is told in one line before the screen opens."""
+    it full-screen (``--text``: as plain lines). Every refusal is told in one line first."""
     from piepmatz.i18n import _
 
     from .online import OnlineError
@@ -261,6 +261,10 @@ def run_online(args: argparse.Namespace) -> int:
         sys.stdout.write(_("Send each friend their own link:") + "\n")
         sys.stdout.write(invites_text(seating.invites) + "\n")
         sys.stdout.flush()
+    if args.text:
+        from .onlinetext import OnlineText
+
+        return OnlineText(seating, sys.stdout, sys.stdin, sys.stderr).run()
     from .app import PiepmatzApp
 
     PiepmatzApp(online=seating).run()
@@ -324,7 +328,7 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
         raise OnlineError(_("--public lists a table with friends: it needs --seats"))
     if args.bots and len(args.bots) > 1 and not (target or args.seats):
         raise OnlineError(_("a quick game has one bot level (--bots BOT); --seats mixes them"))
-    _online_terminal()
+    _online_terminal(full_screen=not args.text)
     if invite is not None and invite.spectator:
         if args.name:
             raise OnlineError(_("a spectator has no name at the table: drop --name"))
@@ -365,9 +369,9 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
     )
 
 
-def _online_terminal() -> None:
-    """Online play needs the WebSocket client and, being full-screen, a terminal: said before a
-    table is opened or a seat taken."""
+def _online_terminal(full_screen: bool = True) -> None:
+    """Online play needs the WebSocket client and, full-screen, a terminal: said before a table
+    is opened or a seat taken."""
     from importlib.util import find_spec
 
     from piepmatz.i18n import _
@@ -378,7 +382,7 @@ def _online_terminal() -> None:
         raise OnlineError(
             "online play needs websockets: pip install 'piepmatz[tui]' (in a clone: make tui)"
         )
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if full_screen and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise OnlineError(
             _(
                 "stdin and stdout must be a terminal for the full-screen game; "

@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from piepmatz.i18n import _, current_language
+from piepmatz.text.numbers import count, decimal, percent
+from piepmatz.text.words import bot_level
 
 from .session import data_dir
 
@@ -236,6 +238,26 @@ def _refusal(exc: urllib.error.HTTPError) -> str:
     if isinstance(detail, str) and detail:
         return _("the server refused: {reason}").format(reason=detail)
     return _("the server refused: {status} {reason}").format(status=exc.code, reason=exc.reason)
+
+
+def hint_line(message: dict[str, Any], action: str) -> str:
+    """A ``hint`` message told in a line, its action given as ``action`` (in words or the
+    engine's notation)."""
+    head = _("Hint ({bot} bot)").format(bot=bot_level(str(message.get("bot", ""))))
+    return (
+        head
+        + ": "
+        + _(
+            "{action} — expected lead {lead} ± {spread} points, win chance {win} "
+            "(from your view, {worlds} sampled worlds)"
+        ).format(
+            action=action,
+            lead=decimal(float(message["lead"]), signed=True),
+            spread=decimal(float(message["lead_spread"])),
+            win=percent(float(message["win"])),
+            worlds=count(int(message["worlds"])),
+        )
+    )
 
 
 def deal_part() -> str:

@@ -34,12 +34,12 @@ from piepmatz.i18n import N_, _, current_language, ngettext
 from piepmatz.records import HUMAN
 from piepmatz.server.client import SeatClient
 from piepmatz.text.guide import guide_markdown
-from piepmatz.text.numbers import count, decimal, percent
+from piepmatz.text.numbers import count
 from piepmatz.text.rulebook import rules_markdown
 from piepmatz.text.words import action_words, birds_as, bot_level, bot_name
 
 from ..hints import thinking_text
-from ..online import OnlineError, Seating
+from ..online import OnlineError, Seating, hint_line
 from ..render import Cards, status_text, table_text
 from ..session import Session
 from .dialogs import DIALOG_TEXT, ConfirmDialog
@@ -540,17 +540,7 @@ class OnlineTableScreen(Screen[None]):
             return
         with birds_as("code"):
             action = action_words(Action.parse(str(message["action"])))
-        line = _("Hint ({bot} bot)").format(bot=bot_level(str(message.get("bot", "")))) + ": "
-        line += _(
-            "{action} — expected lead {lead} ± {spread} points, win chance {win} "
-            "(from your view, {worlds} sampled worlds)"
-        ).format(
-            action=action,
-            lead=decimal(float(message["lead"]), signed=True),
-            spread=decimal(float(message["lead_spread"])),
-            win=percent(float(message["win"])),
-            worlds=count(int(message["worlds"])),
-        )
+        line = hint_line(message, action)
         hint = self.query_one("#hint", Static)
         hint.update(self.cards.words(line, style="bold"))
         hint.set_class(True, "shown")

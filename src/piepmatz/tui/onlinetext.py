@@ -1,0 +1,357 @@
+"""``piepmatz play --text`` at an online table: the seat's game as plain lines.
+
+For screen readers, scripts and pipes, as the local ``--text`` game is (:mod:`.textmode`). The
+server holds the game: every line of its log is printed as it comes, in the player's language
+(the server's own sentences), with the chat; before each decision of the seat the table is
+printed, then a prompt. A line answers it as locally: the engine's notation (``play BL5m 2``,
+card codes in any case) or the number of a move in the ``help`` list, which shows the server's
+preview of each. ``table`` prints the table again, ``hint`` asks the server's hint bot (where
+the table allows hints), ``say TEXT`` speaks to the table, ``back`` takes the seat back from a
+stand-in, ``quit`` (or the end of input) leaves: the seat stays the player's. A line read only at
+a prompt, so a script's lines answer the decisions in turn. A refused line is told on stderr
+and asked again; when the input is not a terminal the exit status is then 1 at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import threading
+from typing import Any, TextIO
+
+from websockets.exceptions import WebSocketException
+
+from piepmatz.core import Game, PlayerView
+from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.viewjson import events_from_json, view_from_json
+from piepmatz.i18n import _, current_language
+from piepmatz.records import HUMAN
+from piepmatz.server.client import SeatClient
+from piepmatz.text.words import bot_level, bot_name, phase_words
+
+from .online import OnlineError, Seating, hint_line
+from .render import score_sheet_text, status_text, table_text
+from .textmode import normalise
+
+#: Refusals of the seat itself: saying hello again would be refused again.
+SEAT_REFUSED = frozenset({"bad_token", "not_joined", "banned"})
+
+
+class OnlineText:
+    """One seat's game at an online table, as lines on ``out``, answered from ``inp``."""
+
+    def __init__(self, seating: Seating, out: TextIO, inp: TextIO, err: TextIO) -> None:
+        self.seating = seating
+        self.out, self.inp, self.err = out, inp, err
+        self.client: SeatClient | None = None
+        self.table: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
+        self.view: PlayerView | None = None
+        #: Log entries printed, and the decision last asked (its move number).
+        self.printed = 0
+        self.asked: int | None = None
+        #: The server's previews of the decision at the current move, once asked for.
+        self.previews: dict[str, str] = {}
+        self.refused = False
+        self.greeted = False
+        #: The move whose table was printed last.
+        self.shown: int | None = None
+        #: ``help`` asked the server for the previews: the prompt waits for them.
+        self.helping = False
+        #: Log lines come before the table's message: printed after its greeting.
+        self.backlog: list[str] = []
+
+    # ------------------------------------------------------------------ output
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def error(self, message: str) -> None:
+        self.err.write(_("error: {message}").format(message=message) + "\n")
+        self.err.flush()
+        if not self.inp.isatty():
+            self.refused = True
+
+    def names(self) -> list[str]:
+        """Each seat's name: a person's own, a bot as "Bot N" (as the server's log names them)."""
+        seats = self.table["seats"] if self.table else []
+        return [
+            (s.get("name") or _("(free seat)")) if s.get("kind") == HUMAN else bot_name(p)
+            for p, s in enumerate(seats)
+        ]
+
+    def labels(self) -> list[str]:
+        seats = self.table["seats"] if self.table else []
+        labels = []
+        for p, name in enumerate(self.names()):
+            if p == self.seating.seat:
+                labels.append(_("{seat} (you)").format(seat=name))
+            elif seats[p].get("kind") != HUMAN:
+                labels.append(f"{name} ({bot_level(str(seats[p]['kind']))})")
+            else:
+                labels.append(name)
+        return labels
+
+    def print_table(self) -> None:
+        if self.view is None or self.table is None:
+            return
+        labels = self.labels()
+        self.say("")
+        self.say(status_text(self.view, labels, str(self.table["rules"]), None).plain)
+        self.say(table_text(self.view, labels, header=False).plain)
+
+    def print_backlog(self) -> None:
+        for line in self.backlog:
+            self.say(line)
+        self.backlog = []
+
+    def stood_in(self) -> bool:
+        """A stand-in plays this seat while its person is here: ``back`` takes it back."""
+        seats = self.table["seats"] if self.table else []
+        seat = self.seating.seat
+        mine = seats[seat] if seat is not None and seat < len(seats) else {}
+        return mine.get("absent") in ("time", "away")
+
+    def legal(self) -> list[str]:
+        return list(self.state.get("legal") or []) if self.state else []
+
+    def print_help(self) -> None:
+        self.say(_("Legal actions (type one as shown, or its number):"))
+        for n, action in enumerate(self.legal(), 1):
+            self.say(f"{n:>3}. {action:<20} {self.previews.get(action, '')}".rstrip())
+        self.say(_("Other commands: help, table, hint, say TEXT, back, quit"))
+
+    # ------------------------------------------------------------------ messages
+
+    def take(self, message: dict[str, Any]) -> int | None:
+        """One message from the server; the exit status once the game is over for this seat."""
+        kind = message.get("type")
+        if kind == "table":
+            self.table = message
+            if not self.greeted:
+                self.greeted = True
+                self.say(
+                    _("Piepmatz at {server} · {rules} rules · {players}").format(
+                        server=self.seating.server.url,
+                        rules=message.get("rules"),
+                        players=", ".join(self.labels()),
+                    )
+                )
+                self.print_backlog()
+            if self.state is None and message.get("ending"):  # aborted before the deal
+                self.say(_("The game was aborted: nobody wins."))
+                return 0
+        elif kind == "state":
+            return self.take_state(message)
+        elif kind == "chat":
+            self.say(f"{message.get('name')}: {message.get('text')}")
+        elif kind == "preview" and self.state is not None:
+            if message.get("move") == self.state["move"]:
+                found = message.get("previews", [])
+                self.previews = {str(p["action"]): str(p["headline"]) for p in found}
+                if self.helping:
+                    self.helping = False
+                    self.print_help()
+        elif kind == "hint":
+            self.say(hint_line(message, str(message["action"])))
+        elif kind == "error":
+            self.error(str(message.get("message", "")))
+            if message.get("code") in SEAT_REFUSED:
+                return 2
+            self.asked = None  # a refused action: the decision is asked again
+        elif kind == "stand_in" and message.get("seat") == self.seating.seat:
+            self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
+        return None
+
+    def take_state(self, message: dict[str, Any]) -> int | None:
+        start = int(message["events_from"])
+        log = [str(line) for line in message.get("log", [])]
+        entries = events_from_json(message["events"])
+        self.view = view_from_json(message["view"], entries)
+        if message["move"] != (self.state or {}).get("move"):
+            self.previews, self.helping = {}, False
+        self.state = message
+        # After a reconnect the log may start earlier: what was printed is not printed again.
+        self.backlog += log[max(0, self.printed - start) :]
+        self.printed = max(self.printed, start + len(log))
+        if self.greeted:
+            self.print_backlog()
+        if message.get("result") is not None:
+            self.print_sheet()
+            return 0
+        if message.get("ending"):
+            self.say(self.ending_text(message["ending"]))
+            return 0
+        return None
+
+    def ending_text(self, ending: dict[str, Any]) -> str:
+        if ending.get("how") == "aborted":
+            return _("The game was aborted: nobody wins.")
+        names = self.names()
+        seat = ending.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        winners = ", ".join(names[w] for w in ending.get("winners", []) if 0 <= w < len(names))
+        return _("{player} resigned: {winners} wins.").format(player=who, winners=winners)
+
+    def print_sheet(self) -> None:
+        """The finished game's score sheet, replayed from its record."""
+        try:
+            record = self.seating.server.request(f"tables/{self.seating.table}/record")
+            game = Game.from_record(record)
+        except (OnlineError, PiepmatzError) as exc:
+            self.error(str(exc))
+            for line in (self.state or {}).get("explained") or []:
+                self.say(" · ".join(str(x) for x in line))
+            return
+        self.say("")
+        self.say(score_sheet_text(game.score(), self.labels()).plain)
+
+    # ------------------------------------------------------------------ lines
+
+    async def answer(self, line: str) -> str | None:
+        """A line typed at the prompt; the sentence to leave with, for ``quit``."""
+        text = line.strip()
+        word = text.split()[0].lower() if text else ""
+        state = self.state
+        if not text:
+            return None
+        if word == "quit":
+            return _("You left the table: your seat stays yours, the same command takes you back.")
+        if word == "help":
+            if self.previews or not self.legal():
+                self.print_help()
+            elif state is not None:
+                self.helping = True  # the prompt waits for the list
+                await self.send({"type": "preview", "move": state["move"]})
+        elif word == "table":
+            self.print_table()
+        elif word == "say":
+            if said := text[3:].strip():
+                await self.send({"type": "chat", "text": said})
+        elif word == "hint" and state is not None:
+            if not (self.table and self.table.get("hints")):
+                self.say(_("Hints are turned off at this table."))
+            else:
+                await self.send({"type": "hint", "move": state["move"]})
+        elif word == "back":
+            await self.send({"type": "back"})
+        elif state is not None and self.legal():
+            await self.act(text, state)
+        else:
+            self.error(_("There is no decision of yours to answer now."))
+        return None
+
+    async def act(self, text: str, state: dict[str, Any]) -> None:
+        legal = self.legal()
+        if re.fullmatch(r"[+-]?\d+", text):
+            if not 1 <= int(text) <= len(legal):
+                self.error(
+                    _("there is no move {number}: choose 1-{last} (see 'help')").format(
+                        number=text, last=len(legal)
+                    )
+                )
+                return
+            action = legal[int(text) - 1]
+        else:
+            action = normalise(text)  # the server says what is wrong with it, if anything
+        self.asked = state["move"]
+        await self.send({"type": "action", "move": state["move"], "action": action})
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.client is not None:
+            await self.client.send(message)
+
+    def prompt(self) -> None:
+        assert self.view is not None
+        seat = self.seating.seat
+        me = self.names()[seat] if seat is not None else "?"
+        what = phase_words(self.view.phase) if self.legal() else _("a stand-in plays")
+        self.out.write(f"{me} ({what})> ")
+        self.out.flush()
+
+    # ------------------------------------------------------------------ the loop
+
+    async def play(self) -> int:
+        url = self.seating.server.ws_url(self.seating.table, current_language())
+        try:
+            async with SeatClient.connect(
+                url, self.seating.token, keep=False, reconnect=True
+            ) as client:
+                self.client = client
+                return await self.follow(client, _Lines(self.inp))
+        except (OSError, ValueError, WebSocketException) as exc:
+            self.error(str(exc))
+            return 2
+
+    async def follow(self, client: SeatClient, lines: _Lines) -> int:
+        """Take the server's messages and, at the seat's prompts, the input's lines, until the
+        game is over for this seat or the player leaves; the exit status."""
+        receiving = asyncio.ensure_future(client.receive())
+        reading: asyncio.Future[str] | None = None
+        try:
+            while True:
+                state = self.state
+                deciding = state is not None and bool(self.legal()) and self.asked != state["move"]
+                # The table's message (names, rules) comes after the first state.
+                ready = self.table is not None and reading is None and not self.helping
+                if ready and (deciding or self.stood_in()):
+                    assert state is not None
+                    if deciding and self.shown != state["move"]:
+                        self.shown = state["move"]
+                        self.print_table()
+                    self.prompt()
+                    reading = asyncio.ensure_future(lines.next())
+                waiting = {receiving} | ({reading} if reading else set())
+                done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if receiving in done:
+                    status = self.take(receiving.result())
+                    if status is not None:
+                        return status if status else (1 if self.refused else 0)
+                    receiving = asyncio.ensure_future(client.receive())
+                if reading is not None and reading in done:
+                    line, reading = reading.result(), None
+                    if not line:
+                        self.say("")
+                        self.say(_("End of input: you left the table; your seat stays yours."))
+                        return 1 if self.refused else 0
+                    left = await self.answer(line)
+                    if left is not None:
+                        self.say(left)
+                        return 1 if self.refused else 0
+        finally:
+            # Nothing may still read the connection as it closes.
+            for task in (receiving, reading):
+                if task is not None and not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+
+    def run(self) -> int:
+        return asyncio.run(self.play())
+
+
+class _Lines:
+    """Lines of the input, each read only when asked for (a script's lines answer the prompts
+    in turn), in a thread of their own that never holds the process open at its end."""
+
+    def __init__(self, inp: TextIO) -> None:
+        self.inp = inp
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.wanted = threading.Event()
+        threading.Thread(target=self._read, name="input", daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            self.wanted.wait()
+            self.wanted.clear()
+            line = self.inp.readline()
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, line)
+            if not line:
+                return
+
+    async def next(self) -> str:
+        self.wanted.set()
+        return await self.queue.get()
