@@ -7,12 +7,14 @@ import asyncio
 import io
 import json
 import re
+import secrets
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
@@ -24,6 +26,7 @@ from piepmatz.server import admin
 from piepmatz.server.client import SeatClient
 from piepmatz.server.db import make_engine
 from piepmatz.server.pace import PaceRoster
+from piepmatz.server.pairing import PairingRules
 from piepmatz.server.players import Players
 from piepmatz.server.seats import token_hash
 from piepmatz.server.store import Store
@@ -667,3 +670,65 @@ def test_text_mode_with_a_spectators_link_prints_the_game_to_its_end(
     assert out.startswith("Piepmatz at ") and "(you)" not in out and "> " not in out
     assert "YOUR HAND" not in out and out.count("Anna plays ") > 5
     assert re.search(r"^total\s+\d+\s+\d+$", out, re.MULTILINE)
+
+
+def test_find_seats_the_terminal_with_a_person_already_waiting(
+    address: str, terminal: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    anna_key = secrets.token_urlsafe(32)
+
+    async def seek_as_anna() -> Any:
+        async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+            asked = await http.post(
+                "/api/seek",
+                json={"players": 2, "pace": "live", "name": "Anna"},
+                headers={"Authorization": f"Bearer {anna_key}"},
+            )
+            assert asked.status_code == 201 and asked.json()["status"] == "waiting"
+
+    async def where_is_anna() -> Any:
+        async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+            answer = await http.get("/api/seek", headers={"Authorization": f"Bearer {anna_key}"})
+            return answer.json()
+
+    asyncio.run(seek_as_anna())
+    seating = seat_online("--server", address, "--find", "--name", "Ben")
+    anna = asyncio.run(where_is_anna())
+    assert anna["status"] == "seated" and anna["table"] == seating.table
+    assert {anna["seat"], seating.seat} == {0, 1}
+    # Seated at the table: the server knows the terminal's seat by its player key.
+    server = Server(address)
+    (game,) = server.my_games(player_key(server.url))["playing"]
+    assert (game["table"], game["seat"]) == (seating.table, seating.seat)
+    # What a found game does not take is refused, naming it.
+    with pytest.raises(OnlineError, match=r"--find looks for people.*drop --rules, --seed"):
+        seat_online("--server", address, "--find", "--rules", "overview", "--seed", "3")
+    with pytest.raises(OnlineError, match="--find needs --server"):
+        seat_online("--find")
+
+
+def test_find_fills_the_seats_with_bots_once_the_wait_is_over(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
+    with running_server(url, pairing=PairingRules(bots_after=0.5)) as address:
+        server = Server(address)
+        told: list[str] = []
+        seating = server.find(
+            "Ben", secrets.token_urlsafe(32), 3, "live", told.append, lambda: True, every=0.1
+        )
+        table = server.table(seating.table)
+    assert [s["kind"] for s in table["seats"]].count("human") == 1 and len(table["seats"]) == 3
+    assert told[0].startswith("Looking for a game of 3 players (live): 0 other people wait for it.")
+    assert told[-1].endswith("Press Enter to fill the empty seats with bots now; Ctrl+C gives up.")
+
+
+def test_ctrl_c_while_finding_gives_the_seek_up(address: str) -> None:
+    server, key = Server(address), secrets.token_urlsafe(32)
+
+    def interrupted(line: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(OnlineError, match="you stopped looking for a game"):
+        server.find("Ben", key, 2, "live", interrupted, lambda: False)
+    with pytest.raises(OnlineError) as gone:
+        server.request("seek", key=key)
+    assert gone.value.status == 404  # the server's list holds it no more

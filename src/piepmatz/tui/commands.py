@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Sit at a table of a Piepmatz server (piepmatz serve), among browser players: an "
         "invite link joins its seat; with --server alone, a quick game against bots "
         "(--players, --bots BOT); with --seats, a table with friends whose invite links are "
-        "printed; --join TABLE takes a public table's free seat, or your own seat back.",
+        "printed; --join TABLE takes a public table's free seat, or your own seat back; "
+        "--find waits for other people to play a rated game with (--players, --pace).",
     )
     online.add_argument("link", nargs="?", metavar="LINK", help="an invite link to join")
     online.add_argument("--server", metavar="URL", help="the server, e.g. http://host:8000")
@@ -67,6 +68,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     online.add_argument(
         "--list", action="store_true", help="list the public tables waiting at --server"
+    )
+    online.add_argument(
+        "--find",
+        action="store_true",
+        help="find a game at --server: wait for other people (a rated game; after the "
+        "server's wait, Enter fills the empty seats with bots)",
     )
     online.add_argument(
         "--name",
@@ -131,7 +138,7 @@ def _seats(args: argparse.Namespace) -> list[str] | None:
 def run_play(args: argparse.Namespace) -> int:
     from piepmatz.bots.plugins import PluginError, load_plugins
 
-    if args.server or args.join or args.link or args.list:
+    if args.server or args.join or args.link or args.list or args.find:
         return run_online(args)
     from piepmatz.records import GameFileError, load_game
 
@@ -238,6 +245,8 @@ def run_tutorial(args: argparse.Namespace) -> int:
 _OPENING = ("seats", "players", "bots", "rules", "seed", "pace", "public")
 #: Options of the local game that an online table does not take (the server has its own).
 _LOCAL_ONLY = ("resume", "replay", "delay")
+#: What "Find a game" takes of the options that open a table.
+_FIND = ("players", "pace")
 
 
 def run_online(args: argparse.Namespace) -> int:
@@ -311,7 +320,7 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
     elif args.server:
         server = Server(args.server)
     else:
-        what = f"--join {target}" if target else "--list"
+        what = f"--join {target}" if target else "--find" if args.find else "--list"
         raise OnlineError(_("{option} needs --server, the server's address").format(option=what))
     if args.list:
         sys.stdout.write(_public_tables(server) + "\n")
@@ -324,6 +333,18 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
                 options=", ".join(opening)
             )
         )
+    if args.find:
+        # A found game's table is the server's (rated, standard rules): only its size and pace.
+        given = [
+            f"--{n}" for n in _OPENING if n not in _FIND and getattr(args, n) not in (None, False)
+        ]
+        given += [str(target)] if target else []
+        if given:
+            raise OnlineError(
+                _(
+                    "--find looks for people to play with (--players, --pace): drop {options}"
+                ).format(options=", ".join(given))
+            )
     if args.public and not args.seats:
         raise OnlineError(_("--public lists a table with friends: it needs --seats"))
     if args.bots and len(args.bots) > 1 and not (target or args.seats):
@@ -342,6 +363,8 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
         token = invite.token if invite is not None else None
         seat = invite.seat if invite is not None else None
         return _sit(server, table, seat, token, name, key, hints)
+    if args.find:
+        return _find(server, name, key, args)
     if args.seats:
         seats = [
             s.strip().lower() if s.strip().lower() == "human" else s.strip()
@@ -367,6 +390,27 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
         seed=args.seed,
         player=key,
     )
+
+
+def _find(server: Server, name: str, key: str, args: argparse.Namespace) -> Seating:
+    """ "Find a game": the wait told line by line; past the server's wait, Enter (at a
+    terminal) fills the empty seats with bots."""
+    import threading
+
+    pressed = threading.Event()
+    if sys.stdin.isatty():
+
+        def enter() -> None:
+            sys.stdin.readline()
+            pressed.set()
+
+        threading.Thread(target=enter, name="enter", daemon=True).start()
+
+    def tell(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    return server.find(name, key, args.players or 2, args.pace or "live", tell, pressed.is_set)
 
 
 def _online_terminal(full_screen: bool = True) -> None:

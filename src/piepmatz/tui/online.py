@@ -15,10 +15,12 @@ refusal is told before the full-screen game starts.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import secrets
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from piepmatz.i18n import _, current_language
+from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import bot_level
 
@@ -44,7 +46,12 @@ KEYS_FORMAT: Final = "piepmatz-player-keys"
 
 
 class OnlineError(Exception):
-    """What went wrong at the server, in words for the player (a refusal's own sentence)."""
+    """What went wrong at the server, in words for the player (a refusal's own sentence);
+    ``status`` the HTTP status of a refusal."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -126,9 +133,16 @@ class Server:
         rest = self.url.split("://", 1)[1]
         return f"{scheme}://{rest}/ws/{table}?lang={lang}"
 
-    def request(self, path: str, body: dict[str, Any] | None = None, key: str | None = None) -> Any:
-        """``GET`` (or with ``body``, ``POST``) ``/api/PATH``; the answer's JSON, or
-        :class:`OnlineError` with the server's refusal or why it could not be reached."""
+    def request(
+        self,
+        path: str,
+        body: dict[str, Any] | None = None,
+        key: str | None = None,
+        method: str | None = None,
+    ) -> Any:
+        """``GET`` (or with ``body``, ``POST``; or ``method``) ``/api/PATH``; the answer's JSON
+        (``None`` for none), or :class:`OnlineError` with the server's refusal or why it could
+        not be reached."""
         headers = {"Accept-Language": current_language(), "Accept": "application/json"}
         data = None
         if body is not None:
@@ -136,12 +150,13 @@ class Server:
             headers["Content-Type"] = "application/json"
         if key is not None:
             headers["Authorization"] = f"Bearer {key}"
-        request = urllib.request.Request(self.url + "/api/" + path, data, headers)
+        request = urllib.request.Request(self.url + "/api/" + path, data, headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
-                return json.loads(answer.read())
+                text = answer.read()
+                return json.loads(text) if text else None
         except urllib.error.HTTPError as exc:
-            raise OnlineError(_refusal(exc)) from None
+            raise OnlineError(_refusal(exc), exc.code) from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise OnlineError(
@@ -184,6 +199,48 @@ class Server:
         path = f"tables/{_table_id(table)}/join"
         return self._seated(self.request(path, {k: v for k, v in body.items() if v is not None}))
 
+    def find(
+        self,
+        name: str,
+        key: str,
+        players: int,
+        pace: str,
+        tell: Callable[[str], None],
+        bots_now: Callable[[], bool],
+        every: float = 2.0,
+    ) -> Seating:
+        """ "Find a game" (``/api/seek``): wait, telling how it stands, until the server seats
+        this player with others (then sit down, as the browser does), or, past the server's
+        wait, ``bots_now()`` says to fill the empty seats with bots. Ctrl+C gives the seek up."""
+        where = self._object(
+            self.request("seek", {"players": players, "pace": pace, "name": name}, key=key)
+        )
+        said: tuple[object, ...] = ()
+        try:
+            while where.get("status") != "seated":
+                ready = float(where.get("waited", 0)) >= float(where.get("bots_after", 0))
+                now = (where.get("others"), ready)
+                if now != said:  # told when it changes, not at every question
+                    said = now
+                    tell(_seek_text(where, ready))
+                if ready and bots_now():
+                    try:
+                        body = {"deal_part": deal_part()}
+                        return self._seated(self.request("seek/bots", body, key=key))
+                    except OnlineError as exc:
+                        # A moment too soon (409), or no longer seeking (404: seated
+                        # meanwhile, which the next question tells): asked again.
+                        if exc.status not in (404, 409):
+                            raise
+                time.sleep(every)
+                where = self._object(self.request("seek", key=key))
+        except KeyboardInterrupt:
+            with contextlib.suppress(OnlineError):
+                self.request("seek", key=key, method="DELETE")
+            raise OnlineError(_("you stopped looking for a game")) from None
+        table = str(where.get("table", ""))
+        return self.join(table, name, None, player=key)
+
     # ------------------------------------------------------------- its answers, checked
 
     def _seated(self, answer: Any) -> Seating:
@@ -219,6 +276,19 @@ class Server:
         return OnlineError(
             _("{url} answered, but not as a Piepmatz server does").format(url=self.url)
         )
+
+
+def _seek_text(where: dict[str, Any], ready: bool) -> str:
+    """How a seek stands, in a line: the game looked for, how many others wait, the bots."""
+    others = int(where.get("others", 0))
+    line = ngettext(
+        "Looking for a game of {players} players ({pace}): {count} other person waits for it.",
+        "Looking for a game of {players} players ({pace}): {count} other people wait for it.",
+        others,
+    ).format(players=where.get("players"), pace=where.get("pace"), count=count(others))
+    if ready:
+        return line + " " + _("Press Enter to fill the empty seats with bots now; Ctrl+C gives up.")
+    return line + " " + _("Ctrl+C gives up.")
 
 
 def _table_id(table: str) -> str:
