@@ -395,22 +395,28 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
 def _find(server: Server, name: str, key: str, args: argparse.Namespace) -> Seating:
     """ "Find a game": the wait told line by line; past the server's wait, Enter (at a
     terminal) fills the empty seats with bots."""
-    import threading
-
-    pressed = threading.Event()
-    if sys.stdin.isatty():
-
-        def enter() -> None:
-            sys.stdin.readline()
-            pressed.set()
-
-        threading.Thread(target=enter, name="enter", daemon=True).start()
 
     def tell(line: str) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
-    return server.find(name, key, args.players or 2, args.pace or "live", tell, pressed.is_set)
+    return server.find(name, key, args.players or 2, args.pace or "live", tell, _enter_pressed)
+
+
+def _enter_pressed() -> bool:
+    """Whether a line was typed at the terminal (read only when it is there: no thread may be
+    left reading the input the full-screen game reads next)."""
+    import select
+
+    if not sys.stdin.isatty():
+        return False
+    try:
+        ready, _, _ = select.select([sys.stdin], [], [], 0)
+    except (OSError, ValueError):  # no select on this input (Windows): no Enter to offer
+        return False
+    if ready:
+        sys.stdin.readline()
+    return bool(ready)
 
 
 def _online_terminal(full_screen: bool = True) -> None:
