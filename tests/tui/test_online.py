@@ -41,6 +41,7 @@ from piepmatz.tui.online import (
     player_key,
     table_name,
 )
+from piepmatz.tui.onlinetext import OnlineText
 from piepmatz.tui.screens import ConfirmDialog, EndScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
@@ -732,3 +733,12 @@ def test_ctrl_c_while_finding_gives_the_seek_up(address: str) -> None:
     with pytest.raises(OnlineError) as gone:
         server.request("seek", key=key)
     assert gone.value.status == 404  # the server's list holds it no more
+
+
+def test_text_mode_tells_a_message_it_cannot_read_and_goes_on() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    game = OnlineText(Seating(Server("http://host"), "abc", 0, "tok"), out, io.StringIO(), err)
+    for strange in ({"type": "state"}, {"type": "state", "events_from": 0, "events": "x"}):
+        assert game.take_or_tell(strange) is None
+    assert err.getvalue().count("error: The server sent a message this terminal cannot read") == 2
+    assert not game.refused and game.state is None  # nothing taken from it

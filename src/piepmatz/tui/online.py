@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from piepmatz.i18n import _, current_language, ngettext
+from piepmatz.records import HUMAN
 from piepmatz.text.numbers import count, decimal, percent
-from piepmatz.text.words import bot_level
+from piepmatz.text.words import bot_level, bot_name
 
 from .session import data_dir
 
@@ -308,6 +309,45 @@ def _refusal(exc: urllib.error.HTTPError) -> str:
     if isinstance(detail, str) and detail:
         return _("the server refused: {reason}").format(reason=detail)
     return _("the server refused: {status} {reason}").format(status=exc.code, reason=exc.reason)
+
+
+def seat_names(table: dict[str, Any] | None, players: int | None = None) -> list[str]:
+    """Each seat's name from a ``table`` message: a person's own, a bot as "Bot N" (as the
+    server's log names them); ``players`` seats where the table names fewer."""
+    seats = table["seats"] if table else []
+    out = []
+    for p in range(len(seats) if players is None else players):
+        info = seats[p] if p < len(seats) else {}
+        if info.get("kind", HUMAN) == HUMAN:
+            out.append(info.get("name") or _("(free seat)"))
+        else:
+            out.append(bot_name(p))
+    return out
+
+
+def seat_labels(table: dict[str, Any] | None, names: list[str], seat: int | None) -> list[str]:
+    """The seats as the table shows them: this terminal's marked "(you)", a bot's level."""
+    seats = table["seats"] if table else []
+    labels = []
+    for p, name in enumerate(names):
+        kind = seats[p]["kind"] if p < len(seats) else HUMAN
+        if p == seat:
+            labels.append(_("{seat} (you)").format(seat=name))
+        elif kind != HUMAN:
+            labels.append(f"{name} ({bot_level(kind)})")
+        else:
+            labels.append(name)
+    return labels
+
+
+def ending_text(ending: dict[str, Any], names: list[str]) -> str:
+    """How a game that was not played out ended: aborted, or resigned."""
+    if ending.get("how") == "aborted":
+        return _("The game was aborted: nobody wins.")
+    seat = ending.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    winners = ", ".join(names[w] for w in ending.get("winners", []) if 0 <= w < len(names))
+    return _("{player} resigned: {winners} wins.").format(player=who, winners=winners)
 
 
 def hint_line(message: dict[str, Any], action: str) -> str:

@@ -24,13 +24,13 @@ from websockets.exceptions import WebSocketException
 
 from piepmatz.core import Game, PlayerView
 from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.events import Event
 from piepmatz.core.viewjson import events_from_json, view_from_json
 from piepmatz.i18n import _, current_language
-from piepmatz.records import HUMAN
 from piepmatz.server.client import SeatClient
-from piepmatz.text.words import bot_level, bot_name, phase_words
+from piepmatz.text.words import phase_words
 
-from .online import OnlineError, Seating, hint_line
+from .online import OnlineError, Seating, ending_text, hint_line, seat_labels, seat_names
 from .render import score_sheet_text, status_text, table_text
 from .textmode import normalise
 
@@ -48,6 +48,8 @@ class OnlineText:
         self.table: dict[str, Any] | None = None
         self.state: dict[str, Any] | None = None
         self.view: PlayerView | None = None
+        #: The log's entries so far, as the view is read with them.
+        self.events: list[Event] = []
         #: Log entries printed, and the decision last asked (its move number).
         self.printed = 0
         self.asked: int | None = None
@@ -75,24 +77,10 @@ class OnlineText:
             self.refused = True
 
     def names(self) -> list[str]:
-        """Each seat's name: a person's own, a bot as "Bot N" (as the server's log names them)."""
-        seats = self.table["seats"] if self.table else []
-        return [
-            (s.get("name") or _("(free seat)")) if s.get("kind") == HUMAN else bot_name(p)
-            for p, s in enumerate(seats)
-        ]
+        return seat_names(self.table)
 
     def labels(self) -> list[str]:
-        seats = self.table["seats"] if self.table else []
-        labels = []
-        for p, name in enumerate(self.names()):
-            if p == self.seating.seat:
-                labels.append(_("{seat} (you)").format(seat=name))
-            elif seats[p].get("kind") != HUMAN:
-                labels.append(f"{name} ({bot_level(str(seats[p]['kind']))})")
-            else:
-                labels.append(name)
-        return labels
+        return seat_labels(self.table, self.names(), self.seating.seat)
 
     def print_table(self) -> None:
         if self.view is None or self.table is None:
@@ -165,11 +153,22 @@ class OnlineText:
             self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
         return None
 
+    def take_or_tell(self, message: dict[str, Any]) -> int | None:
+        """:meth:`take`; a message this terminal cannot read is told, and the game goes on."""
+        try:
+            return self.take(message)
+        except (PiepmatzError, LookupError, TypeError, ValueError) as exc:
+            # The server's fault, not the script's: told, with no effect on the exit status.
+            said = _("The server sent a message this terminal cannot read: {reason}")
+            self.err.write(_("error: {message}").format(message=said.format(reason=exc)) + "\n")
+            self.err.flush()
+            return None
+
     def take_state(self, message: dict[str, Any]) -> int | None:
         start = int(message["events_from"])
         log = [str(line) for line in message.get("log", [])]
-        entries = events_from_json(message["events"])
-        self.view = view_from_json(message["view"], entries)
+        self.events = self.events[:start] + events_from_json(message["events"])
+        self.view = view_from_json(message["view"], self.events)
         if message["move"] != (self.state or {}).get("move"):
             self.previews, self.helping = {}, False
         self.state = message
@@ -182,18 +181,9 @@ class OnlineText:
             self.print_sheet()
             return 0
         if message.get("ending"):
-            self.say(self.ending_text(message["ending"]))
+            self.say(ending_text(message["ending"], self.names()))
             return 0
         return None
-
-    def ending_text(self, ending: dict[str, Any]) -> str:
-        if ending.get("how") == "aborted":
-            return _("The game was aborted: nobody wins.")
-        names = self.names()
-        seat = ending.get("seat")
-        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-        winners = ", ".join(names[w] for w in ending.get("winners", []) if 0 <= w < len(names))
-        return _("{player} resigned: {winners} wins.").format(player=who, winners=winners)
 
     def print_sheet(self) -> None:
         """The finished game's score sheet, replayed from its record."""
@@ -306,7 +296,7 @@ class OnlineText:
                 waiting = {receiving} | ({reading} if reading else set())
                 done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if receiving in done:
-                    status = self.take(receiving.result())
+                    status = self.take_or_tell(receiving.result())
                     if status is not None:
                         return status if status else (1 if self.refused else 0)
                     receiving = asyncio.ensure_future(client.receive())

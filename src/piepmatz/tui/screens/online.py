@@ -36,10 +36,10 @@ from piepmatz.server.client import SeatClient
 from piepmatz.text.guide import guide_markdown
 from piepmatz.text.numbers import count
 from piepmatz.text.rulebook import rules_markdown
-from piepmatz.text.words import action_words, birds_as, bot_level, bot_name
+from piepmatz.text.words import action_words, birds_as, bot_level
 
 from ..hints import thinking_text
-from ..online import OnlineError, Seating, hint_line
+from ..online import OnlineError, Seating, ending_text, hint_line, seat_labels, seat_names
 from ..render import Cards, status_text, table_text
 from ..session import Session
 from .dialogs import DIALOG_TEXT, ConfirmDialog
@@ -298,29 +298,10 @@ class OnlineTableScreen(Screen[None]):
 
     def names(self) -> list[str]:
         """Each seat's name: a person's own, a bot as "Bot N" (as the server's log names them)."""
-        seats = self.table["seats"] if self.table else []
-        players = self.view.num_players if self.view else len(seats)
-        out = []
-        for p in range(players):
-            info = seats[p] if p < len(seats) else {}
-            if info.get("kind", HUMAN) == HUMAN:
-                out.append(info.get("name") or _("(free seat)"))
-            else:
-                out.append(bot_name(p))
-        return out
+        return seat_names(self.table, self.view.num_players if self.view else None)
 
     def labels(self) -> list[str]:
-        seats = self.table["seats"] if self.table else []
-        labels = []
-        for p, name in enumerate(self.names()):
-            kind = seats[p]["kind"] if p < len(seats) else HUMAN
-            if p == self.seat:
-                labels.append(_("{seat} (you)").format(seat=name))
-            elif kind != HUMAN:
-                labels.append(f"{name} ({bot_level(kind)})")
-            else:
-                labels.append(name)
-        return labels
+        return seat_labels(self.table, self.names(), self.seat)
 
     def title_line(self, text: str) -> None:
         self.query_one("#choices-title", Static).update(text)
@@ -464,13 +445,7 @@ class OnlineTableScreen(Screen[None]):
 
     def ending_text(self, ending: dict[str, Any]) -> str:
         """How a game that was not played out ended: aborted, or resigned."""
-        if ending.get("how") == "aborted":
-            return _("The game was aborted: nobody wins.")
-        names = self.names()
-        seat = ending.get("seat")
-        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-        winners = ", ".join(names[w] for w in ending.get("winners", []) if 0 <= w < len(names))
-        return _("{player} resigned: {winners} wins.").format(player=who, winners=winners)
+        return ending_text(ending, self.names())
 
     def choice_option(self, index: int, text: str) -> Option:
         with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
