@@ -597,6 +597,12 @@ def run_admin(args: argparse.Namespace) -> int:
     async def work() -> str:
         engine = db.make_engine(url)
         try:
+            async with engine.connect() as connection:
+                if await connection.run_sync(db.current_revision) is None:
+                    raise admin.AdminError(
+                        "the database holds no Piepmatz tables: give the server's own "
+                        "(--database-url; piepmatz serve makes its tables on its first start)"
+                    )
             if args.admin_command == "tables":
                 rows = await admin.list_tables(engine, args.status, older, younger)
                 head = "table         status   opened (UTC)      last move         moves  seats"

@@ -84,6 +84,15 @@ FORGET_EVERY = 60.0
 LISTED_AWAY = 600.0
 
 
+def new_table_id() -> str:
+    """A new table's id: 12 URL-safe characters, never a leading "-", which a command line
+    would read as an option (``piepmatz admin close ID``, ``piepmatz play --join ID``)."""
+    while True:
+        table_id = secrets.token_urlsafe(9)
+        if not table_id.startswith("-"):
+            return table_id
+
+
 class Hub:
     """Every table the server holds, by id; with a bus, the other processes hold them too."""
 
@@ -347,7 +356,7 @@ class Hub:
             for i, k in enumerate(kinds)
         ]
         room = Room(
-            secrets.token_urlsafe(9),
+            new_table_id(),
             game,
             seats,
             rules_spec=rules,
