@@ -172,7 +172,8 @@ class Server:
     def _seat(self, made: dict[str, Any]) -> Iterator[tuple[dict[str, Any], Any]]:
         """The seat's ``state`` messages, each with a function that sends an action for it. A
         refused action (this script playing faster than the server's message rate allows) is
-        answered by asking for the state again; a silence says what came last."""
+        answered by asking for the state again (``sync``: a second ``hello`` on one connection
+        is refused too, and would never end); a silence says what came last."""
         errors: list[str] = []
         with connect(self.site.replace("http", "ws") + f"/ws/{made['table']}") as ws:
             hello = json.dumps({"type": "hello", "token": made["token"]})
@@ -189,7 +190,7 @@ class Server:
                 if message["type"] == "error":
                     errors.append(message["code"])
                     time.sleep(1)
-                    ws.send(hello)
+                    ws.send(json.dumps({"type": "sync"}))
                 if message["type"] != "state":
                     continue
                 last = message
