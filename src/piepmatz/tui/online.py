@@ -46,6 +46,10 @@ TIMEOUT: Final = 15.0
 KEYS_FORMAT: Final = "piepmatz-player-keys"
 
 
+#: Refusals of the seat itself (its ``hello``): saying hello again would be refused again.
+SEAT_REFUSED: Final = frozenset({"bad_token", "not_joined", "banned"})
+
+
 class OnlineError(Exception):
     """What went wrong at the server, in words for the player (a refusal's own sentence);
     ``status`` the HTTP status of a refusal."""

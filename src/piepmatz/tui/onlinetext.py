@@ -30,12 +30,17 @@ from piepmatz.i18n import _, current_language
 from piepmatz.server.client import SeatClient
 from piepmatz.text.words import phase_words
 
-from .online import OnlineError, Seating, ending_text, hint_line, seat_labels, seat_names
+from .online import (
+    SEAT_REFUSED,
+    OnlineError,
+    Seating,
+    ending_text,
+    hint_line,
+    seat_labels,
+    seat_names,
+)
 from .render import score_sheet_text, status_text, table_text
 from .textmode import normalise
-
-#: Refusals of the seat itself: saying hello again would be refused again.
-SEAT_REFUSED = frozenset({"bad_token", "not_joined", "banned"})
 
 
 class OnlineText:

@@ -39,7 +39,15 @@ from piepmatz.text.rulebook import rules_markdown
 from piepmatz.text.words import action_words, birds_as, bot_level
 
 from ..hints import thinking_text
-from ..online import OnlineError, Seating, ending_text, hint_line, seat_labels, seat_names
+from ..online import (
+    SEAT_REFUSED,
+    OnlineError,
+    Seating,
+    ending_text,
+    hint_line,
+    seat_labels,
+    seat_names,
+)
 from ..render import Cards, status_text, table_text
 from ..session import Session
 from .dialogs import DIALOG_TEXT, ConfirmDialog
@@ -63,8 +71,6 @@ LEAVE_ONLINE = N_(
 )
 #: Refusals the screen does not show: a second Enter for a move already sent is ``stale``.
 QUIET_ERRORS = frozenset({"stale"})
-#: Refusals of the seat itself (its ``hello``): saying hello again would be refused again.
-SEAT_REFUSED = frozenset({"bad_token", "not_joined", "banned"})
 
 
 class OnlineTableScreen(Screen[None]):
