@@ -135,6 +135,9 @@ async def _turn_based_across_processes(a: str, b: str) -> None:
     joined = {"name": "Ben", "token": ben_token, "player": key}
     # Anna is at the table before the game starts: the clock starts when Ben sits down.
     async with SeatClient.connect(ws_url(a, table), opened["token"]) as anna:
+        # Her hello done first (her table tells she is there): a slow hello could otherwise
+        # end after the first stand-ins, and she would hear only later ones.
+        await until(anna, "table")
         await post(b, f"/api/tables/{table}/join", joined, 200)
         async with SeatClient.connect(ws_url(b, table), ben_token) as ben:
             state = await until(anna, "state")
