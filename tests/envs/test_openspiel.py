@@ -106,7 +106,7 @@ def _random_game(game: Any, rng: random.Random) -> list[Any]:
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "preset"), CONFIGS)
 def test_random_sim_test(players: int, preset: str) -> None:
-    _run_checks("random-sim", str(players), preset, "100")
+    _run_checks("random-sim", str(players), preset, "30")
 
 
 @pytest.mark.slow
