@@ -36,14 +36,14 @@ from piepmatz.rl.ppo import _forward
 from piepmatz.sim.stats import mean_interval
 
 #: The run: 32 games of two players (16 against random, 16 against a league of two snapshots)
-#: for 40,000 of the learner's decisions, then the first and the final policy each play the same
+#: for 16,384 of the learner's decisions, then the first and the final policy each play the same
 #: 300 deals (600 games, seats swapped) against ``random``.
 RUN = [
     "train",
     "--backend",
     "jax",
     "--steps",
-    "40000",
+    "16384",
     "--envs",
     "32",
     "--rollout",
@@ -80,7 +80,7 @@ def test_the_run_writes_checkpoints_and_the_curve(
 ) -> None:
     final = load_checkpoint(run / "final.npz")
     assert final.meta["backend"] == "jax" and final.hidden == [64]
-    assert final.meta["opponents"] == ["random", "self"] and final.meta["steps"] >= 40_000
+    assert final.meta["opponents"] == ["random", "self"] and final.meta["steps"] >= 16_384
     assert final.meta["options"]["league"] == 2
     curve = json.loads((run / "curve.json").read_text())
     assert [p["steps"] for p in curve] == [0, final.meta["steps"]]
@@ -223,6 +223,8 @@ def test_the_shaping_lead_is_the_cores_margin_at_the_end_and_zero_at_a_deal(
     # Games played out in the core; their collections and seeds put into a JAX deal: the lead
     # of every seat is the core's margin reward, so the shaping a game pays sums to it.
     flags = jnp.array(rule_flags(Rules.parse("standard")))
+    # Compiled once each: run op by op, every step of the deal and the scoring compiles alone.
+    dealt, lead = jax.jit(deal, static_argnums=1), jax.jit(league.lead)
     games, margins = [], []
     for seed in range(4):
         core = State.new_game(players=players, seed=seed)
@@ -230,10 +232,8 @@ def test_the_shaping_lead_is_the_cores_margin_at_the_end_and_zero_at_a_deal(
         while not core.is_over():
             core.apply_id(rng.choice(core.legal_action_ids()))
         margins.append(final_rewards(score_state(core), "margin"))
-        game = deal(jax.random.PRNGKey(seed), players, flags)
-        assert np.all(
-            np.asarray(league.lead(jax.tree.map(lambda x: x[None], game), jnp.arange(1))) == 0
-        )
+        game = dealt(jax.random.PRNGKey(seed), players, flags)
+        assert np.all(np.asarray(lead(jax.tree.map(lambda x: x[None], game), jnp.arange(1))) == 0)
         seeds = np.zeros((players, 3), np.int32)
         for p in range(players):
             for card in core.seeds_seen[p] + core.seeds_blind[p]:
@@ -250,7 +250,7 @@ def test_the_shaping_lead_is_the_cores_margin_at_the_end_and_zero_at_a_deal(
         )
     batch = jax.tree.map(lambda *x: jnp.stack(x), *games)
     for seat in range(players):
-        got = np.asarray(league.lead(batch, jnp.full(len(games), seat)))
+        got = np.asarray(lead(batch, jnp.full(len(games), seat)))
         assert got.tolist() == [m[seat] for m in margins]
 
 
