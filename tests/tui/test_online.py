@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import json
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -41,7 +43,7 @@ from piepmatz.tui.online import (
     player_key,
     table_name,
 )
-from piepmatz.tui.onlinetext import OnlineText
+from piepmatz.tui.onlinetext import SEND_GAP, OnlineText
 from piepmatz.tui.screens import ConfirmDialog, EndScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
@@ -742,3 +744,62 @@ def test_text_mode_tells_a_message_it_cannot_read_and_goes_on() -> None:
         assert game.take_or_tell(strange) is None
     assert err.getvalue().count("error: The server sent a message this terminal cannot read") == 2
     assert not game.refused and game.state is None  # nothing taken from it
+
+
+def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(
+    address: str,
+    terminal: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The connection breaks as the seat's first answer is sent: the answer is lost, and the
+    state after the reconnect asks the same decision again (before, nothing was asked and the
+    game waited for ever)."""
+    send = SeatClient.send
+    answers: list[dict[str, Any]] = []
+
+    async def breaking(client: SeatClient, message: dict[str, Any] | str) -> None:
+        if isinstance(message, dict) and message.get("type") == "action":
+            answers.append(message)
+            if len(answers) == 1:
+                await client.websocket.close()  # down as the answer goes: it never arrives
+        await send(client, message)
+
+    monkeypatch.setattr(SeatClient, "send", breaking)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    argv = ["play", "--server", address, "--bots", "random", "--players", "2", "--name", "Ben"]
+    status: list[int] = []
+    game = threading.Thread(target=lambda: status.append(main([*argv, "--text"])), daemon=True)
+    game.start()
+    game.join(PATIENCE)
+    out, err = capsys.readouterr()
+    assert status == [0], "the game waits for an answer that was lost"
+    assert err == ""
+    # The lost answer's decision was asked again and answered again; the game went on to its
+    # end, every decision answered once more.
+    assert answers[1]["move"] == answers[0]["move"]
+    assert len({a["move"] for a in answers}) == len(answers) - 1
+    assert re.search(r"^total\s+\d+\s+\d+$", out, re.MULTILINE)
+
+
+def test_text_mode_spaces_its_messages_under_the_servers_rate() -> None:
+    sent: list[float] = []
+
+    class Client:
+        reconnects = 0
+
+        async def send(self, message: dict[str, Any]) -> None:
+            sent.append(time.monotonic())
+
+    quiet = io.StringIO()
+    game = OnlineText(Seating(Server("http://host"), "abc", 0, "tok"), quiet, quiet, quiet)
+    game.client = Client()  # type: ignore[assignment]
+
+    async def answers() -> None:
+        for move in range(12):  # a script answering twelve decisions at once
+            await game.send({"type": "action", "move": move, "action": "draw"})
+
+    asyncio.run(answers())
+    gaps = [b - a for a, b in itertools.pairwise(sent)]
+    assert len(sent) == 12 and min(gaps) >= SEND_GAP * 0.99
+    assert len(sent) / (sent[-1] - sent[0] + SEND_GAP) <= 20  # the server's sustained rate

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import re
 import threading
+import time
 from typing import Any, TextIO
 
 from websockets.exceptions import WebSocketException
@@ -42,6 +43,11 @@ from .online import (
 from .render import score_sheet_text, status_text, table_text
 from .textmode import normalise
 
+#: The fewest seconds between two messages sent. A script answering at once would otherwise
+#: pass the server's 20 a second, which refuses what comes faster and cuts off a flood; a person
+#: never types this fast.
+SEND_GAP = 0.1
+
 
 class OnlineText:
     """One seat's game at an online table, as lines on ``out``, answered from ``inp``."""
@@ -55,9 +61,12 @@ class OnlineText:
         self.view: PlayerView | None = None
         #: The log's entries so far, as the view is read with them.
         self.events: list[Event] = []
-        #: Log entries printed, and the decision last asked (its move number).
+        #: Log entries printed, and the decision last answered (its move number) and at which
+        #: connection (the client's reconnect count): a reconnect may have lost the answer.
         self.printed = 0
         self.asked: int | None = None
+        self.asked_on = 0
+        self.sent_at = -SEND_GAP
         #: The server's previews of the decision at the current move, once asked for.
         self.previews: dict[str, str] = {}
         self.refused = False
@@ -252,11 +261,25 @@ class OnlineText:
         else:
             action = normalise(text)  # the server says what is wrong with it, if anything
         self.asked = state["move"]
+        self.asked_on = self.connection()
         await self.send({"type": "action", "move": state["move"], "action": action})
 
+    def connection(self) -> int:
+        return self.client.reconnects if self.client is not None else 0
+
+    def answered(self, move: int) -> bool:
+        """The seat's answer to ``move`` is on its way. An answer sent as the connection broke
+        is lost (the state after the reconnect still asks): then it is asked again."""
+        return self.asked == move and self.asked_on == self.connection()
+
     async def send(self, message: dict[str, Any]) -> None:
-        if self.client is not None:
-            await self.client.send(message)
+        if self.client is None:
+            return
+        wait = self.sent_at + SEND_GAP - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.sent_at = time.monotonic()
+        await self.client.send(message)
 
     def prompt(self) -> None:
         assert self.view is not None
@@ -288,7 +311,9 @@ class OnlineText:
         try:
             while True:
                 state = self.state
-                deciding = state is not None and bool(self.legal()) and self.asked != state["move"]
+                deciding = (
+                    state is not None and bool(self.legal()) and not self.answered(state["move"])
+                )
                 # The table's message (names, rules) comes after the first state.
                 ready = self.table is not None and reading is None and not self.helping
                 if ready and (deciding or self.stood_in()):
