@@ -803,3 +803,16 @@ def test_text_mode_spaces_its_messages_under_the_servers_rate() -> None:
     gaps = [b - a for a, b in itertools.pairwise(sent)]
     assert len(sent) == 12 and min(gaps) >= SEND_GAP * 0.99
     assert len(sent) / (sent[-1] - sent[0] + SEND_GAP) <= 20  # the server's sustained rate
+
+
+def test_text_mode_asks_again_when_the_server_refuses_its_help() -> None:
+    err = io.StringIO()
+    game = OnlineText(
+        Seating(Server("http://host"), "abc", 0, "tok"), io.StringIO(), io.StringIO(), err
+    )
+    game.asked, game.helping = 7, True  # an answer sent, then the list of moves asked for
+    refused = {"type": "error", "code": "rate_limited", "message": "more than 20 messages"}
+    assert game.take(refused) is None
+    # Neither the answer nor the list is awaited any more: the prompt asks again.
+    assert game.asked is None and not game.helping
+    assert err.getvalue() == "error: more than 20 messages\n"

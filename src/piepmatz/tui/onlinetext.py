@@ -162,7 +162,8 @@ class OnlineText:
             self.error(str(message.get("message", "")))
             if message.get("code") in SEAT_REFUSED:
                 return 2
-            self.asked = None  # a refused action: the decision is asked again
+            # A refused action or preview: the decision is asked again, the list not awaited.
+            self.asked, self.helping = None, False
         elif kind == "stand_in" and message.get("seat") == self.seating.seat:
             self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
         return None
