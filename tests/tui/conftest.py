@@ -91,6 +91,18 @@ def _widgets_text(screen: Any) -> str:
     return "\n".join(parts)
 
 
+@pytest.fixture
+def quick_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Textual's pilot sleeps 20 ms at least whenever it waits for the app to be idle (twice a
+    key press): most of a whole game's time. For the whole games, which wait for what they read
+    themselves (:func:`settle`), idle is checked every 2 ms instead. (A test that counts on a
+    pause to let a resize or a binding change land keeps Textual's 20 ms.)"""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 1 / 500)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 1 / 500 / 20)
+
+
 @pytest.fixture(autouse=True)
 def data_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The user's data directory (autosave, saves) in a fresh temporary folder: no test reads

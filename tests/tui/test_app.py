@@ -81,6 +81,7 @@ async def play_out(app: PiepmatzApp, tui: Any, check: Any = None) -> dict[str, A
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.usefixtures("quick_idle")
 def test_game_against_bots_to_the_end(tui: Any) -> None:
     app = PiepmatzApp(seats=["human", "random", "easy"], seed=11, bot_delay=0)
     chases_logged = []
@@ -127,6 +128,7 @@ def test_game_against_bots_to_the_end(tui: Any) -> None:
     assert any(e.kind == "play" and e.player == 1 for e in session.game.state.events or ())
 
 
+@pytest.mark.usefixtures("quick_idle")
 def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
     # Seed 103 is one of the shorter games (the test's time is mostly Textual drawing).
     app = PiepmatzApp(seats=["human", "human"], seed=103, bot_delay=0)

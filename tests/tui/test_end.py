@@ -8,6 +8,7 @@ import asyncio
 import re
 from typing import Any
 
+import pytest
 from textual.widgets import RichLog, Static
 
 from piepmatz.core.cards import BIRD_NAMES
@@ -23,6 +24,7 @@ from .conftest import advanced
 SIZE = (80, 24)
 
 
+@pytest.mark.usefixtures("quick_idle")
 def test_the_end_of_a_game_keeps_its_score_sheet_at_hand(tui: Any) -> None:
     # Seed 8: the person's move with three feeder cards left; at the end two of the three bots
     # hold blind seeds.

@@ -44,6 +44,7 @@ def _table_app(players: int = 3) -> PiepmatzApp:
     return PiepmatzApp(session=session, bot_delay=0)
 
 
+@pytest.mark.usefixtures("quick_idle")
 @pytest.mark.parametrize("lang", ["cs", "de"])
 def test_a_whole_game_in_the_terminal_game(tui: Any, language: None, lang: str) -> None:
     set_language(lang)

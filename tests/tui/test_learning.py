@@ -69,6 +69,7 @@ async def follow_one(app: Any, pilot: Any, tui: Any) -> None:
     assert lesson.done == done + 1
 
 
+@pytest.mark.usefixtures("quick_idle")
 @pytest.mark.parametrize(("lang", "size"), [("en", (80, 24)), ("cs", (120, 40)), ("de", (80, 24))])
 def test_the_lesson_is_completed_by_following_its_prompts(
     tui: Any, data_home: Path, lang: str, size: tuple[int, int]

@@ -153,6 +153,7 @@ def check(app: Any, tui: Any, seen: set[str]) -> None:
     assert set(rest) <= keys, footer
 
 
+@pytest.mark.usefixtures("quick_idle")
 def test_every_text_of_the_terminal_game_is_translated(
     tui: Any, pseudo: None, plain_bots: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
