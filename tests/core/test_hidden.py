@@ -173,6 +173,7 @@ def test_T2_1d_which_copy_lies_face_down_where_is_nobody_elses_knowledge(
     state = State.new_game(players=players, rules=preset, seed=seed)
     rng = random.Random(policy)
     while not state.is_over():
+        seen: dict[int, Any] = {}  # each player's view of the state itself, read once a step
         for p in range(players):
             for i, mine in enumerate(state.seeds_blind[p]):
                 for j, other in enumerate(state.feeder_deck):
@@ -181,7 +182,9 @@ def test_T2_1d_which_copy_lies_face_down_where_is_nobody_elses_knowledge(
                         twin.seeds_blind[p][i], twin.feeder_deck[j] = other, mine
                         for q in range(players):
                             if q != p:
-                                assert seen_by(twin, q) == seen_by(state, q)
+                                if q not in seen:
+                                    seen[q] = seen_by(state, q)
+                                assert seen_by(twin, q) == seen[q]
                         break
         state.apply_id(rng.choice(state.legal_action_ids()))
 
