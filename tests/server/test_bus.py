@@ -15,7 +15,7 @@ from redis.asyncio.lock import Lock
 
 from piepmatz.args import new_game
 from piepmatz.server import db
-from piepmatz.server.bus import Bus, channel
+from piepmatz.server.bus import LEASE, Bus, channel
 from piepmatz.server.hub import LISTED_AWAY, Hub
 from piepmatz.server.news import AnyNews, MoveNews, PresenceNews
 from piepmatz.server.pool import BotPool
@@ -248,6 +248,42 @@ async def _takeover(url: str, redis_url: str) -> None:
         first = str(room_a.game.actions[0])
         assert str(room_b.game.actions[0]) == first
         assert records[0].actions[0] == first
+
+
+async def _stopped(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        thinking = asyncio.Event()
+
+        async def choose_for_ever(*_args: Any, **_kwargs: Any) -> Any:
+            thinking.set()
+            await asyncio.sleep(3600)
+
+        a.bots.choose_or_fallback = choose_for_ever  # type: ignore[method-assign]
+        room_a = await open_room(a, ["random", "random"], seed=3)
+        room_a.botseats.wake()
+        await asyncio.wait_for(thinking.wait(), PATIENCE)  # a holds the lease, thinking
+        client = redis.Redis.from_url(redis_url)
+        stack.push_async_callback(client.aclose)
+        key = f"piepmatz:bots:{room_a.id}"
+        assert await client.exists(key)
+        # Process a stops (SIGTERM): its bot is stopped and its bus closed, as the app does
+        # (nothing in between); the lease was given back with the bot.
+        assert a.bus is not None
+        await asyncio.wait_for(a.drain(5), PATIENCE)
+        await a.bus.close()
+        assert not await client.exists(key)
+        # Process b takes the table over at once, not once the lease would have expired.
+        room_b = await b.room(room_a.id)
+        began = time.monotonic()
+        room_b.botseats.wake()
+        await until_move(room_b, 1)
+        assert time.monotonic() - began < LEASE / 2
+
+
+def test_a_stopping_process_gives_its_bots_leases_back(postgres_url: str, redis_url: str) -> None:
+    asyncio.run(_stopped(postgres_url, redis_url))
 
 
 def test_bots_wait_for_a_dead_holders_lease_then_one_process_plays(
