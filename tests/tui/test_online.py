@@ -786,8 +786,6 @@ def test_text_mode_spaces_its_messages_under_the_servers_rate() -> None:
     sent: list[float] = []
 
     class Client:
-        reconnects = 0
-
         async def send(self, message: dict[str, Any]) -> None:
             sent.append(time.monotonic())
 

@@ -61,11 +61,9 @@ class OnlineText:
         self.view: PlayerView | None = None
         #: The log's entries so far, as the view is read with them.
         self.events: list[Event] = []
-        #: Log entries printed, and the decision last answered (its move number) and at which
-        #: connection (the client's reconnect count): a reconnect may have lost the answer.
+        #: Log entries printed, and the decision last asked (its move number).
         self.printed = 0
         self.asked: int | None = None
-        self.asked_on = 0
         self.sent_at = -SEND_GAP
         #: The server's previews of the decision at the current move, once asked for.
         self.previews: dict[str, str] = {}
@@ -262,16 +260,13 @@ class OnlineText:
         else:
             action = normalise(text)  # the server says what is wrong with it, if anything
         self.asked = state["move"]
-        self.asked_on = self.connection()
         await self.send({"type": "action", "move": state["move"], "action": action})
 
-    def connection(self) -> int:
-        return self.client.reconnects if self.client is not None else 0
-
-    def answered(self, move: int) -> bool:
-        """The seat's answer to ``move`` is on its way. An answer sent as the connection broke
-        is lost (the state after the reconnect still asks): then it is asked again."""
-        return self.asked == move and self.asked_on == self.connection()
+    def connected(self, up: bool) -> None:
+        """The connection is open again: an answer sent as it broke is lost (the state after
+        the reconnect still asks), so the decision is asked again."""
+        if up:
+            self.asked = None
 
     async def send(self, message: dict[str, Any]) -> None:
         if self.client is None:
@@ -299,6 +294,7 @@ class OnlineText:
                 url, self.seating.token, keep=False, reconnect=True
             ) as client:
                 self.client = client
+                client.on_connection = self.connected
                 return await self.follow(client, _Lines(self.inp))
         except (OSError, ValueError, WebSocketException) as exc:
             self.error(str(exc))
@@ -312,9 +308,7 @@ class OnlineText:
         try:
             while True:
                 state = self.state
-                deciding = (
-                    state is not None and bool(self.legal()) and not self.answered(state["move"])
-                )
+                deciding = state is not None and bool(self.legal()) and self.asked != state["move"]
                 # The table's message (names, rules) comes after the first state.
                 ready = self.table is not None and reading is None and not self.helping
                 if ready and (deciding or self.stood_in()):
