@@ -22,6 +22,7 @@ from piepmatz.server.pool import BotPool
 from piepmatz.server.room import Room
 from piepmatz.server.seats import Connection, new_token
 from piepmatz.server.store import StorageUnavailable, Store
+from piepmatz.server.vocabulary import Absence
 from serverplay import Listener, open_room
 
 PATIENCE = 30.0
@@ -131,6 +132,55 @@ def test_a_process_that_missed_news_catches_up_from_the_database(
     postgres_url: str, redis_url: str
 ) -> None:
     asyncio.run(_missed(postgres_url, redis_url))
+
+
+async def _stood_in_elsewhere(url: str, redis_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(hub(url, redis_url))
+        b = await stack.enter_async_context(hub(url, redis_url))
+        room_a = await open_room(a, ["human", "human"], seed=11)
+        room_b = await b.room(room_a.id)
+        watcher = Listener()
+        await room_a.connect(Connection(watcher, None))
+        slow = room_b.game.state.current_player
+
+        async def think_for_ever(*_args: Any, **_kwargs: Any) -> Any:
+            await asyncio.sleep(3600)
+
+        # The stand-in's moves are the test's (b's bot would play on at its own pace).
+        b.bots.choose_or_fallback = think_for_ever  # type: ignore[method-assign]
+        # At b the seat's time ran out at move 0 and the stand-in played it; a heard neither
+        # (its own try at the stand-in came second, and it reads the table as it is now).
+        with unheard(room_b):
+            async with room_b.lock:
+                assert await room_b.standins.replace_locked(slow, Absence.TIME)
+            action = str(room_b.game.state.legal_actions()[0])
+            await room_b.act(slow, 0, action, by=room_b.setup.stand_in)
+        watcher.sent.clear()
+        await room_a.replica.catch_up()
+        assert room_a.move >= 1 and room_a.seats[slow].absent == Absence.TIME
+        told = [m for m in map(json.loads, watcher.sent) if m["type"] == "stand_in"]
+        # The news tells from which move the stand-in plays, not when this process learnt it.
+        assert told == [
+            {"type": "stand_in", "seat": slow, "bot": "medium", "reason": "time", "move": 0}
+        ]
+        # The person takes the seat back at b at move 1, and a move is played; a hears neither.
+        with unheard(room_b):
+            async with room_b.lock:
+                await room_b.standins.back_locked(slow)
+            mover = room_b.game.state.current_player
+            await room_b.act(mover, 1, str(room_b.game.state.legal_actions()[0]))
+        watcher.sent.clear()
+        await room_a.replica.catch_up()
+        assert room_a.move == 2 and room_a.seats[slow].absent is None
+        told = [m for m in map(json.loads, watcher.sent) if m["type"] == "returned"]
+        assert told == [{"type": "returned", "seat": slow, "move": 1}]
+
+
+def test_a_stand_in_caught_up_from_the_database_is_told_from_its_first_move(
+    postgres_url: str, redis_url: str
+) -> None:
+    asyncio.run(_stood_in_elsewhere(postgres_url, redis_url))
 
 
 def ends_game_next(room: Room) -> bool:

@@ -153,8 +153,9 @@ class Replica:
             room.deal_from(int(stored.options["seed"]))  # the last part came in elsewhere
         room.status = room.status.latest(stored.status)
         room.ending = stored.ending
-        new = stored.actions[room.move :]
-        room.standins.movers.extend(stored.movers[room.move :])
+        seen = room.move
+        new = stored.actions[seen:]
+        room.standins.movers.extend(stored.movers[seen:])
         for action in new:
             room.game.apply(action)
         room.clocks.load(stored)
@@ -170,7 +171,8 @@ class Replica:
         # refused for it) is told here as it would have been.
         for i, (seat, saved) in enumerate(zip(room.seats, stored.seats, strict=True)):
             if seat.absent != saved.absent:
-                await room.standins.absence_changed(i, saved.absent)
+                since = changed_at(stored.movers, seen, i, saved.absent, room.move)
+                await room.standins.absence_changed(i, saved.absent, since)
         room.clocks.arm()
 
     async def _announce_moves(self, count: int) -> None:
@@ -202,3 +204,15 @@ class Replica:
         """Tell the other processes who is here, and ask them to tell in turn."""
         async with self.room.lock:
             await self.room.presence_changed(ask=True)
+
+
+def changed_at(
+    movers: list[tuple[int, str | None]], seen: int, seat: int, absent: str | None, now: int
+) -> int:
+    """The move from which the stand-in played ``seat`` (``absent`` set) or its person again
+    (``None``), told by who made the moves this process had not ``seen``: the change came
+    between two of them, or it came after them all (the game is at move ``now``)."""
+    by_stand_in = [n for n, (s, by) in enumerate(movers[seen:], seen) if s == seat and by]
+    if absent is not None:
+        return by_stand_in[0] if by_stand_in else now
+    return by_stand_in[-1] + 1 if by_stand_in else seen

@@ -174,15 +174,17 @@ class StandIns:
             AbsenceNews(seat=seat, absent=None, move=room.move, left=left, since=since)
         )
 
-    async def absence_changed(self, seat: int, why: str | None) -> None:
+    async def absence_changed(self, seat: int, why: str | None, since: int | None = None) -> None:
         """Everyone at the table is told that the stand-in plays ``seat`` now (``why``), or
-        that its person is back (here, or heard from another process)."""
+        that its person is back (here, or heard from another process), from move ``since``
+        (the game's move unless it was caught up from the database since)."""
         room = self.room
         room.seats[seat].absent = why
+        move = room.move if since is None else since
         if why is None:
-            await room.audience.tell(Returned(seat=seat, move=room.move).model_dump_json())
+            await room.audience.tell(Returned(seat=seat, move=move).model_dump_json())
         else:
-            told = StandIn(seat=seat, bot=room.setup.stand_in, reason=Absence(why), move=room.move)
+            told = StandIn(seat=seat, bot=room.setup.stand_in, reason=Absence(why), move=move)
             await room.audience.tell(told.model_dump_json())
         await room.audience.announce_table()
         await room.audience.broadcast_state()  # whose clock runs has changed
