@@ -4,6 +4,7 @@ not read: a spectator leaving a busy table, a script that stops early."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 
 import pytest
@@ -43,3 +44,30 @@ def test_a_client_leaving_unread_messages_closes_with_the_handshake(reconnect: b
             assert codes == [1000]
 
     asyncio.run(asyncio.wait_for(run(), 30))
+
+
+def test_a_client_with_a_gap_sends_in_order_and_no_faster() -> None:
+    gap = 0.1
+
+    async def run() -> list[tuple[float, int]]:
+        arrived: list[tuple[float, int]] = []
+
+        async def note(websocket: ServerConnection) -> None:
+            async for text in websocket:
+                arrived.append((asyncio.get_running_loop().time(), json.loads(text)["i"]))
+
+        async with serve(note, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            async with SeatClient.connect(f"ws://127.0.0.1:{port}/", None, gap=gap) as client:
+                # Twelve messages at once: a held key's answers and previews, or a script's.
+                await asyncio.gather(*(client.send({"i": i}) for i in range(12)))
+                while len(arrived) < 12:
+                    await asyncio.sleep(0.01)
+        return arrived
+
+    arrived = asyncio.run(asyncio.wait_for(run(), 30))
+    assert [i for _, i in arrived] == list(range(12))
+    times = [t for t, _ in arrived]
+    # Spaced by the gap (arrival jitters a little): 20 a second is the server's sustained rate.
+    assert min(b - a for a, b in itertools.pairwise(times)) > gap / 2
+    assert times[-1] - times[0] >= 11 * gap * 0.9

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import itertools
 import json
 import re
 import secrets
@@ -36,6 +35,7 @@ from piepmatz.text.words import action_words, birds_as
 from piepmatz.tui import commands
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.online import (
+    SEND_GAP,
     OnlineError,
     Seating,
     Server,
@@ -43,7 +43,7 @@ from piepmatz.tui.online import (
     player_key,
     table_name,
 )
-from piepmatz.tui.onlinetext import SEND_GAP, OnlineText
+from piepmatz.tui.onlinetext import OnlineText
 from piepmatz.tui.screens import ConfirmDialog, EndScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
@@ -406,6 +406,45 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
             return await asyncio.wait_for(seat.until("welcome"), PATIENCE)
 
     assert asyncio.run(hello())["seat"] == 0  # the key is the seat's credential there
+
+
+@pytest.mark.usefixtures("quick_idle")
+def test_a_held_enter_plays_on_under_the_servers_message_rate(address: str, terminal: None) -> None:
+    seating = seat_online(
+        "--server", address, "--players", "2", "--bots", "random", "--name", "Anna"
+    )
+
+    async def scenario() -> None:
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            await until(pilot, lambda: screen.state and screen.state["legal"])
+            first = screen.state["move"]
+            client = screen.client
+            assert client is not None
+            sent: list[float] = []
+            send = client.websocket.send
+
+            async def noted(text: Any) -> None:
+                sent.append(time.monotonic())
+                await send(text)
+
+            client.websocket.send = noted  # type: ignore[method-assign]
+            # Enter held down for three seconds, as a keyboard repeats it: each decision's
+            # first choice as soon as it is there (with its preview, two messages each).
+            for _ in range(90):
+                await pilot.press("enter")
+                await pilot.pause(1 / 30)
+            assert client.reconnects == 0
+            refused = [n.message for n in app._notifications if n.title == "Refused"]
+            assert refused == [], "the server refused messages sent too fast"
+            assert screen.state["move"] - first >= 10, "the held key played on"
+            # Under the server's sustained 20 a second: held for long, a faster client would
+            # use up its burst, be refused, and be cut off as a flood.
+            assert len(sent) / (sent[-1] - sent[0] + SEND_GAP) <= 20
+
+    asyncio.run(scenario())
 
 
 def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
@@ -780,27 +819,6 @@ def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(
     assert answers[1]["move"] == answers[0]["move"]
     assert len({a["move"] for a in answers}) == len(answers) - 1
     assert re.search(r"^total\s+\d+\s+\d+$", out, re.MULTILINE)
-
-
-def test_text_mode_spaces_its_messages_under_the_servers_rate() -> None:
-    sent: list[float] = []
-
-    class Client:
-        async def send(self, message: dict[str, Any]) -> None:
-            sent.append(time.monotonic())
-
-    quiet = io.StringIO()
-    game = OnlineText(Seating(Server("http://host"), "abc", 0, "tok"), quiet, quiet, quiet)
-    game.client = Client()  # type: ignore[assignment]
-
-    async def answers() -> None:
-        for move in range(12):  # a script answering twelve decisions at once
-            await game.send({"type": "action", "move": move, "action": "draw"})
-
-    asyncio.run(answers())
-    gaps = [b - a for a, b in itertools.pairwise(sent)]
-    assert len(sent) == 12 and min(gaps) >= SEND_GAP * 0.99
-    assert len(sent) / (sent[-1] - sent[0] + SEND_GAP) <= 20  # the server's sustained rate
 
 
 def test_text_mode_asks_again_when_the_server_refuses_its_help() -> None:

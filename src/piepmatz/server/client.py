@@ -43,8 +43,12 @@ class SeatClient:
         keep: bool = True,
         reopen: AsyncIterator[ClientConnection] | None = None,
         token: str | None = None,
+        gap: float = 0.0,
     ) -> None:
         self.websocket = websocket
+        #: The fewest seconds between two messages sent, and when the next may go.
+        self.gap = gap
+        self._next_send = 0.0
         #: Where new connections come from when this one drops (``None``: no reconnecting).
         self.reopen = reopen
         self.token = token
@@ -75,17 +79,19 @@ class SeatClient:
         reconnect: bool = False,
         delays: Callable[[], Generator[float]] = reconnect_delays,
         ping: bool = True,
+        gap: float = 0.0,
         **options: Any,
     ) -> AsyncIterator[SeatClient]:
         """A connection at ``url`` that says hello with ``token``; with ``reconnect`` a dropped
         connection is opened again (waiting ``delays`` between failed attempts, for ever).
+        Messages go out at least ``gap`` seconds apart, in the order sent (see :meth:`send`).
         ``ping=False`` sends no keepalive pings of its own, as a browser (the server's pings
         still keep the connection alive). ``options`` go to ``websockets``' ``connect`` (``ssl=``
         a context for ``wss://``, ``local_addr=`` the address to connect from)."""
         if not reconnect:
             pings = 20 if ping else None
             websocket = await connect(url, max_size=None, ping_interval=pings, **options)
-            client = cls(websocket, keep, token=token)
+            client = cls(websocket, keep, token=token, gap=gap)
             try:
                 await client._hello()
                 yield client
@@ -95,7 +101,7 @@ class SeatClient:
         # websockets' reconnecting iterator: each step closes the old connection and opens a
         # new one, retrying transient failures (refused, 5xx, timeouts) with backoff.
         connections = aiter(connect(url, max_size=None, reconnect_delays=delays, **options))
-        client = cls(await anext(connections), keep, connections, token)
+        client = cls(await anext(connections), keep, connections, token, gap)
         try:
             await client._hello()
             yield client
@@ -145,8 +151,18 @@ class SeatClient:
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send ``message``; on a reconnecting client a message sent while the connection is
-        down is dropped (the state after reconnecting asks again)."""
+        down is dropped (the state after reconnecting asks again). With a ``gap``, a message
+        waits its turn: a person's client stays under the server's message rate however fast
+        keys repeat, where going over it would have answers refused and, past a few, the
+        connection cut off as a flood."""
         text = message if isinstance(message, str) else json.dumps(message)
+        if self.gap:
+            # Each message takes the next free slot before it waits: sent at once, in order.
+            now = asyncio.get_running_loop().time()
+            at = max(now, self._next_send)
+            self._next_send = at + self.gap
+            if at > now:
+                await asyncio.sleep(at - now)
         try:
             await self.websocket.send(text)
         except ConnectionClosed:

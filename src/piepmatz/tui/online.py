@@ -46,6 +46,10 @@ TIMEOUT: Final = 15.0
 KEYS_FORMAT: Final = "piepmatz-player-keys"
 
 
+#: The fewest seconds between two messages a terminal sends. A held key or a script answering
+#: at once (a decision's preview and answer are two) would otherwise pass the server's 20 a
+#: second, which refuses what comes faster and cuts off a flood; a person never types this fast.
+SEND_GAP: Final = 0.1
 #: Refusals of the seat itself (its ``hello``): saying hello again would be refused again.
 SEAT_REFUSED: Final = frozenset({"bad_token", "not_joined", "banned"})
 

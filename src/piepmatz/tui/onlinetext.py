@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import re
 import threading
-import time
 from typing import Any, TextIO
 
 from websockets.exceptions import WebSocketException
@@ -33,6 +32,7 @@ from piepmatz.text.words import phase_words
 
 from .online import (
     SEAT_REFUSED,
+    SEND_GAP,
     OnlineError,
     Seating,
     ending_text,
@@ -42,11 +42,6 @@ from .online import (
 )
 from .render import score_sheet_text, status_text, table_text
 from .textmode import normalise
-
-#: The fewest seconds between two messages sent. A script answering at once would otherwise
-#: pass the server's 20 a second, which refuses what comes faster and cuts off a flood; a person
-#: never types this fast.
-SEND_GAP = 0.1
 
 
 class OnlineText:
@@ -64,7 +59,6 @@ class OnlineText:
         #: Log entries printed, and the decision last asked (its move number).
         self.printed = 0
         self.asked: int | None = None
-        self.sent_at = -SEND_GAP
         #: The server's previews of the decision at the current move, once asked for.
         self.previews: dict[str, str] = {}
         self.refused = False
@@ -269,13 +263,8 @@ class OnlineText:
             self.asked = None
 
     async def send(self, message: dict[str, Any]) -> None:
-        if self.client is None:
-            return
-        wait = self.sent_at + SEND_GAP - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        self.sent_at = time.monotonic()
-        await self.client.send(message)
+        if self.client is not None:
+            await self.client.send(message)
 
     def prompt(self) -> None:
         assert self.view is not None
@@ -291,7 +280,7 @@ class OnlineText:
         url = self.seating.server.ws_url(self.seating.table, current_language())
         try:
             async with SeatClient.connect(
-                url, self.seating.token, keep=False, reconnect=True
+                url, self.seating.token, keep=False, reconnect=True, gap=SEND_GAP
             ) as client:
                 self.client = client
                 client.on_connection = self.connected

@@ -41,6 +41,7 @@ from piepmatz.text.words import action_words, birds_as, bot_level
 from ..hints import thinking_text
 from ..online import (
     SEAT_REFUSED,
+    SEND_GAP,
     OnlineError,
     Seating,
     ending_text,
@@ -189,7 +190,7 @@ class OnlineTableScreen(Screen[None]):
         url = self.seating.server.ws_url(self.seating.table, current_language())
         try:
             async with SeatClient.connect(
-                url, self.seating.token, keep=False, reconnect=True
+                url, self.seating.token, keep=False, reconnect=True, gap=SEND_GAP
             ) as client:
                 client.on_connection = self.connected
                 self.client = client
