@@ -300,30 +300,33 @@ async def _takeover(url: str, redis_url: str) -> None:
         assert records[0].actions[0] == first
 
 
-async def _stopped(url: str, redis_url: str) -> None:
+async def _stopped(url: str, redis_url: str, where: str) -> None:
     async with AsyncExitStack() as stack:
         a = await stack.enter_async_context(hub(url, redis_url))
         b = await stack.enter_async_context(hub(url, redis_url))
         thinking = asyncio.Event()
 
-        async def choose_for_ever(*_args: Any, **_kwargs: Any) -> Any:
+        async def for_ever(*_args: Any, **_kwargs: Any) -> Any:
             thinking.set()
             await asyncio.sleep(3600)
 
-        a.bots.choose_or_fallback = choose_for_ever  # type: ignore[method-assign]
         room_a = await open_room(a, ["random", "random"], seed=3)
+        if where == "thinking":
+            a.bots.choose_or_fallback = for_ever  # type: ignore[method-assign]
+        else:  # reading the table after taking the lease (the other may have moved)
+            room_a.replica.catch_up = for_ever  # type: ignore[method-assign]
         room_a.botseats.wake()
-        await asyncio.wait_for(thinking.wait(), PATIENCE)  # a holds the lease, thinking
+        await asyncio.wait_for(thinking.wait(), PATIENCE)  # a holds the lease
         client = redis.Redis.from_url(redis_url)
         stack.push_async_callback(client.aclose)
         key = f"piepmatz:bots:{room_a.id}"
         assert await client.exists(key)
-        # Process a stops (SIGTERM): its bot is stopped and its bus closed, as the app does
-        # (nothing in between); the lease was given back with the bot.
+        # Process a stops (SIGTERM): its bot is stopped, then its bus closed, as the app does;
+        # the lease was given back with the bot, before the bus closed.
         assert a.bus is not None
         await asyncio.wait_for(a.drain(5), PATIENCE)
-        await a.bus.close()
         assert not await client.exists(key)
+        await a.bus.close()
         # Process b takes the table over at once, not once the lease would have expired.
         room_b = await b.room(room_a.id)
         began = time.monotonic()
@@ -332,8 +335,11 @@ async def _stopped(url: str, redis_url: str) -> None:
         assert time.monotonic() - began < LEASE / 2
 
 
-def test_a_stopping_process_gives_its_bots_leases_back(postgres_url: str, redis_url: str) -> None:
-    asyncio.run(_stopped(postgres_url, redis_url))
+@pytest.mark.parametrize("where", ["thinking", "catching up"])
+def test_a_stopping_process_gives_its_bots_leases_back(
+    postgres_url: str, redis_url: str, where: str
+) -> None:
+    asyncio.run(_stopped(postgres_url, redis_url, where))
 
 
 def test_bots_wait_for_a_dead_holders_lease_then_one_process_plays(

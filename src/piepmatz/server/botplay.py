@@ -85,18 +85,22 @@ class BotSeats:
                 if lease is None:
                     await asyncio.sleep(LEASE_RETRY)
                     continue
-                # The holder before may have played a move this process has not heard yet.
-                try:
-                    await self.room.replica.catch_up()
-                except StorageUnavailable:
-                    # The database is away: try again in a while (nothing else wakes the bot).
-                    await bus.release(lease)
-                    await asyncio.sleep(LEASE_RETRY)
-                    continue
-                if self.to_act() != p:
-                    await bus.release(lease)
-                    continue
+            # From here on the lease is given back whatever happens, a drain's cancel too:
+            # otherwise the process taking the table over would wait for it to expire.
             try:
+                if bus is not None and lease is not None:
+                    # The holder before may have played a move this process has not heard yet.
+                    try:
+                        await self.room.replica.catch_up()
+                    except StorageUnavailable:
+                        # The database is away: try again in a while (nothing else wakes the
+                        # bot).
+                        await bus.release(lease)
+                        lease = None
+                        await asyncio.sleep(LEASE_RETRY)
+                        continue
+                    if self.to_act() != p:
+                        continue
                 if not await self._move(p):
                     return
             finally:

@@ -187,11 +187,12 @@ class Hub:
     async def drain(self, within: float) -> None:
         """Before the process stops: no bot starts another move and the clocks stop; a bot's
         move being stored is waited for (at most ``within`` seconds), a bot that is thinking is
-        stopped (the process that takes the table over asks its bot again)."""
+        stopped (the process that takes the table over asks its bot again). Every bot has given
+        its table's lease back when this returns, before the bus closes."""
         self.bots.closing = True
         if self.bus is None:
             await self._pause_clocks()
-        storing = []
+        storing, stopped = [], []
         for room in self.rooms.values():
             room.clocks.stop()
             task = room.botseats.task
@@ -201,10 +202,14 @@ class Hub:
                 storing.append(task)
             else:
                 task.cancel()
+                stopped.append(task)
         if storing:
             await asyncio.wait(storing, timeout=within)
         for task in storing:
             task.cancel()
+        if stopped or storing:
+            # A cancelled bot gives its lease back as it stops: a moment's Redis call each.
+            await asyncio.wait([*stopped, *storing], timeout=within)
 
     async def _pause_clocks(self) -> None:
         """The one process stops: the running clocks are stored stopped, and the next start
