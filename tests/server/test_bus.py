@@ -147,8 +147,10 @@ async def _stood_in_elsewhere(url: str, redis_url: str) -> None:
         async def think_for_ever(*_args: Any, **_kwargs: Any) -> Any:
             await asyncio.sleep(3600)
 
-        # The stand-in's moves are the test's (b's bot would play on at its own pace).
-        b.bots.choose_or_fallback = think_for_ever  # type: ignore[method-assign]
+        # The stand-in's moves are the test's: neither process's bot plays (a's, once it has
+        # caught up, would race the test's move at b).
+        for process in (a, b):
+            process.bots.choose_or_fallback = think_for_ever  # type: ignore[method-assign]
         # At b the seat's time ran out at move 0 and the stand-in played it; a heard neither
         # (its own try at the stand-in came second, and it reads the table as it is now).
         with unheard(room_b):
