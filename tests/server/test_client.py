@@ -4,7 +4,6 @@ not read: a spectator leaving a busy table, a script that stops early."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 
 import pytest
@@ -67,7 +66,7 @@ def test_a_client_with_a_gap_sends_in_order_and_no_faster() -> None:
 
     arrived = asyncio.run(asyncio.wait_for(run(), 30))
     assert [i for _, i in arrived] == list(range(12))
-    times = [t for t, _ in arrived]
-    # Spaced by the gap (arrival jitters a little): 20 a second is the server's sustained rate.
-    assert min(b - a for a, b in itertools.pairwise(times)) > gap / 2
-    assert times[-1] - times[0] >= 11 * gap * 0.9
+    # None before its turn, the gap after the one before (a busy machine may make one late, and
+    # the next then closer to it, never earlier): 20 a second is the server's sustained rate.
+    first = arrived[0][0]
+    assert all(t >= first + i * gap - 0.02 for t, i in arrived)
