@@ -785,6 +785,21 @@ def test_text_mode_tells_a_message_it_cannot_read_and_goes_on() -> None:
     assert not game.refused and game.state is None  # nothing taken from it
 
 
+def test_text_mode_greets_before_a_chat_line_said_during_its_hello() -> None:
+    out = io.StringIO()
+    game = OnlineText(Seating(Server("http://host"), "abc", None, "tok"), out, out, out)
+    game.take({"type": "chat", "name": "Anna", "text": "good luck!"})
+    assert out.getvalue() == ""
+    seats = [{"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]
+    table = {"type": "table", "rules": "standard", "seats": seats}
+    game.take(table)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Piepmatz at http://host · standard rules")
+    assert lines[1:] == ["Anna: good luck!"]
+    game.take({"type": "chat", "name": "Ben", "text": "thanks"})
+    assert out.getvalue().splitlines()[-1] == "Ben: thanks"
+
+
 def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(
     address: str,
     terminal: None,

@@ -140,7 +140,11 @@ class OnlineText:
         elif kind == "state":
             return self.take_state(message)
         elif kind == "chat":
-            self.say(f"{message.get('name')}: {message.get('text')}")
+            line = f"{message.get('name')}: {message.get('text')}"
+            if self.greeted:
+                self.say(line)
+            else:  # a line said while this connection said hello: after the greeting
+                self.backlog.append(line)
         elif kind == "preview" and self.state is not None:
             if message.get("move") == self.state["move"]:
                 found = message.get("previews", [])
