@@ -528,3 +528,63 @@ async def _unreadable(redis_url: str) -> None:
 
 def test_news_that_cannot_be_read_is_passed_over(redis_url: str) -> None:
     asyncio.run(_unreadable(redis_url))
+
+
+async def _granted_as_stopped(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def hear(_table: str, _message: AnyNews) -> None:
+        pass
+
+    bus = Bus(redis_url, hear)
+    await bus.start()
+    asked = asyncio.Event()
+    granted = Lock.do_acquire
+
+    async def slow_answer(self: Lock, token: str | bytes) -> bool:
+        got = await granted(self, token)  # Redis granted it; its answer is on its way
+        asked.set()
+        await asyncio.sleep(0.2)
+        return got
+
+    monkeypatch.setattr(Lock, "do_acquire", slow_answer)
+    client = redis.Redis.from_url(redis_url)
+    try:
+        asking = asyncio.create_task(bus.bot_lease("granted"))
+        await asyncio.wait_for(asked.wait(), PATIENCE)
+        assert await client.exists("piepmatz:bots:granted")
+        asking.cancel()  # a drain, before the answer came
+        with pytest.raises(asyncio.CancelledError):
+            await asking
+        assert not await client.exists("piepmatz:bots:granted"), "the lease was given back"
+    finally:
+        await client.aclose()
+        await bus.close()
+
+
+def test_a_lease_granted_as_its_asker_stops_is_given_back(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asyncio.run(_granted_as_stopped(redis_url, monkeypatch))
+
+
+async def _closed_holding(redis_url: str) -> None:
+    async def hear(_table: str, _message: AnyNews) -> None:
+        pass
+
+    bus = Bus(redis_url, hear)
+    await bus.start()
+    client = redis.Redis.from_url(redis_url)
+    try:
+        assert await bus.bot_lease("held") is not None
+        given = await bus.bot_lease("given")
+        assert given is not None
+        await bus.release(given)
+        assert await client.exists("piepmatz:bots:held")
+        # Closed still holding one (whatever left it held): given back, not left to expire.
+        await bus.close()
+        assert not await client.exists("piepmatz:bots:held")
+    finally:
+        await client.aclose()
+
+
+def test_a_bus_closing_gives_back_the_leases_it_still_holds(redis_url: str) -> None:
+    asyncio.run(_closed_holding(redis_url))

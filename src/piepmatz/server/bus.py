@@ -75,6 +75,8 @@ class Bus:
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._handling: set[asyncio.Task[None]] = set()
+        #: The bot leases this process holds: any still held when it closes are given back.
+        self._leases: set[Lock] = set()
         #: Called after the subscription was lost and made again: news may have been missed.
         self.on_reconnect = on_reconnect
 
@@ -102,6 +104,10 @@ class Bus:
                 await self._listener
         for task in list(self._handling):
             task.cancel()
+        # A stopping process's bots gave theirs back as they stopped (``Hub.drain``); one
+        # left by any other way would keep its table waiting for the lease to expire.
+        for lease in list(self._leases):
+            await self.release(lease)
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self._pubsub.aclose()
@@ -169,15 +175,24 @@ class Bus:
     async def bot_lease(self, table_id: str) -> Lock | None:
         """The table's bot lease if no other process holds it, else ``None``."""
         lease = self.redis.lock(f"piepmatz:bots:{table_id}", timeout=LEASE, blocking=False)
+        asking = asyncio.ensure_future(lease.acquire())
         try:
-            if await lease.acquire():
+            if await asyncio.shield(asking):
+                self._leases.add(lease)
                 return lease
+        except asyncio.CancelledError:
+            # Stopped (a drain) while Redis may have granted it already: given back, or the
+            # process taking the table over would wait for it to expire.
+            with contextlib.suppress(LockError, RedisError, OSError):
+                if await asking:
+                    await self.release(lease)
+            raise
         except (RedisError, OSError) as exc:
             log.warning("table %s: could not ask for the bot lease: %s", table_id, exc)
         return None
 
-    @staticmethod
-    async def release(lease: Lock) -> None:
+    async def release(self, lease: Lock) -> None:
+        self._leases.discard(lease)
         # Expired and taken by another process meanwhile: nothing of ours to release.
         with contextlib.suppress(LockError, RedisError, OSError):
             await lease.release()
