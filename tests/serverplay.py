@@ -105,7 +105,22 @@ async def play_randomly(
             return state
         if state["legal"] and client.answered != state["move"]:
             await client.act(rng.choice(state["legal"]), state["move"])
-        state = await until(client, "state")
+        message = await _state_or_refusal(client)
+        if message["type"] == "state":
+            state = message
+        else:
+            # Answering at once, a fast machine can pass the server's 20 messages a second
+            # against a random bot: the answer was not read, so it is sent again in a moment.
+            await asyncio.sleep(1 / 20)
+            client.answered = None
+
+
+async def _state_or_refusal(client: SeatClient) -> dict[str, Any]:
+    """The next ``state``, or a ``rate_limited`` refusal (other messages are passed over)."""
+    while True:
+        message = await asyncio.wait_for(client.receive(), PATIENCE)
+        if message["type"] == "state" or message.get("code") == "rate_limited":
+            return message
 
 
 async def play_and_kill(
