@@ -531,12 +531,24 @@ def test_news_that_cannot_be_read_is_passed_over(redis_url: str) -> None:
     asyncio.run(_unreadable(redis_url))
 
 
-async def _granted_as_stopped(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@asynccontextmanager
+async def lone_bus(redis_url: str) -> AsyncIterator[tuple[Bus, redis.Redis]]:
+    """A started bus that hears nothing (for its leases), and a Redis client to look with."""
+
     async def hear(_table: str, _message: AnyNews) -> None:
         pass
 
     bus = Bus(redis_url, hear)
     await bus.start()
+    client = redis.Redis.from_url(redis_url)
+    try:
+        yield bus, client
+    finally:
+        await client.aclose()
+        await bus.close()
+
+
+async def _granted_as_stopped(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     asked = asyncio.Event()
     granted = Lock.do_acquire
 
@@ -547,8 +559,7 @@ async def _granted_as_stopped(redis_url: str, monkeypatch: pytest.MonkeyPatch) -
         return got
 
     monkeypatch.setattr(Lock, "do_acquire", slow_answer)
-    client = redis.Redis.from_url(redis_url)
-    try:
+    async with lone_bus(redis_url) as (bus, client):
         asking = asyncio.create_task(bus.bot_lease("granted"))
         await asyncio.wait_for(asked.wait(), PATIENCE)
         assert await client.exists("piepmatz:bots:granted")
@@ -556,9 +567,6 @@ async def _granted_as_stopped(redis_url: str, monkeypatch: pytest.MonkeyPatch) -
         with pytest.raises(asyncio.CancelledError):
             await asking
         assert not await client.exists("piepmatz:bots:granted"), "the lease was given back"
-    finally:
-        await client.aclose()
-        await bus.close()
 
 
 def test_a_lease_granted_as_its_asker_stops_is_given_back(
@@ -568,13 +576,7 @@ def test_a_lease_granted_as_its_asker_stops_is_given_back(
 
 
 async def _closed_holding(redis_url: str) -> None:
-    async def hear(_table: str, _message: AnyNews) -> None:
-        pass
-
-    bus = Bus(redis_url, hear)
-    await bus.start()
-    client = redis.Redis.from_url(redis_url)
-    try:
+    async with lone_bus(redis_url) as (bus, client):
         assert await bus.bot_lease("held") is not None
         given = await bus.bot_lease("given")
         assert given is not None
@@ -583,8 +585,6 @@ async def _closed_holding(redis_url: str) -> None:
         # Closed still holding one (whatever left it held): given back, not left to expire.
         await bus.close()
         assert not await client.exists("piepmatz:bots:held")
-    finally:
-        await client.aclose()
 
 
 def test_a_bus_closing_gives_back_the_leases_it_still_holds(redis_url: str) -> None:
