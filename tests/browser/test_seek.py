@@ -55,3 +55,37 @@ def test_two_people_find_each_other_and_sit_at_one_table(browser: Any, site: str
     assert sorted(n.removesuffix(" (you)") for n in names) == ["Anna", "Ben"]
     for page in (anna, ben):
         page.context.close()
+
+
+def test_the_lobby_asks_about_a_seek_only_while_this_browser_seeks(browser: Any, site: str) -> None:
+    """A reload (or another tab) picks the wait back up; a lobby that never sought, or whose
+    search was given up, asks the server nothing about it (no refused question on every
+    visit)."""
+    page = _seek(browser, site, "Clara")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.method) if r.url.endswith("/api/seek") else None)
+    expect(page.locator("#seek-wait")).to_contain_text("waiting", timeout=PATIENCE)
+    page.reload()
+    expect(page.locator("#seek-wait")).to_contain_text("waiting", timeout=PATIENCE)
+    other = page.context.new_page()  # another tab of the same browser
+    other.goto(f"{site}/?poll=0.5")
+    expect(other.locator("#seek-wait")).to_contain_text("waiting", timeout=PATIENCE)
+    other.close()
+    page.click("#seek-cancel")
+    expect(page.locator("#seek-start")).to_be_visible(timeout=PATIENCE)
+    assert "DELETE" in asked
+    asked.clear()
+    page.reload()
+    expect(page.locator("#seek-start")).to_be_visible(timeout=PATIENCE)
+    page.wait_for_timeout(1500)  # three of the page's half-second rounds
+    assert asked == []
+    page.context.close()
+
+    stranger = browser.new_context(viewport=DESKTOP).new_page()
+    seen: list[str] = []
+    stranger.on("request", lambda r: seen.append(r.url) if "/api/seek" in r.url else None)
+    stranger.goto(f"{site}/?poll=0.5")
+    expect(stranger.locator("#seek-start")).to_be_visible(timeout=PATIENCE)
+    stranger.wait_for_timeout(1500)
+    assert seen == []
+    stranger.context.close()

@@ -2,7 +2,9 @@
 // pace, then the wait (how long, how many others wait for the same game), "Play with bots now"
 // once the server's wait is over, and "Cancel". Once the server seats the player, the page sits
 // down at the seat reserved for them (a join with the player key and a new part of the deal) and
-// goes to the table. The seek lives on the server: the lobby opened again picks up where it is.
+// goes to the table. The seek lives on the server; this browser remembers that it seeks, so that
+// the lobby opened again (a reload, another tab) picks up where it is, and a lobby that never
+// sought asks the server nothing.
 import { api, bearer, clear, dealPart, h, playerKey, toast } from "./dom.js";
 import { duration, paceNote, paceWords } from "./clock.js";
 import { _, ngettext } from "./i18n.js";
@@ -11,8 +13,12 @@ import { _, ngettext } from "./i18n.js";
 const POLL = Number(new URLSearchParams(location.search).get("poll")) || 2;
 
 
+/** This browser's mark that it seeks a game (localStorage: every tab sees it). */
+const SEEKING = "piepmatz:seeking";
+
 /** Sit down at the seat found (``answer``: table, seat, token) and go to the table. */
 function go(answer) {
+  localStorage.removeItem(SEEKING);
   localStorage.setItem(`piepmatz:seat:${answer.table}`, JSON.stringify(answer));
   location.assign(`/play/${answer.table}${location.search}#seat=${answer.seat}&token=${answer.token}`);
 }
@@ -67,6 +73,7 @@ export function findGame(myName, paces) {
     } catch (error) {
       if (error.status !== 404) toast(_("Could not cancel: {reason}", { reason: error.message }));
     }
+    localStorage.removeItem(SEEKING);
     news.textContent = "";
     idle();
   };
@@ -103,6 +110,7 @@ export function findGame(myName, paces) {
       where = await api("GET", "/api/seek", undefined, bearer());
     } catch (error) {
       if (error.status === 404) {
+        localStorage.removeItem(SEEKING);
         if (view) {
           // Waiting, and the server knows of no seek now: it was left unasked too long, or
           // given up in another tab.
@@ -132,6 +140,7 @@ export function findGame(myName, paces) {
         if (!name) return;
         try {
           const where = await api("POST", "/api/seek", { players: Number(players.value), pace: pace.value, name }, bearer());
+          localStorage.setItem(SEEKING, "1");
           if (where.status === "seated") return sitDown(where);
           waiting(where);
           timer = setTimeout(ask, POLL * 1000);
@@ -142,6 +151,6 @@ export function findGame(myName, paces) {
   };
 
   idle();
-  ask(); // a seek made earlier (another tab, before a reload) carries on
+  if (localStorage.getItem(SEEKING)) ask(); // a seek made earlier (another tab, before a reload) carries on
   return { section, stop };
 }
