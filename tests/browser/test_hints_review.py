@@ -237,6 +237,13 @@ def test_joining_an_open_table_from_the_lobby_says_whether_one_allows_hints(
         page = browser.new_page(viewport=DESKTOP)
         page.goto(site + "/")
         page.fill("#name", "Ben")
+        # Three hint boxes in the lobby (against bots, a table opened, a table joined), each
+        # named for what it does: the one beside the open tables is no filter of the list.
+        named = page.evaluate(
+            "() => ['quick-hints', 'hints', 'join-hints']"
+            ".map((id) => document.getElementById(id).labels[0].innerText)"
+        )
+        assert len(set(named)) == 3, named
         if allow:
             page.check("#join-hints")
         page.wait_for_selector(f"#open-tables li:has-text('{made['table']}') button")

@@ -28,6 +28,8 @@ let timer = null;
 const hintText = () => ({
   quick: _("Hints (the hard bot's suggestion, when you ask)"),
   table: _("Allow hints (on only if every person allows them)"),
+  // Beside the open tables: it is what joining one says, not a filter of the list.
+  join: _("Allow hints at a table I join (on only if every person allows them)"),
 });
 
 /** A checkbox with its words beside it, the whole line a touch target. */
@@ -245,7 +247,7 @@ export async function showLobby() {
     h("div", { class: "panel" }, h("label", { for: "name" }, _("Your display name")), name),
     finder.section, quick, create,
     h("section", { class: "panel", "aria-labelledby": "open-title" }, h("h2", { id: "open-title" }, _("Open tables")),
-      check(joinHints, hintText().table), list)));
+      check(joinHints, hintText().join), list)));
   return () => {
     clearInterval(timer);
     finder.stop();
