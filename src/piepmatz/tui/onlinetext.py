@@ -67,7 +67,7 @@ class OnlineText:
         self.shown: int | None = None
         #: ``help`` asked the server for the previews: the prompt waits for them.
         self.helping = False
-        #: Log lines come before the table's message: printed after its greeting.
+        #: Log and chat lines that came before the table's message: printed after its greeting.
         self.backlog: list[str] = []
 
     # ------------------------------------------------------------------ output
@@ -100,6 +100,13 @@ class OnlineText:
         for line in self.backlog:
             self.say(line)
         self.backlog = []
+
+    def tell(self, *lines: str) -> None:
+        """Log and chat lines: printed at once, or after the greeting while this connection
+        says hello (they can come before the table's message)."""
+        self.backlog += lines
+        if self.greeted:
+            self.print_backlog()
 
     def stood_in(self) -> bool:
         """A stand-in plays this seat while its person is here: ``back`` takes it back."""
@@ -140,11 +147,7 @@ class OnlineText:
         elif kind == "state":
             return self.take_state(message)
         elif kind == "chat":
-            line = f"{message.get('name')}: {message.get('text')}"
-            if self.greeted:
-                self.say(line)
-            else:  # a line said while this connection said hello: after the greeting
-                self.backlog.append(line)
+            self.tell(f"{message.get('name')}: {message.get('text')}")
         elif kind == "preview" and self.state is not None:
             if message.get("move") == self.state["move"]:
                 found = message.get("previews", [])
@@ -184,10 +187,8 @@ class OnlineText:
             self.previews, self.helping = {}, False
         self.state = message
         # After a reconnect the log may start earlier: what was printed is not printed again.
-        self.backlog += log[max(0, self.printed - start) :]
+        self.tell(*log[max(0, self.printed - start) :])
         self.printed = max(self.printed, start + len(log))
-        if self.greeted:
-            self.print_backlog()
         if message.get("result") is not None:
             self.print_sheet()
             return 0
