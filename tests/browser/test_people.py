@@ -119,6 +119,45 @@ def test_the_end_shows_every_seed_pile_and_explains_the_score_sheet(
     page.close()
 
 
+#: Each line of each cell of the score sheet's row of pairs, as the page lays it out: the
+#: characters grouped by the line they are drawn on.
+_PAIR_CELL_LINES = """() => [...document.querySelectorAll('.sheet tr.pairs td')].map((td) => {
+  const lines = new Map();
+  const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const top = Math.round(range.getBoundingClientRect().top);
+      lines.set(top, (lines.get(top) ?? '') + node.data[i]);
+    }
+  return [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text.trim())
+    .filter((text) => text);
+})"""
+
+
+def test_four_players_score_sheet_fits_the_smallest_phone_each_product_whole(
+    browser: Any, server: Any
+) -> None:
+    made = server.quick(4, seed=5)
+    server.finish(made, 2)
+    page = browser.new_page(viewport={"width": 320, "height": 740})
+    page.goto(server.url(made["link"]))
+    page.wait_for_selector(".scores")
+    sheet = page.locator(".scores")
+    assert sheet.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the sheet scrolls sideways"
+    record = httpx.get(f"{server.site}/api/tables/{made['table']}/record").json()
+    cells = page.evaluate(_PAIR_CELL_LINES)
+    players = record["result"]["players"]
+    assert len(cells) == len(players) == 4
+    for lines, player in zip(cells, players, strict=True):
+        product, points = f"{player['pairs']} × 5", f"= {player['pair_points']}"
+        # On one line, or broken before "=" only: never "0 ×" above "5 =" above "0".
+        assert lines in ([f"{product} {points}"], [product, points]), lines
+    page.close()
+
+
 def test_a_lost_connection_is_shown_and_the_controls_wait_for_it(browser: Any, server: Any) -> None:
     page = browser.new_page(viewport=DESKTOP)
     online = {"yes": True}

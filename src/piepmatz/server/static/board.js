@@ -315,7 +315,9 @@ export function drawScores(model, result, spec, explained = null) {
       h("thead", {}, h("tr", {}, h("td", {}, ""), players.map((r) => h("th", { scope: "col", class: result.winners.includes(r.player) ? "winner" : "" }, seatName(model, r.player))))),
       h("tbody", {},
         h("tr", {}, h("th", { scope: "row" }, _("Seeds (eggs)")), players.map((r) => cell(r.seeds))),
-        h("tr", {}, h("th", { scope: "row" }, _("Pairs")), players.map((r) => cell(`${r.pairs} × 5 = ${r.pair_points}`))),
+        // In a narrow column the product breaks before "=" only, never inside "2 × 5".
+        h("tr", { class: "pairs" }, h("th", { scope: "row" }, _("Pairs")), players.map((r) => h("td", {},
+          h("span", { class: "keep" }, `${r.pairs} × 5`), " ", h("span", { class: "keep" }, `= ${r.pair_points}`)))),
         speciesRows,
         h("tr", { class: "total" }, h("th", { scope: "row" }, _("Total")), players.map((r) => cell(r.total, result.winners.includes(r.player) ? "winner" : ""))),
         h("tr", {}, h("th", { scope: "row" }, _("Birds (tiebreak)")), players.map((r) => cell(r.birds))))),
