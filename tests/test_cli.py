@@ -40,6 +40,21 @@ def test_demo_records_a_game_that_replay_reads_back(
     assert log.split("\n\n")[0] == shown.split("\n", 1)[1].split("\n\n")[0]
 
 
+def test_four_players_score_sheet_fits_80_columns_and_says_who_sat_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.json"
+    assert main(["demo", "--players", "4", "--seed", "7", "--record", str(record)]) == 0
+    *table, verdict, seating = capsys.readouterr().out.rstrip("\n").rsplit("\n\n", 1)[1].split("\n")
+    heads = [f"Player {n}" for n in range(1, 5)]
+    # A table cut by the terminal's edge is unreadable: the columns are headed short.
+    assert max(len(line) for line in table) <= 80
+    assert re.split(r"\s{2,}", table[0].strip()) == heads
+    game = Game.from_record(json.loads(record.read_text()))
+    assert verdict == scoresheet.verdict(game.score(), heads)
+    assert seating == " · ".join(f"{head} (random bot)" for head in heads)
+
+
 def test_demo_says_its_bots_are_random_unless_chosen(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--players", "2", "--seed", "3"]) == 0
     first = capsys.readouterr().out.splitlines()[0]

@@ -12,7 +12,7 @@ from piepmatz.core.cards import BIRD_EGGS, FEEDER_EGGS, SPECIES
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import PAIR_POINTS, ScoreSheet, breakdown
 from piepmatz.i18n import _, ngettext
-from piepmatz.text.words import bird_words, seat_name, species_name
+from piepmatz.text.words import bird_words, seat_name, short_label, species_name
 
 
 def names(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> list[str]:
@@ -91,9 +91,21 @@ def ending(data: Mapping[str, Any], labels: Sequence[str]) -> list[str]:
     return lines
 
 
+def seating(labels: Sequence[str]) -> str | None:
+    """Who sat where, the labels in full, when the sheet's short headings leave something out;
+    None when they do not."""
+    if all(short_label(label) == label for label in labels):
+        return None
+    return " · ".join(labels)
+
+
 def table(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
-    """The sheet as a plain-text table, then the verdict."""
-    cells = rows(sheet, labels)
+    """The sheet as a plain-text table, then the verdict. Columns are headed by short names
+    (:func:`~piepmatz.text.words.short_label`) so that four players fit 80 columns; a last line
+    says who sat where when that leaves something out."""
+    full = names(sheet, labels)
+    heads = [short_label(label) for label in full]
+    cells = rows(sheet, heads)
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
     out = [
         "  ".join(
@@ -102,10 +114,11 @@ def table(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
         ).rstrip()
         for row in cells
     ]
-    return "\n".join([*out, verdict(sheet, labels)])
+    who = seating(full)
+    return "\n".join([*out, verdict(sheet, heads), *([who] if who else [])])
 
 
-__all__ = ["ending", "names", "rows", "table", "verdict"]
+__all__ = ["ending", "names", "rows", "seating", "table", "verdict"]
 
 
 def explain(

@@ -60,6 +60,12 @@ def seat_name(player: int) -> str:
     return _("Player {number}").format(number=player + 1)
 
 
+def short_label(label: str) -> str:
+    """``Player 2`` of ``Player 2 (medium bot)``: a column heading that fits 80 columns. Only a
+    last part in brackets goes: a name is never cut elsewhere."""
+    return label.rsplit(" (", 1)[0] if label.endswith(")") else label
+
+
 def bot_name(player: int) -> str:
     """A bot's seat as people read it: ``Bot 2`` for seat 1 (its level is told beside it)."""
     return _("Bot {number}").format(number=player + 1)

@@ -32,7 +32,14 @@ from piepmatz.core.cards import (
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
 from piepmatz.i18n import N_, _, ngettext
 from piepmatz.text import scoresheet
-from piepmatz.text.words import Part, action_words, feeder, seat_name, species_name
+from piepmatz.text.words import (
+    Part,
+    action_words,
+    feeder,
+    seat_name,
+    short_label,
+    species_name,
+)
 
 #: Colour per species (a help only: the codes already tell them apart).
 SPECIES_STYLE: dict[str, str] = {
@@ -382,21 +389,14 @@ def action_text(action: Action, short: bool = False) -> str:
     return action_words(action, short)
 
 
-def short_label(label: str) -> str:
-    """``Player 2`` of ``Player 2 (medium bot)``: a column heading that fits 80 columns. Only a
-    last part in brackets goes: a name is never cut elsewhere."""
-    return label.rsplit(" (", 1)[0] if label.endswith(")") else label
-
-
 def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:
-    """The score sheet (the one table, :func:`piepmatz.text.scoresheet.table`), columns headed by
-    short names so that four players fit 80 columns; who sat where, and the majorities."""
+    """The score sheet (the one table, :func:`piepmatz.text.scoresheet.table`: short headings,
+    the verdict, who sat where), and the majorities."""
     t = Text()
-    for line in scoresheet.table(sheet, [short_label(label) for label in labels]).splitlines():
+    seating = scoresheet.seating(labels)
+    for line in scoresheet.table(sheet, labels).splitlines():
         strong = line.startswith((_("total"), " ")) or not line[:1].strip()
-        t.append(line + "\n", style="bold" if strong else "")
-    if any(short_label(label) != label for label in labels):
-        t.append(" · ".join(labels) + "\n", style="dim")
+        t.append(line + "\n", style="dim" if line == seating else "bold" if strong else "")
     tie = _("tie")
     majority = ", ".join(
         f"{species_name(code)}: {tie if holder is None else short_label(labels[holder])}"

@@ -15,14 +15,13 @@ from piepmatz.core import Game, view_of
 from piepmatz.core.state import State
 from piepmatz.i18n import N_, _
 from piepmatz.records import seat_labels
-from piepmatz.text.words import birds_as, feeder
+from piepmatz.text.words import birds_as, feeder, short_label
 
 from ..render import (
     Cards,
     End,
     action_text,
     score_sheet_text,
-    short_label,
     status_text,
     table_text,
 )
