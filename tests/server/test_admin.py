@@ -167,8 +167,14 @@ def test_a_new_table_id_never_starts_with_a_dash(
     monkeypatch.setattr(hub.secrets, "token_urlsafe", lambda size: next(drawn))
     assert hub.new_table_id() == "_fine0123456"
     # An older table's id that starts with one is still given, after "--".
-    url = f"sqlite+aiosqlite:///{tmp_path / 'server.db'}"
+    path = tmp_path / "server.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    # A mistyped file is told, and not made into an empty database.
+    assert main(["admin", "tables", "--database-url", url]) == 2
+    assert "no SQLite file there: give the server's own" in capsys.readouterr().err
+    assert not path.exists()
     # A database no server made is told, not a traceback.
+    sqlite3.connect(path).close()
     assert main(["admin", "tables", "--database-url", url]) == 2
     assert "the database holds no Piepmatz tables" in capsys.readouterr().err
     asyncio.run(_migrated(url))

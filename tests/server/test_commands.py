@@ -33,6 +33,75 @@ def test_db_upgrade_creates_the_schema_once_and_again_changes_nothing(
     assert _schema(path) == (names, versions)
 
 
+def test_a_database_url_written_for_other_programs_reaches_the_same_database(
+    postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As hosting platforms and libpq write them: the server's drivers take their place.
+    assert db.database_url("postgres://u:p@h:5433/d") == "postgresql+asyncpg://u:p@h:5433/d"
+    assert (
+        db.database_url("postgresql://h/d?sslmode=require")
+        == "postgresql+asyncpg://h/d?ssl=require"
+    )
+    assert db.database_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    assert db.database_url("sqlite+aiosqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    # The upgrade works on them; a password is starred out where it is said.
+    plain = postgres_url.replace("postgresql+asyncpg://postgres@", "postgres://postgres:hush@")
+    assert main(["db", "upgrade", "--database-url", plain + "?sslmode=disable"]) == 0
+    said = capsys.readouterr().out
+    assert "postgresql+asyncpg://postgres:***@" in said and "hush" not in said
+    path = tmp_path / "games.db"
+    assert main(["db", "upgrade", "--database-url", f"sqlite:///{path}"]) == 0
+    assert _schema(path)[1] == [db.head_revision()]
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("games.db", "not a database URL: write sqlite:///PATH or postgresql://"),
+        ("mysql://u@h/d", "games are stored in SQLite or PostgreSQL, not mysql"),
+        (
+            "postgresql+psycopg2://u@h/d",
+            "the server reaches postgresql through asyncpg, not psycopg2",
+        ),
+    ],
+)
+def test_a_database_url_the_server_cannot_use_is_refused_as_it_is_read(
+    url: str, said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        build_parser().parse_args(["serve", "--database-url", url])
+    assert refused.value.code == 2
+    assert f"argument --database-url: {said}" in capsys.readouterr().err
+    monkeypatch.setenv("PIEPMATZ_DATABASE_URL", url)
+    assert main(["db", "upgrade"]) == 2
+    assert f"PIEPMATZ_DATABASE_URL={url!r} (for --database-url): {said}" in capsys.readouterr().err
+
+
+def test_a_database_that_cannot_be_opened_is_said_in_one_line_and_nothing_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    nobody = f"postgresql://piepmatz:hush@127.0.0.1:{free_port()}/games"
+    assert main(["serve", "--database-url", nobody]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("piepmatz serve: --database-url postgresql+asyncpg://piepmatz:***@")
+    assert ": cannot open the database (" in err and "Connect call failed" in err
+    assert "hush" not in err and "Traceback" not in err and err.count("\n") == 1
+    folder = tmp_path / "no such folder"
+    assert main(["db", "upgrade", "--database-url", f"sqlite:///{folder}/games.db"]) == 2
+    assert "cannot open the database (unable to open database file)" in capsys.readouterr().err
+    assert not folder.exists()
+
+
+def test_serve_refuses_a_port_that_is_none_before_it_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for port in ("0", "65536", "99999"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", "--port", port])
+        assert f"argument --port: a port is from 1 to 65535, not {port}" in capsys.readouterr().err
+    assert build_parser().parse_args(["serve", "--port", "65535"]).port == 65535
+
+
 def test_the_default_database_is_a_file_in_the_users_data_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -73,6 +142,10 @@ def test_serve_refuses_a_redis_it_cannot_use_before_it_starts(
     nobody = f"redis://127.0.0.1:{free_port()}/0"
     assert main(["serve", "--redis", nobody]) == 2
     assert f"--redis {nobody}: Redis does not answer" in capsys.readouterr().err
+    # Its password is not repeated (messages end up in logs).
+    assert main(["serve", "--redis", nobody.replace("//", "//:hush@")]) == 2
+    err = capsys.readouterr().err
+    assert "--redis redis://:***@127.0.0.1:" in err and "hush" not in err
 
 
 def test_serve_sets_the_budgets_of_hints_and_reviews_and_refuses_bad_ones(

@@ -18,6 +18,8 @@ from piepmatz.args import add_plugin
 
 #: What every option's environment variable starts with.
 ENV_PREFIX = "PIEPMATZ_"
+#: Seconds a command waits for its database to answer before it says that it does not.
+DATABASE_PATIENCE = 10.0
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,11 +29,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Serve online games: tables with invite links, bots, spectators and records. "
             "Games are stored in an SQLite file in your data directory unless "
-            "--database-url names another database (postgresql+asyncpg://...)."
+            "--database-url names another database (postgresql://...)."
         ),
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
     _database_url(serve)
     serve.add_argument(
         "--bot-workers",
@@ -312,7 +314,7 @@ def from_environment(
         try:
             value = _convert(action, raw)
         except (TypeError, ValueError) as exc:
-            problems.append(f"{name}={raw!r} (for {action.option_strings[0]}): {exc}")
+            problems.append(f"{name}={_shown(raw)!r} (for {action.option_strings[0]}): {exc}")
             continue
         parser.set_defaults(**{action.dest: value})
     parser.set_defaults(environment_problems=problems)
@@ -325,6 +327,8 @@ def _convert(action: argparse.Action, raw: str) -> Any:
     def one(text: str) -> Any:
         try:
             value = action.type(text) if callable(action.type) else text
+        except argparse.ArgumentTypeError as exc:  # the type's own words
+            raise ValueError(str(exc)) from None
         except (TypeError, ValueError):
             kind = getattr(action.type, "__name__", "value")
             raise ValueError(f"not a {'number' if kind in ('int', 'float') else kind}") from None
@@ -347,9 +351,99 @@ def _environment_problems(args: argparse.Namespace, command: str) -> bool:
 def _database_url(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database-url",
+        type=_database_url_value,
         default=None,
-        help="SQLAlchemy URL (default: an SQLite file under $XDG_DATA_HOME/piepmatz)",
+        help="sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE (default: an SQLite "
+        "file under $XDG_DATA_HOME/piepmatz)",
     )
+
+
+def _database_url_value(text: str) -> str:
+    """``--database-url``'s type: the URL with the server's driver (:func:`.db.database_url`)."""
+    from .db import database_url
+
+    try:
+        return database_url(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _port(text: str) -> int:
+    """``--port``'s type: a TCP port, said wrong here rather than by a server that cannot bind."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, not {port}")
+    return port
+
+
+def _database_problem(url: str, create: bool) -> str | None:
+    """Why the command could not use the database at ``url``, or None: said before it starts,
+    in one line, where the first query would have ended in a traceback. Without ``create`` an
+    SQLite file must be there already (a mistyped path is not made into an empty database)."""
+    import sqlite3
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    from . import db
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        # Opened as the standard library opens it: aiosqlite's thread, given a file it cannot
+        # open, outlives the event loop it answers to.
+        if not parsed.database or parsed.database == ":memory:":
+            return None
+        if not create and not Path(parsed.database).is_file():
+            return "no SQLite file there: give the server's own"
+        try:
+            sqlite3.connect(parsed.database, timeout=DATABASE_PATIENCE).close()
+        except sqlite3.Error as exc:
+            return f"cannot open the database ({exc})"
+        return None
+
+    async def reach() -> None:
+        engine = db.make_engine(url)
+        try:
+            async with asyncio.timeout(DATABASE_PATIENCE), engine.connect():
+                pass
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(reach())
+    except TimeoutError:
+        return f"the database did not answer within {DATABASE_PATIENCE:g} s"
+    except Exception as exc:  # the driver's own errors: refused, no such database, bad password
+        return f"cannot open the database ({getattr(exc, 'orig', None) or exc})"
+    return None
+
+
+def _database_unusable(url: str, command: str, create: bool = False) -> bool:
+    """Say why ``command`` cannot use the database at ``url``; True if it cannot (``create``:
+    an SQLite file may be new)."""
+    problem = _database_problem(url, create)
+    if problem is not None:
+        sys.stderr.write(f"piepmatz {command}: --database-url {_shown(url)}: {problem}\n")
+    return problem is not None
+
+
+def _shown(value: str) -> str:
+    """``value`` as a message may repeat it: a URL's password starred out (the database's and
+    Redis's URLs may carry one, and messages end up in logs)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(value)
+        password = parts.password
+    except ValueError:
+        return value
+    if not password:
+        return value
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -448,7 +542,11 @@ def run_serve(args: argparse.Namespace) -> int:
         sys.stderr.write(f"piepmatz serve: --seek-bots-after: {exc}\n")
         return 2
     if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
-        sys.stderr.write(f"piepmatz serve: --redis {args.redis}: {problem}\n")
+        sys.stderr.write(f"piepmatz serve: --redis {_shown(args.redis)}: {problem}\n")
+        return 2
+    from .db import default_database_url
+
+    if _database_unusable(args.database_url or default_database_url(), "serve", create=True):
         return 2
     from . import logs, metrics
 
@@ -523,18 +621,19 @@ def run_upgrade(args: argparse.Namespace) -> int:
 
     if _environment_problems(args, "db upgrade"):
         return 2
+    url = args.database_url or db.default_database_url()
+    if _database_unusable(url, "db upgrade", create=True):
+        return 2
 
-    async def upgrade() -> str:
-        url = args.database_url or db.default_database_url()
+    async def upgrade() -> None:
         engine = db.make_engine(url)
         try:
             await db.upgrade(engine)
         finally:
             await engine.dispose()
-        return url
 
-    url = asyncio.run(upgrade())
-    sys.stdout.write(f"database schema is up to date: {url}\n")
+    asyncio.run(upgrade())
+    sys.stdout.write(f"database schema is up to date: {_shown(url)}\n")
     return 0
 
 
@@ -572,6 +671,8 @@ def run_admin(args: argparse.Namespace) -> int:
     if _environment_problems(args, command):
         return 2
     url = args.database_url or db.default_database_url()
+    if _database_unusable(url, command):
+        return 2
     try:
         if args.admin_command == "backup":
             from sqlalchemy.engine import make_url

@@ -31,7 +31,8 @@ from sqlalchemy import (
     false,
     text,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 log = logging.getLogger("piepmatz.server")
@@ -231,6 +232,39 @@ def default_database_url() -> str:
     folder = Path(base) / "piepmatz"
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{folder / 'server.db'}"
+
+
+#: The databases the server stores games in, each with the driver it talks to it through (the
+#: ``serve`` extra installs both).
+DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+#: What a database URL looks like, for the messages that refuse one.
+URL_FORMS = "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE"
+
+
+def database_url(url: str) -> str:
+    """``url`` with the server's driver: ``postgresql://`` (and ``postgres://``, as hosting
+    platforms write it) and ``sqlite:///`` take theirs, and libpq's ``sslmode`` is asyncpg's
+    ``ssl``, so that a URL written for other programs reaches the same database. ValueError says
+    why any other URL is no good."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError(f"not a database URL: write {URL_FORMS}") from None
+    backend, _, driver = parsed.drivername.partition("+")
+    backend = {"postgres": "postgresql"}.get(backend, backend)
+    if backend not in DRIVERS:
+        raise ValueError(f"games are stored in SQLite or PostgreSQL, not {backend}: {URL_FORMS}")
+    if driver not in ("", DRIVERS[backend]):
+        raise ValueError(
+            f"the server reaches {backend} through {DRIVERS[backend]}, not {driver}: "
+            f"{backend}+{DRIVERS[backend]}://..."
+        )
+    parsed = parsed.set(drivername=f"{backend}+{DRIVERS[backend]}")
+    if backend == "postgresql" and "sslmode" in parsed.query:
+        # The same modes under asyncpg's name (disable, prefer, require, verify-full...).
+        ssl = parsed.query["sslmode"]
+        parsed = parsed.difference_update_query(["sslmode"]).update_query_dict({"ssl": ssl})
+    return parsed.render_as_string(hide_password=False)
 
 
 def make_engine(url: str) -> AsyncEngine:
