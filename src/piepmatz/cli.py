@@ -117,14 +117,17 @@ def _replay(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     """Check a finished online game's record: who could have chosen its deal, and its replay."""
     from piepmatz.core.commitment import verify_record
-    from piepmatz.core.jsonio import read_json
+    from piepmatz.records import GameFileError, read_documents
 
     try:
-        record = read_json(args.file)
-    except (OSError, ValueError) as exc:
-        sys.stderr.write(f"piepmatz verify: cannot read {args.file}: {exc}\n")
+        docs = read_documents(args.file)
+    except GameFileError as exc:
+        sys.stderr.write(f"piepmatz verify: {exc}\n")
         return 2
-    checks = verify_record(record)
+    if len(docs) != 1:
+        sys.stderr.write(f"piepmatz verify: {args.file} holds {len(docs)} documents, not one\n")
+        return 2
+    checks = verify_record(docs[0][1])
     for check in checks:
         sys.stdout.write(f"{'ok ' if check.holds else 'NO '} {check.name}: {check.detail}\n")
     if all(check.holds for check in checks):
@@ -164,10 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
         "replay",
         help="replay a finished game and print its log and score sheet",
         description="Print a finished game: every event, hidden cards included, and the score "
-        "sheet. FILE is a game record (demo --record), a terminal-game save, or a tournament's "
-        "--records file (JSON lines: one game each, chosen with --game).",
+        "sheet. FILE is a game record (demo --record), a terminal-game save, a tournament's "
+        "--records file (JSON lines: one game each, chosen with --game), or a finished online "
+        "game's link (SERVER/play/TABLE, SERVER/replay/TABLE).",
     )
-    replay.add_argument("file", metavar="FILE", help="the game record, save or records file")
+    replay.add_argument(
+        "file", metavar="FILE", help="the game record, save or records file, or a game's link"
+    )
     which = replay.add_mutually_exclusive_group()
     which.add_argument(
         "--game", type=int, metavar="N", help="game N of a records file (its tournament index)"
@@ -184,7 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
         "part of the seed went in, the seed is the one they give, and the actions replay to the "
         "record's result. Exits 0 when every check holds, 1 when one fails.",
     )
-    verify.add_argument("file", metavar="RECORD", help="the finished game's record (JSON)")
+    verify.add_argument(
+        "file",
+        metavar="RECORD",
+        help="the finished game's record (JSON), or its link (SERVER/play/TABLE, "
+        "SERVER/replay/TABLE): the server gives the record",
+    )
     verify.set_defaults(func=_verify)
 
     # Each interface package adds its own commands from a light ``commands`` module that imports

@@ -1,5 +1,6 @@
 """Games in files, read the same way by every command: a game record (``demo --record``), a
-terminal-game save, or one game of a tournament's ``--records`` file (JSON lines).
+terminal-game save, or one game of a tournament's ``--records`` file (JSON lines); or an online
+game's link (its table, its replay), whose record the server gives.
 
 ``piepmatz replay``, ``piepmatz review`` and the terminal game (``play --resume``,
 ``play --replay``, its open and replay dialogs) all load through here, so that a file gets the
@@ -18,6 +19,9 @@ The save file is a small versioned wrapper around the engine's record, with who 
 
 from __future__ import annotations
 
+import re
+import urllib.error
+import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +30,7 @@ from typing import Any, Final, TextIO
 from piepmatz.core import Game, InvalidJSONError, parse_json
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
-from piepmatz.i18n import _, ngettext
+from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.text import scoresheet
 from piepmatz.text.words import bot_level, seat_name, tell
 
@@ -34,6 +38,16 @@ from piepmatz.text.words import bot_level, seat_name, tell
 HUMAN: Final = "human"
 SAVE_FORMAT: Final = "piepmatz-tui-save"
 SAVE_VERSION: Final = 1
+#: An online game's link as the server hands it out or the address bar shows it (the table's
+#: page, its replay, its record): the site before ``/play/``, ``/replay/`` or ``/api/tables/``,
+#: and the table. Its record is at ``SITE/api/tables/TABLE/record`` once the game is over.
+TABLE_LINK: Final = re.compile(
+    r"^(https?://[^?#]+?)/(?:play|replay|api/tables)/([A-Za-z0-9_-]{1,64})(?:/record)?/?(?:[?#].*)?$"
+)
+#: Seconds to wait for a server's answer.
+FETCH_TIMEOUT: Final = 30.0
+#: The most of an answer that is read: a whole game's record is tens of kilobytes.
+MAX_FETCHED: Final = 8 * 1024 * 1024
 
 
 class GameFileError(ValueError):
@@ -159,11 +173,9 @@ def _replayed(record: Any) -> Game:
 
 def read_documents(path: str | Path) -> list[tuple[str, Any]]:
     """The JSON documents of a file, each with where it is: one document (``path``), or one per
-    line (JSON lines, as a tournament's ``--records`` writes: ``path line N``)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise GameFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    line (JSON lines, as a tournament's ``--records`` writes: ``path line N``). ``path`` may be
+    an online game's link (:data:`TABLE_LINK`): its record, from the server."""
+    data = _fetched(path) if str(path).startswith(("http://", "https://")) else _read(path)
     try:
         return [(str(path), parse_json(data))]
     except InvalidJSONError as whole:
@@ -178,6 +190,55 @@ def read_documents(path: str | Path) -> list[tuple[str, Any]]:
         except InvalidJSONError as exc:
             raise GameFileError(f"{where}: {exc}") from None
     return docs
+
+
+def _read(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise GameFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _fetched(link: str | Path) -> bytes:
+    """The record of the online game at ``link``, as its server gives it."""
+    found = TABLE_LINK.match(str(link))
+    if found is None:
+        raise GameFileError(
+            _("{link} is not a game's link (SERVER/play/TABLE or SERVER/replay/TABLE)").format(
+                link=link
+            )
+        )
+    site, table = found.groups()
+    request = urllib.request.Request(
+        f"{site}/api/tables/{table}/record",
+        headers={"Accept": "application/json", "Accept-Language": current_language()},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as answer:
+            data: bytes = answer.read(MAX_FETCHED + 1)
+    except urllib.error.HTTPError as exc:
+        raise GameFileError(f"{link}: {refusal(exc)}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise GameFileError(
+            _("cannot reach a Piepmatz server at {url}: {reason}").format(url=site, reason=reason)
+        ) from None
+    if len(data) > MAX_FETCHED:
+        raise GameFileError(f"{link}: the answer is larger than any game's record")
+    return data
+
+
+def refusal(exc: urllib.error.HTTPError) -> str:
+    """The sentence of a request a Piepmatz server refused (its ``detail``), else its status."""
+    try:
+        detail = parse_json(exc.read(MAX_FETCHED)).get("detail")
+    except (InvalidJSONError, AttributeError, OSError):
+        detail = None
+    if isinstance(detail, list):  # a body the server's schema refused: each field at fault
+        detail = "; ".join(str(d.get("msg", d)) if isinstance(d, dict) else str(d) for d in detail)
+    if isinstance(detail, str) and detail:
+        return _("the server refused: {reason}").format(reason=detail)
+    return _("the server refused: {status} {reason}").format(status=exc.code, reason=exc.reason)
 
 
 def game_number(doc: Any, place: int) -> int:
@@ -320,6 +381,7 @@ __all__ = [
     "HUMAN",
     "SAVE_FORMAT",
     "SAVE_VERSION",
+    "TABLE_LINK",
     "GameFileError",
     "Loaded",
     "Saved",
@@ -329,6 +391,7 @@ __all__ = [
     "load_save",
     "read_documents",
     "read_save",
+    "refusal",
     "replay_text",
     "save_doc",
     "seat_label",

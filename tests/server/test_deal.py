@@ -17,6 +17,7 @@ from piepmatz.core import Game
 from piepmatz.core.commitment import commit, seed_from
 from piepmatz.server.client import SeatClient
 from serverplay import get, play_randomly, post, until, ws_url
+from serverprocs import free_port
 
 ANNA, BEN = "anna-part-" + "a" * 33, "ben-part-" + "b" * 34
 
@@ -73,7 +74,47 @@ def test_the_deal_comes_from_the_committed_secret_and_every_persons_part(
     assert "NO  seed" in capsys.readouterr().out
     path.write_text("{not json")
     assert main(["verify", str(path)]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert f"piepmatz verify: {path}: not JSON" in capsys.readouterr().err
+
+
+def test_verify_and_replay_take_an_online_games_link(
+    server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = {"name": "Anna", "bot": "random", "deal_part": ANNA}
+    made = asyncio.run(post(server, "/api/quick", body))
+    page, replay = (
+        f"http://{server}/play/{made['table']}",
+        f"http://{server}/replay/{made['table']}",
+    )
+    # Not over: the server's own sentence, and nothing else.
+    assert main(["verify", page]) == 2
+    assert capsys.readouterr().err.startswith(f"piepmatz verify: {page}: the server refused: ")
+
+    async def play() -> dict[str, Any]:
+        async with SeatClient.connect(ws_url(server, made["table"]), made["token"]) as anna:
+            await play_randomly(anna, random.Random(5))
+        record: dict[str, Any] = await get(server, f"/api/tables/{made['table']}/record")
+        return record
+
+    record = asyncio.run(play())
+    # The table's link as the page has it (its seat and token after "#", never sent).
+    assert main(["verify", f"{page}#seat=0&token={made['token']}"]) == 0
+    assert "verified:" in capsys.readouterr().out
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 0
+    from_file = capsys.readouterr().out
+    assert main(["replay", replay]) == 0
+    assert capsys.readouterr().out == from_file
+    assert from_file.startswith("Replay of a game of Piepmatz")
+    # A link to no table, to no game, and to no server: each said in a line.
+    assert main(["verify", f"http://{server}/play/nosuchtable"]) == 2
+    assert "the server refused: " in capsys.readouterr().err
+    assert main(["verify", f"http://{server}/rules"]) == 2
+    assert "is not a game's link (SERVER/play/TABLE" in capsys.readouterr().err
+    nobody = f"http://127.0.0.1:{free_port()}"
+    assert main(["replay", f"{nobody}/replay/{made['table']}"]) == 2
+    assert f"cannot reach a Piepmatz server at {nobody}: " in capsys.readouterr().err
 
 
 def test_a_quick_game_is_dealt_at_once_from_its_persons_part(server: str) -> None:

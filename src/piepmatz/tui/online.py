@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from piepmatz.i18n import _, current_language, ngettext
-from piepmatz.records import HUMAN
+from piepmatz.records import HUMAN, refusal
 from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import bot_level, bot_name
 
@@ -165,7 +165,7 @@ class Server:
                 text = answer.read()
                 return json.loads(text) if text else None
         except urllib.error.HTTPError as exc:
-            raise OnlineError(_refusal(exc), exc.code) from None
+            raise OnlineError(refusal(exc), exc.code) from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise OnlineError(
@@ -304,19 +304,6 @@ def _table_id(table: str) -> str:
     if not TABLE_ID.match(table):
         raise OnlineError(_("{table} is not a table's id").format(table=table))
     return table
-
-
-def _refusal(exc: urllib.error.HTTPError) -> str:
-    """The sentence of a refused request (its ``detail``), else its status."""
-    try:
-        detail = json.loads(exc.read()).get("detail")
-    except (ValueError, AttributeError, OSError):
-        detail = None
-    if isinstance(detail, list):  # a body the server's schema refused: each field at fault
-        detail = "; ".join(str(d.get("msg", d)) if isinstance(d, dict) else str(d) for d in detail)
-    if isinstance(detail, str) and detail:
-        return _("the server refused: {reason}").format(reason=detail)
-    return _("the server refused: {status} {reason}").format(status=exc.code, reason=exc.reason)
 
 
 def seat_names(table: dict[str, Any] | None, players: int | None = None) -> list[str]:
