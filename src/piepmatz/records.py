@@ -175,7 +175,12 @@ def read_documents(path: str | Path) -> list[tuple[str, Any]]:
     """The JSON documents of a file, each with where it is: one document (``path``), or one per
     line (JSON lines, as a tournament's ``--records`` writes: ``path line N``). ``path`` may be
     an online game's link (:data:`TABLE_LINK`): its record, from the server."""
-    data = _fetched(path) if str(path).startswith(("http://", "https://")) else _read(path)
+    if str(path).startswith(("http://", "https://")):
+        # Said without what follows "#": an invite's seat token, the person's alone.
+        path = str(path).split("#", 1)[0]
+        data = _fetched(path)
+    else:
+        data = _read(path)
     try:
         return [(str(path), parse_json(data))]
     except InvalidJSONError as whole:

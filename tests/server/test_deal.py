@@ -86,9 +86,11 @@ def test_verify_and_replay_take_an_online_games_link(
         f"http://{server}/play/{made['table']}",
         f"http://{server}/replay/{made['table']}",
     )
-    # Not over: the server's own sentence, and nothing else.
-    assert main(["verify", page]) == 2
-    assert capsys.readouterr().err.startswith(f"piepmatz verify: {page}: the server refused: ")
+    # Not over: the server's own sentence, and not the seat's token the link carries.
+    assert main(["verify", f"{page}#seat=0&token={made['token']}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"piepmatz verify: {page}: the server refused: ")
+    assert made["token"] not in err
 
     async def play() -> dict[str, Any]:
         async with SeatClient.connect(ws_url(server, made["table"]), made["token"]) as anna:
