@@ -151,8 +151,10 @@ def test_serve_refuses_a_redis_it_cannot_use_before_it_starts(
 
 
 def test_serve_sets_the_budgets_of_hints_and_reviews_and_refuses_bad_ones(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    # The default database is opened before the server starts: here, not in the user's home.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     args = build_parser().parse_args(["serve"])
     assert (args.hint_bot, args.hint_iterations, args.review_iterations) == ("hard", 2000, 1000)
     assert main(["serve", "--hint-iterations", "0"]) == 2
