@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import glob
+import logging
 import os
 import shutil
 import subprocess
@@ -22,6 +23,18 @@ from serverprocs import fresh_database as _fresh_database
 #: A throwaway server: loopback only, no fsync (its data dies with the test run).
 SERVER_OPTIONS = ("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off")
 LOCAL_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/"
+
+
+@pytest.fixture(autouse=True)
+def _root_logger_as_it_was() -> Iterator[None]:
+    """A test that runs ``serve`` in this process leaves the server's handler on the root logger
+    (``logs.configure``: INFO, to standard error), and the next tests of the worker would log
+    their own HTTP clients' requests among what they read there."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 @pytest.fixture
