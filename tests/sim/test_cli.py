@@ -32,7 +32,7 @@ def test_tournament_writes_table_json_csv_plots_and_records(
     args += ["--plots", str(tmp_path / "plots"), "--records", str(tmp_path / "games.jsonl")]
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "seed 7, 12 games (4 deals x 3 lineups" in out
+    assert "seed 7\n12 games: 4 deals x 3 lineups" in out
     assert "random#2" in out and "win rate by turn order" in out
 
     data = json.loads((tmp_path / "r.json").read_text())
@@ -139,6 +139,31 @@ def test_a_failed_write_after_the_games_is_reported_and_keeps_the_records(
     assert len(records.read_text().splitlines()) == 4
 
 
+def test_a_four_player_tournament_report_fits_80_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Four bots at four seats: each bot's results, and its win rate in each turn order under
+    headings that say so, with every line within an 80-column terminal."""
+    args = ["tournament", "--players", "4", "--bots", "greedy", "random", "easy", "random",
+            "--games", "8", "--seed", "3", "--backend", "inline", "--quiet",
+            "--json", str(tmp_path / "r.json")]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= 80, out
+    lines = out.splitlines()
+    order = lines.index("The mean score sheet, and the win rate in each turn order:")
+    assert lines[order + 2].split() == ["bot", "seeds", "pairs", "singles", "birds",
+                                        "1st", "2nd", "3rd", "4th"]  # fmt: skip
+    for b in json.loads((tmp_path / "r.json").read_text())["bots"]:
+        rates = [f"{p['rate']:.1%}" for p in b["positions"]]
+        assert any(line.split()[:1] == [b["bot"]] and line.split()[5:] == rates
+                   for line in lines[order:]), (b["bot"], rates, out)  # fmt: skip
+        win = b["win"]
+        assert any(line.startswith(f"{b['bot']} ") and f"{win['rate']:.1%} [" in line
+                   for line in lines[:order]), out  # fmt: skip
+    assert re.search(r"^win rate by turn order \(fair: 25\.0%\): 1st ", out, re.MULTILINE)
+
+
 def test_compare_rules_on_the_same_deals(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -148,8 +173,17 @@ def test_compare_rules_on_the_same_deals(
             "--csv", str(tmp_path / "c.csv"), "--plots", str(tmp_path / "p")]  # fmt: skip
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "standard:last_hand=false" in out and "1st player wins" in out
     data = json.loads((tmp_path / "c.json").read_text())
+    # The report fits an 80-column terminal, and the first player's rate is each rule set's.
+    assert max(map(len, out.splitlines())) <= 80, out
+    for r in data["rules"]:
+        first = r["first_player"]
+        assert re.search(
+            rf"^{re.escape(r['rules'])} +{first['rate']:.1%} \[{first['low']:.1%}, "
+            rf"{first['high']:.1%}\] +{r['shared_wins']} of 12$",
+            out,
+            re.MULTILINE,
+        ), out
     assert [r["rules"] for r in data["rules"]] == [
         "standard",
         "overview",

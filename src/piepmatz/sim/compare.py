@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from .play import GameResult, MatchConfig
 from .stats import MeanInterval, mean_interval
-from .tournament import Rate, _columns, plugins_line, win_shares
+from .tournament import Rate, _columns, plugins_line, prose, win_shares
 
 COMPARE_FORMAT: Final = "piepmatz-compare"
 COMPARE_VERSION: Final = 1
@@ -116,31 +116,39 @@ class ComparisonReport:
         return out.getvalue()
 
     def table(self) -> str:
+        """The comparison as plain text for a terminal, 80 columns wide for the usual rule
+        sets: the games' length and spread, then the first player's advantage."""
         base = self.rules[0].config
         n = base.players
         lines = [
-            f"Piepmatz rules compared: {n} players, bots {' '.join(base.bots)}, seed {base.seed}, "
-            f"{self.rules[0].games} games per rule set on the same deals",
+            *prose(
+                f"Piepmatz rules compared: {n} players, bots {' '.join(base.bots)}, "
+                f"seed {base.seed}"
+            ),
+            f"{self.rules[0].games} games per rule set, on the same deals",
             *plugins_line(base),
             "",
         ]
-        rows = [["rules", "turns [95% CI]", "decisions", "margin mean (sd)", "score",
-                 f"1st player wins [95% CI] (fair {1 / n:.1%})", "shared"]]  # fmt: skip
+        rows = [["rules", "turns [95% CI]", "decisions", "margin (sd)", "score"]]
         for r in self.rules:
-            low, high = r.first_player.interval
             rows.append([
                 r.label,
                 f"{r.turns.mean:.1f} [{r.turns.low:.1f}, {r.turns.high:.1f}]",
                 f"{r.decisions.mean:.1f}",
                 f"{r.margin.mean:.1f} ({r.margin.sd:.1f})",
                 f"{r.score.mean:.1f}",
-                f"{r.first_player.rate:.1%} [{low:.1%}, {high:.1%}]",
-                str(r.shared_wins),
             ])  # fmt: skip
         lines.extend(_columns(rows))
+        lines += ["", f"The first player's win rate (fair: {1 / n:.1%}), and shared wins:", ""]
+        rows = [["rules", "win rate [95% CI]", "shared wins"]]
+        for r in self.rules:
+            low, high = r.first_player.interval
+            rate = f"{r.first_player.rate:.1%} [{low:.1%}, {high:.1%}]"
+            rows.append([r.label, rate, f"{r.shared_wins} of {r.games}"])
+        lines.extend(_columns(rows))
         lines.append("")
-        lines.append(
-            "turns count every player's turns; margin = winner's total minus the lowest total; "
-            "a shared win counts 1/w"
+        lines += prose(
+            "turns count every player's turns; margin: the winner's total minus the lowest, mean (sd); "
+            "score = the mean total; a shared win counts 1/w"
         )
         return "\n".join(lines)

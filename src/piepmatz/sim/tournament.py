@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -144,39 +145,36 @@ class TournamentReport:
         return out.getvalue()
 
     def table(self) -> str:
-        """The report as plain text for a terminal."""
+        """The report as plain text for a terminal, 80 columns wide for the usual bot names:
+        the results, then the mean score sheet beside the win rate in each turn order."""
         c = self.config
         n = c.players
         lines = [
-            f"Piepmatz tournament: {c.players} players, rules {c.rules.name}, seed {c.seed}, "
-            f"{self.games} games ({c.deals} deal{'s' * (c.deals != 1)} x {len(c.lineups)} "
-            f"lineup{'s' * (len(c.lineups) != 1)}, {c.seating} seating)",
+            *prose(
+                f"Piepmatz tournament: {c.players} players, rules {c.rules.name}, seed {c.seed}"
+            ),
+            f"{self.games} games: {c.deals} deal{'s' * (c.deals != 1)} x {len(c.lineups)} "
+            f"lineup{'s' * (len(c.lineups) != 1)}, {c.seating} seating",
             *plugins_line(c),
             "",
         ]
-        head = [
-            "bot",
-            "seat-games",
-            "win rate [95% CI]",
-            "score [95% CI]",
-            "seeds",
-            "pairs",
-            "singles",
-            "birds",
-            *(_ordinal(k) for k in range(n)),
-            "rating mu±sigma",
-        ]
-        rows = [head]
+        rows = [["bot", "seat-games", "win rate [95% CI]", "score [95% CI]", "rating"]]
         for b in self.bots:
             low, high = b.win.interval
             rows.append([
                 b.label, str(b.win.games),
-                f"{b.win.rate:6.1%} [{low:.1%}, {high:.1%}]",
-                f"{b.score.mean:5.1f} [{b.score.low:.1f}, {b.score.high:.1f}]",
-                f"{b.sheet['seeds']:.1f}", f"{b.sheet['pair_points']:.1f}",
+                f"{b.win.rate:.1%} [{low:.1%}, {high:.1%}]",
+                f"{b.score.mean:.1f} [{b.score.low:.1f}, {b.score.high:.1f}]",
+                f"{b.rating.mu:.1f}±{b.rating.sigma:.1f}",
+            ])  # fmt: skip
+        lines.extend(_columns(rows))
+        lines += ["", "The mean score sheet, and the win rate in each turn order:", ""]
+        rows = [["bot", "seeds", "pairs", "singles", "birds", *(_ordinal(k) for k in range(n))]]
+        for b in self.bots:
+            rows.append([
+                b.label, f"{b.sheet['seeds']:.1f}", f"{b.sheet['pair_points']:.1f}",
                 f"{b.sheet['singles']:.1f}", f"{b.sheet['birds']:.1f}",
                 *(f"{r.rate:.1%}" for r in b.positions),
-                f"{b.rating.mu:.1f}±{b.rating.sigma:.1f}",
             ])  # fmt: skip
         lines.extend(_columns(rows))
         lines.append("")
@@ -184,16 +182,42 @@ class TournamentReport:
         for k, r in enumerate(self.positions):
             low, high = r.interval
             parts.append(f"{_ordinal(k)} {r.rate:.1%} [{low:.1%}, {high:.1%}]")
-        lines.append(f"win rate by turn order (fair: {1 / n:.1%}): " + ", ".join(parts))
-        lines.append(
+        lines += prose(f"win rate by turn order (fair: {1 / n:.1%}): ", *parts, sep=", ")
+        lines += prose(
             f"shared wins: {self.shared_wins} of {self.games} games; "
             f"mean length {self.turns.mean:.1f} turns"
         )
-        lines.append(
-            "win rates count a shared win as 1/w for each of w winners; "
-            "pairs and singles are points"
+        lines += prose(
+            "win rates count a shared win as 1/w for each of w winners; seeds, pairs and singles "
+            "are points, birds the birds collected; the rating is OpenSkill's mu±sigma"
         )
         return "\n".join(lines)
+
+
+#: The width of a terminal's report.
+WIDTH: Final = 80
+
+
+def prose(head: str, *parts: str, sep: str = "") -> list[str]:
+    """``head`` and then ``parts`` (joined by ``sep``) as lines of at most :data:`WIDTH`, the
+    later ones indented; a line breaks at a space of ``head`` or between two parts, never
+    inside a part (an interval stays whole).
+
+    >>> prose("win rate: ", "1st 50.0% [40.1%, 59.9%]", "2nd 50.0% [40.1%, 59.9%]", sep=", ")
+    ['win rate: 1st 50.0% [40.1%, 59.9%], 2nd 50.0% [40.1%, 59.9%]']
+    """
+    whole = [p.replace(" ", "\N{NO-BREAK SPACE}") for p in parts]
+    text = head + sep.join(whole)
+    return [
+        line.replace("\N{NO-BREAK SPACE}", " ")
+        for line in textwrap.wrap(
+            text,
+            WIDTH,
+            subsequent_indent="  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    ]
 
 
 def plugins_line(config: MatchConfig) -> list[str]:
