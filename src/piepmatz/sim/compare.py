@@ -148,7 +148,7 @@ class ComparisonReport:
         lines.extend(_columns(rows))
         lines.append("")
         lines += prose(
-            "turns count every player's turns; margin: the winner's total minus the lowest, mean (sd); "
-            "score = the mean total; a shared win counts 1/w"
+            "turns count every player's turns; margin: the winner's total minus the lowest, "
+            "mean (sd); score = the mean total; a shared win counts 1/w"
         )
         return "\n".join(lines)
