@@ -176,3 +176,96 @@ def test_the_shared_text_and_the_server_import_neither_textual_nor_the_terminal_
     for side in ("text", "server"):
         for package in ("textual", "rich", "piepmatz.tui"):
             assert not [m for m in loaded[side] if _is(m, package)], (side, package)
+
+
+#: Run with only the terminal extra's packages importable (the others fail as if not installed,
+#: by a finder put first): the commands a player of ``make play`` has.
+_TUI_ONLY = """
+import importlib.abc, json, sys
+blocked = set(json.loads(sys.argv[1]))
+
+class NotInstalled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in blocked:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, NotInstalled())
+from piepmatz.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def _requirement_closure(names: list[str]) -> set[str]:
+    """The installed distributions ``names`` need, and theirs in turn (without extras)."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found: set[str] = set()
+    todo = [Requirement(n) for n in names]
+    while todo:
+        requirement = todo.pop()
+        name = canonicalize_name(requirement.name)
+        if name in found:
+            continue
+        found.add(name)
+        try:
+            needs = requires(name) or []
+        except PackageNotFoundError:
+            continue
+        for text in needs:
+            need = Requirement(text)
+            if need.marker is None or need.marker.evaluate({"extra": ""}):
+                todo.append(need)
+    return found
+
+
+def _tui_only(argv: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    allowed = _requirement_closure(project["project"]["optional-dependencies"]["tui"])
+    allowed.add("piepmatz")
+    blocked = [
+        module
+        for module, dists in packages_distributions().items()
+        if not {canonicalize_name(d) for d in dists} & allowed
+    ]
+    assert {"sqlalchemy", "fastapi", "numpy", "jax", "matplotlib"} <= set(blocked)
+    assert "textual" not in blocked and "websockets" not in blocked
+    return subprocess.run(
+        [sys.executable, "-c", _TUI_ONLY, json.dumps(blocked), *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_terminal_extra_alone_runs_the_game_and_names_what_else_is_missing(
+    tmp_path: Path,
+) -> None:
+    """``make play`` installs the ``tui`` extra only: with nothing more, every command's help
+    is built, a demo and the game in plain lines run, and the server says which extra it needs."""
+    shown = _tui_only(["--help"])
+    assert shown.returncode == 0, shown.stderr
+    assert "tournament" in shown.stdout and "serve" in shown.stdout
+    record = tmp_path / "game.json"
+    demo = _tui_only(["demo", "--players", "2", "--seed", "3", "--record", str(record)])
+    assert demo.returncode == 0, demo.stderr
+    assert json.loads(record.read_text())["options"]["seed"] == 3
+    game = _tui_only(["play", "--text", "--seats", "human,random", "--seed", "3"])
+    assert game.returncode == 0, game.stderr
+    assert "YOUR HAND" in game.stdout and "Traceback" not in game.stderr
+    for command in (["serve", "--database-url", "sqlite:///x.db"], ["db", "upgrade"]):
+        served = _tui_only(command)
+        assert served.returncode == 2, served.stderr
+        assert served.stderr.count("\n") == 1, served.stderr
+        named = " ".join(c for c in command if not c.startswith(("-", "sqlite")))
+        assert served.stderr.startswith(f"piepmatz {named} needs"), served.stderr
+        assert "needs the 'server' extra" in served.stderr and "make serve" in served.stderr

@@ -111,7 +111,11 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "sim": ("openskill", "matplotlib", "tqdm"),
     "envs": ("gymnasium", "pettingzoo", "numpy", "pyspiel"),
     "review": ("matplotlib", "tqdm"),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic"),
 }
+#: The Makefile's target that installs an extra into a clone's .venv, where it is not named
+#: after the extra (the terminal game's and the server's are the commands that run them).
+MAKE_TARGETS: dict[str, str] = {"tui": "play", "server": "serve"}
 #: Modules only some runs need (``--backend ray``): named in the message when they go missing.
 OPTIONAL_MODULES: dict[str, str] = {"ray": "ray"}
 
@@ -140,7 +144,7 @@ def install_hint(command: str, extra: str, module: str) -> str:
     """One line: which extra ``command`` needs and how to install it."""
     return (
         f"piepmatz {command} needs the '{extra}' extra ({module} is not installed): "
-        f"pip install 'piepmatz[{extra}]' (in a clone: make {extra})"
+        f"pip install 'piepmatz[{extra}]' (in a clone: make {MAKE_TARGETS.get(extra, extra)})"
     )
 
 

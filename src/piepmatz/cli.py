@@ -212,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_name(args: argparse.Namespace) -> str:
-    sub = getattr(args, "envs_command", None)
+    """The command as typed: ``envs layout``, ``db upgrade``, ``admin tables``."""
+    sub = getattr(args, f"{args.command}_command", None)
     return f"{args.command} {sub}" if sub else str(args.command)
 
 

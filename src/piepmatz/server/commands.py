@@ -205,7 +205,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=REVIEWS_AT_ONCE,
         help=f"reviews computed at once on the server ({REVIEWS_AT_ONCE}; 0: no limit)",
     )
-    from .pairing import BOTS_AFTER
+    from .limits import BOTS_AFTER
 
     serve.add_argument(
         "--seek-bots-after",
@@ -222,14 +222,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the bot (a name the server offers) that fills the empty seats of a game found "
         "(medium)",
     )
-    serve.set_defaults(func=run_serve)
+    serve.set_defaults(func=run_serve, extra="server")
     from_environment(serve, os.environ)
 
     database = subparsers.add_parser("db", help="the game server's database")
     actions = database.add_subparsers(dest="db_command", required=True)
     upgrade = actions.add_parser("upgrade", help="apply the schema migrations (serve does too)")
     _database_url(upgrade)
-    upgrade.set_defaults(func=run_upgrade)
+    upgrade.set_defaults(func=run_upgrade, extra="server")
     from_environment(upgrade, os.environ)
     _register_admin(subparsers)
 
@@ -281,7 +281,7 @@ def _register_admin(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     moderating = (reports, report, close_report, ban, unban)
     for parser in (listing, close, purge, backup, *moderating):
         _database_url(parser)
-        parser.set_defaults(func=run_admin)
+        parser.set_defaults(func=run_admin, extra="server")
         # The settings the admin shares with the server: which database, which Redis.
         from_environment(parser, os.environ, only=("database_url", "redis"))
 
@@ -360,7 +360,10 @@ def _database_url(parser: argparse.ArgumentParser) -> None:
 
 def _database_url_value(text: str) -> str:
     """``--database-url``'s type: the URL with the server's driver (:func:`.db.database_url`)."""
-    from .db import database_url
+    try:
+        from .db import database_url
+    except ModuleNotFoundError:  # no server extra: main() says so before anything runs
+        return text
 
     try:
         return database_url(text)

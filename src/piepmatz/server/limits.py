@@ -1,5 +1,5 @@
 """What one client may ask of the server: message rate, refused messages, open connections,
-tables opened and reviews started.
+tables opened, reviews started, and when a player finding a game may ask for bots.
 
 A person makes a move every few seconds and a page sends a handful of messages per move, so the
 limits sit far above honest play and far below what would let one client slow a table down.
@@ -39,6 +39,9 @@ REVIEWS_BURST = 4
 #: Reviews being computed at once on the whole server; past it a new one is refused (503) until
 #: one is done, so that nobody can queue hours of work.
 REVIEWS_AT_ONCE = 4
+#: Seconds a player finding a game waits before they may fill the empty seats with bots (here,
+#: beside the other limits, so that the command line reads it without loading the database).
+BOTS_AFTER = 45.0
 #: Seconds a WebSocket may stay open without saying hello (the page says it at once).
 HELLO_WITHIN = 10.0
 #: The close code of a connection cut off for breaking a limit (RFC 6455: policy violation).

@@ -35,6 +35,7 @@ from piepmatz.i18n import _
 
 from .db import players, seeks, tables
 from .hub import Hub, Opened, TableRefused
+from .limits import BOTS_AFTER
 from .moderation import banned_words, blocked_pairs
 from .pace import STAND_IN
 from .players import Players
@@ -44,8 +45,6 @@ from .vocabulary import SeekStatus, TableStatus
 
 log = logging.getLogger("piepmatz.server")
 
-#: Seconds a player waits before they may fill the empty seats with bots.
-BOTS_AFTER = 45.0
 #: Seconds without a question from the player's page after which a seek leaves the list (a
 #: page in a background tab may be asked only once a minute by its browser).
 STALE = 120.0

@@ -430,7 +430,7 @@ def _online_terminal(full_screen: bool = True) -> None:
 
     if find_spec("websockets") is None:
         raise OnlineError(
-            "online play needs websockets: pip install 'piepmatz[tui]' (in a clone: make tui)"
+            "online play needs websockets: pip install 'piepmatz[tui]' (in a clone: make play)"
         )
     if full_screen and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise OnlineError(
