@@ -287,7 +287,7 @@ def test_each_extra_alone_runs_its_commands(tmp_path: Path) -> None:
     inline = ["--backend", "inline", "--quiet"]
     runs = [
         ("server", ["db", "upgrade", "--database-url", database], "database"),
-        ("server", ["admin", "tables", "--database-url", database], "last move"),
+        ("server", ["admin", "tables", "--database-url", database], "no tables yet"),
         ("sim", [*tournament, *inline], "Piepmatz tournament"),
         ("sim", [*compare, *inline], "Piepmatz rules compared"),
         ("envs", ["envs", "layout"], "observation"),

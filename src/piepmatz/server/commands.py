@@ -651,6 +651,8 @@ async def _moderate(engine: Any, args: argparse.Namespace) -> str:
     command = args.admin_command
     if command == "reports":
         rows = await admin.list_reports(engine, args.all)
+        if not rows:  # a heading over nothing would leave the operator wondering
+            return "no reports\n" if args.all else "no open reports (--all: the closed too)\n"
         head = f"{'N':>5}  {'table':12}  {'made (UTC)':16}  {'by':12}  {'about':24}  reason"
         return "\n".join([head, *(row.line() for row in rows)]) + "\n"
     if command == "report":
@@ -709,6 +711,9 @@ def run_admin(args: argparse.Namespace) -> int:
                     )
             if args.admin_command == "tables":
                 rows = await admin.list_tables(engine, args.status, older, younger)
+                if not rows:
+                    asked = args.status or older or younger
+                    return "no tables match\n" if asked else "no tables yet\n"
                 head = "table         status   opened (UTC)      last move         moves  seats"
                 return "\n".join([head, *(row.line() for row in rows)]) + "\n"
             if args.admin_command == "close":
