@@ -62,15 +62,24 @@ def test_text_review_and_plot(
     out = capsys.readouterr().out
     found = list(decisions(_game(record), 0))
     assert out.startswith("Review of Player 1 — ")
-    assert "2 players, standard rules, seed 7 (finished)" in out
-    rows = [line for line in out.splitlines() if re.match(r" *\d+  ", line)]
-    assert all(line.endswith(GRADE_NAMES) for line in rows)
-    # Moves in words, as the terminal lists them; the kind of decision in words too.
-    assert not any(re.search(r"\b[A-Z]{2}[1-6][mf]\b|\bdraw display\b", line) for line in rows)
-    assert any("→ perch" in line for line in rows) and any("  draw  " in line for line in rows)
+    assert "2 players, standard rules, seed 7 (finished)" in " ".join(out.split())
+    lines = out.splitlines()
+    rows = [k for k, line in enumerate(lines) if re.match(r" *\d+  ", line)]
+    assert all(lines[k].endswith(GRADE_NAMES) for k in rows)
+    # Under each decision's figures, the moves in words, as the terminal lists them; the kind
+    # of decision in words too.
+    moves = [lines[k + 1] for k in rows]
+    assert all(re.match(r" {6}played .+(; best .+| \(the best\))$", line) for line in moves)
+    assert not any(re.search(r"\b[A-Z]{2}[1-6][mf]\b|\bdraw display\b", line) for line in moves)
+    assert any("→ perch" in line for line in moves)
+    assert any("  draw  " in lines[k] for k in rows)
     assert len(rows) == len(found)
+    assert max(map(len, lines)) <= 80, out
     assert f"of {len(found)} decisions best or good" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for lang in ("cs", "de"):  # their words are longer: still within 80 columns
+        assert main(["review", str(record), "--player", "1", "--lang", lang, *FAST]) == 0
+        assert max(map(len, capsys.readouterr().out.splitlines())) <= 80
 
 
 def test_a_tournament_records_file_needs_and_takes_a_game(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -22,9 +23,12 @@ from piepmatz.bots.analysis import (
 )
 from piepmatz.core import Action, Game, dump_json
 from piepmatz.core.state import PHASE_NAMES
-from piepmatz.i18n import _, pgettext
+from piepmatz.i18n import _
 from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import GRADE_WORDS, action_words, phase_words, seat_name
+
+#: The width of a terminal the text report fits.
+WIDTH = 80
 
 
 def run(args: argparse.Namespace, game: Game, label: str, seat: int) -> int:
@@ -109,49 +113,45 @@ def report_text(
     about = about.format(
         game=label, players=o.players, rules=o.rules.name, seed=o.seed, moves=len(game.actions)
     )
-    # Column headings; the moves in the cells are in words, as the terminal lists them.
-    heads = [
-        _("turn"),
-        _("kind"),
-        _("played"),
-        pgettext("column", "best"),
-        _("lead of best"),
-        _("win"),
-        _("lost"),
-        _("win Δ"),
-        _("grade"),
-    ]
+    # Each decision in two lines, to fit an 80-column terminal: its figures under the headings,
+    # then the moves in words (as the terminal lists them), which alone may be long.
+    heads = [_("turn"), _("kind"), _("lead of best"), _("win"), _("lost"), _("win Δ"), _("grade")]
     kinds = {r.phase: _kind(r.phase) for r in reviews}
-    played = [_move(r.played) for r in reviews]
-    best = [_("(same)") if r.played == r.best.action else _move(r.best.action) for r in reviews]
-    fill = [max(map(len, column), default=0) for column in (kinds.values(), played, best)]
-    least = (4, fill[0], fill[1], fill[2], 13, 4, 5, 6, 0)
+    least = (4, max(map(len, kinds.values()), default=0), 13, 4, 5, 6, 0)
     w = [max(len(h), n) for h, n in zip(heads, least, strict=True)]
-    out = [
+    said = [
         _("Review of {player} — {game}").format(player=seat_name(player), game=about),
         _("The search: {iterations} iterations per option, from the view of {player} only.").format(
             iterations=count(iterations), player=seat_name(player)
         ),
         _(
-            "lead: the expected final lead over the best other player, in points, ± its spread "
-            "over\nthe sampled worlds; win: the win chance; lost: points of lead given away "
-            "against the\nbest option; win Δ: the win chance given away."
+            "lead: the expected final lead over the best other player, in points, ± its "
+            "spread over the sampled worlds; win: the win chance; lost: points of lead given "
+            "away against the best option; win Δ: the win chance given away."
         ),
-        "",
-        f"{heads[0]:>{w[0]}}  {heads[1]:<{w[1]}}  {heads[2]:<{w[2]}}  {heads[3]:<{w[3]}}  "
-        f"{heads[4]:>{w[4]}}  {heads[5]:>{w[5]}}  {heads[6]:>{w[6]}}  {heads[7]:>{w[7]}}  "
-        f"{heads[8]}",
     ]
-    for r, mine, better in zip(reviews, played, best, strict=True):
+    out = [
+        *(line for text in said for line in textwrap.wrap(text, WIDTH)),
+        "",
+        f"{heads[0]:>{w[0]}}  {heads[1]:<{w[1]}}  {heads[2]:>{w[2]}}  {heads[3]:>{w[3]}}  "
+        f"{heads[4]:>{w[4]}}  {heads[5]:>{w[5]}}  {heads[6]}",
+    ]
+    for r in reviews:
         b = r.best
         lead = f"{decimal(b.lead, signed=True):>6} ± {decimal(b.lead_spread):<4}"
         out.append(
-            f"{r.turn:>{w[0]}}  {kinds[r.phase]:<{w[1]}}  {mine:<{w[2]}}  "
-            f"{better:<{w[3]}}  {lead:>{w[4]}}  "
-            f"{percent(b.win):>{w[5]}}  {decimal(r.loss):>{w[6]}}  "
-            f"{percent(r.win_change, signed=True):>{w[7]}}  "
-            f"{_(GRADE_WORDS[r.grade])}"
+            f"{r.turn:>{w[0]}}  {kinds[r.phase]:<{w[1]}}  {lead:>{w[2]}}  "
+            f"{percent(b.win):>{w[3]}}  {decimal(r.loss):>{w[4]}}  "
+            f"{percent(r.win_change, signed=True):>{w[5]}}  {_(GRADE_WORDS[r.grade])}"
         )
+        if r.played == b.action:
+            moves = _("played {played} (the best)").format(played=_move(r.played))
+        else:
+            moves = _("played {played}; best {best}").format(
+                played=_move(r.played), best=_move(b.action)
+            )
+        indent = " " * (w[0] + 2)
+        out += textwrap.wrap(moves, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
     out += ["", summary_text(summary)]
     return "\n".join(out) + "\n"
 
@@ -171,17 +171,18 @@ def summary_text(summary: Summary) -> str:
         return _("No decision of this player to review yet.")
     good = s.grades["best"] + s.grades["good"]
     grades = [_(GRADE_WORDS[g]) for g in GRADE_NAMES]
-    kind, decisions, lost = _("kind"), _("decisions"), _("lost")
+    # A kind's decisions are its grades' counts added up: no column of their own, so that the
+    # longer words of other languages still fit 80 columns.
+    kind, lost = _("kind"), _("lost")
     widest = max(len(_kind(name)) for name in CATEGORIES)
-    w = [max(widest, len(kind)), max(9, len(decisions)), max(5, len(lost))]
+    w = [max(widest, len(kind)), max(5, len(lost))]
+    accuracy = _(
+        "Accuracy {accuracy} ({good} of {decisions} decisions best or good), "
+        "{loss} points of lead lost in all."
+    ).format(accuracy=percent(s.accuracy), good=good, decisions=s.decisions, loss=decimal(s.loss))
     lines = [
-        _(
-            "Accuracy {accuracy} ({good} of {decisions} decisions best or good), "
-            "{loss} points of lead lost in all."
-        ).format(
-            accuracy=percent(s.accuracy), good=good, decisions=s.decisions, loss=decimal(s.loss)
-        ),
-        f"{kind:<{w[0]}}  {decisions:>{w[1]}}  {lost:>{w[2]}}  " + "  ".join(grades),
+        *textwrap.wrap(accuracy, WIDTH),
+        f"{kind:<{w[0]}}  {lost:>{w[1]}}  " + "  ".join(grades),
     ]
     widths = [len(g) for g in grades]
     for name in CATEGORIES:
@@ -189,9 +190,7 @@ def summary_text(summary: Summary) -> str:
         if not c.decisions:
             continue
         counts = "  ".join(f"{c.grades[g]:>{n}}" for g, n in zip(GRADE_NAMES, widths, strict=True))
-        lines.append(
-            f"{_kind(name):<{w[0]}}  {c.decisions:>{w[1]}}  {decimal(c.loss):>{w[2]}}  {counts}"
-        )
+        lines.append(f"{_kind(name):<{w[0]}}  {decimal(c.loss):>{w[1]}}  {counts}")
     return "\n".join(lines)
 
 
