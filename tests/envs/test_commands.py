@@ -11,13 +11,18 @@ from piepmatz.envs.openspiel_observer import describe_history
 
 def test_envs_layout_lists_every_field(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["envs", "layout"]) == 0
-    observation, history = capsys.readouterr().out.split("\n\n")
+    out = capsys.readouterr().out
+    observation, history = out.split("\n\n")
     lines = observation.splitlines()
     assert "1461 entries" in lines[0]
-    names = [line.split()[0] for line in lines[2:]]
+    # A row's meaning goes on in its own column (lines starting blank), within 80 columns.
+    assert max(map(len, out.splitlines())) <= 80
+    names = [line.split()[0] for line in lines[2:] if not line.startswith(" ")]
     assert names == [field[0] for field in describe_fields()]
+    meaning = lines[1].index("meaning")
+    assert all(line[:meaning].isspace() for line in lines[2:] if line.startswith(" "))
     # Then the information-state tensor's history, field by field, at the observer's offsets.
-    rows = [line.split()[:2] for line in history.splitlines()[3:]]
+    rows = [line.split()[:2] for line in history.splitlines()[3:] if not line.startswith(" ")]
     assert rows == [[name, str(offset)] for name, offset, _, _ in describe_history()]
 
 

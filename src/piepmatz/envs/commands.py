@@ -107,14 +107,29 @@ def _layout(args: argparse.Namespace) -> int:
     print(f"observation: int8 vector of {OBSERVATION_SIZE} entries, seats relative to the observer")
     print(f"{'field':<16} {'offset':>6} {'length':>6} {'max':>4}  meaning")
     for name, offset, length, top, text in describe_fields():
-        print(f"{name:<16} {offset:>6} {length:>6} {top:>4}  {text}")
+        print(_row(f"{name:<16} {offset:>6} {length:>6} {top:>4}  ", text))
     try:
         from piepmatz.envs.openspiel_observer import INFO_STATE_SIZE, describe_history
     except ImportError:  # OpenSpiel is not installed: its tensor is not offered either
         return 0
-    print(f"\ninformation_state_tensor (OpenSpiel): {INFO_STATE_SIZE} entries, the observation,")
-    print("then the public history, field after field (shape: seats relative to the observer)")
+    print(f"\ninformation_state_tensor (OpenSpiel): {INFO_STATE_SIZE} entries: the observation,")
+    print("then the public history field after field (seats relative to the observer)")
+    print(f"{'field':<18} {'offset':>6} {'shape':>7}  meaning")
+    for name, offset, shape, text in describe_history():
+        print(_row(f"{name:<18} {offset:>6} {shape:>7}  ", text))
+    return 0
+    print(f"\ninformation_state_tensor (OpenSpiel): {INFO_STATE_SIZE} entries: the observation,")
+    print("then the public history field after field (seats relative to the observer)")
     print(f"{'field':<18} {'offset':>6} {'shape':>7}  meaning")
     for name, offset, shape, text in describe_history():
         print(f"{name:<18} {offset:>6} {shape:>7}  {text}")
     return 0
+
+
+def _row(figures: str, meaning: str, width: int = 80) -> str:
+    """A layout row: ``figures``, then ``meaning`` wrapped in its own column so that the row
+    fits ``width`` columns."""
+    import textwrap
+
+    lines = textwrap.wrap(meaning, width - len(figures)) or [""]
+    return "\n".join([figures + lines[0], *(" " * len(figures) + line for line in lines[1:])])
