@@ -367,7 +367,9 @@ def test_a_quick_game_against_the_servers_bots_starts_at_once(address: str, term
             assert isinstance(screen, OnlineTableScreen)
             await until(pilot, lambda: screen.state and screen.state["legal"] and screen.previews)
             text = screen_text(app)
-            assert "Bot 2 (random)" in text and "YOUR HAND" in text
+            # The hand is headed with the name the table knows Anna by, as everything else.
+            assert "Bot 2 (random)" in text and "YOUR HAND (Anna)" in text
+            assert "Player 1" not in text
             # Each choice with the server's preview of what it does.
             first = screen.state["legal"][0]
             assert screen.cards.words(screen.previews[first]["headline"]).plain in text
@@ -667,6 +669,7 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     # The server's log, by name; the prompt names the seat and what it decides.
     assert out.count("Ben plays ") > 5 and out.count("Bot 2 plays ") > 5
     assert "Ben (play)> " in out and "Ben (draw)> " in out
+    assert "YOUR HAND (Ben)" in out and "YOUR HAND (Player 1)" not in out
     # The score sheet, replayed from the record: its totals are the server's result.
     server = Server(address)
     (game,) = server.my_games(player_key(server.url))["finished"]

@@ -316,7 +316,7 @@ def table_text(
             t.append_text(line)
             t.append("\n")
     if show_hand:
-        t.append_text(hand_text(view, cards))
+        t.append_text(hand_text(view, cards, short_label(labels[view.player])))
     return t
 
 
@@ -340,10 +340,13 @@ def _seeds(view: PlayerView, p: int, end: End | None) -> Text:
     return Text(text)
 
 
-def hand_text(view: PlayerView, cards: Cards = CODES) -> Text:
+def hand_text(view: PlayerView, cards: Cards = CODES, name: str | None = None) -> Text:
+    """The player's hand, headed with their name as the table gives it (``name``: an online
+    seat's, else ``Player N``)."""
     t = Text()
     t.append(
-        _("YOUR HAND ({player})").format(player=seat_name(view.player)), style="bold underline"
+        _("YOUR HAND ({player})").format(player=name or seat_name(view.player)),
+        style="bold underline",
     )
     t.append("  ")
     t.append_text(cards.birds(view.hand, sep="  "))

@@ -16,6 +16,7 @@ from piepmatz.core import PlayerView, score_view
 from piepmatz.core.events import Event
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, LAST_HAND
 from piepmatz.i18n import N_, _
+from piepmatz.text.words import short_label
 
 from ..render import Cards, hand_text
 from .widgets import (
@@ -151,7 +152,7 @@ class ChoiceDialog(ModalScreen[int]):
             )
             t.append_text(self.cards.birds(view.hand))
         else:
-            t.append_text(hand_text(view, self.cards))
+            t.append_text(hand_text(view, self.cards, short_label(self.label)))
             if view.phase == COLLECT:
                 t.append("   " + _("(you played a {value})").format(value=view.played_value))
         return t
