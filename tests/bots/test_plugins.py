@@ -246,7 +246,8 @@ def test_cli_plugin_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "last " in out
-    assert out.splitlines()[1] == f"plugins: {path.resolve()}"  # the report names its plugins
+    # The report names its plugins, under the lines saying what was played.
+    assert out.splitlines()[2] == f"plugins: {path.resolve()}"
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["config"]["plugins"] == [str(path.resolve())]
     assert {b["bot"] for b in data["bots"]} == {"last", "random"}
@@ -254,7 +255,7 @@ def test_cli_plugin_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     compare = ["compare", "--players", "2", "--rules", "standard", "--bots", "last", "random"]
     compare += ["--games", "2", "--seed", "4", "--backend", "inline", "--quiet"]
     assert main([*compare, "--plugin", str(path)]) == 0
-    assert capsys.readouterr().out.splitlines()[1] == f"plugins: {path.resolve()}"
+    assert capsys.readouterr().out.splitlines()[2] == f"plugins: {path.resolve()}"
     plain = ["tournament", "--players", "2", "--bots", "random", "--games", "2"]
     assert main([*plain, "--backend", "inline", "--quiet"]) == 0
-    assert capsys.readouterr().out.splitlines()[1] == ""  # no plugins, no line
+    assert capsys.readouterr().out.splitlines()[2] == ""  # no plugins, no line
