@@ -186,6 +186,17 @@ def test_the_replay_page_shows_the_review_of_a_finished_game(
     # On a phone the review fits the width (its long table scrolls inside its box).
     page.set_viewport_size({"width": 360, "height": 740})
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    # There each grade shows beside the move played without scrolling sideways; the kind
+    # (which the move's words tell) is left out.
+    box = page.locator(".review-scroll").evaluate("(el) => el.getBoundingClientRect().right")
+    shown = page.locator("#review-decisions tbody .grade").evaluate_all(
+        "(els) => els.map((el) => el.getBoundingClientRect().right)"
+    )
+    assert len(shown) == len(grades) and max(shown) <= box, (shown, box)
+    assert not page.locator("#review-decisions td.kind").first.is_visible()
+    page.set_viewport_size(DESKTOP)
+    assert page.locator("#review-decisions td.kind").first.is_visible()
+    page.set_viewport_size({"width": 360, "height": 740})
     page.screenshot(path=str(artefacts / "review-phone.png"), full_page=True)
     assert problems == []
     page.close()

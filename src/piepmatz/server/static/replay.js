@@ -19,7 +19,7 @@ const reviewText = () => ({
     s.decisions, { accuracy: percent(s.accuracy), good: s.grades.best + s.grades.good, loss: number(s.loss, 1) }),
   budget: (r) => ngettext("{count} search iteration per option.", "{count} search iterations per option.", r.iterations, { count: number(r.iterations) }),
   kinds: [_("Kind"), _("Decisions"), _("Points lost")],
-  columns: [_("Move"), _("Kind"), _("Played"), _("Best"), _("Lost"), _("Win Δ"), _("Grade")],
+  columns: [_("Move"), _("Kind"), _("Played"), _("Grade"), _("Best"), _("Lost"), _("Win Δ")],
   same: _("(the same)"),
   thisMove: (d, choices, display) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
     grade: gradeName(d.grade), best: actionLabel(choices[d.best], display), loss: number(d.loss, 1), change: signedPercent(d.win_change),
@@ -167,15 +167,17 @@ function drawReview(review, displayAt, goTo) {
       h("thead", {}, h("tr", {}, words.kinds.map((k) => h("th", { scope: "col" }, k)))),
       h("tbody", {}, kinds.map(([name, c]) => h("tr", {}, h("th", { scope: "row" }, kindName(name)), cell(c.decisions, "num"), cell(number(c.loss, 1), "num"))))),
     h("div", { class: "review-scroll" }, h("table", { class: "review-table", id: "review-decisions" },
-      h("thead", {}, h("tr", {}, words.columns.map((k) => h("th", { scope: "col" }, k)))),
+      // The grade beside the move played: on a phone, where the kind (which the move's words
+      // tell too) is left out, both show without scrolling sideways.
+      h("thead", {}, h("tr", {}, words.columns.map((k, i) => h("th", { scope: "col", class: i === 1 ? "kind" : null }, k)))),
       h("tbody", {}, review.decisions.map((d) => h("tr", {
         class: "decision-row", tabindex: 0, dataset: { index: String(d.index) },
         onclick: () => goTo(d.index),
         onkeydown: (event) => { if (event.key === "Enter") goTo(d.index); },
-      }, cell(d.index + 1, "num"), cell(kindName(d.phase)), cell(actionLabel(review.choices[d.played], displayAt(d.index))),
+      }, cell(d.index + 1, "num"), cell(kindName(d.phase), "kind"), cell(actionLabel(review.choices[d.played], displayAt(d.index))),
+      h("td", {}, h("span", { class: `grade grade-${d.grade}` }, gradeName(d.grade))),
       cell(d.best === d.played ? words.same : actionLabel(review.choices[d.best], displayAt(d.index))),
-      cell(number(d.loss, 1), "num"), cell(signedPercent(d.win_change), "num"),
-      h("td", {}, h("span", { class: `grade grade-${d.grade}` }, gradeName(d.grade)))))))));
+      cell(number(d.loss, 1), "num"), cell(signedPercent(d.win_change), "num")))))));
 }
 
 function signedPercent(x) {
