@@ -323,7 +323,7 @@ def test_my_games_lists_the_tables_waiting_for_the_player_first(
         "() => { for (const k of Object.keys(localStorage)) "
         "if (k.startsWith('piepmatz:seat:')) localStorage.removeItem(k); }"
     )
-    listed.filter(has_text=f"Table {mine.id}").get_by_role("link", name="Open the table").click()
+    listed.filter(has_text=f"Table {mine.id}").get_by_role("link", name="Go to the table").click()
     games.wait_for_url(re.compile(rf"/play/{mine.id}"))
     expect(player(games, "Anna")).to_contain_text("Anna (you)", timeout=PATIENCE)
     games.wait_for_function(_SHOWN, timeout=PATIENCE)

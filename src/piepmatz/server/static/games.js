@@ -22,7 +22,7 @@ const words = () => ({
   none: _("Nothing here yet: open a table in the lobby."),
   noneNow: _("None right now."),
   waiting: _("waiting for people to join"),
-  open: _("Open the table"),
+  open: _("Go to the table"),
   replay: _("Replay"),
   allow: _("Notify me when it is my move"),
   allowed: _("Notifications are on while this page is open."),
