@@ -43,7 +43,7 @@ class ReplayScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,l", "step(1)", N_("Forward")),
         Binding("left,h", "step(-1)", N_("Back")),
-        Binding("home", "jump(0)", N_("Start")),
+        Binding("home", "jump(0)", N_("Beginning")),
         Binding("end", "jump(-1)", N_("End")),
         Binding("c", "codes", N_("Codes/tiles")),
         Binding("escape,q", "close", N_("Close")),
