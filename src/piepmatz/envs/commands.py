@@ -126,10 +126,9 @@ def _layout(args: argparse.Namespace) -> int:
     return 0
 
 
-def _row(figures: str, meaning: str, width: int = 80) -> str:
-    """A layout row: ``figures``, then ``meaning`` wrapped in its own column so that the row
-    fits ``width`` columns."""
-    import textwrap
+def _row(figures: str, meaning: str) -> str:
+    """A layout row: ``figures``, then ``meaning`` wrapped in its own column, within the
+    terminal's width."""
+    from piepmatz.text.lines import wrapped
 
-    lines = textwrap.wrap(meaning, width - len(figures)) or [""]
-    return "\n".join([figures + lines[0], *(" " * len(figures) + line for line in lines[1:])])
+    return "\n".join(wrapped(meaning, figures, " " * len(figures)) or [figures])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -24,11 +23,9 @@ from piepmatz.bots.analysis import (
 from piepmatz.core import Action, Game, dump_json
 from piepmatz.core.state import PHASE_NAMES
 from piepmatz.i18n import _
+from piepmatz.text.lines import wrapped
 from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import GRADE_WORDS, action_words, phase_words, seat_name
-
-#: The width of a terminal the text report fits.
-WIDTH = 80
 
 
 def run(args: argparse.Namespace, game: Game, label: str, seat: int) -> int:
@@ -131,7 +128,7 @@ def report_text(
         ),
     ]
     out = [
-        *(line for text in said for line in textwrap.wrap(text, WIDTH)),
+        *(line for text in said for line in wrapped(text)),
         "",
         f"{heads[0]:>{w[0]}}  {heads[1]:<{w[1]}}  {heads[2]:>{w[2]}}  {heads[3]:>{w[3]}}  "
         f"{heads[4]:>{w[4]}}  {heads[5]:>{w[5]}}  {heads[6]}",
@@ -151,7 +148,7 @@ def report_text(
                 played=_move(r.played), best=_move(b.action)
             )
         indent = " " * (w[0] + 2)
-        out += textwrap.wrap(moves, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ")
+        out += wrapped(moves, indent, indent + "  ")
     out += ["", summary_text(summary)]
     return "\n".join(out) + "\n"
 
@@ -181,7 +178,7 @@ def summary_text(summary: Summary) -> str:
         "{loss} points of lead lost in all."
     ).format(accuracy=percent(s.accuracy), good=good, decisions=s.decisions, loss=decimal(s.loss))
     lines = [
-        *textwrap.wrap(accuracy, WIDTH),
+        *wrapped(accuracy),
         f"{kind:<{w[0]}}  {lost:>{w[1]}}  " + "  ".join(grades),
     ]
     widths = [len(g) for g in grades]

@@ -19,10 +19,11 @@ from __future__ import annotations
 import csv
 import io
 import math
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
+
+from piepmatz.text.lines import wrapped
 
 from .play import GameResult, MatchConfig
 from .stats import MeanInterval, mean_interval, wilson
@@ -194,30 +195,16 @@ class TournamentReport:
         return "\n".join(lines)
 
 
-#: The width of a terminal's report.
-WIDTH: Final = 80
-
-
 def prose(head: str, *parts: str, sep: str = "") -> list[str]:
-    """``head`` and then ``parts`` (joined by ``sep``) as lines of at most :data:`WIDTH`, the
-    later ones indented; a line breaks at a space of ``head`` or between two parts, never
+    """``head`` and then ``parts`` (joined by ``sep``) wrapped to the terminal's width, the
+    later lines indented; a line breaks at a space of ``head`` or between two parts, never
     inside a part (an interval stays whole).
 
     >>> prose("win rate: ", "1st 50.0% [40.1%, 59.9%]", "2nd 50.0% [40.1%, 59.9%]", sep=", ")
     ['win rate: 1st 50.0% [40.1%, 59.9%], 2nd 50.0% [40.1%, 59.9%]']
     """
-    whole = [p.replace(" ", "\N{NO-BREAK SPACE}") for p in parts]
-    text = head + sep.join(whole)
-    return [
-        line.replace("\N{NO-BREAK SPACE}", " ")
-        for line in textwrap.wrap(
-            text,
-            WIDTH,
-            subsequent_indent="  ",
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-    ]
+    whole = sep.join(p.replace(" ", "\N{NO-BREAK SPACE}") for p in parts)
+    return [line.replace("\N{NO-BREAK SPACE}", " ") for line in wrapped(head + whole, later="  ")]
 
 
 def plugins_line(config: MatchConfig) -> list[str]:
