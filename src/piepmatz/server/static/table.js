@@ -494,7 +494,7 @@ class TablePage {
       ngettext("{count} player", "{count} players", info.players),
       _("rules {rules}", { rules: info.rules }),
       this.store.seat === null ? _("spectating") : _("seat {number}", { number: this.store.seat + 1 }),
-      this.store.state ? _("move {move}", { move: this.store.state.move }) : null,
+      this.store.state ? _("turn {turn}", { turn: this.store.state.view.turn }) : null,
       info.pace ? paceWords(info.pace) : null,
       info.spectators ? ngettext("{count} watching", "{count} watching", info.spectators) : null,
     ];
