@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,47 @@ def test_a_record_whose_ending_is_wrong_is_refused_saying_so(
     path.write_text(json.dumps(record))
     with pytest.raises(GameFileError, match="ending"):
         load_game(path, finished=True)
+
+
+#: Who sat where, as an online game's record says it: a person, a bot, a person whose name
+#: carries a right-to-left override (shown without it: it would reorder the line).
+TABLE_SEATS = [
+    {"kind": "human", "name": "Anna"},
+    {"kind": "medium", "name": None},
+    {"kind": "human", "name": "\u202eBen"},
+]
+
+
+def test_an_online_games_record_replays_with_the_names_its_table_showed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Game.new(players=3, seed=4)
+    while not game.state.is_over():
+        game.apply(game.state.legal_action_ids()[0])
+    path = tmp_path / "online.json"
+    path.write_text(json.dumps(game.record() | {"seats": TABLE_SEATS}))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith(" · Anna, Bot 2 (medium), Ben")
+    assert re.search(r"^Turn 1: (Anna|Bot 2|Ben)\.$", out, re.MULTILINE)
+    assert "Player " not in out and "\u202e" not in out
+    assert main(["replay", "--list", str(path)]) == 0
+    assert "Anna, Bot 2 (medium), Ben · " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        "Anna",
+        TABLE_SEATS[:2],  # a seat short
+        [*TABLE_SEATS[:2], {"name": "Ben"}],  # no kind
+        [*TABLE_SEATS[:2], {"kind": "human", "name": 7}],
+        [*TABLE_SEATS[:2], {"kind": "human", "name": "B" * 65}],
+    ],
+)
+def test_a_record_whose_seats_are_wrong_is_refused_saying_so(tmp_path: Path, seats: object) -> None:
+    game = Game.new(players=3, seed=4)
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(game.record() | {"seats": seats}))
+    with pytest.raises(GameFileError, match="the record's seats must be a list of its 3 seats"):
+        load_game(path)

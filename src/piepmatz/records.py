@@ -20,6 +20,7 @@ The save file is a small versioned wrapper around the engine's record, with who 
 from __future__ import annotations
 
 import re
+import unicodedata
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
@@ -32,7 +33,7 @@ from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.text import scoresheet
-from piepmatz.text.words import bot_level, seat_name, tell
+from piepmatz.text.words import bot_level, bot_name, seat_name, tell
 
 #: A seat a person plays; any other seat is a bot spec (:func:`piepmatz.bots.make_bot`).
 HUMAN: Final = "human"
@@ -48,6 +49,8 @@ TABLE_LINK: Final = re.compile(
 FETCH_TIMEOUT: Final = 30.0
 #: The most of an answer that is read: a whole game's record is tens of kilobytes.
 MAX_FETCHED: Final = 8 * 1024 * 1024
+#: The longest name or bot a record's ``seats`` may give (the server allows 32-character names).
+MAX_SEAT_TEXT: Final = 64
 
 
 class GameFileError(ValueError):
@@ -67,13 +70,17 @@ class Saved:
 @dataclass(frozen=True)
 class Loaded:
     """A game read from a file, with who sat where when the file says (a save, a tournament's
-    record; else None), and ``where``: the file, and the line in a JSON-lines file."""
+    or an online game's record; else None), and ``where``: the file, and the line in a
+    JSON-lines file."""
 
     game: Game
     seats: list[str] | None
     where: str
     #: How an online game ended, when its record says (``ending``: resigned, aborted…).
     ending: dict[str, Any] | None = None
+    #: Each seat as an online game's sentences named it ("Anna", "Bot 2"), when its record
+    #: says; else None (seats are "Player N").
+    names: list[str] | None = None
 
     @property
     def ended(self) -> bool:
@@ -127,8 +134,17 @@ def seat_label(seats: Sequence[str], player: int) -> str:
     return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=bot_level(kind))
 
 
-def seat_labels(seats: Sequence[str] | None, players: int) -> list[str]:
-    """Every seat's label; a bare record, which does not say who sat where, gives plain names."""
+def seat_labels(
+    seats: Sequence[str] | None, players: int, names: Sequence[str] | None = None
+) -> list[str]:
+    """Every seat's label; a bare record, which does not say who sat where, gives plain names.
+    With ``names`` (an online game's), seats are labelled as its table showed them: "Anna",
+    "Bot 2 (easy)"."""
+    if names is not None and seats is not None:
+        return [
+            name if kind == HUMAN else f"{name} ({bot_level(kind)})"
+            for name, kind in zip(names, seats, strict=True)
+        ]
     return [seat_label(seats, p) if seats else seat_name(p) for p in range(players)]
 
 
@@ -254,17 +270,20 @@ def game_number(doc: Any, place: int) -> int:
     return index if type(index) is int else place
 
 
-def _game_of(doc: Any) -> tuple[Game, list[str] | None]:
-    """The game of a save or a record, and its seats when the document names them."""
+def _game_of(doc: Any) -> tuple[Game, list[str] | None, list[str] | None]:
+    """The game of a save or a record, its seats when the document names them, and the seats'
+    names when an online game's record gives them."""
     kind = doc.get("format") if isinstance(doc, dict) else None
     if kind == SAVE_FORMAT:
         saved = read_save(doc)
-        return saved.game, saved.seats
+        return saved.game, saved.seats, None
     if kind != RECORD_FORMAT:
         raise GameFileError(
             f"not a game record (format {RECORD_FORMAT!r}) or a save (format {SAVE_FORMAT!r})"
         )
     game = _replayed(doc)
+    if doc.get("seats") is not None:
+        return game, *_table_seats(doc["seats"], game.options.players)
     tournament = doc.get("tournament")
     seats = tournament.get("seats") if isinstance(tournament, dict) else None
     if (
@@ -272,8 +291,40 @@ def _game_of(doc: Any) -> tuple[Game, list[str] | None]:
         and len(seats) == game.options.players
         and all(isinstance(s, str) for s in seats)
     ):
-        return game, list(seats)
-    return game, None
+        return game, list(seats), None
+    return game, None, None
+
+
+def _table_seats(seats: Any, players: int) -> tuple[list[str], list[str]]:
+    """An online game's ``seats`` (each its ``kind``, and a person's ``name``): their kinds,
+    and their names as the table's sentences gave them (a bot "Bot N", a person without a
+    name "Player N")."""
+
+    def text(value: Any) -> bool:
+        return value is None or (isinstance(value, str) and len(value) <= MAX_SEAT_TEXT)
+
+    if not (
+        isinstance(seats, list)
+        and len(seats) == players
+        and all(isinstance(s, dict) and s.get("kind") and text(s["kind"]) for s in seats)
+        and all(text(s.get("name")) for s in seats)
+    ):
+        raise GameFileError(
+            f"the record's seats must be a list of its {players} seats, each with its kind and "
+            f"a person's name (at most {MAX_SEAT_TEXT} characters)"
+        )
+    kinds = [_shown(s["kind"]) or "?" for s in seats]
+    names = [
+        (_shown(s.get("name") or "").strip() or seat_name(p)) if kind == HUMAN else bot_name(p)
+        for p, (s, kind) in enumerate(zip(seats, kinds, strict=True))
+    ]
+    return kinds, names
+
+
+def _shown(text: str) -> str:
+    """``text`` without what a terminal would act on rather than show: control characters
+    (escape sequences), line separators, and format characters (bidirectional overrides)."""
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp"))
 
 
 def load_game(path: str | Path, number: int | None = None, finished: bool = False) -> Loaded:
@@ -303,7 +354,7 @@ def load_game(path: str | Path, number: int | None = None, finished: bool = Fals
     else:
         where, doc = docs[0]
     try:
-        game, seats = _game_of(doc)
+        game, seats, names = _game_of(doc)
         ending = read_ending(doc, game)
     except GameFileError as exc:
         raise GameFileError(f"{where}: {exc}") from None
@@ -314,7 +365,7 @@ def load_game(path: str | Path, number: int | None = None, finished: bool = Fals
                 "resume it instead (piepmatz play --resume FILE)"
             ).format(path=where)
         )
-    return Loaded(game, seats, where, ending)
+    return Loaded(game, seats, where, ending, names)
 
 
 def load_save(path: str | Path) -> Saved:
@@ -338,11 +389,11 @@ def list_games(path: str | Path) -> list[str]:
     for place, (_where, doc) in enumerate(read_documents(path)):
         number = game_number(doc, place)
         try:
-            game, seats = _game_of(doc)
+            game, seats, names = _game_of(doc)
         except GameFileError as exc:
             lines.append(f"{number:>5}  cannot be read: {exc}")
             continue
-        labels = seat_labels(seats, game.options.players)
+        labels = seat_labels(seats, game.options.players, names)
         over = game.state.is_over()
         verdict = scoresheet.verdict(game.score(), labels) if over else _("not over")
         early = doc.get("ending") if isinstance(doc, dict) else None
@@ -357,7 +408,7 @@ def replay_text(loaded: Loaded, out: TextIO) -> None:
     event (the cards drawn face down, the blind seeds and the last hands included) and the score
     sheet."""
     game = loaded.game
-    labels = seat_labels(loaded.seats, game.options.players)
+    labels = seat_labels(loaded.seats, game.options.players, loaded.names)
     moves = len(game.actions)
     out.write(
         ngettext(
@@ -376,7 +427,7 @@ def replay_text(loaded: Loaded, out: TextIO) -> None:
         + "\n"
     )
     for event in game.state.events or ():
-        out.write(tell(event) + "\n")
+        out.write(tell(event, loaded.names) + "\n")
     out.write("\n" + scoresheet.table(game.score(), labels) + "\n")
     if loaded.ending is not None:
         out.write("".join(line + "\n" for line in scoresheet.ending(loaded.ending, labels)))

@@ -58,7 +58,14 @@ async def _whole_game(address: str, tmp_path: Path) -> None:
     with redirect_stdout(out):
         assert main(["replay", str(path)]) == 0
     sheet = sheet_from_json(ends[0]["result"])
-    labels = seat_labels(None, 3)  # a bare record names no seats
+    # The record says who sat where, and the replay names them as the table did.
+    assert record["seats"] == [
+        {"kind": "human", "name": "Anna"},
+        {"kind": "human", "name": "Ben"},
+        {"kind": "random", "name": None},
+    ]
+    labels = seat_labels(["human", "human", "random"], 3, ["Anna", "Ben", "Bot 3"])
+    assert labels == ["Anna", "Ben", "Bot 3 (random)"]
     assert out.getvalue().endswith("\n" + scoresheet.table(sheet, labels) + "\n")
     # The log each seat put together from the state messages is the one replay prints,
     # hidden cards aside: the same number of entries (after replay's two header lines).

@@ -19,6 +19,7 @@ from piepmatz.core import Game, Rules, event_to_json
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_EGGS
 from piepmatz.core.state import LAST_HAND
 from piepmatz.core.view import unknown_cards
+from piepmatz.records import Loaded, load_game
 from piepmatz.text.rulebook import flag_key, full_rules, rules_markdown, screen_texts
 from piepmatz.text.words import birds_as, feeder
 from piepmatz.tui.app import PiepmatzApp
@@ -288,7 +289,7 @@ def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
         game.apply(game.state.legal_action_ids()[-1])
 
     async def scenario() -> None:
-        app = PiepmatzApp.for_replay(game, None)
+        app = PiepmatzApp.for_replay(Loaded(game, None, "a record"))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             screen = app.screen
@@ -333,6 +334,31 @@ def test_replay_viewer_steps_forwards_and_backwards(tui: Any) -> None:
             assert "wins" in tui.text(app) or "share the win" in tui.text(app)
             await pilot.press("home")
             assert screen.index == 0
+
+    asyncio.run(scenario())
+
+
+def test_replay_of_an_online_game_names_its_people_and_bots(tui: Any, tmp_path: Path) -> None:
+    game = Game.new(players=3, seed=21)
+    while not game.state.is_over():
+        game.apply(game.state.legal_action_ids()[-1])
+    # The server's record says who sat where; a name is shown, never obeyed (an escape).
+    seats = [{"kind": "human", "name": "Anna"}, {"kind": "easy", "name": None}]
+    seats.append({"kind": "human", "name": "Ben\x1b[2J"})
+    path = tmp_path / "online.json"
+    path.write_text(json.dumps(game.record() | {"seats": seats}))
+
+    async def scenario() -> None:
+        app = PiepmatzApp.for_replay(load_game(path, finished=True))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "turn 1 · Anna: play a bird to a perch" in tui.text(app)
+            await pilot.press("right")
+            assert re.search(r"^ *Anna plays ", tui.text(app), re.MULTILINE)
+            await pilot.press("end")
+            text = tui.text(app)
+            assert "Bot 2 (easy)" in text and "Ben[2J" in text
+            assert "Player 1" not in text and "\x1b" not in text
 
     asyncio.run(scenario())
 

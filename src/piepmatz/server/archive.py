@@ -112,8 +112,10 @@ def to_stored(room: Room) -> StoredTable:
 
 
 def record(room: Room) -> dict[str, Any]:
-    """The game's record; with the deal's proof (``core.commitment``) once it is over."""
+    """The game's record; with the deal's proof (``core.commitment``) once it is over, and who
+    sat where (each seat's kind, and a person's name) for a replay to name them."""
     record = room.game.record()
+    record["seats"] = [{"kind": s.kind, "name": s.name if s.is_human else None} for s in room.seats]
     if room.deal is not None and "secret" in room.deal:
         proof = DealProof(room.deal["secret"], tuple(s.part for s in room.seats))
         people = [i for i, s in enumerate(room.seats) if s.is_human]

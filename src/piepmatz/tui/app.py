@@ -12,9 +12,9 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandInput, CommandPalette
 from textual.screen import Screen
 
-from piepmatz.core import Game, Rules
+from piepmatz.core import Rules
 from piepmatz.i18n import N_, _, current_language
-from piepmatz.records import GameFileError, load_game
+from piepmatz.records import GameFileError, Loaded, load_game
 from piepmatz.text.guide import guide_markdown
 from piepmatz.text.rulebook import rules_markdown
 from piepmatz.tutorial import Lesson
@@ -104,7 +104,7 @@ class PiepmatzApp(App[None]):
         self.bot_delay = bot_delay
         #: The autosave: every move of a game is kept there until the game is over.
         self.keep = autosave_path() if keep is None else keep
-        self.replay: tuple[Game, list[str] | None] | None = None
+        self.replay: Loaded | None = None
         #: Birds as the engine's codes instead of tiles, on every screen (``c`` switches:
         #: :func:`~piepmatz.tui.screens.widgets.toggle_codes`).
         self.codes = False
@@ -116,9 +116,9 @@ class PiepmatzApp(App[None]):
         self.online = online
 
     @classmethod
-    def for_replay(cls, game: Game, seats: list[str] | None) -> PiepmatzApp:
+    def for_replay(cls, loaded: Loaded) -> PiepmatzApp:
         app = cls()
-        app.replay = game, seats
+        app.replay = loaded
         return app
 
     def on_mount(self) -> None:
@@ -128,7 +128,8 @@ class PiepmatzApp(App[None]):
 
             self.push_screen(OnlineTableScreen(self.online))
         elif self.replay is not None:
-            self.push_screen(ReplayScreen(*self.replay))
+            loaded = self.replay
+            self.push_screen(ReplayScreen(loaded.game, loaded.seats, loaded.names))
         elif self.lesson:
             self.push_screen(self._lesson())
         elif self.session is not None:
@@ -223,7 +224,7 @@ class PiepmatzApp(App[None]):
             self._open(
                 _("Replay the game saved in:"),
                 lambda path: load_game(path, finished=True),
-                lambda g: self.push_screen(ReplayScreen(g.game, g.seats)),
+                lambda g: self.push_screen(ReplayScreen(g.game, g.seats, g.names)),
             )
         else:
             self._open(

@@ -201,7 +201,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     delay = 0.6 if args.delay is None else args.delay
     if args.replay:
-        app = PiepmatzApp.for_replay(replay.game, replay.seats)
+        app = PiepmatzApp.for_replay(replay)
     else:
         app = PiepmatzApp(
             session=session,

@@ -49,11 +49,12 @@ class ReplayScreen(Screen[None]):
         Binding("escape,q", "close", N_("Close")),
     ]
 
-    def __init__(self, game: Game, seats: list[str] | None) -> None:
+    def __init__(self, game: Game, seats: list[str] | None, names: list[str] | None = None) -> None:
         super().__init__()
         translate_bindings(self)
         self.game = game
-        self.labels = seat_labels(seats, game.options.players)
+        self.labels = seat_labels(seats, game.options.players, names)
+        self.names = names  # an online game's people and bots, as its sentences named them
         # Every state of the game, from the deal to the end (games are short: ~70 actions).
         options = game.options
         state = State.new_game(
@@ -135,7 +136,7 @@ class ReplayScreen(Screen[None]):
         log.clear()
         before = len(self.states[self.index - 1].events or ()) if self.index else 0
         for event in (state.events or ())[before:]:
-            log.write(event_line(event, cards))
+            log.write(event_line(event, cards, self.names))
         if self.index == last:
             log.write(score_sheet_text(self.game.score(), self.labels))
 
