@@ -82,6 +82,19 @@ def test_text_review_and_plot(
         assert max(map(len, capsys.readouterr().out.splitlines())) <= 80
 
 
+def test_an_online_games_player_is_reviewed_by_name(
+    record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    online = tmp_path / "online.json"
+    seats = [{"kind": "easy", "name": None}, {"kind": "human", "name": "Anna"}]
+    online.write_text(json.dumps(read_json(record) | {"seats": seats}))
+    capsys.readouterr()
+    assert main(["review", str(online), "--player", "2", *FAST]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Review of Anna —")
+    assert "from the view of Anna only" in " ".join(out.split())
+
+
 def test_a_tournament_records_file_needs_and_takes_a_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

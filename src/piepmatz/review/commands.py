@@ -92,4 +92,4 @@ def run_review(args: argparse.Namespace) -> int:
             f"argument --player: no player {args.player} in this {players}-player game "
             f"(players are 1-{players})"
         )
-    return run(args, game, loaded.where, args.player - 1)
+    return run(args, game, loaded.where, args.player - 1, loaded.names)

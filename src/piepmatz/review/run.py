@@ -28,8 +28,16 @@ from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import GRADE_WORDS, action_words, phase_words, seat_name
 
 
-def run(args: argparse.Namespace, game: Game, label: str, seat: int) -> int:
-    """Review ``seat``'s decisions (0-based; people name the player from 1)."""
+def run(
+    args: argparse.Namespace,
+    game: Game,
+    label: str,
+    seat: int,
+    names: Sequence[str] | None = None,
+) -> int:
+    """Review ``seat``'s decisions (0-based; people name the player from 1). ``names``: the
+    seats as an online game's record names them, else "Player N"."""
+    names = list(names) if names else [seat_name(p) for p in range(game.options.players)]
     from tqdm import tqdm
 
     total = sum(1 for _ in decisions(game, seat))
@@ -56,10 +64,12 @@ def run(args: argparse.Namespace, game: Game, label: str, seat: int) -> int:
         doc = report_json(game, label, seat, args.iterations, args.seed, reviews, summary)
         sys.stdout.write(dump_json(doc, indent=1) + "\n")
     else:
-        sys.stdout.write(report_text(game, label, seat, args.iterations, reviews, summary))
+        sys.stdout.write(
+            report_text(game, label, seat, args.iterations, reviews, summary, names[seat])
+        )
     if args.plot:
         try:
-            plot_win_chances(game, seat, reviews, args.plot)
+            plot_win_chances(game, seat, reviews, args.plot, names)
         except OSError as exc:
             sys.stderr.write(f"piepmatz review: error: cannot write {args.plot}: {exc}\n")
             return 1
@@ -99,7 +109,10 @@ def report_text(
     iterations: int,
     reviews: Sequence[DecisionReview],
     summary: Summary,
+    who: str | None = None,
 ) -> str:
+    """The review as text, the player named ``who`` (else "Player N")."""
+    who = who or seat_name(player)
     o = game.options
     if game.state.is_over():
         about = _("{game}: {players} players, {rules} rules, seed {seed} (finished)")
@@ -117,9 +130,9 @@ def report_text(
     least = (4, max(map(len, kinds.values()), default=0), 13, 4, 5, 6, 0)
     w = [max(len(h), n) for h, n in zip(heads, least, strict=True)]
     said = [
-        _("Review of {player} — {game}").format(player=seat_name(player), game=about),
+        _("Review of {player} — {game}").format(player=who, game=about),
         _("The search: {iterations} iterations per option, from the view of {player} only.").format(
-            iterations=count(iterations), player=seat_name(player)
+            iterations=count(iterations), player=who
         ),
         _(
             "lead: the expected final lead over the best other player, in points, ± its "
@@ -191,8 +204,16 @@ def summary_text(summary: Summary) -> str:
     return "\n".join(lines)
 
 
-def plot_win_chances(game: Game, player: int, reviews: Sequence[DecisionReview], path: str) -> None:
-    """Every player's win chance as estimated at each reviewed decision (PNG)."""
+def plot_win_chances(
+    game: Game,
+    player: int,
+    reviews: Sequence[DecisionReview],
+    path: str,
+    names: Sequence[str] | None = None,
+) -> None:
+    """Every player's win chance as estimated at each reviewed decision (PNG), the seats by
+    ``names`` (else "Player N")."""
+    names = list(names) if names else [seat_name(p) for p in range(game.options.players)]
     import matplotlib
 
     matplotlib.use("Agg")
@@ -202,7 +223,7 @@ def plot_win_chances(game: Game, player: int, reviews: Sequence[DecisionReview],
     xs = [r.index + 1 for r in reviews]
     for p in range(game.options.players):
         ys = [r.best.wins[p] for r in reviews]
-        ax.plot(xs, ys, marker="." if p == player else None, label=seat_name(p))
+        ax.plot(xs, ys, marker="." if p == player else None, label=names[p])
     bad = [r for r in reviews if r.grade in ("mistake", "blunder")]
     if bad:
         ax.scatter(
@@ -210,14 +231,14 @@ def plot_win_chances(game: Game, player: int, reviews: Sequence[DecisionReview],
             [r.best.wins[player] for r in bad],
             color="red",
             zorder=3,
-            label=_("mistakes and blunders of {player}").format(player=seat_name(player)),
+            label=_("mistakes and blunders of {player}").format(player=names[player]),
         )
     ax.set_ylim(0, 1)
     ax.set_xlabel(_("action in the game record"))
     ax.set_ylabel(_("estimated win chance"))
     ax.set_title(
         _("Win chances from the view of {player} at each of their decisions").format(
-            player=seat_name(player)
+            player=names[player]
         )
     )
     ax.legend(loc="best", fontsize="small")
