@@ -131,6 +131,7 @@ class SoloGame:
     sheet_text: str
     clicks: int
     previews_seen: bool
+    hand_lines: list[str]  # each seat's "Hand" line at the end
 
 
 @pytest.fixture(scope="module")
@@ -174,6 +175,9 @@ def solo_game(browser: Any, site: str, artefacts: Path) -> Iterator[SoloGame]:
         page.inner_text(".scores"),
         clicks,
         bool(shot),
+        page.eval_on_selector_all(
+            "article.player", "(seats) => seats.map((s) => s.querySelector('div.line').innerText)"
+        ),
     )
     assert problems == []
     context.close()
@@ -189,6 +193,10 @@ def test_one_person_plays_a_whole_game_against_two_bots(solo_game: SoloGame) -> 
     assert ("Anna (you) wins" in solo_game.sheet_text) == (winners == [0])
     assert solo_game.clicks >= 10
     assert solo_game.previews_seen
+    # Every seat's hand is told, an empty one too (as "no cards", not a blank line).
+    hands = Game.from_record(record).state.hands
+    assert len(solo_game.hand_lines) == 3
+    assert [("no cards" in line) for line in solo_game.hand_lines] == [not h for h in hands]
 
 
 def test_the_replay_steps_both_ways_and_shows_every_hand(

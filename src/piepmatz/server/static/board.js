@@ -240,6 +240,7 @@ function drawPlayer(model, p, pick) {
       !hand.cards ? h("span", { class: "cards small" }, (hand.shown || []).map((c) => bird(c, { title: _("{card}: everybody saw it drawn", { card: birdLabel(c) }) })),
         range(Math.max(0, hand.size - (hand.shown || []).length)).map(() => bird(null))) : null,
       p === model.me ? h("span", {}, hand.size ? ngettext("{count} card (below)", "{count} cards (below)", hand.size) : _("no cards")) : null,
+      p !== model.me && !hand.size ? h("span", {}, _("no cards")) : null,
       hand.kept && hand.kept.length ? h("span", { class: "kept" }, _("keeps"), " ", hand.kept.map((c) => bird(c))) : null),
     drawSeeds(model, p),
     model.pests[p].length ? h("div", { class: "line" }, h("span", { class: "what" }, _("Pests")), model.pests[p].map((c) => feeder(c))) : null,
