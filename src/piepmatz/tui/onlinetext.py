@@ -94,7 +94,7 @@ class OnlineText:
         labels = self.labels()
         self.say("")
         self.say(status_text(self.view, labels, str(self.table["rules"]), None).plain)
-        self.say(table_text(self.view, labels, header=False).plain)
+        self.say(table_text(self.view, labels).plain)
 
     def print_backlog(self) -> None:
         for line in self.backlog:
