@@ -660,9 +660,12 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     out, err = capsys.readouterr()
     lines = out.splitlines()
     assert lines[0] == f"Piepmatz at http://{address} · standard rules · Ben (you), Bot 2 (random)"
-    # help: every legal action numbered, with the server's preview of what it does.
-    listed = [line for line in lines if re.match(r"^\s+\d+\. (play|collect|draw|keep) ", line)]
-    assert listed and all(len(line.split()) > 4 for line in listed[:3]), listed[:3]
+    # help: every legal action numbered, in words, with the server's preview of what it does
+    # and the notation to type; birds in words on the table too.
+    listed = [line for line in lines if re.match(r"^\s+\d+\. .+ — .+ \((play|draw) .+\)$", line)]
+    plays = [line for line in listed if re.search(r"[a-z] [1-6][♂♀] → .+ \(play ", line)]
+    assert plays, listed[:3]  # the first decision is a play: its birds in words
+    assert re.search(r"^YOUR HAND \(Ben\)  [A-Z][a-z]+( [a-z]+)? [1-6][♂♀]", out, re.MULTILINE)
     assert "Ben: hello table\n" in out  # the chat, as the server says it to everyone
     assert "error: there is no move 0: choose 1-" in err
     assert err.count("error: ") == 2, err  # the two refused lines, and nothing else

@@ -57,9 +57,20 @@ class Pipe:
         self.proc.stdin.flush()
 
 
+#: A bird in the engine's code (``BL5m``), and one in words (``House sparrow 5♀``).
+CODE = re.compile(r"\b[A-Z]{2}[1-6][mf]\b")
+WORDS = re.compile(r"\b[A-Z][a-z]+(?: [a-z]+)? [1-6][♂♀]")
+
+
 def legal_from_help(text: str) -> list[str]:
-    lines = text.split("Legal actions (type one as shown, or its number):\n", 1)[1].splitlines()
-    return [line[5:25].strip() for line in lines if line[:3].strip().isdigit()]
+    """The notation of each move ``help`` listed: in brackets after the move in words, or
+    (``--codes``) first, lined up."""
+    if "Legal actions (type one as shown, or its number):\n" in text:
+        lines = text.split("Legal actions (type one as shown, or its number):\n", 1)[1]
+        return [line[5:25].strip() for line in lines.splitlines() if line[:3].strip().isdigit()]
+    lines = text.split("Legal actions (type a number, or the notation in brackets):\n", 1)[1]
+    found = [re.fullmatch(r" *\d+\. .+ \(([^()]+)\)", line) for line in lines.splitlines()]
+    return [f.group(1) for f in found if f]
 
 
 def test_a_whole_game_through_a_pipe() -> None:
@@ -81,6 +92,9 @@ def test_a_whole_game_through_a_pipe() -> None:
         assert decisions < 400
     assert pipe.proc.wait(timeout=30) == 0
     assert decisions > 20  # a whole game, not an early exit
+    # Birds in words, as a screen reader reads them out; their codes only in help's brackets.
+    assert WORDS.search(transcript.split("YOUR HAND (Player 1)  ", 1)[1].splitlines()[0])
+    assert not CODE.search(transcript)
     # Seats as people count them, seeds by their eggs, plurals right.
     assert "Turn 1: Player " in transcript and "Player 0" not in transcript
     assert "-egg seed" in transcript and "(seed (" not in transcript
@@ -95,6 +109,21 @@ def test_a_whole_game_through_a_pipe() -> None:
     expected = score_sheet_text(session.game.score(), [session.label(p) for p in range(2)]).plain
     assert transcript.rstrip().endswith(expected.rstrip())
     assert "The game is over." in transcript
+
+
+def test_codes_show_the_birds_as_a_script_reads_them() -> None:
+    pipe = Pipe("--seats", "human,random", "--seed", "3", "--codes")
+    out, prompt = pipe.read()
+    assert prompt is not None
+    hand = out.split("YOUR HAND (Player 1)  ", 1)[1].splitlines()[0].split()
+    assert len(hand) == 4 and all(CODE.fullmatch(card) for card in hand)
+    assert not WORDS.search(out.split("PERCHES", 1)[1])
+    pipe.send("help")
+    helped, _ = pipe.read()
+    legal = legal_from_help(helped)
+    assert legal and all(re.fullmatch(r"play [A-Z]{2}[1-6][mf] [12]", a) for a in legal)
+    pipe.send("quit")
+    assert pipe.proc.wait(timeout=30) == 0
 
 
 def test_end_of_input_quits_cleanly() -> None:
@@ -225,6 +254,12 @@ def test_conflicting_or_bad_options_are_refused_before_anything_is_read(
     assert message in captured.err and captured.out == ""
 
 
+def test_codes_without_text_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--codes", "--seed", "3"]) == 2
+    captured = capsys.readouterr()
+    assert "argument --codes: goes with --text" in captured.err and captured.out == ""
+
+
 def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLike[str]) -> None:
     session = Session.new(["random", "random"], seed=6)
     while not session.state_over:
@@ -291,7 +326,7 @@ def test_script_errors_go_to_stderr_and_numbers_and_any_case_choose() -> None:
     assert len(errors) == 5
     text = out.getvalue()
     assert "error" not in text
-    assert f"  1. {first:<20}" in text  # help numbers the moves
+    assert re.search(rf"^  1\. .+ \({first}\)$", text, re.MULTILINE)  # help numbers the moves
     # ``play bu1f 1`` in lower case was read as the first move; ``2`` chose the next decision's
     # second option.
     assert str(session.game.actions[0]) == first

@@ -40,6 +40,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("--seed", type=int, default=None, help="deal with this seed")
     play.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
     play.add_argument(
+        "--codes",
+        action="store_true",
+        help="with --text: birds in the engine's codes (BL5m), as a script reads them, "
+        "rather than in words (Blackbird 5♂)",
+    )
+    play.add_argument(
         "--no-hints", action="store_true", help="no hints from the bot at this table (key h)"
     )
     play.add_argument(
@@ -138,6 +144,12 @@ def _seats(args: argparse.Namespace) -> list[str] | None:
 def run_play(args: argparse.Namespace) -> int:
     from piepmatz.bots.plugins import PluginError, load_plugins
 
+    if args.codes and not args.text:
+        sys.stderr.write(
+            "piepmatz play: argument --codes: goes with --text "
+            "(the full-screen game switches between codes and tiles with the c key)\n"
+        )
+        return 2
     if args.server or args.join or args.link or args.list or args.find:
         return run_online(args)
     from piepmatz.records import GameFileError, load_game
@@ -183,7 +195,7 @@ def run_play(args: argparse.Namespace) -> int:
             seats = seats or default_seats()
             session = Session.new(seats, rules, args.seed, hints=not args.no_hints)
         delay = 0.0 if args.delay is None else args.delay
-        return TextGame(session, sys.stdout, sys.stdin, delay).run()
+        return TextGame(session, sys.stdout, sys.stdin, delay, codes=args.codes).run()
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         from piepmatz.i18n import _
@@ -273,7 +285,7 @@ def run_online(args: argparse.Namespace) -> int:
     if args.text:
         from .onlinetext import OnlineText
 
-        return OnlineText(seating, sys.stdout, sys.stdin, sys.stderr).run()
+        return OnlineText(seating, sys.stdout, sys.stdin, sys.stderr, args.codes).run()
     from .app import PiepmatzApp
 
     PiepmatzApp(online=seating).run()

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from websockets.exceptions import WebSocketException
 
-from piepmatz.core import Game, PlayerView
+from piepmatz.core import Action, Game, PlayerView
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import Event
 from piepmatz.core.viewjson import events_from_json, view_from_json
@@ -40,15 +40,19 @@ from .online import (
     seat_labels,
     seat_names,
 )
-from .render import score_sheet_text, status_text, table_text
-from .textmode import normalise
+from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
+from .textmode import help_heading, help_line, normalise
 
 
 class OnlineText:
     """One seat's game at an online table, as lines on ``out``, answered from ``inp``."""
 
-    def __init__(self, seating: Seating, out: TextIO, inp: TextIO, err: TextIO) -> None:
+    def __init__(
+        self, seating: Seating, out: TextIO, inp: TextIO, err: TextIO, codes: bool = False
+    ) -> None:
         self.seating = seating
+        #: Birds in the engine's codes (``--codes``), else in words.
+        self.codes = codes
         self.out, self.inp, self.err = out, inp, err
         self.client: SeatClient | None = None
         self.table: dict[str, Any] | None = None
@@ -94,7 +98,7 @@ class OnlineText:
         labels = self.labels()
         self.say("")
         self.say(status_text(self.view, labels, str(self.table["rules"]), None).plain)
-        self.say(table_text(self.view, labels).plain)
+        self.say(table_text(self.view, labels, cards=CODES if self.codes else WORDS).plain)
 
     def print_backlog(self) -> None:
         for line in self.backlog:
@@ -119,9 +123,9 @@ class OnlineText:
         return list(self.state.get("legal") or []) if self.state else []
 
     def print_help(self) -> None:
-        self.say(_("Legal actions (type one as shown, or its number):"))
+        self.say(help_heading(self.codes))
         for n, action in enumerate(self.legal(), 1):
-            self.say(f"{n:>3}. {action:<20} {self.previews.get(action, '')}".rstrip())
+            self.say(help_line(n, action, self.previews.get(action, ""), self.codes))
         self.say(_("Other commands: help, table, hint, say TEXT, back, quit"))
 
     # ------------------------------------------------------------------ messages
@@ -156,7 +160,9 @@ class OnlineText:
                     self.helping = False
                     self.print_help()
         elif kind == "hint":
-            self.say(hint_line(message, str(message["action"])))
+            action = str(message["action"])
+            said = action if self.codes else action_text(Action.parse(action))
+            self.say(hint_line(message, said))
         elif kind == "error":
             self.error(str(message.get("message", "")))
             if message.get("code") in SEAT_REFUSED:

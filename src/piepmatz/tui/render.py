@@ -35,6 +35,7 @@ from piepmatz.text import scoresheet
 from piepmatz.text.words import (
     Part,
     action_words,
+    bird_words,
     feeder,
     seat_name,
     short_label,
@@ -184,8 +185,44 @@ class Cards:
         return out if out else Text(_("no birds yet"), style="dim")
 
 
+@dataclass(frozen=True)
+class WordCards(Cards):
+    """Birds in words (``Blackbird 5♂``), plain: what a screen reader reads out as the bird,
+    where a code (``BL5m``) is read letter by letter. The text mode's way."""
+
+    def bird(self, card: int) -> Text:
+        return Text(bird_words(card))
+
+    def birds(self, cards: Sequence[int], sep: str = " ", inline: bool = False) -> Text:
+        if not cards:
+            return Text("—")
+        return Text(", ".join(bird_words(c) for c in cards))
+
+    def sentence(self, parts: Sequence[Part], style: str = "") -> Text:
+        return Text("".join(part.text for part in parts), style=style)
+
+    def words(self, text: str, style: str = "") -> Text:
+        said = _BIRD_CODE.sub(lambda code: bird_words(BIRD_NAMES.index(code.group(0))), text)
+        return Text(said, style=style)
+
+    def drawn(self, text: Text) -> Text:
+        return self.words(text.plain)
+
+    def collection(self, collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
+        by_species: dict[int, list[int]] = {}
+        for card in sorted(collection):
+            by_species.setdefault(BIRD_SPECIES[card], []).append(card)
+        groups = []
+        for s, cards in sorted(by_species.items()):
+            code = SPECIES[s]
+            birds = " ".join(f"{BIRD_VALUE[c]}{SEX[BIRD_FEMALE[c]]}" for c in cards)
+            groups.append(f"{species_name(code)} {birds}" + (" ★" if majority_of.get(code) else ""))
+        return Text("; ".join(groups) if groups else _("no birds yet"))
+
+
 CODES = Cards(codes=True)
 TILES = Cards(codes=False)
+WORDS = WordCards()
 
 
 def pest_codes(cards: Sequence[int]) -> str:
@@ -257,11 +294,15 @@ def table_text(
         perch, ground = row_strength(row)
         t.append(f" {i + 1} ", style="bold reverse")
         t.append(" ")
-        t.append_text(cards.bird(row[0]))
+        perch_bird = cards.bird(row[0])
+        t.append_text(perch_bird)
         t.append(" ┃ ")
         line = cards.birds(row[1:])
         t.append_text(line)
-        pad = max(1, (34 if cards.codes else 40) - len(line.plain))
+        if isinstance(cards, WordCards):  # names of different lengths: the rows line up anyway
+            pad = max(1, 48 - len(perch_bird.plain) - len(line.plain))
+        else:
+            pad = max(1, (34 if cards.codes else 40) - len(line.plain))
         t.append(" " * pad)
         t.append(_("ground {ground:>2} vs perch {perch}").format(ground=ground, perch=perch) + "\n")
     t.append(_("SEED COLUMN"), style="bold underline")
@@ -276,8 +317,10 @@ def table_text(
     t.append(_("DISPLAY"), style="bold underline")
     # The display's slots line up under the seed column's positions.
     t.append(" " * max(1, len(_("SEED COLUMN")) + 1 - len(_("DISPLAY"))))
+    # Birds in words are apart, as a list is read: "1: Blackbird 5♂, 2: …".
+    apart = isinstance(cards, WordCards)
     for slot, card in enumerate(view.display):
-        t.append(f" {slot + 1}:", style="dim")
+        t.append(("," if slot and apart else "") + f" {slot + 1}:" + " " * apart, style="dim")
         if card >= 0:
             t.append_text(cards.bird(card))
         else:

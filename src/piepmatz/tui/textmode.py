@@ -1,9 +1,11 @@
 """``piepmatz play --text``: the game as plain lines on stdin/stdout.
 
 For screen readers, scripts and pipes. Before each decision of a person the table is printed as
-that seat sees it, then a prompt; a line in the engine's notation (``play BL5m 2``, ``draw deck``,
-card codes in any case) or the number of a move in the ``help`` list answers it. ``help`` lists
-the legal actions, numbered, with what each would do; ``table`` prints the table again; ``hint``
+that seat sees it (birds in words, as a screen reader reads them out: ``Blackbird 5♂``; with
+``--codes`` in the engine's codes, ``BL5m``), then a prompt; a line in the engine's notation
+(``play BL5m 2``, ``draw deck``, card codes in any case) or the number of a move in the ``help``
+list answers it. ``help`` lists the legal actions, numbered, with what each would do and its
+notation; ``table`` prints the table again; ``hint``
 asks the hard bot (unless the table has hints off); ``quit`` (or the end of input) leaves. A
 malformed or illegal line gets an error on stderr and the question again; the game is unchanged,
 and when the input is not a terminal (a script) the exit status is 1 at the end, so that a script
@@ -26,7 +28,7 @@ from piepmatz.text.preview import preview
 from piepmatz.text.words import bot_level, phase_words, reason, seat_name, tell
 
 from .hints import hint_seed, hint_text
-from .render import score_sheet_text, status_text, table_text
+from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
 from .session import SaveFileError, Session
 
 #: Card codes in any case (``bl5m``) read as the engine writes them (``BL5m``).
@@ -38,6 +40,22 @@ def normalise(line: str) -> str:
     return " ".join(_CARD_CODES.get(word.lower(), word.lower()) for word in line.split())
 
 
+def help_heading(codes: bool) -> str:
+    """The line above ``help``'s list."""
+    if codes:
+        return _("Legal actions (type one as shown, or its number):")
+    return _("Legal actions (type a number, or the notation in brackets):")
+
+
+def help_line(number: int, notation: str, headline: str, codes: bool) -> str:
+    """A legal action in ``help``'s list: the move in words, what it would do and the notation
+    to type; with ``codes`` the notation first, lined up, as a script reads it."""
+    if codes:
+        return f"{number:>3}. {notation:<20} {headline}".rstrip()
+    said = action_text(Action.parse(notation), short=True)
+    return f"{number:>3}. {said}{' — ' + headline if headline else ''} ({notation})"
+
+
 class TextGame:
     def __init__(
         self,
@@ -46,8 +64,12 @@ class TextGame:
         inp: TextIO,
         delay: float = 0.0,
         err: TextIO | None = None,
+        codes: bool = False,
     ) -> None:
         self.session = session
+        #: Birds in the engine's codes (``--codes``), else in words.
+        self.codes = codes
+        self.cards = CODES if codes else WORDS
         self.out = out
         self.inp = inp
         self.err = sys.stderr if err is None else err
@@ -86,14 +108,14 @@ class TextGame:
         labels = self.labels()
         self.say("")
         self.say(status_text(view, labels, game.state.rules.name, game.options.seed).plain)
-        self.say(table_text(view, labels).plain)
+        self.say(table_text(view, labels, cards=self.cards).plain)
 
     def print_help(self, player: int) -> None:
         view = self.session.view(player)
-        self.say(_("Legal actions (type one as shown, or its number):"))
+        self.say(help_heading(self.codes))
         for n, action_id in enumerate(self.session.game.state.legal_action_ids(), 1):
-            action = f"{Action.from_id(action_id)!s:<20}"
-            self.say(f"{n:>3}. {action} {preview(view, action_id).headline}")
+            notation = str(Action.from_id(action_id))
+            self.say(help_line(n, notation, preview(view, action_id).headline, self.codes))
         self.say(_("Other commands: help, table, hint, save FILE, save --replace FILE, quit"))
 
     def print_hint(self, player: int) -> None:
@@ -103,7 +125,7 @@ class TextGame:
         found = hint(self.session.view(player), hint_seed(self.session.game), self.hint_bot)
         self.say(
             _("Hint ({bot} bot): {hint}").format(
-                bot=bot_level(found.bot), hint=hint_text(found, notation=True)
+                bot=bot_level(found.bot), hint=hint_text(found, notation=self.codes)
             )
         )
 
