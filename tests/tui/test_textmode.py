@@ -95,6 +95,9 @@ def test_a_whole_game_through_a_pipe() -> None:
     # Birds in words, as a screen reader reads them out; their codes only in help's brackets.
     assert WORDS.search(transcript.split("YOUR HAND (Player 1)  ", 1)[1].splitlines()[0])
     assert not CODE.search(transcript)
+    # Seeds by their eggs in words too ("1: 3 eggs, 2: 1 egg"), not "S3".
+    assert re.search(r"^SEED COLUMN  1: [1-3] eggs?, 2: ", transcript, re.MULTILINE)
+    assert not re.search(r"\bS[1-3]\b", transcript)
     # Seats as people count them, seeds by their eggs, plurals right.
     assert "Turn 1: Player " in transcript and "Player 0" not in transcript
     assert "-egg seed" in transcript and "(seed (" not in transcript
@@ -118,6 +121,7 @@ def test_codes_show_the_birds_as_a_script_reads_them() -> None:
     hand = out.split("YOUR HAND (Player 1)  ", 1)[1].splitlines()[0].split()
     assert len(hand) == 4 and all(CODE.fullmatch(card) for card in hand)
     assert not WORDS.search(out.split("PERCHES", 1)[1])
+    assert re.search(r"^SEED COLUMN  1:S[1-3] 2:S", out, re.MULTILINE)
     pipe.send("help")
     helped, _ = pipe.read()
     legal = legal_from_help(helped)

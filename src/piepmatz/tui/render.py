@@ -27,6 +27,8 @@ from piepmatz.core.cards import (
     BIRD_SPECIES,
     BIRD_VALUE,
     FEEDER_EGGS,
+    FEEDER_KIND,
+    SEED,
     SPECIES,
 )
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
@@ -102,6 +104,10 @@ class Cards:
         if self.codes:
             return bird(card)
         return Text(tile_text(card), style=SPECIES_TILE[SPECIES[BIRD_SPECIES[card]]])
+
+    def seed(self, card: int) -> str:
+        """A feeder card on the table: a seed by its eggs (``S2``), a pest by name."""
+        return feeder(card)
 
     def birds(self, cards: Sequence[int], sep: str = " ", inline: bool = False) -> Text:
         """Birds one after the other; ``inline`` in running text, tiles without the padding
@@ -192,6 +198,12 @@ class WordCards(Cards):
 
     def bird(self, card: int) -> Text:
         return Text(bird_words(card))
+
+    def seed(self, card: int) -> str:
+        if FEEDER_KIND[card] != SEED:
+            return feeder(card)
+        eggs = FEEDER_EGGS[card]
+        return ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs)
 
     def birds(self, cards: Sequence[int], sep: str = " ", inline: bool = False) -> Text:
         if not cards:
@@ -307,18 +319,18 @@ def table_text(
         t.append(_("ground {ground:>2} vs perch {perch}").format(ground=ground, perch=perch) + "\n")
     t.append(_("SEED COLUMN"), style="bold underline")
     t.append(" ")
+    # Feeder cards and birds in words are apart, as a list is read: "1: 3 eggs, 2: …".
+    apart = isinstance(cards, WordCards)
     for pos, card in enumerate(view.column):
-        t.append(f" {pos + 1}:", style="dim")
-        t.append(feeder(card), style="bold")
+        t.append(("," if pos and apart else "") + f" {pos + 1}:" + " " * apart, style="dim")
+        t.append(cards.seed(card), style="bold")
         pest = view.column_pests[pos]
         if pest >= 0:
-            t.append(f"+{feeder(pest)}", style="bold magenta")
+            t.append(f"{' + ' if apart else '+'}{cards.seed(pest)}", style="bold magenta")
     t.append("   " + _("feeder deck {count}").format(count=view.feeder_deck_size) + "\n")
     t.append(_("DISPLAY"), style="bold underline")
     # The display's slots line up under the seed column's positions.
     t.append(" " * max(1, len(_("SEED COLUMN")) + 1 - len(_("DISPLAY"))))
-    # Birds in words are apart, as a list is read: "1: Blackbird 5♂, 2: …".
-    apart = isinstance(cards, WordCards)
     for slot, card in enumerate(view.display):
         t.append(("," if slot and apart else "") + f" {slot + 1}:" + " " * apart, style="dim")
         if card >= 0:
@@ -341,7 +353,7 @@ def table_text(
             # choice they are among the kept and discarded (E3).
             shown = Text((_("kept or discarded:") if view.chosen[p] else _("incl.")) + " ")
             pieces.append(shown.append_text(cards.birds(view.shown[p], inline=True)))
-        pieces.append(_seeds(view, p, end))
+        pieces.append(_seeds(view, p, end, cards))
         if view.pests[p]:
             pieces.append(Text(_("pests {pests}").format(pests=pest_codes(view.pests[p]))))
         majority = {code: holder == p for code, holder in sheet.majority.items()}
@@ -363,7 +375,7 @@ def table_text(
     return t
 
 
-def _seeds(view: PlayerView, p: int, end: End | None) -> Text:
+def _seeds(view: PlayerView, p: int, end: End | None, cards: Cards = CODES) -> Text:
     """A player's seed pile: how many, their eggs, the blind ones (by value to their owner and,
     once the game is over, to everybody; else only how many)."""
     blind = view.blind_counts[p]
@@ -375,7 +387,9 @@ def _seeds(view: PlayerView, p: int, end: End | None) -> Text:
     if seeds:
         text += " (" + ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs)
         if blind and revealed is not None:
-            shown = " ".join(feeder(c) for c in revealed)
+            shown = (", " if isinstance(cards, WordCards) else " ").join(
+                cards.seed(c) for c in revealed
+            )
             text += ", " + _("{count} blind: {seeds}").format(count=blind, seeds=shown)
         elif blind:
             text += ", " + _("{count} blind").format(count=blind)
