@@ -39,6 +39,7 @@ from piepmatz.tui.online import (
     OnlineError,
     Seating,
     Server,
+    games_text,
     parse_link,
     player_key,
     table_name,
@@ -171,9 +172,66 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
     # The terminal's player key sat down there: "My games" at the server lists the table.
     capsys.readouterr()
     assert main(["games", "--server", address]) == 0
-    listed = capsys.readouterr().out
-    assert "Playing (0)" in listed and "Finished (1)" in listed
-    assert f"  {tables[0]}  Anna, Ben  over" in listed
+    listed = capsys.readouterr().out.splitlines()
+    none = "  None right now."
+    assert listed[:5] == ["Your turn (0)", none, "Waiting for others (0)", none, "Finished (1)"]
+    # As the browser lists it: who sat where (this terminal is Ben), how far, who won.
+    record = httpx.get(f"http://{address}/api/tables/{tables[0]}/record").json()
+    won = {(0,): "Anna won", (1,): "you won"}.get(tuple(record["result"]["winners"]), "shared")
+    moves = len(record["actions"])
+    assert listed[5].startswith(f"  Table {tables[0]} · Anna, Ben (you) · {moves} moves played · ")
+    assert listed[5].endswith(won) or (won == "shared" and "shared win: Anna, Ben" in listed[5])
+    assert listed[6] == f"    piepmatz replay http://{address}/replay/{tables[0]}"
+
+
+def test_games_lists_each_table_as_the_browsers_my_games_does() -> None:
+    anna, bot = {"kind": "human", "name": "Anna"}, {"kind": "easy", "name": None}
+    ben, free = {"kind": "human", "name": "Ben"}, {"kind": "human", "name": None}
+
+    def game(table: str, seats: list[Any], **rest: Any) -> dict[str, Any]:
+        return {"table": table, "seat": 0, "seats": seats, "status": "playing", "move": 7} | rest
+
+    def over(table: str, how: str, winners: list[int], seat: int | None = None) -> dict[str, Any]:
+        ending = {"how": how, "winners": winners, "seat": seat}
+        return game(table, [anna, ben], status="over", move=60, ending=ending)
+
+    games = {
+        "playing": [
+            game("t1", [anna, bot], your_turn=True),
+            game("t2", [anna, free], status="waiting", move=0),
+            # What a server may send that is not what it should: shown, never a crash.
+            game("t3", [{"kind": "human", "name": 7}, "nonsense"], move="many"),
+        ],
+        "finished": [
+            over("t4", "played_out", [0]),
+            over("t5", "played_out", [1]),
+            over("t6", "played_out", [0, 1]),
+            over("t7", "resigned", [0], seat=1),
+            over("t8", "aborted", []),
+        ],
+    }
+    assert games_text(games, "http://h").splitlines() == [
+        "Your turn (1)",
+        "  Table t1 · Anna (you), Bot 2 (easy) · 7 moves played",
+        "    piepmatz play --server http://h --join t1",
+        "Waiting for others (2)",
+        "  Table t2 · Anna (you), (free seat) · waiting for people to join",
+        "    piepmatz play --server http://h --join t2",
+        "  Table t3 · (free seat) (you) · 0 moves played",
+        "    piepmatz play --server http://h --join t3",
+        "Finished (5)",
+        "  Table t4 · Anna (you), Ben · 60 moves played · you won",
+        "    piepmatz replay http://h/replay/t4",
+        "  Table t5 · Anna (you), Ben · 60 moves played · Ben won",
+        "    piepmatz replay http://h/replay/t5",
+        "  Table t6 · Anna (you), Ben · 60 moves played · shared win: Anna, Ben",
+        "    piepmatz replay http://h/replay/t6",
+        "  Table t7 · Anna (you), Ben · 60 moves played · Ben resigned, Anna won",
+        "    piepmatz replay http://h/replay/t7",
+        "  Table t8 · Anna (you), Ben · 60 moves played · aborted, no winner",
+        "    piepmatz replay http://h/replay/t8",
+    ]
+    assert games_text({}, "http://h").splitlines()[1] == "  None right now."
 
 
 def test_a_spectators_link_watches_the_whole_game_with_nothing_to_play(

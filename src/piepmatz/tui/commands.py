@@ -502,9 +502,8 @@ def _public_tables(server: Server) -> str:
 
 def run_games(args: argparse.Namespace) -> int:
     """``piepmatz games --server URL``: the server's "My games" for this terminal's key."""
-    from piepmatz.i18n import _
 
-    from .online import OnlineError, Server, player_key
+    from .online import OnlineError, Server, games_text, player_key
 
     try:
         server = Server(args.server)
@@ -512,17 +511,7 @@ def run_games(args: argparse.Namespace) -> int:
     except OnlineError as exc:
         sys.stderr.write(f"piepmatz games: {exc}\n")
         return 2
-    out = []
-    for heading, key in ((_("Playing"), "playing"), (_("Finished"), "finished")):
-        listed = games[key]
-        out.append(f"{heading} ({len(listed)})")
-        for game in listed:
-            turn = " · " + _("your move") if game.get("your_turn") else ""
-            players = ", ".join(str(p) for p in game.get("players", []))
-            out.append(f"  {game.get('table')}  {players}  {game.get('status', '')}{turn}")
-            if key == "playing":
-                out.append(f"    piepmatz play --server {server.url} --join {game.get('table')}")
-    sys.stdout.write("\n".join(out) + "\n")
+    sys.stdout.write(games_text(games, server.url) + "\n")
     return 0
 
 

@@ -365,6 +365,75 @@ def hint_line(message: dict[str, Any], action: str) -> str:
     )
 
 
+def _seat(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat of a server's answer, as far as it is shown: its kind, and a person's name."""
+    name = seat.get("name")
+    return {"kind": str(seat.get("kind", HUMAN)), "name": name if isinstance(name, str) else None}
+
+
+def ended_as(ending: Any, names: list[str], seat: Any) -> str:
+    """How a finished game ended, in a few words for a list of games ("you won", "Anna won",
+    "Ben resigned, Anna won", "aborted, no winner"), as the browser's "My games" says it."""
+    if not isinstance(ending, dict):
+        return ""
+    if ending.get("how") == "aborted":
+        return _("aborted, no winner")
+    named = range(len(names))
+    winners = [w for w in ending.get("winners") or [] if w in named]
+    who = ", ".join(names[w] for w in winners)
+    if ending.get("how") == "resigned" and ending.get("seat") in named:
+        return _("{loser} resigned, {winner} won").format(loser=names[ending["seat"]], winner=who)
+    if seat in winners:
+        return _("shared win: {names}").format(names=who) if len(winners) > 1 else _("you won")
+    return _("{names} won").format(names=who)
+
+
+def games_text(games: dict[str, Any], site: str) -> str:
+    """``piepmatz games``: a server's "My games" as the browser's page lists it: the tables
+    waiting for this player's move, those waiting for others, the finished games; each with
+    its seats, how far it went or how it ended, and the command that goes back to it."""
+
+    def tables(key: str) -> list[dict[str, Any]]:
+        found = games.get(key)
+        return [g for g in found if isinstance(g, dict)] if isinstance(found, list) else []
+
+    playing = tables("playing")
+    sections = [
+        (_("Your turn"), [g for g in playing if g.get("your_turn")]),
+        (_("Waiting for others"), [g for g in playing if not g.get("your_turn")]),
+        (_("Finished"), tables("finished")),
+    ]
+    out = []
+    for heading, listed in sections:
+        out.append(f"{heading} ({len(listed)})")
+        if not listed:
+            out.append("  " + _("None right now."))
+        for game in listed:
+            table, seat = str(game.get("table")), game.get("seat")
+            over = game.get("status") == "over"
+            # Each seat's kind and name (a server that sends only names: people by them).
+            given = game.get("seats") or [{"name": n} for n in game.get("players") or []]
+            seats = [_seat(s) for s in given if isinstance(s, dict)]
+            names = seat_names({"seats": seats})
+            mine = seat if isinstance(seat, int) else None
+            facts = [", ".join(seat_labels({"seats": seats}, names, mine))]
+            if game.get("status") == "waiting":
+                facts.append(_("waiting for people to join"))
+            else:
+                move = game.get("move")
+                moves = move if isinstance(move, int) else 0
+                played = ngettext("{count} move played", "{count} moves played", moves)
+                facts.append(played.format(count=moves))
+            if over:
+                facts.append(ended_as(game.get("ending"), names, seat))
+            out.append("  " + " · ".join([_("Table {table}").format(table=table), *facts]))
+            if over:
+                out.append(f"    piepmatz replay {site}/replay/{table}")
+            else:
+                out.append(f"    piepmatz play --server {site} --join {table}")
+    return "\n".join(out)
+
+
 def deal_part() -> str:
     """This player's part of the deal (``docs/protocol.md``, "A deal nobody could choose"):
     randomness of the terminal's own, so that the server alone cannot choose the deal."""
