@@ -376,12 +376,14 @@ def test_bad_input_ends_with_a_clear_message(
 def test_the_public_tables_are_listed_with_the_command_that_joins_each(
     address: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    opened = asyncio.run(
-        post(address, "/api/tables", {"seats": ["human", "human"], "name": "A", "public": True})
-    )
+    seats = {"seats": ["human", "human", "easy"], "name": "A", "public": True}
+    opened = asyncio.run(post(address, "/api/tables", seats))
     assert main(["play", "--server", address, "--list"]) == 0
-    out = capsys.readouterr().out
-    assert f"--join {opened['table']}" in out and "A, (free seat)" in out
+    # Its seats as the lobby names them: a bot by its number and level.
+    assert capsys.readouterr().out.splitlines() == [
+        f"Table {opened['table']} · standard rules · turn-based · A, (free seat), Bot 3 (easy)",
+        f"    piepmatz play --server http://{address} --join {opened['table']}",
+    ]
 
 
 def test_a_table_with_friends_shows_its_invites_until_they_sit_down(

@@ -481,23 +481,9 @@ def _sit(
 
 def _public_tables(server: Server) -> str:
     """The public tables waiting for people, one a line, with the command that joins each."""
-    from piepmatz.i18n import _
+    from .online import open_tables_text
 
-    tables = server.open_tables()
-    if not tables:
-        return _("No public table is waiting for people at {server}.").format(server=server.url)
-    lines = []
-    for table in tables:
-        seats = ", ".join(
-            str(s.get("name") or _("(free seat)"))
-            if s.get("kind") == "human"
-            else str(s.get("kind"))
-            for s in _dicts(table.get("seats"))
-        )
-        pace = (table.get("pace") or {}).get("name", "")
-        lines.append(f"{table.get('table')}  {table.get('rules', '')}  {pace}  {seats}")
-        lines.append(f"    piepmatz play --server {server.url} --join {table.get('table')}")
-    return "\n".join(lines)
+    return open_tables_text(server.open_tables(), server.url)
 
 
 def run_games(args: argparse.Namespace) -> int:

@@ -365,10 +365,16 @@ def hint_line(message: dict[str, Any], action: str) -> str:
     )
 
 
-def _seat(seat: dict[str, Any]) -> dict[str, Any]:
-    """A seat of a server's answer, as far as it is shown: its kind, and a person's name."""
-    name = seat.get("name")
-    return {"kind": str(seat.get("kind", HUMAN)), "name": name if isinstance(name, str) else None}
+def _seats(given: Any) -> dict[str, Any]:
+    """The seats of a server's answer as a ``table`` message has them, as far as they are
+    shown: each seat's kind, and a person's name (anything else left out)."""
+    seats = []
+    for seat in given if isinstance(given, list) else []:
+        if isinstance(seat, dict):
+            name = seat.get("name")
+            kind = str(seat.get("kind", HUMAN))
+            seats.append({"kind": kind, "name": name if isinstance(name, str) else None})
+    return {"seats": seats}
 
 
 def ended_as(ending: Any, names: list[str], seat: Any) -> str:
@@ -412,11 +418,9 @@ def games_text(games: dict[str, Any], site: str) -> str:
             table, seat = str(game.get("table")), game.get("seat")
             over = game.get("status") == "over"
             # Each seat's kind and name (a server that sends only names: people by them).
-            given = game.get("seats") or [{"name": n} for n in game.get("players") or []]
-            seats = [_seat(s) for s in given if isinstance(s, dict)]
-            names = seat_names({"seats": seats})
-            mine = seat if isinstance(seat, int) else None
-            facts = [", ".join(seat_labels({"seats": seats}, names, mine))]
+            seats = _seats(game.get("seats") or [{"name": n} for n in game.get("players") or []])
+            names = seat_names(seats)
+            facts = [", ".join(seat_labels(seats, names, seat if isinstance(seat, int) else None))]
             if game.get("status") == "waiting":
                 facts.append(_("waiting for people to join"))
             else:
@@ -432,6 +436,26 @@ def games_text(games: dict[str, Any], site: str) -> str:
             else:
                 out.append(f"    piepmatz play --server {site} --join {table}")
     return "\n".join(out)
+
+
+def open_tables_text(tables: list[Any], site: str) -> str:
+    """``play --list``: the public tables waiting for people, each with its rules, pace and
+    seats (as the lobby names them) and the command that joins it."""
+    if not tables:
+        return _("No public table is waiting for people at {server}.").format(server=site)
+    lines = []
+    for table in (t for t in tables if isinstance(t, dict)):
+        seats = _seats(table.get("seats"))
+        pace = table.get("pace")
+        facts = [
+            _("Table {table}").format(table=table.get("table")),
+            _("{rules} rules").format(rules=table.get("rules", "")),
+            str(pace.get("name", "")) if isinstance(pace, dict) else "",
+            ", ".join(seat_labels(seats, seat_names(seats), None)),
+        ]
+        lines.append(" · ".join(fact for fact in facts if fact))
+        lines.append(f"    piepmatz play --server {site} --join {table.get('table')}")
+    return "\n".join(lines)
 
 
 def deal_part() -> str:
