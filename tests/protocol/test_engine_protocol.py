@@ -63,7 +63,9 @@ def test_bad_requests_get_errors_and_change_nothing() -> None:
     before = ok(engine.handle({"type": "state"}))["state"]
     bad: list[tuple[Any, str]] = [
         ([1, 2], "must be a JSON object"),
-        ({"type": "fly"}, "unknown request type 'fly'"),
+        ({"type": "fly"}, 'unknown request type "fly"'),
+        ({"type": None}, "unknown request type null"),
+        ({"cmd": "legal"}, "the request has no 'type': choose one of apply, "),
         ({"type": "apply"}, "needs an 'action'"),
         ({"type": "apply", "action": "play ZZ1m 1"}, "not a bird card"),
         ({"type": "apply", "action": "draw deck"}, r"not possible now"),

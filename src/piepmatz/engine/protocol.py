@@ -84,9 +84,10 @@ class Engine:
             kind = request.get("type")
             handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
             if handler is None:
-                raise RequestError(
-                    f"unknown request type {kind!r}: choose one of {', '.join(sorted(_HANDLERS))}"
-                )
+                choose = f"choose one of {', '.join(sorted(_HANDLERS))}"
+                if "type" not in request:
+                    raise RequestError(f"the request has no 'type': {choose}")
+                raise RequestError(f"unknown request type {json.dumps(kind)}: {choose}")
             self.viewer = self._viewer(request)
             response = handler(self, request)
             response = {"type": "ok", "request": kind, **response}
