@@ -132,6 +132,7 @@ class SoloGame:
     clicks: int
     previews_seen: bool
     hand_lines: list[str]  # each seat's "Hand" line at the end
+    first_tags: list[str | None]  # each seat's tag that marks the first player, if any
 
 
 @pytest.fixture(scope="module")
@@ -178,6 +179,10 @@ def solo_game(browser: Any, site: str, artefacts: Path) -> Iterator[SoloGame]:
         page.eval_on_selector_all(
             "article.player", "(seats) => seats.map((s) => s.querySelector('div.line').innerText)"
         ),
+        page.eval_on_selector_all(
+            "article.player",
+            "(seats) => seats.map((s) => s.querySelector('.first-player')?.textContent ?? null)",
+        ),
     )
     assert problems == []
     context.close()
@@ -197,6 +202,9 @@ def test_one_person_plays_a_whole_game_against_two_bots(solo_game: SoloGame) -> 
     hands = Game.from_record(record).state.hands
     assert len(solo_game.hand_lines) == 3
     assert [("no cards" in line) for line in solo_game.hand_lines] == [not h for h in hands]
+    # The first player is marked in words ("1st" read as a place in the ranking).
+    first = Game.from_record(record).state.first_player
+    assert solo_game.first_tags == ["first player" if p == first else None for p in range(3)]
 
 
 def test_the_replay_steps_both_ways_and_shows_every_hand(

@@ -225,7 +225,8 @@ function drawPlayer(model, p, pick) {
   if (absent) status.push(h("span", { class: "tag stand-in" }, absent));
   const clock = model.clock?.(p);
   if (clock) status.push(clock);
-  if (model.first_player === p) status.push(h("span", { class: "tag", title: _("the first player") }, _("1st")));
+  // "1st" would read as a place in the ranking: the tag says what it is.
+  if (model.first_player === p) status.push(h("span", { class: "tag first-player", title: _("the first player: once the end is triggered, the game ends after the turn of the player seated just before them") }, _("first player")));
   if (model.phase === "last hand" && model.chosen?.[p]) status.push(h("span", { class: "tag" }, _("has chosen")));
   const hand = model.hands[p];
   return h("article", { class: `player${active ? " active" : ""}${p === model.me ? " me" : ""}`, dataset: { seat: String(p) },
