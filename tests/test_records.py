@@ -11,6 +11,7 @@ import pytest
 from piepmatz.cli import main
 from piepmatz.core import Game
 from piepmatz.records import GameFileError, load_game, save_doc
+from piepmatz.text.lines import cells
 
 
 def _finished(seed: int) -> Game:
@@ -193,3 +194,22 @@ def test_a_record_whose_seats_are_wrong_is_refused_saying_so(tmp_path: Path, sea
     path.write_text(json.dumps(game.record() | {"seats": seats}))
     with pytest.raises(GameFileError, match="the record's seats must be a list of its 3 seats"):
         load_game(path)
+
+
+def test_names_of_any_script_line_up_in_the_replays_score_sheet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CJK name and an emoji take two columns a character in a terminal: the sheet's columns
+    are padded by the columns a name takes, not by its characters."""
+    game = Game.new(players=3, seed=4)
+    while not game.state.is_over():
+        game.apply(game.state.legal_action_ids()[0])
+    seats = [{"kind": "human", "name": "山田太郎"}, {"kind": "human", "name": "Émile 🐦"}]
+    path = tmp_path / "online.json"
+    path.write_text(json.dumps(game.record() | {"seats": [*seats, TABLE_SEATS[1]]}))
+    assert main(["replay", str(path)]) == 0
+    sheet = capsys.readouterr().out.split("\n\n")[-1].splitlines()
+    rows = sheet[: sheet.index(next(line for line in sheet if line.startswith("birds"))) + 1]
+    assert rows[0].split() == ["山田太郎", "Émile", "🐦", "Bot", "3"]
+    # Every row right-aligned to the same column, counted as a terminal counts them.
+    assert len({cells(row) for row in rows}) == 1, rows

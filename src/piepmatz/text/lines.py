@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from typing import Final
 
 #: The width of the terminal the reports fit (``tournament``, ``compare``, ``review``,
@@ -26,3 +27,31 @@ def wrapped(text: str, first: str = "", later: str = "") -> list[str]:
         break_long_words=False,
         break_on_hyphens=False,
     )
+
+
+def cells(text: str) -> int:
+    """The columns ``text`` takes in a terminal: two for a wide or full-width character (CJK,
+    most emoji), none for a combining mark or a format character, one for the rest. People's
+    names at an online table may be any of these; the base install has no dependency to ask.
+
+    >>> cells("Anna"), cells("山田"), cells("Émile 🐦"), cells("e\u0301")
+    (4, 4, 8, 1)
+    """
+    return sum(
+        0
+        if unicodedata.category(char) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(char) in "WF"
+        else 1
+        for char in text
+    )
+
+
+def ljust(text: str, width: int) -> str:
+    """``text`` padded on the right to ``width`` columns (:func:`cells`)."""
+    return text + " " * max(0, width - cells(text))
+
+
+def rjust(text: str, width: int) -> str:
+    """``text`` padded on the left to ``width`` columns (:func:`cells`)."""
+    return " " * max(0, width - cells(text)) + text

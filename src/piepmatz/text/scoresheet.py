@@ -12,6 +12,7 @@ from piepmatz.core.cards import BIRD_EGGS, FEEDER_EGGS, SPECIES
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import PAIR_POINTS, ScoreSheet, breakdown
 from piepmatz.i18n import _, ngettext
+from piepmatz.text import lines
 from piepmatz.text.words import bird_words, seat_name, short_label, species_name
 
 
@@ -106,10 +107,12 @@ def table(sheet: ScoreSheet, labels: Sequence[str] | None = None) -> str:
     full = names(sheet, labels)
     heads = [short_label(label) for label in full]
     cells = rows(sheet, heads)
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    # Columns by the cells a terminal gives each name (a CJK name or an emoji takes two a
+    # character), so that they line up whatever people are called.
+    widths = [max(lines.cells(row[i]) for row in cells) for i in range(len(cells[0]))]
     out = [
         "  ".join(
-            cell.rjust(w) if i else cell.ljust(w)
+            lines.rjust(cell, w) if i else lines.ljust(cell, w)
             for i, (cell, w) in enumerate(zip(row, widths, strict=True))
         ).rstrip()
         for row in cells
