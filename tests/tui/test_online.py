@@ -208,6 +208,7 @@ def test_games_lists_each_table_as_the_browsers_my_games_does() -> None:
             over("t6", "played_out", [0, 1]),
             over("t7", "resigned", [0], seat=1),
             over("t8", "aborted", []),
+            game("t9", [anna, ben], status="over", ending={"how": "played_out", "winners": 1}),
         ],
     }
     assert games_text(games, "http://h").splitlines() == [
@@ -219,7 +220,7 @@ def test_games_lists_each_table_as_the_browsers_my_games_does() -> None:
         "    piepmatz play --server http://h --join t2",
         "  Table t3 · (free seat) (you) · 0 moves played",
         "    piepmatz play --server http://h --join t3",
-        "Finished (5)",
+        "Finished (6)",
         "  Table t4 · Anna (you), Ben · 60 moves played · you won",
         "    piepmatz replay http://h/replay/t4",
         "  Table t5 · Anna (you), Ben · 60 moves played · Ben won",
@@ -230,6 +231,8 @@ def test_games_lists_each_table_as_the_browsers_my_games_does() -> None:
         "    piepmatz replay http://h/replay/t7",
         "  Table t8 · Anna (you), Ben · 60 moves played · aborted, no winner",
         "    piepmatz replay http://h/replay/t8",
+        "  Table t9 · Anna (you), Ben · 7 moves played",
+        "    piepmatz replay http://h/replay/t9",
     ]
     assert games_text({}, "http://h").splitlines()[1] == "  None right now."
 

@@ -385,8 +385,11 @@ def ended_as(ending: Any, names: list[str], seat: Any) -> str:
     if ending.get("how") == "aborted":
         return _("aborted, no winner")
     named = range(len(names))
-    winners = [w for w in ending.get("winners") or [] if w in named]
+    given = ending.get("winners")
+    winners = [w for w in given if type(w) is int and w in named] if isinstance(given, list) else []
     who = ", ".join(names[w] for w in winners)
+    if not winners:  # not what a server sends: nothing to tell
+        return ""
     if ending.get("how") == "resigned" and ending.get("seat") in named:
         return _("{loser} resigned, {winner} won").format(loser=names[ending["seat"]], winner=who)
     if seat in winners:
@@ -430,7 +433,8 @@ def games_text(games: dict[str, Any], site: str) -> str:
                 facts.append(played.format(count=moves))
             if over:
                 facts.append(ended_as(game.get("ending"), names, seat))
-            out.append("  " + " · ".join([_("Table {table}").format(table=table), *facts]))
+            facts = [_("Table {table}").format(table=table), *filter(None, facts)]
+            out.append("  " + " · ".join(facts))
             if over:
                 out.append(f"    piepmatz replay {site}/replay/{table}")
             else:
