@@ -7,6 +7,8 @@ runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import subprocess
 import sys
 import warnings
@@ -84,7 +86,10 @@ def _pettingzoo(players: int, preset: str) -> None:
 
     from piepmatz.envs import piepmatz_v0
 
-    api_test(piepmatz_v0.env(players=players, preset=preset), num_cycles=1000)
+    # api_test prints "Starting API test" and "Passed API test" around the one line this
+    # command prints per check: it says ok or FAIL alone.
+    with contextlib.redirect_stdout(io.StringIO()):
+        api_test(piepmatz_v0.env(players=players, preset=preset), num_cycles=1000)
     seed_test(lambda: piepmatz_v0.env(players=players, preset=preset))
 
 
