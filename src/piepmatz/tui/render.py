@@ -16,6 +16,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 
@@ -99,6 +100,9 @@ class Cards:
     species' colour)."""
 
     codes: bool = True
+    #: Birds and seeds told as words, a list's items apart ("1: Blackbird 5♂, 2: …"), and
+    #: no column padding (a name's length varies).
+    spoken: ClassVar[bool] = False
 
     def bird(self, card: int) -> Text:
         if self.codes:
@@ -195,6 +199,8 @@ class Cards:
 class WordCards(Cards):
     """Birds in words (``Blackbird 5♂``), plain: what a screen reader reads out as the bird,
     where a code (``BL5m``) is read letter by letter. The text mode's way."""
+
+    spoken: ClassVar[bool] = True
 
     def bird(self, card: int) -> Text:
         return Text(bird_words(card))
@@ -311,7 +317,7 @@ def table_text(
         t.append(" ┃ ")
         line = cards.birds(row[1:])
         t.append_text(line)
-        if isinstance(cards, WordCards):  # names of different lengths: the rows line up anyway
+        if cards.spoken:  # names of different lengths: the rows line up anyway
             pad = max(1, 48 - len(perch_bird.plain) - len(line.plain))
         else:
             pad = max(1, (34 if cards.codes else 40) - len(line.plain))
@@ -319,8 +325,7 @@ def table_text(
         t.append(_("ground {ground:>2} vs perch {perch}").format(ground=ground, perch=perch) + "\n")
     t.append(_("SEED COLUMN"), style="bold underline")
     t.append(" ")
-    # Feeder cards and birds in words are apart, as a list is read: "1: 3 eggs, 2: …".
-    apart = isinstance(cards, WordCards)
+    apart = cards.spoken
     for pos, card in enumerate(view.column):
         t.append(("," if pos and apart else "") + f" {pos + 1}:" + " " * apart, style="dim")
         t.append(cards.seed(card), style="bold")
@@ -387,9 +392,7 @@ def _seeds(view: PlayerView, p: int, end: End | None, cards: Cards = CODES) -> T
     if seeds:
         text += " (" + ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs)
         if blind and revealed is not None:
-            shown = (", " if isinstance(cards, WordCards) else " ").join(
-                cards.seed(c) for c in revealed
-            )
+            shown = (", " if cards.spoken else " ").join(cards.seed(c) for c in revealed)
             text += ", " + _("{count} blind: {seeds}").format(count=blind, seeds=shown)
         elif blind:
             text += ", " + _("{count} blind").format(count=blind)

@@ -5,11 +5,10 @@ that seat sees it (birds in words, as a screen reader reads them out: ``Blackbir
 ``--codes`` in the engine's codes, ``BL5m``), then a prompt; a line in the engine's notation
 (``play BL5m 2``, ``draw deck``, card codes in any case) or the number of a move in the ``help``
 list answers it. ``help`` lists the legal actions, numbered, with what each would do and its
-notation; ``table`` prints the table again; ``hint``
-asks the hard bot (unless the table has hints off); ``quit`` (or the end of input) leaves. A
-malformed or illegal line gets an error on stderr and the question again; the game is unchanged,
-and when the input is not a terminal (a script) the exit status is 1 at the end, so that a script
-notices.
+notation; ``table`` prints the table again; ``hint`` asks the hard bot (unless the table has
+hints off); ``quit`` (or the end of input) leaves. A malformed or illegal line gets an error on
+stderr and the question again; the game is unchanged, and when the input is not a terminal (a
+script) the exit status is 1 at the end, so that a script notices.
 """
 
 from __future__ import annotations
