@@ -100,8 +100,8 @@ class Cards:
     species' colour)."""
 
     codes: bool = True
-    #: Birds and seeds told as words, a list's items apart ("1: Blackbird 5♂, 2: …"), and
-    #: no column padding (a name's length varies).
+    #: Birds and seeds told as words: a list's items apart ("1: Blackbird 5♂, 2: …"), and a
+    #: perch's row padded as a whole (a name's length varies).
     spoken: ClassVar[bool] = False
 
     def bird(self, card: int) -> Text:
