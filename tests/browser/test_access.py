@@ -270,9 +270,10 @@ def test_a_whole_game_by_keyboard_reading_only_the_accessibility_tree(
         expect(said.get_by_role("paragraph").last).to_contain_text("Your move.")
         heard.append(said.inner_text())
         before = log_lines.count()
-        # The head counts turns as the log does ("Turn 7: Anna." under "turn 7").
+        # The head says the rules and counts turns as the log does ("Turn 7: Anna.": turn 7).
         turn = re.findall(r"Turn (\d+):", log.inner_text())[-1]
-        expect(page.get_by_role("main")).to_contain_text(f"seat 1 · turn {turn} ·")
+        head = f"standard rules · seat 1 · turn {turn} ·"
+        expect(page.get_by_role("main")).to_contain_text(head)
         if options.count() == 0:
             # A bird to play: Tab to a playable card of the hand, Enter chooses it and its
             # perches become the listed moves, the first one focused.

@@ -492,7 +492,7 @@ class TablePage {
     const info = this.store.info;
     const parts = [
       ngettext("{count} player", "{count} players", info.players),
-      _("rules {rules}", { rules: info.rules }),
+      _("{rules} rules", { rules: info.rules }),
       this.store.seat === null ? _("spectating") : _("seat {number}", { number: this.store.seat + 1 }),
       this.store.state ? _("turn {turn}", { turn: this.store.state.view.turn }) : null,
       info.pace ? paceWords(info.pace) : null,
