@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -653,3 +654,45 @@ def test_every_lobby_setting_is_within_reach_on_a_phone(
         assert page.evaluate(_OUTSIDE) == [], f"{path} at {width} px"
         no_horizontal_scroll(page)
     page.close()
+
+
+#: The longest display name the server takes, with no space to break a line at.
+LONG_NAME = "W" * 32
+#: Whatever sticks out past the right edge of the window (the page cannot scroll sideways, so
+#: it would be cut off).
+_STICKING_OUT = """() => [...document.querySelectorAll('main *')]
+  .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+  .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${el.textContent.slice(0, 30)}`)"""
+
+
+def test_a_long_name_without_spaces_wraps_on_every_page_of_a_phone(
+    browser: Any, server: Any
+) -> None:
+    """A name is the person's own: 32 letters without a space break where they must, in the
+    lobby's list, the join form, the banner, the players, the score sheet and its explanation,
+    the replay and My games, and push nothing past a phone's edge."""
+    key = secrets.token_urlsafe(32)
+    listed = server.table(["human", "human", "easy"], name=LONG_NAME, public=True)["table"]
+    made = server.quick(3, key, name=LONG_NAME, seed=3)
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(f"localStorage.setItem('piepmatz.player', {json.dumps(key)});")
+    page = context.new_page()
+
+    def fits(path: str, ready: str) -> None:
+        page.goto(server.site + path)
+        page.wait_for_selector(ready, timeout=PATIENCE)
+        assert page.evaluate(_STICKING_OUT) == [], path
+        no_horizontal_scroll(page)
+
+    fits("/", f"#open-tables li:has-text('{listed}')")
+    fits(f"/play/{listed}", "#join-name")
+    # Mid-game, the banner tells the person's last move by their name.
+    server.advance(made, {"draw"})
+    fits(f"/play/{made['table']}?pace=0", f"#banner:has-text('{LONG_NAME}')")
+    server.finish(made)
+    fits(f"/play/{made['table']}?pace=0", ".scores")
+    page.click(".explained details[data-seat='0'] summary")
+    assert page.evaluate(_STICKING_OUT) == [], "the score explained"
+    fits(f"/replay/{made['table']}", "#deal-check")
+    fits("/games", f"#games li[data-table='{made['table']}']")
+    context.close()
