@@ -716,7 +716,7 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     """``play --text`` at the server: a script's lines answer the decisions in turn (a number
     of the help list, a line of notation, chat, commands); refused lines are told on stderr and
     asked again; the log is the server's, and the score sheet is the record's."""
-    script = ["help", "say hello table", "table", "0", "play XX9z 1"] + ["1"] * 400
+    script = ["help", "say hello table", "table", "hint", "0", "play XX9z 1"] + ["1"] * 400
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(script) + "\n"))
     argv = ["play", "--server", address, "--bots", "random", "--players", "2", "--name", "Ben"]
     assert main([*argv, "--text"]) == 1  # a script's refused lines: status 1 at the end
@@ -730,6 +730,12 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     assert plays, listed[:3]  # the first decision is a play: its birds in words
     assert re.search(r"^YOUR HAND \(Ben\)  [A-Z][a-z]+( [a-z]+)? [1-6][♂♀]", out, re.MULTILINE)
     assert "Ben: hello table\n" in out  # the chat, as the server says it to everyone
+    # The server's hint for the first decision (a play), its bird in words; the next prompt
+    # waits for it (a line of the pipe's output may begin with the prompt, the input unseen).
+    bird = r"[A-Z][a-z]+(?: [a-z]+)? [1-6][♂♀]"
+    hinted = rf"(?:^|\(play\)> )Hint \(hard bot\): {bird} → perch [12] — expected lead "
+    assert re.search(hinted, out, re.MULTILINE)
+    assert not re.search(r"\(play\)> Ben \(play\)> Hint", out)
     assert "error: there is no move 0: choose 1-" in err
     assert err.count("error: ") == 2, err  # the two refused lines, and nothing else
     # The server's log, by name; the prompt names the seat and what it decides.
@@ -917,9 +923,9 @@ def test_text_mode_asks_again_when_the_server_refuses_its_help() -> None:
     game = OnlineText(
         Seating(Server("http://host"), "abc", 0, "tok"), io.StringIO(), io.StringIO(), err
     )
-    game.asked, game.helping = 7, True  # an answer sent, then the list of moves asked for
+    game.asked, game.asking = 7, True  # an answer sent, then the list of moves asked for
     refused = {"type": "error", "code": "rate_limited", "message": "more than 20 messages"}
     assert game.take(refused) is None
     # Neither the answer nor the list is awaited any more: the prompt asks again.
-    assert game.asked is None and not game.helping
+    assert game.asked is None and not game.asking
     assert err.getvalue() == "error: more than 20 messages\n"

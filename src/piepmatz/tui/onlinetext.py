@@ -69,8 +69,9 @@ class OnlineText:
         self.greeted = False
         #: The move whose table was printed last.
         self.shown: int | None = None
-        #: ``help`` asked the server for the previews: the prompt waits for them.
-        self.helping = False
+        #: ``help`` asked the server for the previews, or ``hint`` for a hint: the prompt waits
+        #: for the answer (else it would come after the next prompt, on its line).
+        self.asking = False
         #: Log and chat lines that came before the table's message: printed after its greeting.
         self.backlog: list[str] = []
 
@@ -156,19 +157,20 @@ class OnlineText:
             if message.get("move") == self.state["move"]:
                 found = message.get("previews", [])
                 self.previews = {str(p["action"]): str(p["headline"]) for p in found}
-                if self.helping:
-                    self.helping = False
+                if self.asking:
+                    self.asking = False
                     self.print_help()
         elif kind == "hint":
             action = str(message["action"])
             said = action if self.codes else action_text(Action.parse(action))
             self.say(hint_line(message, said))
+            self.asking = False
         elif kind == "error":
             self.error(str(message.get("message", "")))
             if message.get("code") in SEAT_REFUSED:
                 return 2
             # A refused action or preview: the decision is asked again, the list not awaited.
-            self.asked, self.helping = None, False
+            self.asked, self.asking = None, False
         elif kind == "stand_in" and message.get("seat") == self.seating.seat:
             self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
         return None
@@ -190,7 +192,7 @@ class OnlineText:
         self.events = self.events[:start] + events_from_json(message["events"])
         self.view = view_from_json(message["view"], self.events)
         if message["move"] != (self.state or {}).get("move"):
-            self.previews, self.helping = {}, False
+            self.previews, self.asking = {}, False
         self.state = message
         # After a reconnect the log may start earlier: what was printed is not printed again.
         self.tell(*log[max(0, self.printed - start) :])
@@ -231,7 +233,7 @@ class OnlineText:
             if self.previews or not self.legal():
                 self.print_help()
             elif state is not None:
-                self.helping = True  # the prompt waits for the list
+                self.asking = True  # the prompt waits for the list
                 await self.send({"type": "preview", "move": state["move"]})
         elif word == "table":
             self.print_table()
@@ -242,6 +244,7 @@ class OnlineText:
             if not (self.table and self.table.get("hints")):
                 self.say(_("Hints are turned off at this table."))
             else:
+                self.asking = True  # the prompt waits for the hint
                 await self.send({"type": "hint", "move": state["move"]})
         elif word == "back":
             await self.send({"type": "back"})
@@ -310,7 +313,7 @@ class OnlineText:
                 state = self.state
                 deciding = state is not None and bool(self.legal()) and self.asked != state["move"]
                 # The table's message (names, rules) comes after the first state.
-                ready = self.table is not None and reading is None and not self.helping
+                ready = self.table is not None and reading is None and not self.asking
                 if ready and (deciding or self.stood_in()):
                     assert state is not None
                     if deciding and self.shown != state["move"]:
