@@ -138,3 +138,21 @@ def test_an_end_triggered_in_the_rounds_last_turn_starts_no_last_round() -> None
     # Seat 1 plays first: seat 0's is the round's last turn, and the game ends with it.
     ends = _trigger(first_player=1)
     assert "yours is the round's last turn" in ends and "last round starts" not in ends
+
+
+def test_the_last_hand_preview_names_each_bird_discarded_apart() -> None:
+    """ "discard Yellowhammer 4♂, Yellowhammer 4♀": in words, birds need a comma between them."""
+    from piepmatz.text.words import bird_words
+
+    told = 0
+    for state in positions(12):
+        if state.phase_name != "last hand":
+            continue
+        view = view_of(state, state.current_player)
+        for action_id in state.legal_action_ids():
+            kept = Action.from_id(action_id).cards
+            rest = [bird_words(c) for c in view.hand if c not in kept]
+            if len(rest) > 1:
+                assert preview(view, action_id).headline.startswith(f"discard {', '.join(rest)} ·")
+                told += 1
+    assert told

@@ -198,7 +198,7 @@ def _choice_headline(view: PlayerView, action: Action, steps: list[str]) -> str:
         rest = [bird_text(b) for b in view.hand if b not in action.cards]
         if not rest:
             return _("discard nothing")
-        return _("discard {birds}").format(birds=" ".join(rest))
+        return _("discard {birds}").format(birds=", ".join(rest))
     return steps[0] if steps else str(action)
 
 
