@@ -37,7 +37,6 @@ def run(
 ) -> int:
     """Review ``seat``'s decisions (0-based; people name the player from 1). ``names``: the
     seats as an online game's record names them, else "Player N"."""
-    names = list(names) if names else [seat_name(p) for p in range(game.options.players)]
     from tqdm import tqdm
 
     total = sum(1 for _ in decisions(game, seat))
@@ -65,7 +64,9 @@ def run(
         sys.stdout.write(dump_json(doc, indent=1) + "\n")
     else:
         sys.stdout.write(
-            report_text(game, label, seat, args.iterations, reviews, summary, names[seat])
+            report_text(
+                game, label, seat, args.iterations, reviews, summary, names[seat] if names else None
+            )
         )
     if args.plot:
         try:

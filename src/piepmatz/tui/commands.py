@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from piepmatz.args import add_language, add_plugin, rules_spec, seconds
 
@@ -466,14 +466,14 @@ def _sit(
     link (whoever holds it sits there: the token is the seat's credential); without a token
     this player's own seat there (their key sits there: "My games"), else a public table's
     first free seat."""
-    from .online import Seating
+    from .online import Seating, dicts
 
     if token is None:
         for game in server.my_games(key)["playing"]:
             if game.get("table") == table and type(game.get("seat")) is int:
                 return Seating(server, table, game["seat"], key)
         return server.join(table, name, None, hints=hints, player=key)
-    seats = _dicts(server.table(table).get("seats"))
+    seats = dicts(server.table(table).get("seats"))
     if any(s.get("seat") == seat and s.get("name") for s in seats):
         return Seating(server, table, int(seat or 0), token)
     return server.join(table, name, token, hints=hints, player=key)
@@ -488,7 +488,6 @@ def _public_tables(server: Server) -> str:
 
 def run_games(args: argparse.Namespace) -> int:
     """``piepmatz games --server URL``: the server's "My games" for this terminal's key."""
-
     from .online import OnlineError, Server, games_text, player_key
 
     try:
@@ -499,8 +498,3 @@ def run_games(args: argparse.Namespace) -> int:
         return 2
     sys.stdout.write(games_text(games, server.url) + "\n")
     return 0
-
-
-def _dicts(value: object) -> list[dict[str, Any]]:
-    """The objects of a list in a server's answer (anything else left out: only shown)."""
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from piepmatz import records
 from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.records import HUMAN, refusal
 from piepmatz.text.numbers import count, decimal, percent
@@ -323,15 +324,10 @@ def seat_names(table: dict[str, Any] | None, players: int | None = None) -> list
 def seat_labels(table: dict[str, Any] | None, names: list[str], seat: int | None) -> list[str]:
     """The seats as the table shows them: this terminal's marked "(you)", a bot's level."""
     seats = table["seats"] if table else []
-    labels = []
-    for p, name in enumerate(names):
-        kind = seats[p]["kind"] if p < len(seats) else HUMAN
-        if p == seat:
-            labels.append(_("{seat} (you)").format(seat=name))
-        elif kind != HUMAN:
-            labels.append(f"{name} ({bot_level(kind)})")
-        else:
-            labels.append(name)
+    kinds = [seats[p]["kind"] if p < len(seats) else HUMAN for p in range(len(names))]
+    labels = records.seat_labels(kinds, len(names), names)
+    if seat is not None and 0 <= seat < len(labels):
+        labels[seat] = _("{seat} (you)").format(seat=names[seat])
     return labels
 
 
@@ -365,15 +361,19 @@ def hint_line(message: dict[str, Any], action: str) -> str:
     )
 
 
+def dicts(value: object) -> list[dict[str, Any]]:
+    """The objects of a list in a server's answer (anything else left out: only shown)."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def _seats(given: Any) -> dict[str, Any]:
     """The seats of a server's answer as a ``table`` message has them, as far as they are
     shown: each seat's kind, and a person's name (anything else left out)."""
     seats = []
-    for seat in given if isinstance(given, list) else []:
-        if isinstance(seat, dict):
-            name = seat.get("name")
-            kind = str(seat.get("kind", HUMAN))
-            seats.append({"kind": kind, "name": name if isinstance(name, str) else None})
+    for seat in dicts(given):
+        name = seat.get("name")
+        kind = str(seat.get("kind", HUMAN))
+        seats.append({"kind": kind, "name": name if isinstance(name, str) else None})
     return {"seats": seats}
 
 
@@ -402,15 +402,11 @@ def games_text(games: dict[str, Any], site: str) -> str:
     waiting for this player's move, those waiting for others, the finished games; each with
     its seats, how far it went or how it ended, and the command that goes back to it."""
 
-    def tables(key: str) -> list[dict[str, Any]]:
-        found = games.get(key)
-        return [g for g in found if isinstance(g, dict)] if isinstance(found, list) else []
-
-    playing = tables("playing")
+    playing = dicts(games.get("playing"))
     sections = [
         (_("Your turn"), [g for g in playing if g.get("your_turn")]),
         (_("Waiting for others"), [g for g in playing if not g.get("your_turn")]),
-        (_("Finished"), tables("finished")),
+        (_("Finished"), dicts(games.get("finished"))),
     ]
     out = []
     for heading, listed in sections:
@@ -448,7 +444,7 @@ def open_tables_text(tables: list[Any], site: str) -> str:
     if not tables:
         return _("No public table is waiting for people at {server}.").format(server=site)
     lines = []
-    for table in (t for t in tables if isinstance(t, dict)):
+    for table in dicts(tables):
         seats = _seats(table.get("seats"))
         pace = table.get("pace")
         facts = [

@@ -94,6 +94,14 @@ def tile_text(card: int) -> str:
     return f"{species}{BIRD_VALUE[card]}{SEX[BIRD_FEMALE[card]]}{eggs:<3}"
 
 
+def by_species(collection: Sequence[int]) -> list[tuple[str, list[int]]]:
+    """A collection's birds grouped by species (its code), species and birds in order."""
+    groups: dict[int, list[int]] = {}
+    for card in sorted(collection):
+        groups.setdefault(BIRD_SPECIES[card], []).append(card)
+    return [(SPECIES[s], cards) for s, cards in sorted(groups.items())]
+
+
 @dataclass(frozen=True)
 class Cards:
     """How birds are drawn: the engine's codes (``BL5m``) or tiles (``Bl5♂•••`` on the
@@ -171,11 +179,7 @@ class Cards:
         ``majority_of`` marks with ★ the species whose strict majority this player holds.
         """
         out = Text()
-        by_species: dict[int, list[int]] = {}
-        for card in sorted(collection):
-            by_species.setdefault(BIRD_SPECIES[card], []).append(card)
-        for s, cards in sorted(by_species.items()):
-            code = SPECIES[s]
+        for code, cards in by_species(collection):
             if out:
                 out.append(" │ ", style="dim")
             if self.codes:
@@ -227,12 +231,8 @@ class WordCards(Cards):
         return self.words(text.plain)
 
     def collection(self, collection: Sequence[int], majority_of: dict[str, bool]) -> Text:
-        by_species: dict[int, list[int]] = {}
-        for card in sorted(collection):
-            by_species.setdefault(BIRD_SPECIES[card], []).append(card)
         groups = []
-        for s, cards in sorted(by_species.items()):
-            code = SPECIES[s]
+        for code, cards in by_species(collection):
             birds = " ".join(f"{BIRD_VALUE[c]}{SEX[BIRD_FEMALE[c]]}" for c in cards)
             groups.append(f"{species_name(code)} {birds}" + (" ★" if majority_of.get(code) else ""))
         return Text("; ".join(groups) if groups else _("no birds yet"))
