@@ -143,8 +143,10 @@ class OnlineTableScreen(Screen[None]):
         self.finished: Game | None = None
         self.ended = False
         self.drawn_as: Cards | None = None
-        #: The move whose choices the list shows.
+        #: The move whose choices the list shows, and the move last answered: its preview or
+        #: a repeated state may come after the choice, and must not offer the choices again.
         self.asked: int | None = None
+        self.answered: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -204,6 +206,8 @@ class OnlineTableScreen(Screen[None]):
 
     def connected(self, up: bool) -> None:
         self.connection = "connected" if up else "reconnecting"
+        if up:
+            self.answered = None  # a choice sent while the connection was down was dropped
         self.draw_people()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -254,12 +258,16 @@ class OnlineTableScreen(Screen[None]):
             self.title_line(str(message.get("message", "")))
             self.draw_people()
         elif kind == "error":
-            if str(message.get("code", "")).startswith("hint"):  # no hint: nothing is coming
+            code = str(message.get("code", ""))
+            if code.startswith("hint"):  # no hint: nothing is coming
                 self.query_one("#hint", Static).set_class(False, "shown")
-            if message.get("code") not in QUIET_ERRORS:
+            if code not in QUIET_ERRORS:
                 self.app.notify(
                     str(message.get("message", "")), title=_("Refused"), severity="error"
                 )
+            if code not in QUIET_ERRORS and not code.startswith("hint") and self.answered:
+                self.answered = None  # the choice refused (too fast, say): choose again
+                self.ask()
         elif kind in ("stand_in", "returned", "bot_replaced"):
             if kind == "stand_in" and message.get("seat") == self.seat:
                 self.app.notify(
@@ -426,6 +434,8 @@ class OnlineTableScreen(Screen[None]):
             choices.set_options([Option(_("Show the score sheet again (e)"), "sheet")])
             return
         legal: list[str] = list(state.get("legal") or [])
+        if legal and self.answered == state["move"]:
+            return  # chosen and sent: the next state brings the next decision
         if not legal:
             who = self.names()[view.current_player] if view.current_player >= 0 else ""
             waiting = (
@@ -500,6 +510,7 @@ class OnlineTableScreen(Screen[None]):
             return
         self.title_line(_("Sent: {action}").format(action=action))
         self.query_one(ChoiceList).clear_options()
+        self.answered = self.state["move"]
         self.run_worker(self.send({"type": "action", "move": self.state["move"], "action": action}))
 
     # -------------------------------------------------------------- hints and chat
