@@ -92,9 +92,9 @@ def test_deck_draw_preview_names_no_card() -> None:
 def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
     from piepmatz.core import score_view
 
-    pairs = crows = unknown = 0
+    pairs = crows = unknown = kept = 0
     for state in positions(20):
-        if state.phase_name not in ("collect", "crow"):
+        if state.phase_name not in ("collect", "crow", "last hand"):
             continue
         me = state.current_player
         view = view_of(state, me)
@@ -103,20 +103,27 @@ def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
             if shown.score is None:  # the chase went on into cards the player cannot know
                 unknown += 1
                 continue
-            real = state.copy()
-            real.apply_id(action_id)
-            while real.phase_name == "crow" and real.current_player == me:
-                real.apply_id(real.legal_action_ids()[0])  # as the preview picks
-            after = score_view(view_of(real, me)).players[me].total
+            action = Action.from_id(action_id)
             before = score_view(view).players[me].total
+            if action.kind == "keep":
+                # The kept pair counts in the collection; the others' hands are theirs (E3).
+                collections = list(view.collections)
+                collections[me] = (*view.collections[me], *action.cards)
+                after = score_view(view, collections).players[me].total
+                kept += after != before
+            else:
+                real = state.copy()
+                real.apply_id(action_id)
+                while real.phase_name == "crow" and real.current_player == me:
+                    real.apply_id(real.legal_action_ids()[0])  # as the preview picks
+                after = score_view(view_of(real, me)).players[me].total
             # These choices hide nothing: the preview's change is the real one.
             assert shown.score == (before, after)
             assert shown.headline.endswith(f" · score {after - before:+d}")
-            action = Action.from_id(action_id)
             crows += action.kind == "crow"
             if action.kind == "collect" and after - before >= 5:
                 pairs += 1  # a mated pair made: 5 points, not "your BU birds: 2 → 3"
-    assert pairs and crows and unknown < crows
+    assert pairs and crows and kept and unknown < crows
 
 
 def _trigger(first_player: int) -> str:

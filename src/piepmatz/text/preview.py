@@ -91,7 +91,8 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
         # Only the player's own cards change in its turn: the others' stay as the view shows
         # them (the sampled world would end the game with sampled last hands).
         collections = list(view.collections)
-        collections[me] = tuple(world.collections[me])
+        # A kept pair joins the collection only once every hand is chosen (E3): count it now.
+        collections[me] = (*world.collections[me], *(world.kept[me] or ()))
         seen = list(view.seeds_seen)
         taken = [
             e.seed
