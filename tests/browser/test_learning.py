@@ -33,6 +33,7 @@ def learner(browser: Any, size: dict[str, int], lang: str) -> Any:
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.problems = problems
+    page.vacated = []
     return page
 
 
@@ -51,6 +52,11 @@ def follow(page: Any, shots: dict[int, Path] | None = None) -> list[int]:
         instruction = page.locator("#lesson-do").inner_text()
         assert instruction.strip() and not CODE.search(instruction), instruction
         step = done(page)
+        # A perch emptied by a chase that waits for the crow's victim is drawn empty (T2.1d).
+        if page.locator(".row .at-perch .card.empty").count():
+            page.vacated.append(step)
+            strength = page.locator(".row", has=page.locator(".at-perch .card.empty"))
+            expect(strength.locator(".strength b").last).to_have_text("–")
         if shots and step in shots and not page.locator(".hand-card.selected").count():
             page.screenshot(path=str(shots.pop(step)), full_page=True)
         target = page.locator(".lesson-target:visible").first
@@ -84,6 +90,7 @@ def test_the_lesson_is_completed_by_following_its_prompts(
     assert set(range(1, steps + 1)) <= set(reached) <= set(range(steps + 1))
     assert reached == sorted(reached)
     assert len(reached) <= 2 * steps
+    assert page.vacated == [7], "the crow's step shows the chased perch empty"
     assert page.evaluate("localStorage.getItem('piepmatz:tutorial')") == str(steps)
     # The end: the score sheet, each score explained on request.
     expect(page.locator(".scores")).to_be_visible()

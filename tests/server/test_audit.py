@@ -39,7 +39,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from leaks import hidden_names
 from piepmatz.core import Game, GameOptions, view_of, view_to_json
 from piepmatz.core.actions import Action
-from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES
+from piepmatz.core.cards import BIRD_NAMES, BIRD_VALUE, FEEDER_NAMES
 from piepmatz.core.events import event_to_json
 from piepmatz.core.state import row_strength
 from piepmatz.core.view import filter_event, public_view
@@ -266,6 +266,13 @@ class Truth:
             self.legal.append(set() if state.is_over() else {str(a) for a in state.legal_actions()})
             weighed = [row_strength(row) for row in state.rows]
             self.strengths.append([{"perch": p, "ground": g, "chases": g > p} for p, g in weighed])
+            if state.chase_perch >= 0:  # waiting for the crow's victim: its perch is empty
+                ground = sum(BIRD_VALUE[b] for b in state.rows[state.chase_perch])
+                self.strengths[-1][state.chase_perch] = {
+                    "perch": None,
+                    "ground": ground,
+                    "chases": False,
+                }
             pairs = state.rules.pairs == "mated"
             self.mated.append(
                 [

@@ -282,6 +282,34 @@ def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLik
     )
 
 
+def test_a_perch_whose_chase_waits_for_the_crows_victim_is_shown_empty() -> None:
+    """T2.1d: while the crow's victim is chosen the perch bird is gone and no ground bird has
+    moved up yet; the table shows the perch empty, not the first ground bird at it."""
+    from piepmatz.core import view_of
+    from piepmatz.envs.text import draw_table
+    from piepmatz.server.fanout import strengths
+    from piepmatz.tui.render import WordCards, table_text
+    from scenarios import scenario
+
+    state = scenario(
+        rows=[["BL4m", "CH1f"], ["SP6m"]],
+        column=["S1a", ("S2a", "CRa"), "S3a", "S1b"],
+        hands=[["CH5m", "GR1m"], ["CH6f"]],
+        collections=[["BU1m", "BU2m", "SP1m"], []],
+        feeder_deck=["S2b", "S3b", "S1c"],
+    )
+    state.apply("play CH5m 1")  # ground 6 > perch 4: the crow beside the 2-egg seed
+    assert state.phase_name == "crow"
+    view = view_of(state, 0)
+    perches = table_text(view, ["you", "b"], cards=WordCards()).plain.splitlines()[1:3]
+    assert re.match(r" 1  empty ┃ Chaffinch 1♀, Chaffinch 5♂ +ground  6 vs perch —$", perches[0])
+    assert re.match(r" 2  House sparrow 6♂ ┃ — +ground  0 vs perch 6$", perches[1])
+    assert "perch 1: - | ground: CH1f CH5m" in draw_table(view)
+    assert strengths(state)[0] == {"perch": None, "ground": 6, "chases": False}
+    state.apply("crow BU1m")  # the chase goes on: a ground bird moves up
+    assert "perch 1: CH5m | ground: CH1f" in draw_table(view_of(state, 0))
+
+
 def test_birds_drawn_face_up_are_shown_in_other_hands() -> None:
     from piepmatz.core import State, view_of
     from piepmatz.core.cards import BIRD_NAMES

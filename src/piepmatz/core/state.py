@@ -206,6 +206,18 @@ def row_strength(row: Sequence[int]) -> tuple[int, int]:
     return BIRD_VALUE[row[0]], ground
 
 
+def shown_row(
+    row: Sequence[int], vacated: bool
+) -> tuple[int | None, Sequence[int], int | None, int]:
+    """A row as the table shows it: ``(perch bird, ground birds, P, G)``. While the row's chase
+    waits for the crow's victim (``vacated``: the row at ``chase_perch``) its perch is empty:
+    T2.1c sent the perch bird away, and T2.1e has not yet moved a ground bird up."""
+    if vacated:
+        return None, row, None, sum(BIRD_VALUE[bird] for bird in row)
+    perch, ground = row_strength(row)
+    return row[0], row[1:], perch, ground
+
+
 def chases(perch_value: int, ground: int) -> bool:
     """T2.1: the ground birds chase the perch bird while their total (``G`` of
     :func:`row_strength`) is higher than its value (``P``)."""

@@ -16,7 +16,7 @@ from piepmatz.core.cards import (
     FEEDER_NAMES,
     SPECIES,
 )
-from piepmatz.core.state import GAME_OVER, PHASE_NAMES
+from piepmatz.core.state import GAME_OVER, PHASE_NAMES, shown_row
 from piepmatz.core.view import PlayerView
 
 _PEST_NAMES = {1: "crow", 2: "squirrel"}
@@ -46,8 +46,11 @@ def draw_table(view: PlayerView, private: bool = True) -> str:
         head += f"turn {view.turn}, seat {view.current_player} to {PHASE_NAMES[view.phase]}"
     lines = [f"{head} (seen by seat {me})" if private else f"{head} (public)"]
     for k, row in enumerate(view.rows):
-        ground = " ".join(BIRD_NAMES[b] for b in row[1:]) or "-"
-        lines.append(f"  perch {k + 1}: {BIRD_NAMES[row[0]] if row else '-'} | ground: {ground}")
+        bird, birds, _perch, _ground = shown_row(row, k == view.chase_perch)
+        ground = " ".join(BIRD_NAMES[b] for b in birds) or "-"
+        lines.append(
+            f"  perch {k + 1}: {BIRD_NAMES[bird] if bird is not None else '-'} | ground: {ground}"
+        )
     column = []
     for i, seed in enumerate(view.column):
         pest = view.column_pests[i]

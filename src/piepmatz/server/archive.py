@@ -154,7 +154,7 @@ def _frame(game: Game, action: Action | None, since: int, names: list[str]) -> d
         "choice": None if action is None else action.to_json(),
         "state": state_to_json(state) | {"events": []},
         "majority": majorities(state.collections),
-        "strengths": strengths(state.rows),
+        "strengths": strengths(state),
         "mated": mated_pairs(state),
         "log": ["".join(p.text for p in parts) for parts in said],
         "log_parts": [[p.to_json() for p in parts] for parts in said],

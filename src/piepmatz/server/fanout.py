@@ -11,7 +11,7 @@ from piepmatz.core import views_to_json
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES
 from piepmatz.core.events import Event, event_to_json
 from piepmatz.core.scoring import mated
-from piepmatz.core.state import State, chases, row_strength
+from piepmatz.core.state import State, chases, shown_row
 from piepmatz.core.view import filter_event
 from piepmatz.i18n import use_language
 from piepmatz.text.scoresheet import explain
@@ -30,12 +30,14 @@ def mated_pairs(state: State) -> list[list[str]]:
     return [[BIRD_NAMES[b] for b in sorted(mated(state.rules, c))] for c in state.collections]
 
 
-def strengths(rows: list[list[int]]) -> list[dict[str, Any]]:
-    """Each row's perch value, ground total and whether the ground chases (T2), by the core."""
+def strengths(state: State) -> list[dict[str, Any]]:
+    """Each row's perch value, ground total and whether the ground chases (T2), by the core; a
+    perch whose chase waits for the crow's victim is empty (``perch`` null)."""
     out = []
-    for row in rows:
-        perch, ground = row_strength(row)
-        out.append({"perch": perch, "ground": ground, "chases": chases(perch, ground)})
+    for i, row in enumerate(state.rows):
+        _bird, _ground, perch, ground = shown_row(row, i == state.chase_perch)
+        beats = perch is not None and chases(perch, ground)
+        out.append({"perch": perch, "ground": ground, "chases": beats})
     return out
 
 
@@ -90,7 +92,7 @@ class Audience:
         to_act = state.current_player if room.status == TableStatus.PLAYING and not over else None
         if to_act is not None and room.seats[to_act].absent is not None:
             to_act = None  # the stand-in decides for the seat: its person has nothing to choose
-        weighed = strengths(state.rows)
+        weighed = strengths(state)
         pairs = mated_pairs(state)
         actions = state.legal_actions() if to_act is not None else []
         legal = [str(a) for a in actions]

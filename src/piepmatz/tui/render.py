@@ -32,7 +32,7 @@ from piepmatz.core.cards import (
     SEED,
     SPECIES,
 )
-from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, row_strength
+from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, GAME_OVER, LAST_HAND, PLAY, shown_row
 from piepmatz.i18n import N_, _, ngettext
 from piepmatz.text import scoresheet
 from piepmatz.text.words import (
@@ -309,20 +309,22 @@ def table_text(
         t.append(_("PERCHES"), style="bold underline")
         t.append("  " + _("(perch bird ┃ ground birds, in order of arrival)") + "\n", style="dim")
     for i, row in enumerate(view.rows):
-        perch, ground = row_strength(row)
+        at_perch, on_ground, perch, ground = shown_row(row, i == view.chase_perch)
         t.append(f" {i + 1} ", style="bold reverse")
         t.append(" ")
-        perch_bird = cards.bird(row[0])
+        perch_bird = cards.bird(at_perch) if at_perch is not None else Text(_("empty"), style="dim")
         t.append_text(perch_bird)
         t.append(" ┃ ")
-        line = cards.birds(row[1:])
+        line = cards.birds(on_ground)
         t.append_text(line)
         if cards.spoken:  # names of different lengths: the rows line up anyway
             pad = max(1, 48 - len(perch_bird.plain) - len(line.plain))
         else:
             pad = max(1, (34 if cards.codes else 40) - len(line.plain))
         t.append(" " * pad)
-        t.append(_("ground {ground:>2} vs perch {perch}").format(ground=ground, perch=perch) + "\n")
+        perch_text = "—" if perch is None else perch
+        t.append(_("ground {ground:>2} vs perch {perch}").format(ground=ground, perch=perch_text))
+        t.append("\n")
     t.append(_("SEED COLUMN"), style="bold underline")
     t.append(" ")
     apart = cards.spoken

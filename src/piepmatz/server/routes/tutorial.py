@@ -86,7 +86,7 @@ def lesson_payload(lesson: Lesson) -> dict[str, Any]:
             "log_parts": [[p.to_json() for p in told(e, names)] for e in events],
             "legal": [str(a) for a in actions],
             "choices": [a.to_json() for a in actions],
-            "strengths": strengths(state.rows),
+            "strengths": strengths(state),
             "mated": mated_pairs(state),
             "result": sheet.to_json() if sheet else None,
             "explained": [

@@ -68,6 +68,7 @@ function common(doc, seats) {
     current_player: doc.current_player,
     first_player: doc.first_player,
     end_triggered: doc.end_triggered,
+    chase_perch: doc.chase_perch, // a perch emptied by a chase that waits for the crow's victim
     rows: doc.rows,
     column: doc.column,
     display: doc.display,
@@ -153,17 +154,22 @@ function drawPerches(model, pick) {
     const perch = i + 1;
     // Weighed by the server (T2), as the rules weigh it: the page decides nothing itself.
     const { perch: perchValue, ground, chases: beats } = model.strengths[i];
+    // Emptied by a chase that waits for the crow's victim (T2.1d): every bird is on the ground.
+    const vacated = model.chase_perch === perch;
     const choice = pick("perch", perch);
-    const label = _("Perch {perch}: perch {value}, ground {ground}", { perch, value: perchValue, ground });
+    const label = vacated
+      ? _("Perch {perch}: empty until the crow's victim is chosen, ground {ground}", { perch, ground })
+      : _("Perch {perch}: perch {value}, ground {ground}", { perch, value: perchValue, ground });
     return h("div", { class: `row${choice ? " target" : ""}`, dataset: { perch: String(perch) }, role: "group", "aria-label": label },
       h("div", { class: "row-head" },
         h("h3", { class: "row-name" }, _("Perch {perch}", { perch })),
         h("span", { class: `strength${beats ? " beats" : ""}` },
           h("abbr", { title: _("ground total") }, _("ground"), " "), h("b", {}, String(ground)),
-          beats ? " > " : " ≤ ", h("abbr", { title: _("perch strength") }, _("perch"), " "), h("b", {}, String(perchValue)))),
+          beats ? " > " : vacated ? " · " : " ≤ ", h("abbr", { title: _("perch strength") }, _("perch"), " "),
+          h("b", {}, vacated ? "–" : String(perchValue)))),
       h("div", { class: "row-cards" },
-        h("span", { class: "at-perch" }, bird(row[0])),
-        h("span", { class: "ground" }, row.slice(1).map((c) => bird(c)))),
+        h("span", { class: "at-perch" }, vacated ? h("span", { class: "card empty" }, _("empty")) : bird(row[0])),
+        h("span", { class: "ground" }, (vacated ? row : row.slice(1)).map((c) => bird(c)))),
       choice ? h("div", { class: "row-choice" }, clickable(h("span", {}, choice.text || _("Play here")), choice, "perch-pick"),
         choice.preview ? h("span", { class: "preview-line" }, choice.preview) : null) : null,
     );
