@@ -202,6 +202,13 @@ class Room:
                     # Taken through another server process: this copy was behind. A public
                     # table's newcomer tries the next free seat.
                     await self.replica.catch_up_locked()
+                except TableOver:
+                    # Closed by the operator while it waited: this copy learns it (and leaves
+                    # the lobby's list); nobody sits down at a closed table.
+                    await self.replica.catch_up_locked()
+                    raise RoomError(
+                        ErrorCode.NOT_PLAYING, _("this table has been closed")
+                    ) from None
             await self.replica.tell(
                 SeatNews(
                     seat=seat,

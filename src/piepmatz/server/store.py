@@ -320,11 +320,16 @@ class Store:
         (``playing`` once every person's seat is taken) and, when that seat was the last and
         the deal comes from a commitment, the deal's seed, derived from the secret and every
         part and stored in the table's options; the game's ``clock`` starts then. Raises
-        :class:`SeatTaken` (and stores nothing) if the seat has a name."""
+        :class:`SeatTaken` (and stores nothing) if the seat has a name, :class:`TableOver` if
+        the table was closed meanwhile (``admin close``)."""
         async with self.writing() as conn:
             # The table's row is locked first, so that two processes seating the last two
             # people one at a time both count the other's seat (SQLite has one writer anyway).
-            await conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+            status_now = await conn.scalar(
+                select(tables.c.status).where(tables.c.id == table_id).with_for_update()
+            )
+            if status_now == TableStatus.OVER:
+                raise TableOver(f"table {table_id} is over")
             taken = await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.name.is_(None))
