@@ -589,3 +589,29 @@ async def _closed_holding(redis_url: str) -> None:
 
 def test_a_bus_closing_gives_back_the_leases_it_still_holds(redis_url: str) -> None:
     asyncio.run(_closed_holding(redis_url))
+
+
+async def _opened_without_redis(url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with hub(url, redis_url) as a:
+        assert a.bus is not None
+
+        async def away(*_channels: str) -> None:
+            raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379")
+
+        monkeypatch.setattr(a.bus._pubsub, "subscribe", away)
+        # Redis carries news only: a table opens while it is away, held and played here.
+        opened = await a.open(["human", "random"], "standard", name="Q")
+        assert opened.room.id in a.rooms and opened.room.id in a.bus.tables
+        assert opened.room.status == "playing"
+        stored = await a.store.load((), table_id=opened.room.id)
+        assert [s.name for s in stored[0].seats] == ["Q", None]
+        monkeypatch.undo()
+        # Subscribed again with the others once Redis answers (as the listener does).
+        await a.bus._pubsub.subscribe(*(channel(t) for t in a.bus.tables))
+        assert channel(opened.room.id).encode() in a.bus._pubsub.channels
+
+
+def test_a_table_opens_while_redis_is_away(
+    sqlite_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asyncio.run(_opened_without_redis(sqlite_url, redis_url, monkeypatch))

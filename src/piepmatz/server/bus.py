@@ -118,10 +118,16 @@ class Bus:
         return self._listener is not None and not self._listener.done()
 
     async def hold(self, table_id: str) -> None:
-        """Hear a table's news from now on (before its state is read from the database)."""
+        """Hear a table's news from now on (before its state is read from the database). With
+        Redis away the table is held all the same: the listener subscribes to every held
+        table again once Redis is back, and what was said meanwhile is read from the
+        database."""
         if table_id not in self.tables:
             self.tables.add(table_id)
-            await self._pubsub.subscribe(channel(table_id))
+            try:
+                await self._pubsub.subscribe(channel(table_id))
+            except (RedisError, OSError) as exc:
+                log.warning("table %s: not subscribed to its news yet: %s", table_id, exc)
 
     async def let_go(self, table_id: str) -> None:
         """Hear no more of a table this process no longer holds."""
