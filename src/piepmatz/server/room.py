@@ -182,7 +182,8 @@ class Room:
                     seat, token = free[0], new_token()
                 elif seat not in free:
                     raise RoomError(
-                        ErrorCode.SEAT_TAKEN, _("seat {seat} is already taken").format(seat=seat)
+                        ErrorCode.SEAT_TAKEN,
+                        _("seat {seat} is already taken").format(seat=seat + 1),
                     )
                 assert seat is not None and token is not None
                 now = self.clocks.clock.now()
