@@ -109,6 +109,12 @@ def test_an_illegal_move_names_its_reason_and_each_language_tells_it() -> None:
         rule = error.params.get("rule")
         if rule:
             assert all(str(rule) in text for text in told.values())
+    # The decision at hand is told in words, not by the notation's kinds.
+    wrong = errors[2]
+    assert reason(wrong) == "you cannot draw a bird now: play a bird from your hand to a perch"
+    for lang in LANGUAGES:
+        with use_language(lang):
+            assert "'" not in reason(wrong) and "draw" not in reason(wrong).split(":")[1]
 
 
 @pytest.mark.parametrize(

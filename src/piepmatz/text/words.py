@@ -385,7 +385,7 @@ GRADE_WORDS = {
 #: An illegal or unreadable action's reason (:attr:`PiepmatzError.reason`), told to the player
 #: whose move it was.
 REASONS: dict[str, str] = {
-    "wrong_decision": N_("a '{kind}' is not possible now: the decision is a '{expected}'"),
+    "wrong_decision": N_("you cannot {kind} now: {expected}"),
     "not_in_hand": N_("{bird} is not in your hand ({rule})"),
     "not_in_collection": N_("{bird} is not in your collection ({rule})"),
     "no_perch": N_("there is no perch {perch} with {players} players ({rule})"),
@@ -418,10 +418,36 @@ REASONS: dict[str, str] = {
 }
 
 
+#: An action's kind in words, for "you cannot … now" (the core names it in notation).
+ACTION_KIND_WORDS: dict[str, str] = {
+    "play": N_("play a bird"),
+    "collect": N_("add a bird to your collection"),
+    "pass": N_("pass"),
+    "draw display": N_("draw a bird"),
+    "draw deck": N_("draw a bird"),
+    "crow": N_("give the crow a bird"),
+    "keep": N_("keep birds"),
+}
+
+#: What the decision at hand asks, by the kind of action the core expects for it.
+DECISION_WORDS: dict[str, str] = {
+    "play": N_("play a bird from your hand to a perch"),
+    "collect": N_("the row did not chase: add a bird to your collection, or pass"),
+    "crow": N_("choose the bird the crow takes"),
+    "draw display": N_("draw a bird from the display or the deck"),
+    "keep": N_("choose the two birds of your hand that you keep"),
+}
+
+
 def reason(error: PiepmatzError) -> str:
     """What was wrong with a player's move, in the current language (the core's English message
     when the error names no reason)."""
     template = REASONS.get(error.reason or "")
     if template is None:
         return str(error)
-    return _(template).format(**error.params)
+    params = dict(error.params)
+    if error.reason == "wrong_decision":
+        kind, expected = str(params["kind"]), str(params["expected"])
+        params["kind"] = _(ACTION_KIND_WORDS[kind]) if kind in ACTION_KIND_WORDS else kind
+        params["expected"] = _(DECISION_WORDS.get(expected, expected))
+    return _(template).format(**params)
