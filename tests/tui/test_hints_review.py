@@ -256,10 +256,12 @@ def test_a_hint_in_a_decision_dialog_answers_that_decision(tui: Any) -> None:
 def test_text_mode_hint(hints: bool, codes: bool) -> None:
     session = Session(Game.new(players=2, seed=5, first_player=0), ["human", "random"], hints=hints)
     out = io.StringIO()
-    game = TextGame(session, out, io.StringIO("hint\nquit\n"), codes=codes)
+    game = TextGame(session, out, io.StringIO("help\nhint\nquit\n"), codes=codes)
     game.hint_bot = HINT_BOT
     assert game.run() == 0
     text = out.getvalue()
+    commands = next(line for line in text.splitlines() if line.startswith("Other commands:"))
+    assert ("hint" in commands) == hints  # help offers no hint at a table without hints
     if not hints:
         assert "Hints are turned off at this table." in text
         return

@@ -62,7 +62,7 @@ def test_play_previews_agree_with_the_real_chase() -> None:
             )
             if first.kind == "take_seed":
                 eggs = FEEDER_EGGS[first.seed]
-                said = f"takes seed {first.position} ({eggs} egg{'s' * (eggs != 1)})"
+                said = f"takes a {eggs}-egg seed"
                 assert said in headline
             elif first.kind == "feeder_empty":
                 assert "no seed" in headline

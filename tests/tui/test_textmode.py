@@ -162,10 +162,19 @@ def test_save_in_text_mode_and_resume_where_it_stopped(tmp_path: Path) -> None:
     assert f"error: {path} exists already" in errors and "save --replace FILE" in errors
     assert "error" not in text
     assert f"Saved to {path}: go on with piepmatz play --text --resume {path}" in text
-    assert "You left the game unfinished" in text
+    # Left with no move since the save: where it is kept, not a warning that it is not.
+    assert f"You left the game; it is saved in {path}." in text
+    assert "unfinished" not in text
     resumed = Session.load(path)
     assert resumed.seats == ["human", "random"]
     assert resumed.game.actions == session.game.actions and resumed.game.actions[0] == legal[0]
+    # Saved, then a move: leaving warns again.
+    session = Session.load(path)
+    move = session.game.state.legal_actions()[0]
+    out = io.StringIO()
+    commands = f"save {tmp_path / 'early.json'}\n{move}\nquit\n"
+    assert TextGame(session, out, io.StringIO(commands), err=io.StringIO()).run() == 0
+    assert "You left the game unfinished (save FILE first keeps it)." in out.getvalue()
 
 
 class _Broken:

@@ -48,7 +48,7 @@ Told = Event | ChooseVictim
 
 @dataclass(frozen=True)
 class Preview:
-    #: One line for a choice list, e.g. ``ground 7 > perch 4: takes seed 3 · score +3``.
+    #: One line for a choice list, e.g. ``ground 7 > perch 4: takes a 3-egg seed · score +3``.
     headline: str
     #: The public steps, one sentence each.
     steps: tuple[str, ...]
@@ -230,11 +230,11 @@ def _describe(new: list[Told], me: int, last_of_round: bool) -> tuple[list[str],
         elif e.kind == EventKind.TAKE_SEED:
             eggs = FEEDER_EGGS[e.seed]
             chases.append(
-                ngettext(
-                    "takes seed {position} ({eggs} egg)",
-                    "takes seed {position} ({eggs} eggs)",
-                    eggs,
-                ).format(position=e.position, eggs=eggs)
+                # The seed by its eggs, as the log tells it ("seed 3" read as a seed worth 3);
+                # the steps below name its position.
+                ngettext("takes a {eggs}-egg seed", "takes a {eggs}-egg seed", eggs).format(
+                    eggs=eggs
+                )
             )
             steps.append(
                 ngettext(

@@ -127,7 +127,10 @@ class OnlineText:
         self.say(help_heading(self.codes))
         for n, action in enumerate(self.legal(), 1):
             self.say(help_line(n, action, self.previews.get(action, ""), self.codes))
-        self.say(_("Other commands: help, table, hint, say TEXT, back, quit"))
+        if self.table and self.table.get("hints"):
+            self.say(_("Other commands: help, table, hint, say TEXT, back, quit"))
+        else:  # no hints at this table: no command that only says so
+            self.say(_("Other commands: help, table, say TEXT, back, quit"))
 
     # ------------------------------------------------------------------ messages
 

@@ -80,6 +80,8 @@ class TextGame:
         self.viewer = humans[0] if humans else 0
         self.shown = 0
         self.hint_bot = HINT_BOT
+        #: Where the game was last saved, and how many moves it had then.
+        self.saved: tuple[str, int] | None = None
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -115,7 +117,10 @@ class TextGame:
         for n, action_id in enumerate(self.session.game.state.legal_action_ids(), 1):
             notation = str(Action.from_id(action_id))
             self.say(help_line(n, notation, preview(view, action_id).headline, self.codes))
-        self.say(_("Other commands: help, table, hint, save FILE, save --replace FILE, quit"))
+        if self.session.hints:
+            self.say(_("Other commands: help, table, hint, save FILE, save --replace FILE, quit"))
+        else:  # no hints at this table: no command that only says so
+            self.say(_("Other commands: help, table, save FILE, save --replace FILE, quit"))
 
     def print_hint(self, player: int) -> None:
         if not self.session.hints:
@@ -177,9 +182,17 @@ class TextGame:
             else:
                 self.error(str(exc))
             return
+        self.saved = (path, len(self.session.game.actions))
         self.say(
             _("Saved to {path}: go on with piepmatz play --text --resume {path}").format(path=path)
         )
+
+    def left(self, unsaved: str) -> str:
+        """The sentence to leave with: where the game is kept, if no move came since it was
+        saved, else ``unsaved``."""
+        if self.saved is not None and self.saved[1] == len(self.session.game.actions):
+            return _("You left the game; it is saved in {path}.").format(path=self.saved[0])
+        return unsaved
 
     def ask(self, player: int) -> str | None:
         """Read lines until one is a legal action for ``player`` (None); at the end of input or
@@ -191,7 +204,7 @@ class TextGame:
             line = self.inp.readline()
             if not line:
                 self.say("")
-                return _("End of input: the game is left unfinished.")
+                return self.left(_("End of input: the game is left unfinished."))
             text = line.strip()
             if not text:
                 continue
@@ -203,7 +216,7 @@ class TextGame:
             elif word == "hint":
                 self.print_hint(player)
             elif word == "quit":
-                return _("You left the game unfinished (save FILE first keeps it).")
+                return self.left(_("You left the game unfinished (save FILE first keeps it)."))
             elif word == "save":
                 self.save(text[4:].strip())
             elif self.play(text, player):

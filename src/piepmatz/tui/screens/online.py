@@ -265,7 +265,8 @@ class OnlineTableScreen(Screen[None]):
                 self.app.notify(
                     str(message.get("message", "")), title=_("Refused"), severity="error"
                 )
-            if code not in QUIET_ERRORS and not code.startswith("hint") and self.answered:
+            refused = code not in QUIET_ERRORS and not code.startswith("hint")
+            if refused and self.answered is not None:
                 self.answered = None  # the choice refused (too fast, say): choose again
                 self.ask()
         elif kind in ("stand_in", "returned", "bot_replaced"):
