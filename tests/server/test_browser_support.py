@@ -181,6 +181,11 @@ def test_the_browser_catalogue_in_each_language(server: str) -> None:
     assert czech["languages"] == {"en": "English", "cs": "Čeština", "de": "Deutsch"}
     assert de.json()["messages"]["Seed column"] == "Körnerreihe"
     assert de.json()["species"]["YE"] == "Goldammer"
+    # A card's badge in the page's words: Gi (Gimpel), never BU, which a German reads Buchfink.
+    assert de.json()["species_short"]["BU"] == "Gi" and czech["species_short"]["BL"] == "Ko"
+    assert en.json()["species_short"]["SP"] == "Sp"  # English keeps the notation's letters
+    for answer in (en, cs, de):
+        assert len(set(answer.json()["species_short"].values())) == 6, "each species apart"
     assert set(de.json()["messages"]) == set(czech["messages"])
     assert fr.status_code == 404 and "'fr'" in fr.json()["detail"]
     assert [chosen_de.json()["lang"], chosen_cs.json()["lang"], fallback.json()["lang"]] == [
@@ -227,8 +232,10 @@ def test_each_connection_hears_the_game_in_its_own_language(server: str) -> None
 
     refused, played, watched = asyncio.run(run())
     assert refused["code"] == "illegal"
-    # the reason is told in the refused seat's language, naming the move it refused
-    assert "'pass'" in refused["message"] and "nicht" in refused["message"]
+    # the reason is told in the refused seat's language, in words: what the decision asks
+    assert refused["message"] == (
+        "du kannst jetzt nicht passen: spiele einen Vogel aus deiner Hand an eine Sitzstange"
+    )
     names = ["Anna", "Bot 2", "Bot 3"]
     for message, lang in ((played, "de"), (watched, "cs")):
         with use_language(lang):
@@ -272,7 +279,7 @@ def test_a_refused_join_or_record_is_told_in_the_requests_language(server: str) 
     assert answers == {
         "invite only": (403, "k tomuto stolu se lze přidat jen na pozvánku"),
         "not this table": (403, "diese Einladung gilt für keinen Platz an diesem Tisch"),
-        "taken": (409, "místo 1 je už obsazené"),
+        "taken": (409, "místo 2 je už obsazené"),
         "full": (409, "alle Plätze an diesem Tisch sind besetzt"),
         "record": (
             409,

@@ -180,7 +180,7 @@ class Room:
                     if not free:
                         raise RoomError(ErrorCode.FULL, _("every seat at this table is taken"))
                     seat, token = free[0], new_token()
-                elif seat not in free:
+                elif seat is not None and seat not in free:  # an invite's seat: the one asked
                     raise RoomError(
                         ErrorCode.SEAT_TAKEN,
                         _("seat {seat} is already taken").format(seat=seat + 1),
