@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from piepmatz.core import Game
-from piepmatz.i18n import current_language, set_language
+from piepmatz.core.cards import BIRD_SPECIES, SPECIES
+from piepmatz.i18n import current_language, set_language, use_language
+from piepmatz.text.words import species_name
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.screens import EndScreen, NewGameScreen, TableScreen
 from piepmatz.tui.session import Session
@@ -58,6 +61,11 @@ def test_a_whole_game_in_the_terminal_game(tui: Any, language: None, lang: str) 
                 assert word in text
             for word in ENGLISH:
                 assert word not in text
+            # Tiles in the language's letters (Gi for Gimpel): the English ones are not there.
+            shown = tui.rendered(app)
+            assert re.search(r"(Ko|Hý|Pě|Zv|Vr|St|Am|Gi|Go)\d[♂♀]", shown), shown
+            english = ["Bl", "Bu", "Ch", "Gr", "Sp", "Ye"] if lang == "cs" else ["Bl", "Ch", "Ye"]
+            assert not re.search(rf"\b({'|'.join(english)})\d[♂♀]", shown), shown
             for _ in range(600):
                 await tui.settle(pilot)
                 if isinstance(app.screen, EndScreen):
@@ -96,6 +104,15 @@ def test_a_whole_game_in_the_text_mode(language: None, lang: str) -> None:
         assert err.getvalue().startswith("Fehler: ")
     for word in [*ENGLISH, "Legal actions", " wins", "takes"]:
         assert word not in text
+    # The species set aside in a two-player game, named in words, not by its code.
+    gone = next(
+        line
+        for line in text.splitlines()
+        if ("mimo hru" if lang == "cs" else "aussortiert") in line
+    )
+    code = SPECIES[BIRD_SPECIES[session.game.state.removed_birds[0]]]
+    with use_language(lang):
+        assert species_name(code) in gone and f" {code} " not in gone
 
 
 def test_the_new_game_screen_switches_the_language_at_once(

@@ -34,6 +34,7 @@ from piepmatz.i18n import (
     plural_forms,
     use_language,
 )
+from piepmatz.text.words import species_short
 
 from .vocabulary import ErrorCode, ReportReason, TableStatus
 
@@ -93,6 +94,11 @@ CARDS: dict[str, dict[str, dict[str, Any]]] = {
 }
 
 
+def _shorts(lang: str) -> dict[str, str]:
+    with use_language(lang):
+        return {code: species_short(code) for code in SPECIES_NAMES}
+
+
 def web_catalogue(lang: str) -> dict[str, Any]:
     """What the browser client needs to show ``lang``: its ``web`` texts and plural rule, the
     species' names and the languages to switch to."""
@@ -115,5 +121,7 @@ def web_catalogue(lang: str) -> dict[str, Any]:
         "errors": [c.value for c in ErrorCode],
         "report_reasons": [r.value for r in ReportReason],
         "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
+        # Each species in two letters, as a card's badge shows it (in the page's language).
+        "species_short": _shorts(lang),
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
     }

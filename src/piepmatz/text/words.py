@@ -175,6 +175,16 @@ def species_name(code: str) -> str:
     return {"de": german, "cs": czech}.get(current_language(), english)
 
 
+def species_short(code: str) -> str:
+    """A species in two letters, as a tile shows it (``Bl5♀•••``): its name's first two in the
+    current language (``Ko`` for kos, ``Gi`` for Gimpel), so that a tile reads in the player's
+    words; in English the code's (``Sp``: House sparrow, as the notation writes it)."""
+    name = species_name(code)
+    if name == SPECIES_NAMES[code][0]:
+        return code.capitalize()
+    return name[:2].capitalize()
+
+
 def bird_words(card: int) -> str:
     """A bird in running text, in the current language: species, value and sex
     (``Blackbird 5♂``); the engine's code (``BL5m``) is for tools."""

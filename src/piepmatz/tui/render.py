@@ -43,6 +43,7 @@ from piepmatz.text.words import (
     seat_name,
     short_label,
     species_name,
+    species_short,
 )
 
 #: Colour per species (a help only: the codes already tell them apart).
@@ -89,7 +90,7 @@ def birds(cards: Sequence[int], sep: str = " ") -> Text:
 def tile_text(card: int) -> str:
     """A bird as a tile: species initials, value, sex, eggs as dots (``Bl5♀•••``), readable
     without colour."""
-    species = SPECIES[BIRD_SPECIES[card]].capitalize()
+    species = species_short(SPECIES[BIRD_SPECIES[card]])
     eggs = "•" * BIRD_EGGS[card]
     return f"{species}{BIRD_VALUE[card]}{SEX[BIRD_FEMALE[card]]}{eggs:<3}"
 
@@ -120,6 +121,10 @@ class Cards:
     def seed(self, card: int) -> str:
         """A feeder card on the table: a seed by its eggs (``S2``), a pest by name."""
         return feeder(card)
+
+    def species(self, code: str) -> str:
+        """A species named alone, as its birds are drawn: by code (``BL``) or as on a tile."""
+        return code if self.codes else species_short(code)
 
     def birds(self, cards: Sequence[int], sep: str = " ", inline: bool = False) -> Text:
         """Birds one after the other; ``inline`` in running text, tiles without the padding
@@ -185,7 +190,7 @@ class Cards:
             if self.codes:
                 out.append(code, style=SPECIES_STYLE[code])
             else:
-                out.append(code.capitalize(), style=SPECIES_TILE[code])
+                out.append(species_short(code), style=SPECIES_TILE[code])
             # Same value written together: "5m5f" (a mated pair in the standard rules).
             last_value = 0
             for card in cards:
@@ -214,6 +219,9 @@ class WordCards(Cards):
             return feeder(card)
         eggs = FEEDER_EGGS[card]
         return ngettext("{count} egg", "{count} eggs", eggs).format(count=eggs)
+
+    def species(self, code: str) -> str:
+        return species_name(code)
 
     def birds(self, cards: Sequence[int], sep: str = " ", inline: bool = False) -> Text:
         if not cards:
@@ -347,7 +355,8 @@ def table_text(
     t.append("   " + _("bird deck {count}").format(count=view.bird_deck_size))
     if view.removed_birds:
         gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
-        t.append(" · " + _("{species} set aside").format(species=", ".join(gone)), style="dim")
+        named = ", ".join(cards.species(code) for code in gone)
+        t.append(" · " + _("{species} set aside").format(species=named), style="dim")
     t.append("\n")
     sheet = score_view(view) if end is None else end.sheet
     for p in range(view.num_players):

@@ -1,7 +1,7 @@
 // Cards drawn with CSS: each species has its colour AND its own code and badge shape, so the
 // game reads without colour; value and sex are printed large enough for a phone.
 import { h } from "./dom.js";
-import { _, birdOf, feederOf, ngettext, speciesName } from "./i18n.js";
+import { _, birdOf, feederOf, ngettext, speciesName, speciesShort } from "./i18n.js";
 
 // A species' name in the page's language is speciesName(code), from the server (core/cards.py).
 export const SPECIES = {
@@ -47,7 +47,7 @@ export function bird(code, attrs = {}) {
       dataset: { card: code },
       ...attrs,
     },
-    h("span", { class: "badge", "aria-hidden": "true" }, b.species),
+    h("span", { class: "badge", "aria-hidden": "true" }, speciesShort(b.species).toUpperCase()),
     h("span", { class: "value", "aria-hidden": "true" }, String(b.value)),
     h("span", { class: "foot", "aria-hidden": "true" },
       h("span", { class: "sex" }, b.sex === "m" ? "♂" : "♀"), h("span", { class: "shape" }, SPECIES[b.species].shape)),

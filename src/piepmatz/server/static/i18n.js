@@ -10,6 +10,7 @@ let messages = {};
 let pluralIndex = (n) => (n !== 1 ? 1 : 0);
 let names = { en: "English" };
 let species = {};
+let speciesShorts = {};
 let presets = ["standard"];
 let reasons = [];
 let cards = { birds: {}, feeder: {} };
@@ -46,6 +47,11 @@ export function ngettext(singular, plural, n, params) {
 /** A species' name in the page's language (the game's own names, from core/cards.py). */
 export function speciesName(code) {
   return species[code] || code;
+}
+
+/** A species in two letters, as a card's badge shows it, in the page's language (Ko, Gi). */
+export function speciesShort(code) {
+  return speciesShorts[code] || code;
 }
 
 /** A bird's fields by its name (species, value, sex, eggs), from the server: no notation is read. */
@@ -119,6 +125,7 @@ export async function loadLanguage(lang) {
   pluralIndex = pluralRule(data.lang, data.plural_categories);
   names = data.languages;
   species = data.species;
+  speciesShorts = data.species_short;
   presets = data.presets;
   reasons = data.report_reasons || [];
   cards = data.cards;
