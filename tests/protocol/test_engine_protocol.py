@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from piepmatz.core import Game, state_to_json
+from piepmatz.core import NUM_ACTIONS, Game, state_to_json
+from piepmatz.core.actions import Action
+from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES
 from piepmatz.engine.protocol import MAX_LINE, Engine, serve
 
 
@@ -181,26 +183,91 @@ def test_a_viewer_sees_events_filtered_and_no_state() -> None:
     assert ok(hidden.handle({"type": "view", "viewer": 1}))["view"]["player"] == 1
     state = engine.state
     assert state is not None
-    # Play until a deck draw; seat 1 must not learn which bird seat 0 drew.
+    # Play until a deck draw; seat 1 must not learn which bird seat 0 drew. Seat 1 applies its
+    # own moves; seat 0's are the referee's, and seat 1 follows them in its view's events.
     drawn = None
     for _ in range(200):
         mover = state.current_player
         legal = ok(engine.handle({"type": "legal"}))["actions"]
         choice = next((a["text"] for a in legal if a["text"] == "draw deck"), legal[0]["text"])
         full = ok(engine.handle({"type": "apply", "action": choice}))
-        seen = ok(hidden.handle({"type": "apply", "action": choice, "viewer": 1}))
-        assert [e["kind"] for e in seen["events"]] == [e["kind"] for e in full["events"]]
-        draws = [e for e in full["events"] if e["kind"] == "draw_deck" and e["player"] == 0]
-        if draws and mover == 0:
+        if mover == 1:
+            seen = ok(hidden.handle({"type": "apply", "action": choice, "viewer": 1}))
+            assert [e["kind"] for e in seen["events"]] == [e["kind"] for e in full["events"]]
+            continue
+        ok(hidden.handle({"type": "apply", "action": choice}))
+        seen = ok(hidden.handle({"type": "view", "viewer": 1}))["view"]
+        draws = [e for e in full["events"] if e["kind"] == "draw_deck"]
+        if draws:
             drawn = draws[0]["bird"]
-            mine = [e for e in seen["events"] if e["kind"] == "draw_deck"]
-            assert mine[0].get("bird") is None
+            theirs = [e for e in seen["events"] if e["kind"] == "draw_deck" and e["player"] == 0]
+            assert theirs[-1].get("bird") is None
             assert drawn not in json.dumps(seen)
             break
     assert drawn is not None
     # Seat 1's running score counts no seed it has not seen.
     score = ok(hidden.handle({"type": "score", "viewer": 1}))["score"]
     assert score["final"] is False
+
+
+def test_a_viewer_acts_for_its_own_seat_only_and_learns_nothing_from_a_refusal() -> None:
+    """While seat 0 is to act, every action id applied for viewer 1 is refused with the same
+    message but for the action's own text, so no refusal tells what is in seat 0's hand; a
+    'player' other than the viewer is refused; the game stays as it was."""
+    engine = Engine()
+    ok(engine.handle({"type": "new", "players": 2, "seed": 7, "first_player": 0, "viewer": 1}))
+    state = engine.state
+    assert state is not None and state.current_player == 0
+    before = state_to_json(state)
+    messages = set()
+    for action_id in range(NUM_ACTIONS):
+        text = str(Action.from_id(action_id))
+        for action in (text, action_id):
+            response = engine.handle({"type": "apply", "action": action, "viewer": 1})
+            assert response["type"] == "error"
+            messages.add(response["message"].replace(text, "<action>"))
+    assert messages == {"<action>: it is not player 1's turn; turn 1, player 0 to play (T1.1)"}
+    legal = state.legal_actions()[0]
+    message = engine.handle({"type": "apply", "action": str(legal), "player": 0, "viewer": 1})[
+        "message"
+    ]
+    assert message == "seat 1 may act for itself only, not seat 0"
+    assert state_to_json(state) == before
+    # Seat 0 acts for itself.
+    played = ok(engine.handle({"type": "apply", "action": str(legal), "viewer": 0}))
+    assert played["action"] == str(legal)
+
+
+def test_errors_to_a_viewer_name_no_hidden_card() -> None:
+    """Bad requests of every kind, for viewer 1, while seat 0 is to act and then while seat 1
+    is: no error names a bird of seat 0's hand or the deck, nor a hidden seed, unless the
+    request did."""
+    engine = Engine()
+    ok(engine.handle({"type": "new", "players": 2, "seed": 3, "first_player": 0, "viewer": 1}))
+    state = engine.state
+    assert state is not None
+    requests: list[dict[str, Any]] = [
+        {"type": kind, "player": player}
+        for kind in ("legal", "view", "state", "score", "record", "apply")
+        for player in (0, 1, 2, "x", None)
+    ]
+    requests.append({"type": "apply", "action": 5000})
+    for mover in (0, 1):
+        while state.current_player != mover:  # the referee plays seat 0's turn
+            ok(engine.handle({"type": "apply", "action": state.legal_action_ids()[0]}))
+        hidden = {BIRD_NAMES[b] for b in (*state.hands[0], *state.bird_deck)}
+        hidden |= {FEEDER_NAMES[f] for f in (*state.feeder_deck, *state.seeds_blind[0])}
+        assert hidden
+        before = state_to_json(state)
+        legal = set(state.legal_action_ids())
+        illegal = [str(Action.from_id(i)) for i in range(NUM_ACTIONS) if i not in legal]
+        for request in [*requests, *({"type": "apply", "action": a} for a in illegal)]:
+            response = engine.handle({**request, "viewer": 1})
+            if response["type"] == "error":
+                named = set(re.findall(r"\w+", json.dumps(request)))
+                said = set(re.findall(r"\w+", response["message"]))
+                assert not (hidden - named) & said, (request, response)
+        assert state_to_json(state) == before
 
 
 def test_duplicate_keys_and_bytes_that_are_not_utf8_are_refused() -> None:

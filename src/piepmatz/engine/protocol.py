@@ -224,6 +224,12 @@ class Engine:
         if not isinstance(action, str | int) or isinstance(action, bool):
             raise RequestError(f"'action' must be a text or an integer id, not {spell(action)}")
         player = _integer(request, "player", "a seat")
+        if self.viewer is not None:
+            if player is not None and player != self.viewer:
+                raise RequestError(f"seat {self.viewer} may act for itself only, not seat {player}")
+            # Checked as a 'player' is, before the action: refused for the seat's turn, the
+            # message cannot tell whether the action is in another seat's hand.
+            player = self.viewer
         before = len(s.events) if s.events is not None else 0
         if self.game is not None:
             played: Action = self.game.apply(action, player)
