@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import pickle
 import random
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import piepmatz.envs.openspiel_observer as observer
 from piepmatz.core.actions import Action
 from piepmatz.core.cards import BIRD_NAMES, IS_PEST
 from piepmatz.core.chance import POOLS, Chance, Pool
+from piepmatz.core.rules import Rules
 from piepmatz.core.serial import state_to_json
 from piepmatz.core.state import State
 from piepmatz.envs.encoding import OBSERVATION_SIZE
@@ -151,6 +153,39 @@ def test_game_info_follows_the_parameters(players: int, preset: str) -> None:
 def test_bad_parameters_are_refused(params: dict[str, Any]) -> None:
     with pytest.raises((ValueError, RuntimeError)):
         pyspiel.load_game("python_piepmatz", params)
+
+
+@pytest.mark.parametrize(
+    ("preset", "written"),
+    [
+        ("standard:last_hand=false,draw=one", "standard+draw:one+last_hand:false"),
+        ("overview+last_hand:true", "overview+last_hand:true"),
+    ],
+)
+def test_flagged_rules_survive_the_game_string_and_pickles(preset: str, written: str) -> None:
+    """OpenSpiel splits a game string at ``=`` and ``,``: flags are written without them, so
+    ``load_game(str(game))``, pickles and serialize_game_and_state keep the rules."""
+    game = _load(2, preset)
+    assert game.get_parameters()["preset"] == written
+    rules = game.rules
+    assert rules != Rules.parse(preset.partition(":")[0].partition("+")[0])
+    assert pyspiel.load_game(str(game)).rules == rules
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    for _ in range(40):
+        _step(state, rng)
+    restored = pickle.loads(pickle.dumps(state))
+    assert restored.get_game().rules == rules
+    assert str(restored) == str(state)
+    _, deserialized = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert str(deserialized) == str(state)
+
+
+def test_a_flag_without_a_value_is_refused() -> None:
+    with pytest.raises(ValueError, match="rule flag 'last_hand' needs a value"):
+        _load(2, "standard+last_hand")
 
 
 @pytest.mark.parametrize(("players", "preset"), CONFIGS)

@@ -98,7 +98,7 @@ def _openspiel(players: int, preset: str, sims: int) -> None:
     code = (
         "import pyspiel, piepmatz.envs.openspiel; "
         f"g = pyspiel.load_game('python_piepmatz', {{'players': {players}, "
-        f"'preset': '{preset}'}}); "
+        f"'preset': {preset!r}}}); "
         f"pyspiel.random_sim_test(g, num_sims={sims}, serialize=True, verbose=False)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

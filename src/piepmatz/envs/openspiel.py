@@ -60,6 +60,7 @@ import pyspiel
 from piepmatz.core.actions import NUM_ACTIONS, Action
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES, NUM_BIRDS, NUM_FEEDER, SPECIES
 from piepmatz.core.chance import ASKED, DEAL_DRAWS, POOLS, Draw, Pool
+from piepmatz.core.errors import InvalidOptionsError
 from piepmatz.core.rules import Rules, check_players
 from piepmatz.core.scoring import ScoreSheet, score_state
 from piepmatz.core.state import State
@@ -132,10 +133,45 @@ def game_info(players: int, reward: str = Reward.WIN) -> pyspiel.GameInfo:
     )
 
 
+def preset_rules(preset: Any) -> tuple[Rules, Any]:
+    """The rules a ``preset`` parameter names, and the parameter as the game string writes it.
+
+    A game string cannot hold ``=`` or ``,`` in a value (OpenSpiel splits parameters there), so
+    flags are written ``standard+last_hand:false+draw:one`` in it; the usual text
+    ``standard:last_hand=false,draw=one`` (:meth:`~piepmatz.core.rules.Rules.parse`) is taken too
+    and written the first way. A preset without flags is kept as given.
+
+    >>> preset_rules("standard:last_hand=false")[1]
+    'standard+last_hand:false'
+    >>> preset_rules("standard+last_hand:false")[0].last_hand
+    False
+    """
+    if not isinstance(preset, str) or (":" not in preset and "+" not in preset):
+        return Rules.parse(preset), preset  # parse refuses what is not text
+    name, *items = preset.split("+")
+    spec = preset
+    if items:  # the game string's form, to the text Rules.parse reads
+        flags = []
+        for item in items:
+            flag, colon, value = item.partition(":")
+            if not colon:
+                raise InvalidOptionsError(f"rule flag {item!r} needs a value: write {item}:...")
+            flags.append(f"{flag}={value}")
+        spec = f"{name}:{','.join(flags)}"
+    name = spec.partition(":")[0].strip()
+    rules, base = Rules.parse(spec), Rules.parse(name)
+    changed = "".join(
+        f"+{flag}:{str(value).lower() if isinstance(value, bool) else value}"
+        for flag, value in rules.to_json().items()
+        if getattr(base, flag) != value
+    )
+    return rules, name + changed
+
+
 class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
     """The game; parameters ``players`` (2–4), ``preset`` (a rule set: ``standard``,
-    ``overview``, or either with flags, ``standard:last_hand=false``) and ``reward`` (``win``,
-    ``margin`` or ``score``)."""
+    ``overview``, or either with flags, ``standard+last_hand:false``, see
+    :func:`preset_rules`) and ``reward`` (``win``, ``margin`` or ``score``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = dict(params or {})
@@ -146,8 +182,11 @@ class PiepmatzGame(pyspiel.Game):  # type: ignore[misc]
             )
         players = given.get("players", _DEFAULT_PARAMS["players"])
         check_players(players)
-        preset = given.get("preset", _DEFAULT_PARAMS["preset"])
-        self.rules = Rules.parse(preset)  # a preset, with flags if any
+        self.rules, preset = preset_rules(given.get("preset", _DEFAULT_PARAMS["preset"]))
+        if "preset" in given:
+            # The game string (str(game), pickles, serialize_game_and_state) is made from
+            # these parameters: the flags go in the form it can carry.
+            given["preset"] = preset
         self.reward = reward_kind(given.get("reward", _DEFAULT_PARAMS["reward"]))
         kind = (
             _GAME_TYPE if self.reward == Reward.WIN else game_type(zero_sum(self.reward, players))
