@@ -195,6 +195,8 @@ def test_installed_packages_declare_bots_as_entry_points(
     assert {"epbot", "epbroken", "epthree"} <= set(bot_names())
     assert builds_from_name("epbot") and builds_from_name("epbroken")  # the seat says why
     assert make_bot("epbot:x").name == "ep:x"
+    with pytest.raises(ValueError, match="bot name 'epthree' is taken"):
+        register("epthree", lambda arg: FirstLegal())  # declared, if not loadable
     with pytest.raises(PluginError, match="bot 'epbroken' of package entry point"):
         make_bot("epbroken")
     with pytest.raises(PluginError, match="is not a factory: int"):
@@ -228,6 +230,35 @@ class FirstLegal:
 
     def choose(self, view: object, legal: list[int], rng: random.Random) -> int:
         return legal[0]
+
+
+def test_shipped_names_cannot_be_taken_before_they_are_loaded() -> None:
+    """``ppo`` (the package's entry point) and ``openspiel`` (a shipped plugin) are refused to a
+    plugin in any case, loaded yet or not, so their specs still build the shipped bots."""
+
+    def factory(arg: str) -> piepmatz.bots.Bot:
+        return piepmatz.bots.RandomBot()
+
+    piepmatz.bots._FACTORIES.pop("ppo", None)
+    piepmatz.bots._FACTORIES.pop("openspiel", None)
+    for name in ("ppo", "PPO", "openspiel", "Heuristic"):
+        with pytest.raises(ValueError, match=f"bot name '{name}' is taken"):
+            register(name, factory)
+    with pytest.raises(ValueError, match="cannot read the checkpoint"):
+        make_bot("ppo:run/final.npz")
+    # The shipped module registers its own name.
+    factory.__module__ = "piepmatz.envs.openspiel_ismcts"
+    register("openspiel", factory)
+    assert make_bot("openspiel").name == "random"
+
+
+def test_a_shipped_plugin_bot_not_loaded_says_which_plugin() -> None:
+    piepmatz.bots._FACTORIES.pop("openspiel", None)
+    with pytest.raises(ValueError, match=r"--plugin piepmatz\.envs\.openspiel_ismcts"):
+        make_bot("openspiel:time=1")
+    with pytest.raises(ValueError, match="choose one of") as refused:
+        make_bot("nosuchbot")
+    assert "--plugin" not in str(refused.value)
 
 
 def test_cli_plugin_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

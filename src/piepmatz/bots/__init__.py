@@ -63,12 +63,18 @@ from .plugins import (
     PluginError,
     entry_point_factory,
     entry_point_names,
+    entry_point_target,
     is_marked,
     load_plugins,
     needs_argument,
 )
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
+
+#: Bots that come with this package in a plugin module of their own, loaded on request
+#: (``--plugin MODULE``), by name: the module that registers each. Their names are taken like
+#: the built-in ones.
+SHIPPED_PLUGINS: dict[str, str] = {"openspiel": "piepmatz.envs.openspiel_ismcts"}
 
 #: ``ismcts:BUDGET`` budgets, named by what they spend (``easy`` alone is a level for people, the
 #: noisy heuristic: the search's budgets are no such levels).
@@ -89,16 +95,29 @@ def register(name: str, factory: Callable[[str], Bot]) -> None:
 
     Plugins use this to add their own bots (:mod:`piepmatz.bots.plugins`). A name is one word
     without ``:`` or ``,``; a name already taken by another factory is refused, so a plugin
-    cannot silently replace a built-in bot.
+    cannot silently replace a built-in bot, a shipped plugin's (:data:`SHIPPED_PLUGINS`) or an
+    installed package's entry point (``ppo``), loaded yet or not.
     """
     if not isinstance(name, str) or not name or any(c in name for c in ":, \t\n"):
         raise ValueError(f"a bot name is one word without ':' or ',', not {name!r}")
     if not callable(factory):
         raise ValueError(f"bot {name!r}: the factory must be callable, not {factory!r}")
-    taken = _FACTORIES.get(name)
-    if taken is not None and taken is not factory:
+    if not _may_take(name, factory):
         raise ValueError(f"bot name {name!r} is taken: register your bot under another name")
     _FACTORIES[name] = factory
+
+
+def _may_take(name: str, factory: Callable[[str], Bot]) -> bool:
+    """Whether ``factory`` may hold bot ``name``: a name is found in any case (``PPO`` would
+    take ``ppo``), and the name of a shipped plugin (:data:`SHIPPED_PLUGINS`) or of an installed
+    package's entry point (``ppo``), loaded yet or not, only by that module's own factory."""
+    key = name.lower()
+    held = next((f for n, f in _FACTORIES.items() if n.lower() == key), None)
+    if held is not None:
+        return held is factory
+    owner = SHIPPED_PLUGINS.get(key) or entry_point_target(key)
+    module = getattr(factory, "__module__", None)
+    return owner in (None, module, f"{module}:{getattr(factory, '__qualname__', None)}")
 
 
 def bot_names() -> list[str]:
@@ -137,6 +156,11 @@ def make_bot(spec: str) -> Bot:
     name, _, arg = spec.strip().partition(":")
     factory = _factory(name)
     if factory is None:
+        plugin = SHIPPED_PLUGINS.get(name.lower())
+        if plugin is not None:
+            raise ValueError(
+                f"unknown bot {spec!r}: it comes with a plugin, load it with --plugin {plugin}"
+            )
         raise ValueError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
     try:
         bot = factory(arg)
@@ -251,13 +275,16 @@ def _level(name: str, spec: str) -> Callable[[str], Bot]:
     return build
 
 
-register("random", _no_options("random", RandomBot))
-register("greedy", _no_options("greedy", GreedyBot))
-register("heuristic", _heuristic)
-register("ismcts", _ismcts)
-register("easy", _level("easy", f"heuristic:noise={EASY_NOISE}"))
-register("medium", _level("medium", "heuristic"))
-register("hard", _level("hard", "ismcts:1s"))
+# Set, not registered: register would look through the installed packages for each name.
+_FACTORIES.update(
+    random=_no_options("random", RandomBot),
+    greedy=_no_options("greedy", GreedyBot),
+    heuristic=_heuristic,
+    ismcts=_ismcts,
+    easy=_level("easy", f"heuristic:noise={EASY_NOISE}"),
+    medium=_level("medium", "heuristic"),
+    hard=_level("hard", "ismcts:1s"),
+)
 
 #: The bots this module registers; the rest come from plugins (or entry points, once used).
 _BUILT_IN = frozenset(_FACTORIES)

@@ -148,6 +148,15 @@ def entry_point_names() -> list[str]:
     return sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
 
 
+def entry_point_target(name: str) -> str | None:
+    """What an installed package declares for bot ``name`` (any case) as ``module:attr``, not
+    loaded, or None."""
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name.lower() == name.lower():
+            return f"{ep.module}:{ep.attr}"
+    return None
+
+
 def entry_point_factory(name: str) -> Callable[[str], Any] | None:
     """The factory an installed package declares for bot ``name``, or None."""
     for ep in entry_points(group=ENTRY_POINT_GROUP):
@@ -173,6 +182,7 @@ __all__ = [
     "canonical",
     "entry_point_factory",
     "entry_point_names",
+    "entry_point_target",
     "is_marked",
     "load_plugin",
     "load_plugins",
