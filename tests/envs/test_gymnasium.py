@@ -133,6 +133,20 @@ def test_actions_must_be_integers_and_others_change_nothing() -> None:
     assert "illegal_action" not in env.step(np.int64(legal))[4]
 
 
+@pytest.mark.parametrize("illegal_action", ["lose", "raise"])
+def test_an_id_outside_the_action_space_raises_and_changes_nothing(illegal_action: str) -> None:
+    """Not an illegal move to lose by: a mistake in the caller's code, in either mode."""
+    env = piepmatz_gym.PiepmatzEnv(players=2, illegal_action=illegal_action)
+    obs, _ = env.reset(seed=1)
+    for action in (2921, 5000, -1, np.int64(-2921)):
+        assert not env.action_space.contains(action)
+        with pytest.raises(ValueError, match=rf"^action {action} is outside the action space "):
+            env.step(action)
+        assert np.array_equal(env._observation()["observation"], obs["observation"])
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    assert "illegal_action" not in env.step(legal)[4]  # the episode goes on
+
+
 def test_registered_with_gymnasium() -> None:
     assert "Piepmatz-v0" in gymnasium.registry
     env = gymnasium.make("Piepmatz-v0", players=4, preset="overview")

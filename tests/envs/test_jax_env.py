@@ -18,6 +18,7 @@ from piepmatz.core.actions import NUM_ACTIONS
 from piepmatz.core.rules import Rules
 from piepmatz.core.serial import state_from_json, state_to_json
 from piepmatz.envs.encoding import OBSERVATION_SIZE
+from piepmatz.envs.rewards import illegal_reward, illegal_share
 from piepmatz.jax import PiepmatzEnv, State, differential
 from piepmatz.jax.bridge import core_deal
 from piepmatz.jax.differential import Disagreement, compiled, run
@@ -130,6 +131,18 @@ def test_an_illegal_action_ends_the_game_and_costs_the_offender() -> None:
     expected = np.ones(2, np.float32)
     expected[mover] = -1.0
     assert np.array_equal(np.asarray(after.rewards[0]), expected)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_illegal_action_s_rewards_are_those_of_pettingzoo(players: int) -> None:
+    """The offender's ``illegal_reward``, the others' ``illegal_share`` under ``win``, as the
+    PettingZoo environment gives them (docs/research.md, Rewards)."""
+    env = PiepmatzEnv(players=players)
+    offender = players - 1
+    lost = env._step_with_illegal_action(State(), jnp.int32(offender))
+    expected = [illegal_share("win", players)] * players
+    expected[offender] = illegal_reward("win", players)
+    assert np.asarray(lost.rewards).tolist() == pytest.approx(expected)
 
 
 def test_step_without_a_key_says_why_it_needs_one() -> None:

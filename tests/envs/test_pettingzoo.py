@@ -167,6 +167,17 @@ def test_raw_env_refuses_an_illegal_action_and_changes_nothing() -> None:
         assert data_equivalence(before, env.observe(env.agent_selection))
 
 
+def test_raw_env_refuses_an_id_outside_the_action_space_and_changes_nothing() -> None:
+    """Not an illegal move ("not legal now"): a mistake in the caller's code."""
+    env = piepmatz_v0.raw_env(players=2)
+    env.reset(seed=4)
+    before = env.observe(env.agent_selection)
+    for action in (2921, 5000, -1):
+        with pytest.raises(ValueError, match=f"^action {action} is outside the action space 0-"):
+            env.step(action)
+        assert data_equivalence(before, env.observe(env.agent_selection))
+
+
 def test_wrapped_env_ends_the_game_on_an_illegal_action() -> None:
     env = piepmatz_v0.env(players=2)
     env.reset(seed=4)

@@ -124,3 +124,31 @@ def test_an_illegal_action_never_pays_better_than_the_lowest_margin() -> None:
     offender = aec.agent_selection
     aec.step(int(np.flatnonzero(aec.last()[0]["action_mask"] == 0)[0]))
     assert aec.rewards[offender] == -MAX_POINTS
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("reward", list(Reward))
+def test_an_illegal_action_s_rewards_per_environment(players: int, reward: Reward) -> None:
+    """Where an illegal action ends the game: the offender gets ``illegal_reward`` in PettingZoo
+    and Gymnasium alike; under ``win`` the other agents share +1, so the game stays zero-sum (as
+    in the JAX environment), under ``margin`` and ``score`` they get 0."""
+    penalty = -MAX_POINTS if reward == Reward.MARGIN else -1.0
+    share = 1 / (players - 1) if reward == Reward.WIN else 0.0
+    aec: Any = piepmatz_v0.env(players=players, reward=reward)
+    aec.reset(seed=players)
+    offender = aec.agent_selection
+    aec.step(int(np.flatnonzero(aec.last()[0]["action_mask"] == 0)[0]))
+    assert all(aec.terminations.values())
+    expected = {a: penalty if a == offender else share for a in aec.possible_agents}
+    assert aec.rewards == pytest.approx(expected)
+    seen = {}
+    for agent in aec.agent_iter():  # what each agent's last() reports on its final step
+        seen[agent] = aec.last()[1]
+        aec.step(None)
+    assert seen == pytest.approx(expected)
+    if reward == Reward.WIN:
+        assert sum(expected.values()) == pytest.approx(0.0)
+    gym_env = PiepmatzEnv(players=players, reward=reward)
+    obs, _ = gym_env.reset(seed=players)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    assert gym_env.step(illegal)[1] == penalty

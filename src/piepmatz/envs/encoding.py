@@ -336,15 +336,19 @@ def action_id(action: Any) -> int:
     """The id a learner's action names: a Python or NumPy integer, or a 0-d integer array.
 
     Anything else (a float that would be truncated, a text, a bool, an array of several) is
-    refused with a ``ValueError`` naming the action space, rather than silently converted.
+    refused with a ``ValueError`` naming the action space, rather than silently converted; so is
+    an id outside the action space, a mistake in the caller's code rather than an illegal move.
     """
     try:
-        return as_id(action)
+        action_id = as_id(action)
     except InvalidActionError:
         raise ValueError(
             f"an action is an integer id 0-{NUM_ACTIONS - 1} (Discrete({NUM_ACTIONS})), "
             f"not {action!r} of type {type(action).__name__}"
         ) from None
+    if not 0 <= action_id < NUM_ACTIONS:
+        raise ValueError(f"action {action_id} is outside the action space 0-{NUM_ACTIONS - 1}")
+    return action_id
 
 
 def describe_vector(vector: Any) -> dict[str, list[int]]:

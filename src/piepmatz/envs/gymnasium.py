@@ -28,7 +28,9 @@ autoreset, is never played, and masked sampling finds no empty mask.
 An action that is not legal ends the episode with reward -1 and ``info["illegal_action"]`` (as
 PettingZoo's classic games do; with ``reward="margin"`` the lowest margin,
 :func:`~piepmatz.envs.rewards.illegal_reward`), unless the environment was made with
-``illegal_action="raise"``, which raises ``ValueError`` and leaves the game unchanged.
+``illegal_action="raise"``, which raises ``ValueError`` and leaves the game unchanged. An id
+outside the action space is a mistake in the caller's code, not a move: ``ValueError`` in both
+modes, the game unchanged.
 """
 
 from __future__ import annotations
@@ -149,7 +151,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         legal = state.legal_action_ids()
         if action_id not in legal:
             if self.illegal_action == "raise":
-                text = str(Action.from_id(action_id)) if 0 <= action_id < NUM_ACTIONS else action_id
+                text = str(Action.from_id(action_id))
                 raise ValueError(
                     f"{text!r} is not legal now ({state.describe_position()}); legal action ids "
                     "are those with action_mask 1"

@@ -8,9 +8,10 @@
 (['action_mask', 'observation'], (1461,), 'int8')
 
 ``env()`` is the standard wrapper stack of PettingZoo's classic games (an illegal move ends the
-game with reward -1 for the offender; out-of-range actions assert; calls must come in order);
-``raw_env()`` is the bare environment, which raises ``ValueError`` on an illegal action and
-changes nothing. Agents are ``player_0`` … ``player_{n-1}``, seat numbers of the engine.
+game with reward -1 for the offender, and under ``reward="win"`` +1 shared by the others;
+out-of-range actions assert; calls must come in order); ``raw_env()`` is the bare environment,
+which raises ``ValueError`` on an illegal action or an id outside the action space and changes
+nothing. Agents are ``player_0`` … ``player_{n-1}``, seat numbers of the engine.
 
 Observations are built from :func:`~piepmatz.core.view.view_of` only (see
 :mod:`piepmatz.envs.encoding`). The action space is the engine's fixed ``NUM_ACTIONS`` (2921);
@@ -54,7 +55,7 @@ from piepmatz.core.view import view_of
 from . import encoding
 from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask
 from .opponents import Member, OpponentPool, Seat, as_seat, draw_opponents
-from .rewards import final_rewards, illegal_reward, reward_kind
+from .rewards import final_rewards, illegal_reward, illegal_share, reward_kind
 from .text import draw_table
 
 NAME = "piepmatz_v0"
@@ -62,17 +63,39 @@ NAME = "piepmatz_v0"
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped like PettingZoo's classic games; an illegal move earns -1, or the
-    lowest margin under ``reward="margin"`` (:func:`~piepmatz.envs.rewards.illegal_reward`)."""
+    lowest margin under ``reward="margin"`` (:func:`~piepmatz.envs.rewards.illegal_reward`), and
+    under ``reward="win"`` the other agents share +1
+    (:func:`~piepmatz.envs.rewards.illegal_share`)."""
     bare = raw_env(**kwargs)
-    return classic_wrappers(bare, illegal_reward(bare.reward, bare.num_players))
+    n = bare.num_players
+    return classic_wrappers(bare, illegal_reward(bare.reward, n), illegal_share(bare.reward, n))
 
 
-def classic_wrappers(environment: AECEnv, penalty: float = -1.0) -> AECEnv:
+def classic_wrappers(environment: AECEnv, penalty: float = -1.0, share: float = 0.0) -> AECEnv:
     """PettingZoo's wrapper stack for its classic games (benchmarks/envs.py measures its cost);
-    ``penalty`` is the reward of an illegal move."""
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=penalty)
+    ``penalty`` is the reward of an illegal move, ``share`` that of each other agent then."""
+    environment = TerminateIllegal(environment, penalty, share)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
+
+
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper that ends the game on an illegal move, which gives every other
+    agent 0; here they get ``share`` (under ``win`` the game stays zero-sum)."""
+
+    def __init__(self, environment: AECEnv, penalty: float, share: float) -> None:
+        super().__init__(environment, illegal_reward=penalty)
+        self._share = share
+
+    def step(self, action: Any) -> None:
+        offender, ended = self.agent_selection, self._terminated
+        super().step(action)
+        if self._terminated and not ended:  # this move was the illegal one
+            bare = self.env.unwrapped
+            for agent in bare.agents:
+                if agent != offender:
+                    bare.rewards[agent] = self._share
+                    bare._cumulative_rewards[agent] += self._share
 
 
 def start_episode(environment: AECEnv) -> None:
@@ -206,7 +229,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         state = self._require_state()
         action_id = encoding.action_id(action)
         if action_id not in self._legal:
-            text = str(Action.from_id(action_id)) if 0 <= action_id < NUM_ACTIONS else action_id
+            text = str(Action.from_id(action_id))
             raise ValueError(
                 f"{text!r} is not legal for {agent} now ({state.describe_position()}); "
                 "legal action ids are those with action_mask 1"

@@ -105,3 +105,13 @@ def illegal_reward(reward: str, num_players: int) -> float:
     or the lowest reward a game can give where that is lower (a margin), so that an illegal move
     never pays better than playing on."""
     return min(-1.0, reward_range(reward, num_players)[0])
+
+
+def illegal_share(reward: str, num_players: int) -> float:
+    """What each other player gets where an illegal action ends the game: under ``win`` an
+    equal share of the offender's loss, so that such a game is zero-sum as every other game is
+    (+1 for the other of two players, 0.5 each for two others, as in the JAX environment);
+    under ``margin`` and ``score`` 0, as nobody scored any points."""
+    if reward_kind(reward) != Reward.WIN:
+        return 0.0
+    return -illegal_reward(reward, num_players) / (num_players - 1)
