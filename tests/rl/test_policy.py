@@ -113,6 +113,14 @@ def _corrupt(tmp_path: Path, name: str, good: Path) -> Path:
     if name == "truncated.npz":
         path.write_bytes(good.read_bytes()[:5000])
         return path
+    if name == "array.npz":  # a single array, as np.save writes
+        with path.open("wb") as out:
+            np.save(out, arrays["pi_b"])
+        return path
+    if name == "objects.npz":  # an archive of pickled objects, never to be loaded
+        with path.open("wb") as out:
+            np.savez(out, meta=np.array([meta], dtype=object))
+        return path
     if name == "no-meta.npz":
         del arrays["meta"]
     elif name == "version.npz":
@@ -138,6 +146,8 @@ def _corrupt(tmp_path: Path, name: str, good: Path) -> Path:
     [
         ("garbage.npz", "not a Piepmatz policy checkpoint"),
         ("truncated.npz", "not a Piepmatz policy checkpoint"),
+        ("array.npz", "not a Piepmatz policy checkpoint: not a NumPy .npz archive"),
+        ("objects.npz", "not a Piepmatz policy checkpoint: not a NumPy .npz archive"),
         ("no-meta.npz", "no 'meta' entry"),
         ("version.npz", f"checkpoint version {CHECKPOINT_VERSION + 1}; this Piepmatz reads"),
         ("format.npz", "format is not 'piepmatz-ppo-policy'"),
@@ -153,6 +163,7 @@ def test_a_broken_checkpoint_is_refused_clearly(
     with pytest.raises(CheckpointError, match=message) as caught:
         load_checkpoint(path)
     assert str(caught.value).startswith(str(path))
+    assert "pickle" not in str(caught.value)  # NumPy's advice to load it unsafely is not ours
     with pytest.raises(ValueError, match=f"bot 'ppo:{path}'"):
         make_bot(f"ppo:{path}")
 

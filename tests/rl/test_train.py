@@ -227,6 +227,26 @@ def test_the_train_command_says_when_steps_round_up_to_whole_updates(
     )
 
 
+@pytest.mark.parametrize(("steps", "said"), [(64, True), (6400, False)])
+def test_the_train_command_says_when_the_time_limit_stopped_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    steps: int,
+    said: bool,
+) -> None:
+    import piepmatz.rl.ppo
+
+    def trained(*args: object, **kwargs: object) -> ppo.TrainResult:
+        return ppo.TrainResult(tmp_path / "final.npz", steps=steps, train_seconds=60.0)
+
+    monkeypatch.setattr(piepmatz.rl.ppo, "train", trained)
+    argv = ["train", "--out", str(tmp_path), *TINY, "--steps", "6400", "--minutes", "1"]
+    assert main(argv) == 0
+    line = f"training stopped at the time limit (--minutes 1) after {steps:,} of 6,400 steps"
+    assert (line in capsys.readouterr().out) is said
+
+
 def test_a_time_limit_stops_before_an_update_would_pass_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -237,7 +257,9 @@ def test_a_time_limit_stops_before_an_update_would_pass_it(
     # 100 updates asked for, and a limit that the first update passes: it alone runs.
     argv = ["train", "--out", str(tmp_path), *TINY, "--steps", "6400", "--minutes", "0.00001"]
     assert main(argv) == 0
-    assert "trained 64 steps" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "training stopped at the time limit (--minutes 1e-05) after 64 of 6,400 steps" in out
+    assert "trained 64 steps" in out
     assert load_checkpoint(tmp_path / "final.npz").meta["steps"] == 64
     with pytest.raises(SystemExit):
         main(["train", "--out", str(tmp_path / "b"), *TINY, "--minutes", "0"])

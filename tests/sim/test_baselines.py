@@ -168,7 +168,7 @@ def small_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("change", "told"),
     [
-        (lambda d: "{not json", "--extend"),
+        (lambda d: "{not json", "not JSON (line 1, column 2)"),
         (lambda d: json.dumps(d | {"format": "other"}), "not a piepmatz-baselines file"),
         (lambda d: json.dumps(d | {"version": 1}), "version 1"),
         (lambda d: json.dumps(d | {"pairings": d["pairings"][:1]}), "did not finish"),
@@ -196,6 +196,21 @@ def test_a_broken_file_to_extend_is_refused_and_nothing_is_written(
     assert main([*args, "--quiet"]) == 2
     assert told in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "told"),
+    [(b"hello\n", "not JSON (line 1, column 1)"), (b"\xff\xfe\x00\x81", "not JSON but binary")],
+)
+def test_a_file_to_extend_that_is_not_json_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, told: str
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(content)
+    assert main(["baselines", "--extend", str(path), "--bots", "easy", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"--extend {path}: {told}" in err
+    assert "a baselines run wrote with --json" in err
 
 
 def test_extend_refuses_what_its_file_settles(

@@ -64,5 +64,11 @@ def test_mean_interval_edge_cases() -> None:
     assert math.isnan(mean_interval([]).mean)
     one = mean_interval([3])
     assert one.mean == 3 and one.low == -math.inf and one.high == math.inf
+    # Clipped to the values' possible range, one value or several.
+    assert (mean_interval([3], lowest=0).low, mean_interval([3], lowest=0).high) == (0, math.inf)
+    clipped = mean_interval([2, 60], lowest=0, highest=100)
+    free = mean_interval([2, 60])
+    assert free.low < 0 and free.high > 100
+    assert (clipped.mean, clipped.low, clipped.high) == (31, 0, 100)
     flat = mean_interval([4, 4, 4])
     assert (flat.low, flat.high, flat.sd) == (4, 4, 0)

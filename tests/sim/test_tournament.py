@@ -10,6 +10,7 @@ import pytest
 
 from piepmatz.core.scoring import PlayerScore, ScoreSheet
 from piepmatz.sim import GameResult, MatchConfig, run_games, summarise
+from piepmatz.sim.stats import mean_interval
 from piepmatz.sim.tournament import ranks, win_shares
 
 
@@ -65,6 +66,20 @@ def test_summary_arithmetic_on_known_games() -> None:
     # Two wins, a tie and a loss against one win: bot 0 rates higher.
     assert a.rating.mu > 25 > b.rating.mu
     assert a.rating.sigma < 25 / 3
+
+
+def test_a_score_interval_stays_within_the_possible_scores() -> None:
+    """Two games far apart: the t interval alone goes below 0; no score is negative."""
+    report = summarise(CONFIG, GAMES[2:])  # bot 0 scored 10 and 5, bot 1 40 and 50
+    for bot in report.bots:
+        assert mean_interval(bot.totals).low < 0.0
+        assert bot.score.low == 0.0 < bot.score.mean < bot.score.high
+        assert bot.score.high == mean_interval(bot.totals).high
+    rows = list(csv.DictReader(io.StringIO(report.csv())))
+    assert [float(row["score_low"]) for row in rows] == [0.0, 0.0]
+    # An interval inside the range is left as it is.
+    wide = summarise(CONFIG, GAMES).bots[0]
+    assert wide.score.low == mean_interval(wide.totals).low > 0.0
 
 
 def test_json_and_csv_carry_the_report() -> None:

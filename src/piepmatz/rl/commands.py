@@ -229,6 +229,11 @@ def _train(args: argparse.Namespace) -> int:
     except OSError as exc:
         sys.stderr.write(f"piepmatz train: cannot write to {args.out}: {exc.strerror or exc}\n")
         return 2
+    if config.minutes and result.steps < config.steps:  # --minutes came first
+        print(
+            f"training stopped at the time limit (--minutes {config.minutes:g}) after "
+            f"{result.steps:,} of {config.steps:,} steps"
+        )
     print(
         f"trained {result.steps:,} steps in {result.train_seconds:.0f} s "
         f"({result.steps_per_second:,.0f} learner steps/s, evaluation not counted; "

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
+from numpy.lib.npyio import NpzFile
 
 from piepmatz.core.actions import NUM_ACTIONS
 from piepmatz.core.view import PlayerView
@@ -103,7 +104,10 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Checkpoint:
     """Read and check a checkpoint; :class:`CheckpointError` says what is wrong with a bad one."""
     where = str(path)
     try:
-        with np.load(where, allow_pickle=False) as archive:
+        loaded = np.load(where, allow_pickle=False)
+        if not isinstance(loaded, NpzFile):  # a single .npy array
+            raise ValueError(where)
+        with loaded as archive:
             arrays = {name: archive[name] for name in archive.files}
     except FileNotFoundError:
         raise CheckpointError(f"{where}: no such checkpoint file") from None
@@ -111,9 +115,11 @@ def load_checkpoint(path: str | os.PathLike[str]) -> Checkpoint:
         raise CheckpointError(f"{where}: is a directory, not a checkpoint file") from None
     except OSError as exc:
         raise CheckpointError(f"{where}: cannot read it: {exc.strerror or exc}") from None
-    except (ValueError, zipfile.BadZipFile, EOFError) as exc:
+    except (ValueError, zipfile.BadZipFile, EOFError):
+        # NumPy's own words would suggest loading pickles: a checkpoint never holds any.
         raise CheckpointError(
-            f"{where}: not a Piepmatz policy checkpoint (expected a NumPy .npz archive: {exc})"
+            f"{where}: not a Piepmatz policy checkpoint: not a NumPy .npz archive of number "
+            "arrays, as piepmatz train writes"
         ) from None
     if not isinstance(arrays, dict) or "meta" not in arrays:
         raise CheckpointError(f"{where}: not a Piepmatz policy checkpoint (no 'meta' entry)")

@@ -29,8 +29,8 @@ every combination of bots is rotated. --games is rounded up to whole deals.
 
 Statistics are per seat-game. A shared win (E5: still tied after the most-birds tiebreak) counts
 as 1/w of a win for each of the w winners. Win rates have Wilson 95 % intervals, mean scores
-Student t 95 % intervals. "1st, 2nd, ..." is the turn order (first player first). Ratings are
-OpenSkill Plackett-Luce, updated game by game in index order.
+Student t 95 % intervals cut at 0 (no score is negative). "1st, 2nd, ..." is the turn order
+(first player first). Ratings are OpenSkill Plackett-Luce, updated game by game in index order.
 
 Game i is deal i // L played with lineup i % L (L lineups); its cards and every bot's random
 generator derive from --seed and i alone, so any backend, batch size or worker count gives the
@@ -422,7 +422,17 @@ def _baselines_plan(
             earlier = Baselines.from_json(json.load(file))
     except OSError as exc:
         raise ValueError(f"--extend: cannot read {args.extend}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # json's errors are ValueErrors too
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"--extend {args.extend}: not JSON (line {exc.lineno}, column {exc.colno}): give "
+            "the file a baselines run wrote with --json"
+        ) from None
+    except UnicodeDecodeError:
+        raise ValueError(
+            f"--extend {args.extend}: not JSON but binary data: give the file a baselines run "
+            "wrote with --json"
+        ) from None
+    except ValueError as exc:  # the run's own checks (Baselines.from_json)
         raise ValueError(f"--extend {args.extend}: {exc}") from None
     for spec in earlier.bots:
         try:

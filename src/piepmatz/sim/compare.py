@@ -72,8 +72,8 @@ def summarise_rules(label: str, config: MatchConfig, results: Sequence[GameResul
         games=len(results),
         turns=mean_interval([r.turns for r in results]),
         decisions=mean_interval([r.decisions for r in results]),
-        margin=mean_interval(margins),
-        score=mean_interval([t for r in results for t in r.totals]),
+        margin=mean_interval(margins, lowest=0.0),  # the spread of one game's scores
+        score=mean_interval([t for r in results for t in r.totals], lowest=0.0),
         first_player=Rate(first_wins, len(results)),
         shared_wins=shared,
         margins=tuple(margins),

@@ -3,7 +3,8 @@
 - Win rates: the Wilson score interval. A shared win (E5: still tied after the tiebreak) counts
   as ``1/w`` of a win for each of the ``w`` winners, so win rates of a game sum to 1; the interval
   is computed from that fractional count.
-- Means: the Student *t* interval (normal beyond a million degrees of freedom).
+- Means: the Student *t* interval (normal beyond a million degrees of freedom), clipped to
+  the range the values can take (scores are never negative).
 
 All intervals treat games as independent samples, each valid for one look at a number of games
 fixed in advance. In the duplicate format the lineups of one deal share their cards, so read the
@@ -85,19 +86,29 @@ class MeanInterval:
     high: float
 
 
-def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> MeanInterval:
-    """Mean, sample standard deviation and the t interval of the mean.
+def mean_interval(
+    values: Sequence[float],
+    confidence: float = CONFIDENCE,
+    lowest: float = -math.inf,
+    highest: float = math.inf,
+) -> MeanInterval:
+    """Mean, sample standard deviation and the t interval of the mean, clipped to the values'
+    possible range ``lowest``–``highest``: a mean cannot lie outside it, though with few games
+    the t interval reaches beyond (a score interval below 0).
 
     >>> m = mean_interval([1, 2, 3, 4, 5])
     >>> m.mean, round(m.sd, 4), round(m.low, 3), round(m.high, 3)
     (3.0, 1.5811, 1.037, 4.963)
+    >>> mean_interval([2, 60], lowest=0).low
+    0.0
     """
     n = len(values)
     if n == 0:
         return MeanInterval(0, math.nan, math.nan, math.nan, math.nan)
     mean = math.fsum(values) / n
     if n == 1:
-        return MeanInterval(1, mean, math.nan, -math.inf, math.inf)
+        return MeanInterval(1, mean, math.nan, float(lowest), float(highest))
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     half = t_quantile(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
-    return MeanInterval(n, mean, sd, mean - half, mean + half)
+    low, high = max(lowest, mean - half), min(highest, mean + half)
+    return MeanInterval(n, mean, sd, float(low), float(high))

@@ -311,7 +311,7 @@ def summarise(config: MatchConfig, results: Sequence[GameResult]) -> TournamentR
             label=config.labels[e],
             spec=config.bots[e],
             win=Rate(wins[e], games[e]),
-            score=mean_interval(totals[e]),
+            score=mean_interval(totals[e], lowest=0.0),  # no score is negative
             sheet={key: v / games[e] if games[e] else math.nan for key, v in sheet_sums[e].items()},
             positions=tuple(Rate(pos_wins[e][p], pos_games[e][p]) for p in range(n)),
             rating=ratings[e],
