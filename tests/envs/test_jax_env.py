@@ -145,6 +145,20 @@ def test_an_illegal_action_s_rewards_are_those_of_pettingzoo(players: int) -> No
     assert np.asarray(lost.rewards).tolist() == pytest.approx(expected)
 
 
+def test_an_id_outside_the_action_space_is_an_illegal_move() -> None:
+    """Nothing can raise inside jit: -1 or 5000 end the game as an illegal move would, never
+    read as a legal id (JAX would index -k from the end, 5000 as 2920)."""
+    env = PiepmatzEnv(2)
+    single = jax.tree.map(lambda x: x[0], _batch(2))
+    legal = int(np.flatnonzero(np.asarray(single.legal_action_mask))[0])
+    mover = int(single.current_player)
+    for action in (legal - NUM_ACTIONS, NUM_ACTIONS + legal, -1):
+        after = env.step(single, jnp.int32(action), jax.random.PRNGKey(0))
+        assert bool(after.terminated), action
+        assert float(after.rewards[mover]) == -1.0
+    assert not bool(env.step(single, jnp.int32(legal), jax.random.PRNGKey(0)).terminated)
+
+
 def test_step_without_a_key_says_why_it_needs_one() -> None:
     env = PiepmatzEnv(2)
     state = _batch(2)

@@ -83,7 +83,10 @@ class PiepmatzEnv(pgx.Env):  # type: ignore[misc]
         """pgx's ``Env.step``, its conditionals narrowed to the fields each one changes: under
         ``vmap`` a conditional selects every array of the state, 6 KB a game, most of it the
         legal mask and the observation."""
-        is_illegal = ~state.legal_action_mask[action]
+        # An id outside the action space is illegal too (nothing can raise inside jit; JAX
+        # would read it clamped, or from the end, as some legal id).
+        outside = (action < 0) | (action >= NUM_ACTIONS)
+        is_illegal = outside | ~state.legal_action_mask[jnp.clip(action, 0, NUM_ACTIONS - 1)]
         current_player = state.current_player
         stopped = state.terminated | state.truncated
         moved: State = self._step(state.replace(_step_count=state._step_count + 1), action, key)
