@@ -16,6 +16,7 @@ from piepmatz.i18n import _, set_language
 from piepmatz.text.words import feeder
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.screens import ChoiceList, EndScreen, NewGameScreen, TableScreen
+from piepmatz.tui.session import Session
 
 from .conftest import advanced, late_in_the_game
 
@@ -109,6 +110,35 @@ def test_the_first_screen_shows_every_row_at_80_by_24(
             ):
                 assert f" {label} " in shown, label
             assert_footer_whole(app, shown.splitlines()[-1])
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("height", [30, 31, 32])
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "newcomer"])
+def test_the_first_screen_s_buttons_are_in_sight_just_above_the_compact_height(
+    tui: Any, plain_bots: None, tmp_path: Any, height: int, kept: bool
+) -> None:
+    """Tall enough for the full layout as a rule, but a kept game's line (or the lesson's
+    offer to a newcomer) takes rows too: the buttons stay in sight, compact if they must."""
+    path = tmp_path / "autosave.json"
+    if kept:
+        Session.new(["human", "random"], seed=3).save(path)
+
+    async def scenario() -> None:
+        app = PiepmatzApp(seed=7, bot_delay=0, keep=path)
+        async with app.run_test(size=(100, height)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen)
+            assert bool(screen.kept) == kept and screen.offer_lesson != kept
+            buttons = screen.query_one("#buttons").region
+            assert buttons.bottom <= height - 1, (buttons, height)  # above the footer
+            shown = tui.rendered(app)
+            first = _("Resume the last game") if kept else _("Learn to play")
+            for label in (first, _("Start"), _("Quit")):
+                assert label in shown, label
 
     asyncio.run(scenario())
 

@@ -159,11 +159,21 @@ class NewGameScreen(Screen[None]):
         self.lay_out(event.size.height)
 
     def lay_out(self, height: int) -> None:
-        short = height < self.TALL
+        self.compact(height < self.TALL)
+        if height >= self.TALL:
+            # Tall enough as a rule; a kept game's line and the lesson's offer may still push
+            # the buttons out of sight: then compact too.
+            self.call_after_refresh(self.fit)
+
+    def compact(self, short: bool) -> None:
         self.set_class(short, "short")
         for widget in self.query("Select, Input, Button"):
             if isinstance(widget, Select | Input | Button):
                 widget.compact = short
+
+    def fit(self) -> None:
+        if self.query_one(VerticalScroll).max_scroll_y > 0:
+            self.compact(True)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "language" and event.value != current_language():
