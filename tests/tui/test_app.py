@@ -572,7 +572,13 @@ def test_the_table_shows_running_scores_and_the_removed_species(tui: Any) -> Non
             view = session.view(0)
             removed = {b // 12 for b in view.removed_birds}
             code = ["BL", "BU", "CH", "GR", "SP", "YE"][removed.pop()]
-            assert f"bird deck {view.bird_deck_size} · {code} set aside" in text
+            # As the tiles name it (Ye); the codes, a key away, by its code (YE).
+            assert f"bird deck {view.bird_deck_size} · {code.capitalize()} set aside" in text
+            await pilot.press("c")
+            await tui.settle(pilot)
+            assert f"bird deck {view.bird_deck_size} · {code} set aside" in tui.text(app)
+            await pilot.press("c")
+            await tui.settle(pilot)
             sheet = score_view(view)
             assert any(p.total for p in sheet.players)
             # Another player's blind seeds never count in what this seat is shown.

@@ -166,6 +166,9 @@ def test_the_first_screen_offers_the_lesson_to_a_newcomer_only(tui: Any, data_ho
             await pilot.press("f1")  # how to play, from the first screen
             await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
+            # It opens with how to read the table's tiles, then the guide.
+            parts = [m.id for m in app.screen.query(Markdown)]
+            assert parts[:2] == ["legend", "guide"]
             await pilot.press("escape", "ctrl+s")  # a real game
             await tui.settle(pilot)
             assert isinstance(app.screen, TableScreen)
@@ -226,7 +229,7 @@ def test_the_score_sheet_explains_each_number_on_request(tui: Any) -> None:
     asyncio.run(scenario())
 
 
-def test_the_rules_screen_opens_with_the_guide(tui: Any) -> None:
+def test_the_rules_screen_opens_with_the_legend_then_the_guide(tui: Any) -> None:
     session = advanced(2, 5, lambda s: s.turn >= 2 and s.current_player == 0 and s.phase == 0)
 
     async def scenario() -> None:
@@ -238,8 +241,9 @@ def test_the_rules_screen_opens_with_the_guide(tui: Any) -> None:
             screen = app.screen
             assert isinstance(screen, RulesScreen)
             documents = list(screen.query(Markdown))
-            assert [d.id for d in documents] == ["guide", "rules-text"]
-            assert documents[0].source.startswith("# How to play")
-            assert "T2.1" in documents[1].source
+            assert [d.id for d in documents] == ["legend", "guide", "rules-text"]
+            assert documents[0].source.startswith("## Reading the table")
+            assert documents[1].source.startswith("# How to play")
+            assert "T2.1" in documents[2].source
 
     asyncio.run(scenario())

@@ -29,6 +29,7 @@ from piepmatz.core.cards import (
     BIRD_VALUE,
     FEEDER_EGGS,
     FEEDER_KIND,
+    FEEDER_NAMES,
     SEED,
     SPECIES,
 )
@@ -249,6 +250,53 @@ class WordCards(Cards):
 CODES = Cards(codes=True)
 TILES = Cards(codes=False)
 WORDS = WordCards()
+
+
+def legend_markdown() -> str:
+    """How to read the terminal's table (its tiles, seeds and marks), in the current language:
+    the first part of the rules screen, for a player who meets ``Gi4♀••`` or ``S3+crow``. Its
+    examples are written with the table's own words."""
+    bird = BIRD_NAMES.index("BL5f")
+    pair = [BIRD_NAMES.index("GR2m"), BIRD_NAMES.index("GR2f")]
+    species = " · ".join(f"**{species_short(code)}** {species_name(code)}" for code in SPECIES)
+    weighed = _("ground {ground:>2} vs perch {perch}").format(ground=7, perch=6).replace("  ", " ")
+    seeds = _("seeds {count}").format(count=3) + " ("
+    seeds += ngettext("{count} egg", "{count} eggs", 4).format(count=4) + ", "
+    seeds += _("{count} blind").format(count=1) + ")"
+    lines = [
+        "## " + _("Reading the table"),
+        "",
+        _(
+            "- A bird: its species in two letters, its value, ♂ or ♀, and its eggs as dots: "
+            "{tile} is {bird} with {eggs} eggs. The key c shows the birds in the notation's "
+            "codes instead ({code})."
+        ).format(
+            tile=tile_text(bird).rstrip(),
+            bird=bird_words(bird),
+            eggs=BIRD_EGGS[bird],
+            code=BIRD_NAMES[bird],
+        ),
+        _("- The species: {species}.").format(species=species),
+        _(
+            "- A perch's row: the perch bird ┃ the ground birds, in the order they came. "
+            "“{weighed}” weighs them: a ground stronger than the perch chases the perch bird."
+        ).format(weighed=weighed),
+        _(
+            "- A seed by its eggs: S2 has 2 eggs; {seed} is a seed of 3 eggs with a crow beside it."
+        ).format(seed="S3+" + feeder(FEEDER_NAMES.index("CRa"))),
+        _(
+            "- A collection, by species: {pair} is {birds}, a mated pair; ★ marks the species "
+            "of which the player holds the most birds."
+        ).format(
+            pair=TILES.collection(pair, {}).plain,
+            birds=", ".join(bird_words(b) for b in pair),
+        ),
+        _(
+            "- Seeds taken blind lie face down: “{seeds}” counts the eggs of the seeds seen; "
+            "a blind seed's eggs are its owner's secret until the end."
+        ).format(seeds=seeds),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def pest_codes(cards: Sequence[int]) -> str:

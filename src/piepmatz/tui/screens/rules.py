@@ -12,6 +12,7 @@ from textual.widgets import Markdown
 
 from piepmatz.i18n import N_, _
 
+from ..render import legend_markdown
 from .widgets import translate_bindings
 
 
@@ -40,6 +41,8 @@ class RulesScreen(ModalScreen[None]):
             scroll.border_title = _("Rules — {rules} (Escape to close)").format(
                 rules=self.rules_name
             )
+            # What the table's tiles and marks mean, before the guide teaches the game.
+            yield Markdown(legend_markdown(), id="legend")
             if self.guide:
                 yield Markdown(self.guide, id="guide")
             yield Markdown(self.markdown, id="rules-text")
