@@ -26,7 +26,7 @@ from piepmatz.core import dump_json
 from piepmatz.core.view import view_of
 from piepmatz.i18n import _, choose_language, set_language
 from piepmatz.text import scoresheet
-from piepmatz.text.words import seat_name, tell
+from piepmatz.text.words import bot_level, seat_name, tell
 
 INTERFACE_COMMANDS = (
     "piepmatz.engine.commands",
@@ -57,7 +57,7 @@ def _demo(args: argparse.Namespace) -> int:
     shown = 0
     out = sys.stdout
     labels = [
-        _("{seat} ({bot} bot)").format(seat=seat_name(p), bot=bot.name)
+        _("{seat} ({bot} bot)").format(seat=seat_name(p), bot=bot_level(bot.name))
         for p, bot in enumerate(bots)
     ]
     header = (

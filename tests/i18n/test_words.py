@@ -52,6 +52,7 @@ def test_every_event_is_told_in_the_language(lang: str) -> None:
             told = tell(event)
         assert told != english or event.kind == "promote", event
         assert not ENGLISH.search(told), told
+        assert told[:1].isupper(), told  # a sentence, even one opening with "pěnkava 5♂"
         # The birds and numbers of the sentence are all there.
         assert sorted(re.findall(r"[A-Z]{2}\d[mf]|\d+", told)) == sorted(
             re.findall(r"[A-Z]{2}\d[mf]|\d+", english)
@@ -171,7 +172,11 @@ def test_an_unknown_language_on_the_command_line_is_refused(
 @pytest.mark.parametrize(
     ("argv", "env", "words"),
     [
-        (["--lang", "cs"], {"LANG": "de_DE.UTF-8"}, ["Piepmatz ukázka", "celkem", "Tah 1: Hráč "]),
+        (
+            ["--lang", "cs"],
+            {"LANG": "de_DE.UTF-8"},
+            ["Piepmatz ukázka", "celkem", "Tah 1: Hráč ", "(bot náhodný)"],
+        ),
         ([], {"LANG": "de_DE.UTF-8"}, ["Piepmatz-Demo", "gesamt", "Zug 1: Spieler "]),
         ([], {"LANG": "C.UTF-8"}, ["Piepmatz demo", "total", "Turn 1: Player"]),
     ],

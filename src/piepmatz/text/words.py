@@ -275,6 +275,11 @@ def told(event: Event, names: Sequence[str] | None = None) -> list[Part]:
                     add(Part(bird_text(card), bird=card))
         else:
             add(Part(format(value, spec or "")))
+    if parts and parts[0].bird is not None:
+        # A sentence that opens with a bird opens with a capital, in a language whose species
+        # are written in lower case too ("Pěnkava 5♂ teď sedí…").
+        first = parts[0]
+        parts[0] = Part(first.text[:1].upper() + first.text[1:], bird=first.bird)
     return parts
 
 
