@@ -148,15 +148,17 @@ def test_an_illegal_action_s_rewards_are_those_of_pettingzoo(players: int) -> No
 def test_an_id_outside_the_action_space_is_an_illegal_move() -> None:
     """Nothing can raise inside jit: -1 or 5000 end the game as an illegal move would, never
     read as a legal id (JAX would index -k from the end, 5000 as 2920)."""
-    env = PiepmatzEnv(2)
-    single = jax.tree.map(lambda x: x[0], _batch(2))
-    legal = int(np.flatnonzero(np.asarray(single.legal_action_mask))[0])
-    mover = int(single.current_player)
-    for action in (legal - NUM_ACTIONS, NUM_ACTIONS + legal, -1):
-        after = env.step(single, jnp.int32(action), jax.random.PRNGKey(0))
-        assert bool(after.terminated), action
-        assert float(after.rewards[mover]) == -1.0
-    assert not bool(env.step(single, jnp.int32(legal), jax.random.PRNGKey(0)).terminated)
+    _, step = compiled(2, BATCH, quick=True)
+    state = _batch(2)
+    mask = np.asarray(state.legal_action_mask)
+    legal = mask.argmax(axis=1).astype(np.int32)  # a legal id in each game
+    mover = np.asarray(state.current_player)
+    for outside in (legal - NUM_ACTIONS, legal + NUM_ACTIONS, np.full(BATCH, -1, np.int32)):
+        actions = legal.copy()
+        actions[0] = outside[0]
+        after = step(state, actions, _keys(jax.random.PRNGKey(0)))
+        assert np.asarray(after.terminated).tolist() == [True] + [False] * (BATCH - 1)
+        assert float(after.rewards[0][mover[0]]) == -1.0
 
 
 def test_step_without_a_key_says_why_it_needs_one() -> None:
