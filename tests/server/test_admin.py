@@ -171,7 +171,8 @@ def test_a_new_table_id_never_starts_with_a_dash(
     url = f"sqlite+aiosqlite:///{path}"
     # A mistyped file is told, and not made into an empty database.
     assert main(["admin", "tables", "--database-url", url]) == 2
-    assert "no SQLite file there: give the server's own" in capsys.readouterr().err
+    said = f"there is no file {path}: give the SQLite file the server keeps its games in\n"
+    assert said in capsys.readouterr().err
     assert not path.exists()
     # A database no server made is told, not a traceback.
     sqlite3.connect(path).close()

@@ -64,7 +64,8 @@ def test_limits_are_checked_where_they_are_set(capsys: pytest.CaptureFixture[str
     with pytest.raises(ValueError, match="message_rate"):
         Limits(message_rate=-1)
     assert main(["serve", "--connections-per-address", "-2"]) == 2
-    assert "connections_per_address must be 0 (no limit) or more" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "--connections-per-address must be 0 (no limit) or more, not -2" in said
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from piepmatz.server import logs
+from piepmatz.server import db, logs
 from serverplay import post, ws_url
 from serverprocs import free_port, serve_process
 
@@ -155,7 +155,10 @@ def test_a_served_process_logs_json_lines_with_its_address_migrations_and_resume
     entries = [json.loads(line) for line in log_file.read_text().splitlines()]
     assert all({"time", "level", "logger", "message"} <= set(e) for e in entries)
     messages = [e["message"] for e in entries]
-    assert any(m.startswith("database schema migrated from nothing to") for m in messages)
+    # The database by its file (none other names it), and what was done to its schema.
+    head = db.head_revision()
+    database = f"database SQLite file {tmp_path / 'server.db'}"
+    assert f"{database}: schema migrated from nothing to {head}" in messages
     assert any(f"127.0.0.1:{port}" in m for m in messages)  # where it listens
     assert any(e["logger"] == "uvicorn.access" for e in entries)
     # Even at debug level, where the WebSocket library dumps frames, the hello's token is not.
@@ -165,4 +168,4 @@ def test_a_served_process_logs_json_lines_with_its_address_migrations_and_resume
         pass
     messages = [json.loads(line)["message"] for line in log_file.read_text().splitlines()]
     assert "resumed 1 unfinished tables" in messages
-    assert any(m.startswith("database schema is current") for m in messages)
+    assert f"{database}: schema is current (migration {head})" in messages

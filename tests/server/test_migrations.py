@@ -131,3 +131,10 @@ def test_servers_started_together_on_a_fresh_sqlite_file_migrate_it_once(
 def test_the_migration_lock_is_the_fixed_key_named_piepmatz_migrations() -> None:
     digest = hashlib.sha256(b"piepmatz migrations").digest()
     assert int.from_bytes(digest[:8], "big", signed=True) == db.MIGRATION_LOCK
+
+
+def test_the_server_lock_is_the_fixed_key_named_piepmatz_server() -> None:
+    # Fixed, so that servers of this version and later ones find each other.
+    digest = hashlib.sha256(b"piepmatz server").digest()
+    assert int.from_bytes(digest[:8], "big", signed=True) == db.SERVER_LOCK
+    assert db.SERVER_LOCK != db.MIGRATION_LOCK

@@ -318,7 +318,7 @@ def test_the_operator_sees_reports_and_a_banned_player_is_refused_everywhere(
         assert main(["admin", "report", number, "--database-url", url]) == 0
         shown = capsys.readouterr().out
         assert "reason: abuse" in shown and "Ben: rude words" in shown
-        assert f"about: seat 2 ({_id(ben)[:12]})" in shown
+        assert f"about: seat 2, Ben ({_id(ben)[:12]})" in shown  # his name at the table
         # Every move in words, the seats by their names: at least a sentence a move.
         assert f"moves ({MOVES}):" in shown
         told = [line for line in shown.splitlines() if re.match(r"\s+\d+\. ", line)]
@@ -337,7 +337,7 @@ def test_the_operator_sees_reports_and_a_banned_player_is_refused_everywhere(
         assert main(["admin", "ban", _id(ben)[:12], "--reason", " ", "--database-url", url]) == 2
         assert "give the reason" in capsys.readouterr().err
         assert main(["admin", "ban", "nobody", "--reason", "x", "--database-url", url]) == 2
-        assert "no player 'nobody'" in capsys.readouterr().err
+        assert "no account named 'nobody'" in capsys.readouterr().err
         because = "you are banned from this server: insults in chat"
 
         async def refused() -> None:

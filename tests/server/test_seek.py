@@ -384,7 +384,7 @@ def test_serve_refuses_a_seek_bot_it_cannot_rate_and_a_negative_wait(
     assert main(["serve", "--bot", "quick=greedy", "--seek-bot", "quick"]) == 2
     assert "quick has no fixed rating: choose one of random, easy" in capsys.readouterr().err
     assert main(["serve", "--seek-bots-after", "-1"]) == 2
-    assert "--seek-bots-after: bots_after must be 0 or more" in capsys.readouterr().err
+    assert "--seek-bots-after must be 0 or more seconds, not -1" in capsys.readouterr().err
 
 
 def test_a_seek_nobody_asks_about_leaves_the_list(sqlite_url: str) -> None:

@@ -61,3 +61,14 @@ def test_the_settings_table_names_every_option_and_its_variable() -> None:
         re.findall(r"^\| `(--[a-z-]+)[^|]*\| `(PIEPMATZ_[A-Z_]+)`", DOCS.read_text(), re.M)
     )
     assert documented == options
+
+
+def test_the_log_level_and_format_are_taken_in_either_case(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As other programs (and Python's logging) write levels: INFO, WARNING.
+    args = build_parser().parse_args(["serve", "--log-level", "DEBUG", "--log-format", "JSON"])
+    assert (args.log_level, args.log_format) == ("debug", "json")
+    monkeypatch.setenv("PIEPMATZ_LOG_LEVEL", "Warning")
+    args = build_parser().parse_args(["serve"])
+    assert (args.log_level, args.environment_problems) == ("warning", [])

@@ -130,11 +130,25 @@ class AdminError(Exception):
     """What the operator asked cannot be done; the message says why (nothing was changed)."""
 
 
+class NotTold(Exception):
+    """A table was closed, but the serving processes could not be told over Redis; the message
+    says how they find out. ``ending`` is what was stored."""
+
+    def __init__(self, table_id: str, ending: dict[str, Any], why: str) -> None:
+        super().__init__(
+            f"the serving processes could not be told ({why}): the table is closed in the "
+            f"database, and a process holding it finds so when it next stores a move or a "
+            f"seat at {table_id}"
+        )
+        self.ending = ending
+
+
 async def close_table(
     engine: AsyncEngine, table_id: str, redis_url: str | None = None
 ) -> dict[str, Any]:
     """End an unfinished table as aborted (nobody wins); returns the ending stored. With
-    ``redis_url`` the processes holding the table are told at once."""
+    ``redis_url`` the processes holding the table are told at once (:class:`NotTold` if Redis
+    does not answer: the table is closed all the same)."""
     store = Store(engine)
     try:
         found = await store.load((), table_id=table_id)
@@ -156,15 +170,26 @@ async def close_table(
     return ending
 
 
+#: Seconds ``admin close`` waits for Redis to take the news before it says it could not.
+TELL_PATIENCE = 5.0
+
+
 async def _tell(redis_url: str, table_id: str, ending: dict[str, Any]) -> None:
     import redis.asyncio as redis
 
     from .bus import channel
 
-    client = redis.Redis.from_url(redis_url)
+    try:
+        client = redis.Redis.from_url(
+            redis_url, socket_connect_timeout=TELL_PATIENCE, socket_timeout=TELL_PATIENCE
+        )
+    except ValueError as exc:  # not a redis://, rediss:// or unix:// URL
+        raise NotTold(table_id, ending, str(exc)) from None
     try:
         news = EndNews(ending=ending).model_copy(update={"origin": "admin"})
         await client.publish(channel(table_id), news.model_dump_json())
+    except (redis.RedisError, OSError) as exc:
+        raise NotTold(table_id, ending, f"Redis does not answer: {exc}") from None
     finally:
         await client.aclose()
 
@@ -179,14 +204,23 @@ async def purge(engine: AsyncEngine, finished_before: datetime, export: Path | N
         if row.last < finished_before
     ]
     if export is not None:
-        export.mkdir(parents=True, exist_ok=True)
         store = Store(engine)
         try:
+            if export.exists() and not export.is_dir():
+                raise AdminError(
+                    f"{export} is a file: --export names the folder the records are written "
+                    "to (nothing was deleted)"
+                )
+            export.mkdir(parents=True, exist_ok=True)
             for table_id in gone:
                 (stored,) = await store.load((), table_id=table_id)
                 room = archive.from_stored(stored, store, BotPool(0), SystemClock())
                 text = json.dumps(archive.record(room), ensure_ascii=False, indent=1)
                 (export / f"{table_id}.json").write_text(text + "\n")
+        except OSError as exc:  # no room, no permission: every table stays
+            raise AdminError(
+                f"cannot write the records to {export} ({exc.strerror or exc}): nothing was deleted"
+            ) from None
         finally:
             await store.close()
     async with engine.begin() as conn:
@@ -282,8 +316,7 @@ async def show_report(engine: AsyncEngine, number: int) -> str:
         f"report {head.id} on table {head.table}, {head.made.strftime('%Y-%m-%d %H:%M')} UTC"
         + ("  (closed)" if head.closed else ""),
         f"by: {head.by}",
-        "about: "
-        + ("the table" if head.seat is None else f"seat {head.seat + 1} ({head.about or '?'})"),
+        "about: " + ("the table" if head.seat is None else _seat_about(head, people)),
         f"reason: {head.reason}",
     ]
     if row.note:
@@ -310,6 +343,14 @@ async def show_report(engine: AsyncEngine, number: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _seat_about(head: ReportRow, people: list[str]) -> str:
+    """The seat a report is about: its number, the name shown at the table and the player
+    behind it (``seat 2, Ben (ben)``)."""
+    assert head.seat is not None
+    name = people[head.seat] if head.seat < len(people) else seat_name(head.seat)
+    return f"seat {head.seat + 1}, {name} ({head.about or '?'})"
+
+
 def _count(n: int, what: str) -> str:
     """``1 line``, ``3 lines``: the operator's words are English, as the rest of ``admin``."""
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
@@ -330,39 +371,73 @@ async def close_report(engine: AsyncEngine, number: int) -> None:
             )
 
 
-async def find_player(engine: AsyncEngine, name: str) -> str:
-    """The player the operator names: by account name, else by their id or its first
-    characters as the reports show them (at least 8, and only one player's)."""
+#: The fewest characters of a player's id that ``ban`` and ``unban`` take for it.
+LEAST_ID = 8
+
+
+@dataclass(frozen=True)
+class Named:
+    """A player the operator named: their id, and their account's name if they have one."""
+
+    id: str
+    username: str | None
+
+    def __str__(self) -> str:
+        """As the operator is told: the account's own name (as its owner wrote it), and the
+        id as the reports show it."""
+        shown = self.id[:SHOWN_ID]
+        return f"{self.username} ({shown})" if self.username else f"player {shown}"
+
+
+async def find_player(engine: AsyncEngine, name: str) -> Named:
+    """The player the operator names: by account name (in any case), else by their id or its
+    first characters as the reports show them (at least :data:`LEAST_ID`, and only one
+    player's)."""
     async with engine.connect() as conn:
-        found = await conn.scalar(select(players.c.id).where(players.c.login == name.casefold()))
+        found = (
+            await conn.execute(
+                select(players.c.id, players.c.username).where(players.c.login == name.casefold())
+            )
+        ).first()
         if found is not None:
-            return str(found)
-        if len(name) < 8 or not all(c in "0123456789abcdef" for c in name):
-            raise AdminError(f"no player {name!r} (an account's name, or an id from the reports)")
+            return Named(found.id, found.username)
+        hexadecimal = bool(name) and all(c in "0123456789abcdef" for c in name)
+        if not hexadecimal:
+            raise AdminError(
+                f"no account named {name!r} (a player without one is named by their id, as the "
+                "reports show it)"
+            )
+        if len(name) < LEAST_ID:
+            raise AdminError(
+                f"no account named {name!r}, and a player's id is given by at least "
+                f"{LEAST_ID} of its first characters (the reports show {SHOWN_ID})"
+            )
         prefix = name + "%"
         ids: set[str] = set(
             await conn.scalars(select(players.c.id).where(players.c.id.like(prefix)))
         )
         for column in (reports.c.by_id, reports.c.about_id):
             ids |= {i for i in await conn.scalars(select(column).where(column.like(prefix))) if i}
-    if not ids:
-        raise AdminError(f"no player {name!r} (an account's name, or an id from the reports)")
-    if len(ids) > 1:
-        raise AdminError(f"{name!r} is the start of {len(ids)} players' ids: give more of it")
-    return ids.pop()
+        if not ids:
+            raise AdminError(f"no account named {name!r}, and no player's id starts with it")
+        if len(ids) > 1:
+            raise AdminError(f"{name!r} is the start of {len(ids)} players' ids: give more of it")
+        player = ids.pop()
+        username = await conn.scalar(select(players.c.username).where(players.c.id == player))
+    return Named(player, username)
 
 
-async def ban(engine: AsyncEngine, name: str, reason: str) -> str:
-    """Ban a player (their reason is shown to them); returns their id. Every server process
-    reads the ban from the database at the player's next request: at once."""
+async def ban(engine: AsyncEngine, name: str, reason: str) -> Named:
+    """Ban a player (their reason is shown to them); returns who. Every server process reads
+    the ban from the database at the player's next request: at once."""
     player = await find_player(engine, name)
     store = Store(engine)
     try:
-        await Players(store).ensure(player)
+        await Players(store).ensure(player.id)
         async with store.writing() as conn:
             await conn.execute(
                 update(players)
-                .where(players.c.id == player)
+                .where(players.c.id == player.id)
                 .values(banned=datetime.now(UTC), ban_reason=reason)
             )
     finally:
@@ -370,38 +445,60 @@ async def ban(engine: AsyncEngine, name: str, reason: str) -> str:
     return player
 
 
-async def unban(engine: AsyncEngine, name: str) -> str:
-    """Lift a player's ban; returns their id."""
+async def unban(engine: AsyncEngine, name: str) -> Named:
+    """Lift a player's ban; returns who."""
     player = await find_player(engine, name)
     async with engine.begin() as conn:
         lifted = await conn.execute(
             update(players)
-            .where(players.c.id == player, players.c.banned.is_not(None))
+            .where(players.c.id == player.id, players.c.banned.is_not(None))
             .values(banned=None, ban_reason=None)
         )
     if lifted.rowcount != 1:
-        raise AdminError(f"player {name!r} is not banned")
+        raise AdminError(f"{player} is not banned")
     return player
 
 
 def backup_sqlite(database: Path, target: Path) -> None:
     """Copy an SQLite database through its online backup API: a consistent copy while the
-    server writes it (a plain copy may catch a write half done)."""
-    if target.exists():
+    server writes it (a plain copy may catch a write half done). A copy that cannot be made
+    leaves no file behind."""
+    try:
+        there, folder = target.exists(), target.parent.is_dir()
+    except OSError as exc:  # a name too long for the file system, a folder not to be read
+        raise AdminError(f"cannot write the copy to {target} ({exc.strerror})") from None
+    if there:
         raise AdminError(f"{target} exists: choose a new file (nothing was overwritten)")
+    if not folder:
+        raise AdminError(f"there is no folder {target.parent}: the copy goes into one that is")
     if not database.exists():
         raise AdminError(f"no database at {database}")
-    source = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)
-    copy = sqlite3.connect(target)
     try:
-        source.backup(copy)
+        source = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        raise AdminError(f"cannot read {database} ({exc})") from None
+    try:
+        source.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:  # not a database: said before a copy is begun
+        source.close()
+        raise AdminError(f"cannot read {database} ({exc})") from None
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    except (sqlite3.Error, OSError) as exc:
+        target.unlink(missing_ok=True)
+        raise AdminError(f"cannot write the copy to {target} ({exc})") from None
     finally:
-        copy.close()
         source.close()
 
 
 __all__ = [
     "AdminError",
+    "Named",
+    "NotTold",
     "ReportRow",
     "TableRow",
     "age",

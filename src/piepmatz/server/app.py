@@ -98,7 +98,20 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         keep_tokens_out_of_logs()
         engine = db.make_engine(url)
-        await db.upgrade(engine)
+        before, after = await db.upgrade(engine)
+        # Which database, named: with the default one nothing else in the log says where.
+        if before == after:
+            log.info("database %s: schema is current (migration %s)", db.describe(url), after)
+        else:
+            log.info(
+                "database %s: schema migrated from %s to %s",
+                db.describe(url),
+                before or "nothing",
+                after,
+            )
+        # Shared by the processes that tell each other the news over Redis (SQLite's own lock
+        # is the command line's: serve takes it before it starts).
+        held = await db.hold_server_lock(engine, shared=redis_url is not None)
         counted = None if metrics_allow is None else Metrics(metrics_allow)
         bots = BotPool(
             bot_workers,
@@ -147,6 +160,7 @@ def create_app(
             if hub.bus is not None:
                 await hub.bus.close()
             await hub.store.close()
+            await db.let_go_server_lock(held)
             await engine.dispose()
             if counted is not None:
                 counted.close()

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ipaddress
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from piepmatz.args import add_plugin
 
@@ -20,6 +22,15 @@ from piepmatz.args import add_plugin
 ENV_PREFIX = "PIEPMATZ_"
 #: Seconds a command waits for its database to answer before it says that it does not.
 DATABASE_PATIENCE = 10.0
+#: ``serve``'s options that set :class:`.limits.Limits`, each the field of its name.
+LIMIT_OPTIONS = (
+    "message_rate",
+    "message_burst",
+    "connections_per_address",
+    "tables_per_minute",
+    "reviews_per_minute",
+    "reviews_at_once",
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -117,13 +128,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve.add_argument(
         "--log-level",
         default="info",
+        type=_lower,
         choices=("critical", "error", "warning", "info", "debug"),
-        help="the least severe log lines written (info: starting, migrations, resumed tables "
-        "and every request)",
+        help="the least severe log lines written, in either case (info: starting, the database "
+        "and its migrations, resumed tables and every request)",
     )
     serve.add_argument(
         "--log-format",
         default="text",
+        type=_lower,
         choices=("text", "json"),
         help="log lines as text (time, level, logger, message) or one JSON object a line, for "
         "log collectors (text)",
@@ -133,7 +146,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default="127.0.0.1",
         metavar="ADDRESSES",
         help="the proxies trusted to say who the client is (X-Forwarded-For, X-Forwarded-Proto): "
-        "addresses or networks separated by commas, or * for any (127.0.0.1)",
+        "addresses or networks separated by commas, or * alone for any (127.0.0.1)",
     )
     serve.add_argument(
         "--drain-timeout",
@@ -240,6 +253,10 @@ def _register_admin(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         help="the game server's tables, reports and bans: list, close, purge, back up, ban",
         description="Work on the server's database beside a running server (docs/serving.md).",
     )
+    # The database may be named before the command (admin --database-url URL tables) or after
+    # it; the environment's is the admin's default, and a command's own wins.
+    _database_url(admin)
+    from_environment(admin, os.environ, only=("database_url",))
     actions = admin.add_subparsers(dest="admin_command", required=True)
     listing = actions.add_parser("tables", help="list the tables, oldest first")
     listing.add_argument(
@@ -280,10 +297,10 @@ def _register_admin(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     ban.add_argument("--reason", required=True, help="why (the player is told it)")
     moderating = (reports, report, close_report, ban, unban)
     for parser in (listing, close, purge, backup, *moderating):
-        _database_url(parser)
+        _database_url(parser, after=True)
         parser.set_defaults(func=run_admin, extra="server")
-        # The settings the admin shares with the server: which database, which Redis.
-        from_environment(parser, os.environ, only=("database_url", "redis"))
+    # The other setting the admin shares with the server: which Redis.
+    from_environment(close, os.environ, only=("redis",), problems="redis_environment_problems")
 
 
 def environment_name(action: argparse.Action) -> str:
@@ -295,12 +312,14 @@ def from_environment(
     parser: argparse.ArgumentParser,
     environ: Mapping[str, str],
     only: tuple[str, ...] | None = None,
+    problems: str = "environment_problems",
 ) -> None:
     """Take each option's default from its environment variable where one is set, and name the
     variable in the option's help (``only``: of these options alone, by ``dest``). A value that
     is no good is said when the command runs (not while the parser is built, which every other
-    command does too), and nothing starts."""
-    problems: list[str] = []
+    command does too), and nothing starts: it is kept in the ``problems`` attribute (a
+    subcommand's own, so that it does not hide its parent command's)."""
+    said: list[str] = []
     for action in parser._actions:
         if not action.option_strings or action.dest in ("help", "func"):
             continue
@@ -314,10 +333,10 @@ def from_environment(
         try:
             value = _convert(action, raw)
         except (TypeError, ValueError) as exc:
-            problems.append(f"{name}={_shown(raw)!r} (for {action.option_strings[0]}): {exc}")
+            said.append(f"{name}={_shown(raw)!r} (for {action.option_strings[0]}): {exc}")
             continue
         parser.set_defaults(**{action.dest: value})
-    parser.set_defaults(environment_problems=problems)
+    parser.set_defaults(**{problems: said})
 
 
 def _convert(action: argparse.Action, raw: str) -> Any:
@@ -343,32 +362,54 @@ def _convert(action: argparse.Action, raw: str) -> Any:
 
 def _environment_problems(args: argparse.Namespace, command: str) -> bool:
     """Say what was wrong with the environment's settings; True if anything was."""
-    for problem in getattr(args, "environment_problems", ()):
+    problems = [
+        *getattr(args, "environment_problems", ()),
+        *getattr(args, "redis_environment_problems", ()),
+    ]
+    for problem in problems:
         sys.stderr.write(f"piepmatz {command}: {problem}\n")
-    return bool(getattr(args, "environment_problems", ()))
+    return bool(problems)
 
 
-def _database_url(parser: argparse.ArgumentParser) -> None:
+def _lower(text: str) -> str:
+    """A choice in either case (``--log-level INFO``, as other programs write levels)."""
+    return text.lower()
+
+
+def _database_url(parser: argparse.ArgumentParser, after: bool = False) -> None:
+    """The ``--database-url`` option; ``after``: an admin command's own, which stands for the
+    one given before the command (whose default it leaves alone when not given)."""
     parser.add_argument(
         "--database-url",
         type=_database_url_value,
-        default=None,
-        help="sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE (default: an SQLite "
-        "file under $XDG_DATA_HOME/piepmatz)",
+        default=argparse.SUPPRESS if after else None,
+        help="sqlite:///PATH (sqlite:////PATH: an absolute path) or "
+        "postgresql://USER:PASSWORD@HOST/DATABASE (default: an SQLite file under "
+        "$XDG_DATA_HOME/piepmatz)" + (f" [{ENV_PREFIX}DATABASE_URL]" if after else ""),
     )
 
 
 def _database_url_value(text: str) -> str:
-    """``--database-url``'s type: the URL with the server's driver (:func:`.db.database_url`)."""
+    """``--database-url``'s type: the URL as the host wrote it (messages repeat it so), once the
+    server is found to reach it (:func:`.db.database_url` gives it the server's driver). A
+    database in memory is refused: whatever a command stores there is gone when it ends."""
     try:
+        from sqlalchemy.engine import make_url
+
         from .db import database_url
     except ModuleNotFoundError:  # no server extra: main() says so before anything runs
         return text
 
     try:
-        return database_url(text)
+        parsed = make_url(database_url(text))
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise argparse.ArgumentTypeError(
+            "an SQLite database in memory is lost, every game with it, when the command ends: "
+            "give a file (sqlite:///PATH)"
+        )
+    return text
 
 
 def _port(text: str) -> int:
@@ -382,55 +423,146 @@ def _port(text: str) -> int:
     return port
 
 
-def _database_problem(url: str, create: bool) -> str | None:
-    """Why the command could not use the database at ``url``, or None: said before it starts,
-    in one line, where the first query would have ended in a traceback. Without ``create`` an
-    SQLite file must be there already (a mistyped path is not made into an empty database)."""
-    import sqlite3
-    from pathlib import Path
+class _Unusable(Exception):
+    """Why a command cannot use its database, in the host's words (one line)."""
 
+
+#: What a command does with a schema a newer Piepmatz migrated (:func:`_database`).
+REFUSE, WARN, IGNORE = "refuse", "warn", "ignore"
+
+
+def _database(
+    args: argparse.Namespace,
+    command: str,
+    *,
+    create: bool = False,
+    ours: bool = True,
+    newer: str = REFUSE,
+) -> str | None:
+    """The URL (with the server's driver) of the database ``command`` works on, once it is found
+    usable; else ``None``, after saying why in one line. Said before the command starts, where
+    its first query would have ended in a traceback. ``create``: an SQLite file may be new
+    (without it a mistyped path is not made into an empty database); ``ours``: it must hold
+    the server's tables already; ``newer``: a schema a newer Piepmatz migrated is refused,
+    warned of, or ignored."""
+    from . import db
+
+    given = args.database_url
+    url = db.default_database_url() if given is None else db.database_url(given)
+    named = _database_named(args, url)
+    try:
+        revision = _schema_revision(url, create)
+        if ours and revision is None:
+            raise _Unusable(
+                "the database holds no Piepmatz tables: give the server's own "
+                "(piepmatz serve makes its tables on its first start)"
+            )
+        if revision is not None and not db.known_revision(revision) and newer != IGNORE:
+            problem = str(db.NewerSchema(revision))
+            if newer == REFUSE:
+                raise _Unusable(problem)
+            sys.stderr.write(
+                f"piepmatz {command}: warning: {named}: {problem}; shown here as this version "
+                "reads it\n"
+            )
+    except _Unusable as exc:
+        sys.stderr.write(f"piepmatz {command}: {named}: {exc}\n")
+        return None
+    return url
+
+
+def _database_named(args: argparse.Namespace, url: str) -> str:
+    """The database as a message names it: as the host gave it (the environment's setting is
+    --database-url's too), or the default file."""
+    from . import db
+
+    given = args.database_url
+    if given:
+        return f"--database-url {_shown(given)}"
+    return f"the default database ({db.describe(url)})"
+
+
+def _schema_revision(url: str, create: bool) -> str | None:
+    """The revision the schema of the database at ``url`` is at (``None``: no schema yet), or
+    :class:`_Unusable` saying why it cannot be read."""
     from sqlalchemy.engine import make_url
 
     from . import db
 
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        # Opened as the standard library opens it: aiosqlite's thread, given a file it cannot
-        # open, outlives the event loop it answers to.
-        if not parsed.database or parsed.database == ":memory:":
-            return None
-        if not create and not Path(parsed.database).is_file():
-            return "no SQLite file there: give the server's own"
-        try:
-            sqlite3.connect(parsed.database, timeout=DATABASE_PATIENCE).close()
-        except sqlite3.Error as exc:
-            return f"cannot open the database ({exc})"
-        return None
+        return _sqlite_revision(Path(parsed.database or ""), create)
 
-    async def reach() -> None:
+    async def reach() -> str | None:
         engine = db.make_engine(url)
         try:
-            async with asyncio.timeout(DATABASE_PATIENCE), engine.connect():
-                pass
+            async with asyncio.timeout(DATABASE_PATIENCE), engine.connect() as connection:
+                revision: str | None = await connection.run_sync(db.current_revision)
+                return revision
         finally:
             await engine.dispose()
 
     try:
-        asyncio.run(reach())
+        return asyncio.run(reach())
     except TimeoutError:
-        return f"the database did not answer within {DATABASE_PATIENCE:g} s"
+        raise _Unusable(f"the database did not answer within {DATABASE_PATIENCE:g} s") from None
     except Exception as exc:  # the driver's own errors: refused, no such database, bad password
-        return f"cannot open the database ({getattr(exc, 'orig', None) or exc})"
-    return None
+        raise _Unusable(f"cannot open the database ({getattr(exc, 'orig', None) or exc})") from None
 
 
-def _database_unusable(url: str, command: str, create: bool = False) -> bool:
-    """Say why ``command`` cannot use the database at ``url``; True if it cannot (``create``:
-    an SQLite file may be new)."""
-    problem = _database_problem(url, create)
-    if problem is not None:
-        sys.stderr.write(f"piepmatz {command}: --database-url {_shown(url)}: {problem}\n")
-    return problem is not None
+def _sqlite_revision(path: Path, create: bool) -> str | None:
+    """:func:`_schema_revision` of an SQLite file, read as the standard library reads it:
+    aiosqlite's thread, given a file it cannot open, outlives the event loop it answers to.
+    A file that is not there yet is not made here (``create``: the command makes it)."""
+    try:
+        return _read_sqlite_revision(path, create)
+    except OSError as exc:  # a name too long for the file system, a folder not to be read
+        raise _Unusable(f"cannot open the database ({exc.strerror or exc})") from None
+
+
+def _read_sqlite_revision(path: Path, create: bool) -> str | None:
+    import sqlite3
+
+    # sqlite:///x.db is x.db in the current folder: a host who meant /x.db is told so.
+    slashes = (
+        ""
+        if path.is_absolute()
+        else f"; three slashes (sqlite:///{path}) name a path from the current folder "
+        f"({Path.cwd()}), four (sqlite:////{path}) an absolute path"
+    )
+    if path.is_dir():
+        raise _Unusable(f"{path} is a folder: give the server's SQLite file")
+    if not path.exists():
+        if not create:
+            raise _Unusable(
+                f"there is no file {path}: give the SQLite file the server keeps its games in"
+                + slashes
+            )
+        if not path.parent.is_dir():
+            raise _Unusable(
+                f"cannot make the database there: there is no folder {path.parent}" + slashes
+            )
+        return None
+    try:
+        connection = sqlite3.connect(path, timeout=DATABASE_PATIENCE)
+    except sqlite3.Error as exc:
+        raise _Unusable(f"cannot open the database ({exc})") from None
+    try:
+        found = connection.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+        ).fetchone()
+        if found is None:
+            return None
+        row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if exc.sqlite_errorcode == sqlite3.SQLITE_NOTADB:
+            raise _Unusable(
+                f"{path} is not an SQLite database ({exc}): give the server's database file"
+            ) from None
+        raise _Unusable(f"cannot read the database ({exc})") from None
+    finally:
+        connection.close()
+    return None if row is None else str(row[0])
 
 
 def _shown(value: str) -> str:
@@ -503,18 +635,22 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"piepmatz serve: --hint-bot: {exc}\n")
         return 2
-    try:
-        limits = Limits(
-            message_rate=args.message_rate,
-            message_burst=args.message_burst,
-            connections_per_address=args.connections_per_address,
-            tables_per_minute=args.tables_per_minute,
-            reviews_per_minute=args.reviews_per_minute,
-            reviews_at_once=args.reviews_at_once,
+    # Each limit said wrong by its option (Limits names its own fields, for code).
+    limited = {name: getattr(args, name) for name in LIMIT_OPTIONS}
+    for name, value in limited.items():
+        option = "--" + name.replace("_", "-")
+        if not value >= 0:  # NaN too
+            sys.stderr.write(
+                f"piepmatz serve: {option} must be 0 (no limit) or more, not {value:g}\n"
+            )
+            return 2
+    if args.message_burst < 1 and args.message_rate > 0:  # its bucket would never hold one
+        sys.stderr.write(
+            "piepmatz serve: --message-burst must be 1 or more while --message-rate limits "
+            "messages (0 would refuse every one)\n"
         )
-    except ValueError as exc:
-        sys.stderr.write(f"piepmatz serve: {exc}\n")
         return 2
+    limits = Limits(**limited)
     from .pace import PaceRoster
 
     try:
@@ -539,18 +675,13 @@ def run_serve(args: argparse.Namespace) -> int:
             + "\n"
         )
         return 2
-    try:
-        pairing = PairingRules(bots_after=args.seek_bots_after, bot=seek_bot)
-    except ValueError as exc:
-        sys.stderr.write(f"piepmatz serve: --seek-bots-after: {exc}\n")
+    if not args.seek_bots_after >= 0:  # NaN too
+        sys.stderr.write(
+            f"piepmatz serve: --seek-bots-after must be 0 or more seconds, "
+            f"not {args.seek_bots_after:g}\n"
+        )
         return 2
-    if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
-        sys.stderr.write(f"piepmatz serve: --redis {_shown(args.redis)}: {problem}\n")
-        return 2
-    from .db import default_database_url
-
-    if _database_unusable(args.database_url or default_database_url(), "serve", create=True):
-        return 2
+    pairing = PairingRules(bots_after=args.seek_bots_after, bot=seek_bot)
     from . import logs, metrics
 
     try:
@@ -558,48 +689,152 @@ def run_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         sys.stderr.write(f"piepmatz serve: --metrics-allow: {exc}\n")
         return 2
-    if args.metrics == "off":
-        metrics.turn_off()
-    logs.configure(args.log_level, args.log_format)
-    app = create_app(
-        args.database_url,
-        bot_workers=args.bot_workers,
-        bot_timeout=args.bot_timeout,
-        plugins=plugins,
-        roster=roster,
-        paces=paces,
-        limits=limits,
-        redis_url=args.redis,
-        hint_bot=args.hint_bot,
-        hint_iterations=args.hint_iterations,
-        review_iterations=args.review_iterations,
-        metrics_allow=metrics_allow if args.metrics == "on" else None,
-        drain=args.drain_timeout,
-        pairing=pairing,
-        accounts=args.accounts,
-    )
-    # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        ws_max_size=16 * MAX_MESSAGE,
-        # Compressing every view costs more CPU than the few kilobytes it saves (measured with
-        # benchmarks/server.py: an eighth of the server's time went to deflate).
-        ws_per_message_deflate=False,
-        # The log is set up above (logs.configure): uvicorn's records go through it too.
-        log_config=None,
-        log_level=args.log_level,
-        # Who the client is, from the trusted proxies' X-Forwarded-For (the per-address limits
-        # count it) and X-Forwarded-Proto (the links handed out say https:// behind TLS).
-        proxy_headers=True,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        # SIGTERM: uvicorn stops listening and closes every WebSocket with 1012 (Service
-        # Restart), which the page and SeatClient answer by reconnecting at once; then waits
-        # for what is in flight (the app's lifespan waits for the bots' moves being stored).
-        timeout_graceful_shutdown=args.drain_timeout,
-    )
+    try:
+        forwarded_allow = _forwarded_allow(args.forwarded_allow_ips)
+    except ValueError as exc:
+        sys.stderr.write(f"piepmatz serve: --forwarded-allow-ips: {exc}\n")
+        return 2
+    if args.redis is not None and (problem := _redis_problem(args.redis)) is not None:
+        sys.stderr.write(f"piepmatz serve: --redis {_shown(args.redis)}: {problem}\n")
+        return 2
+    # Before the database is opened: a server that cannot listen changes nothing.
+    if (problem := _listen_problem(args.host, args.port)) is not None:
+        sys.stderr.write(f"piepmatz serve: {problem}\n")
+        return 2
+    url = _database(args, "serve", create=True, ours=False)
+    if url is None:
+        return 2
+    from . import db
+
+    try:
+        lock = _lock_sqlite(url, shared=args.redis is not None)
+    except db.ServerRunning as exc:
+        sys.stderr.write(f"piepmatz serve: {_database_named(args, url)}: {exc}\n")
+        return 2
+    except OSError as exc:  # a folder the server may not write in: nor could SQLite's log
+        sys.stderr.write(
+            f"piepmatz serve: {_database_named(args, url)}: cannot make the lock file "
+            f"{exc.filename} beside it ({exc.strerror})\n"
+        )
+        return 2
+    try:
+        if args.metrics == "off":
+            metrics.turn_off()
+        logs.configure(args.log_level, args.log_format)
+        app = create_app(
+            url,
+            bot_workers=args.bot_workers,
+            bot_timeout=args.bot_timeout,
+            plugins=plugins,
+            roster=roster,
+            paces=paces,
+            limits=limits,
+            redis_url=args.redis,
+            hint_bot=args.hint_bot,
+            hint_iterations=args.hint_iterations,
+            review_iterations=args.review_iterations,
+            metrics_allow=metrics_allow if args.metrics == "on" else None,
+            drain=args.drain_timeout,
+            pairing=pairing,
+            accounts=args.accounts,
+        )
+        # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            ws_max_size=16 * MAX_MESSAGE,
+            # Compressing every view costs more CPU than the few kilobytes it saves (measured
+            # with benchmarks/server.py: an eighth of the server's time went to deflate).
+            ws_per_message_deflate=False,
+            # The log is set up above (logs.configure): uvicorn's records go through it too.
+            log_config=None,
+            log_level=args.log_level,
+            # Who the client is, from the trusted proxies' X-Forwarded-For (the per-address
+            # limits count it) and X-Forwarded-Proto (the links handed out say https:// behind
+            # TLS).
+            proxy_headers=True,
+            forwarded_allow_ips=forwarded_allow,
+            # SIGTERM: uvicorn stops listening and closes every WebSocket with 1012 (Service
+            # Restart), which the page and SeatClient answer by reconnecting at once; then
+            # waits for what is in flight (the app's lifespan waits for the bots' moves being
+            # stored).
+            timeout_graceful_shutdown=args.drain_timeout,
+        )
+    finally:
+        if lock is not None:
+            lock.close()  # let go at once: the OS would at exit, but main() may be called again
     return 0
+
+
+def _lock_sqlite(url: str, shared: bool) -> IO[str] | None:
+    """The lock beside an SQLite database, held for the server's life (:func:`.db.lock_sqlite`):
+    a second server on the same file without --redis would serve the same tables unaware of
+    the first's moves. ``None`` for PostgreSQL (the app warns of a second server there)."""
+    from sqlalchemy.engine import make_url
+
+    from . import db
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    return db.lock_sqlite(Path(parsed.database or ""), shared)
+
+
+def _forwarded_allow(text: str) -> str:
+    """``--forwarded-allow-ips`` as uvicorn reads it, or ValueError naming what is no good:
+    uvicorn takes anything else for a name it never matches, so a mistyped proxy would go
+    unnoticed until the limits counted every player as the proxy."""
+    from .metrics import allow_list
+
+    if text.strip() == "*":
+        return "*"
+    if "*" in (part.strip() for part in text.split(",")):
+        raise ValueError("* (any address) stands alone, not in a list")
+    try:
+        found = allow_list(text)
+    except ValueError as exc:
+        raise ValueError(f"{exc} (or * for any)") from None
+    # A network written with its host's bits (10.0.0.5/24) is the network: uvicorn would take
+    # it for a name.
+    return ",".join(
+        str(ipaddress.ip_network(part, strict=False)) if "/" in part else part for part in found
+    )
+
+
+def _listen_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port``, or None: tried (a socket bound and
+    let go at once, as asyncio binds the server's) before the database is touched, where uvicorn
+    would have said it after migrating, with exit status 3."""
+    import errno
+    import socket
+
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"--host {host}: no such address ({exc.strerror})"
+    bound = 0
+    for family, kind, protocol, _name, address in dict.fromkeys(found):
+        with socket.socket(family, kind, protocol) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRNOTAVAIL:  # a family this machine has not enabled
+                    continue
+                why = (exc.strerror or str(exc)).lower()
+                if exc.errno == errno.EADDRINUSE:
+                    return (
+                        f"--port {port}: {host} port {port} is in use ({why}): stop what "
+                        "listens there, or choose another --port"
+                    )
+                return f"cannot listen on {host} port {port} ({why})"
+            bound += 1
+    if not bound:
+        return f"--host {host}: not an address of this machine"
+    return None
 
 
 def _redis_problem(url: str) -> str | None:
@@ -624,19 +859,25 @@ def run_upgrade(args: argparse.Namespace) -> int:
 
     if _environment_problems(args, "db upgrade"):
         return 2
-    url = args.database_url or db.default_database_url()
-    if _database_unusable(url, "db upgrade", create=True):
+    url = _database(args, "db upgrade", create=True, ours=False)
+    if url is None:
         return 2
 
-    async def upgrade() -> None:
+    async def upgrade() -> tuple[str | None, str | None]:
         engine = db.make_engine(url)
         try:
-            await db.upgrade(engine)
+            return await db.upgrade(engine)
         finally:
             await engine.dispose()
 
-    asyncio.run(upgrade())
-    sys.stdout.write(f"database schema is up to date: {_shown(url)}\n")
+    before, after = asyncio.run(upgrade())
+    said = _shown(args.database_url) if args.database_url else db.describe(url)
+    if before == after:
+        sys.stdout.write(f"the database schema is up to date already, at {after}: {said}\n")
+    else:
+        sys.stdout.write(
+            f"migrated the database schema from {before or 'nothing'} to {after}: {said}\n"
+        )
     return 0
 
 
@@ -662,21 +903,26 @@ async def _moderate(engine: Any, args: argparse.Namespace) -> str:
         return f"closed report {args.number}\n"
     if command == "ban":
         player = await admin.ban(engine, args.player, args.reason.strip())
-        return f"banned {args.player} ({player[: admin.SHOWN_ID]}): {args.reason.strip()}\n"
-    player = await admin.unban(engine, args.player)
-    return f"unbanned {args.player} ({player[: admin.SHOWN_ID]})\n"
+        return f"banned {player}: {args.reason.strip()}\n"
+    return f"unbanned {await admin.unban(engine, args.player)}\n"
+
+
+#: The admin commands that only read: on a schema a newer Piepmatz migrated they warn and go
+#: on (what they show may miss what it added), where the others, which write, change nothing.
+READING = ("tables", "reports", "report")
 
 
 def run_admin(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from . import admin, db
 
     command = f"admin {args.admin_command}"
     if _environment_problems(args, command):
         return 2
-    url = args.database_url or db.default_database_url()
-    if _database_unusable(url, command):
+    if args.admin_command == "backup":  # a copy of the file, whatever it holds
+        url = _database(args, command, ours=False, newer=IGNORE)
+    else:
+        url = _database(args, command, newer=WARN if args.admin_command in READING else REFUSE)
+    if url is None:
         return 2
     try:
         if args.admin_command == "backup":
@@ -693,6 +939,13 @@ def run_admin(args: argparse.Namespace) -> int:
             return 0
         if args.admin_command == "ban" and not args.reason.strip():
             raise admin.AdminError("give the reason the player will be told (--reason)")
+        if getattr(args, "redis", None) is not None:
+            import redis
+
+            try:  # a URL that is no Redis's, said before the table is closed
+                redis.Redis.from_url(args.redis).close()
+            except ValueError as exc:
+                raise admin.AdminError(f"--redis {_shown(args.redis)}: {exc}") from None
         older = admin.age(args.older_than) if getattr(args, "older_than", None) else None
         younger = admin.age(args.younger_than) if getattr(args, "younger_than", None) else None
         before = admin.day(args.finished_before) if args.admin_command == "purge" else None
@@ -703,12 +956,6 @@ def run_admin(args: argparse.Namespace) -> int:
     async def work() -> str:
         engine = db.make_engine(url)
         try:
-            async with engine.connect() as connection:
-                if await connection.run_sync(db.current_revision) is None:
-                    raise admin.AdminError(
-                        "the database holds no Piepmatz tables: give the server's own "
-                        "(--database-url; piepmatz serve makes its tables on its first start)"
-                    )
             if args.admin_command == "tables":
                 rows = await admin.list_tables(engine, args.status, older, younger)
                 if not rows:
@@ -734,4 +981,9 @@ def run_admin(args: argparse.Namespace) -> int:
     except admin.AdminError as exc:
         sys.stderr.write(f"piepmatz {command}: {exc}\n")
         return 2
+    except admin.NotTold as exc:
+        # Done, but not all of it: not 2, which says that nothing was changed.
+        sys.stdout.write(f"closed {args.table}: aborted at move {exc.ending['move']}\n")
+        sys.stderr.write(f"piepmatz {command}: --redis {_shown(args.redis)}: {exc}\n")
+        return 1
     return 0

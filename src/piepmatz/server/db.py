@@ -7,10 +7,11 @@ replays each unfinished game (PRODUCT.md principle 6). Tokens are stored only as
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import (
     JSON,
@@ -32,8 +33,8 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 log = logging.getLogger("piepmatz.server")
 
@@ -327,16 +328,48 @@ def current_revision(connection: Connection) -> str | None:
     return current
 
 
-def _alembic_upgrade(connection: Connection) -> None:
+class NewerSchema(Exception):
+    """The database's schema is at a revision this version does not ship: a newer Piepmatz
+    migrated it (or another program's Alembic did). Nothing is changed in it; the message
+    says so in the host's terms."""
+
+    def __init__(self, revision: str) -> None:
+        self.revision = revision
+        head = head_revision()
+        if revision.isdigit() and head is not None and revision > head:  # ours: 0001, 0002...
+            said = (
+                f"the database was migrated by a newer Piepmatz (schema revision {revision}); "
+                f"this version knows the revisions up to {head}: run the newer Piepmatz, or "
+                "restore a backup taken before it migrated"
+            )
+        else:
+            said = (
+                f"the database's schema is at revision {revision!r}, which no Piepmatz made "
+                f"(this version's are 0001 to {head}): give the server's own database"
+            )
+        super().__init__(said)
+
+
+def known_revision(revision: str) -> bool:
+    """Whether this version ships the migration ``revision`` (a newer one's is unknown here)."""
+    from alembic.script import ScriptDirectory
+    from alembic.util.exc import CommandError
+
+    try:
+        found = ScriptDirectory.from_config(_alembic_config()).get_revision(revision)
+    except CommandError:  # alembic's "Can't locate revision identified by ..."
+        return False
+    return found is not None
+
+
+def _alembic_upgrade(connection: Connection) -> tuple[str | None, str | None]:
     from alembic import command
 
     before = current_revision(connection)
+    if before is not None and not known_revision(before):
+        raise NewerSchema(before)
     command.upgrade(_alembic_config(connection), "head")
-    after = current_revision(connection)
-    if before == after:
-        log.info("database schema is current (migration %s)", after)
-    else:
-        log.info("database schema migrated from %s to %s", before or "nothing", after)
+    return before, current_revision(connection)
 
 
 #: The PostgreSQL advisory lock held while migrating: the first 8 bytes of the SHA-256 of
@@ -345,8 +378,9 @@ def _alembic_upgrade(connection: Connection) -> None:
 MIGRATION_LOCK = 6790487461269485834
 
 
-async def upgrade(engine: AsyncEngine) -> None:
-    """Bring the schema up to the newest migration (idempotent).
+async def upgrade(engine: AsyncEngine) -> tuple[str | None, str | None]:
+    """Bring the schema up to the newest migration (idempotent); returns the revisions before
+    and after (``None``: no schema). :class:`NewerSchema` if a newer Piepmatz migrated it.
 
     One process at a time: servers started together on a fresh database would otherwise all
     create the same tables, and all but one die (PostgreSQL: ``duplicate key ...
@@ -364,4 +398,110 @@ async def upgrade(engine: AsyncEngine) -> None:
             # alone. BEGIN IMMEDIATE takes the write lock before alembic looks at the schema (a
             # second process waits for it up to the connection's timeout).
             await connection.exec_driver_sql("BEGIN IMMEDIATE")
-        await connection.run_sync(_alembic_upgrade)
+        revisions: tuple[str | None, str | None] = await connection.run_sync(_alembic_upgrade)
+        return revisions
+
+
+def describe(url: str) -> str:
+    """The database as a host reads it in the log: an SQLite file by its absolute path, else
+    the URL without its driver and with its password starred out."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return f"SQLite file {Path(parsed.database or '').resolve()}"
+    return parsed.set(drivername=backend).render_as_string(hide_password=True)
+
+
+# ---------------------------------------------------------------------- one server a database
+
+#: What a server without ``--redis`` holds for its life, so that a second one on the same
+#: database is found out: beside an SQLite file, this suffix's file (an OS lock, let go when
+#: the process ends however it ends); on PostgreSQL, a session advisory lock on this key (the
+#: first 8 bytes of the SHA-256 of ``piepmatz server``, as :data:`MIGRATION_LOCK`).
+LOCK_SUFFIX = ".lock"
+SERVER_LOCK = -1828151179004902547
+#: Seconds a stopping server tries to let go of :data:`SERVER_LOCK` (closing its connection
+#: lets go of it too).
+LET_GO_WITHIN = 2.0
+
+
+class ServerRunning(Exception):
+    """Another ``piepmatz serve`` holds the database in a way this one may not share."""
+
+
+def lock_sqlite(database: Path, shared: bool) -> IO[str] | None:
+    """Hold the lock file beside the SQLite file ``database`` until the returned file is
+    closed (or the process ends): alone, or ``shared`` with other servers that share tables
+    over Redis. :class:`ServerRunning` names the holder if it cannot be had. ``None`` where the
+    system has no ``flock`` (Windows): nothing is held."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    path = database.with_name(database.name + LOCK_SUFFIX)
+    handle = path.open("a+")
+    try:
+        fcntl.flock(handle, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        process = f" (process {holder})" if holder.isdigit() else ""
+        if shared:  # the holder serves without --redis
+            raise ServerRunning(
+                f"another piepmatz serve{process} serves this database without --redis: stop it "
+                "first"
+            ) from None
+        if holder.isdigit():
+            raise ServerRunning(
+                f"another piepmatz serve{process} serves this database already: stop it first "
+                "(several processes share tables through PostgreSQL and --redis: "
+                "docs/scaling.md)"
+            ) from None
+        raise ServerRunning(
+            "piepmatz serve processes with --redis serve this database already: start this "
+            "one with --redis too, or stop them first"
+        ) from None
+    # The process that holds it alone says who it is; a shared holder clears a name left
+    # over from an earlier one.
+    handle.seek(0)
+    handle.truncate()
+    if not shared:
+        handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+async def hold_server_lock(engine: AsyncEngine, shared: bool) -> AsyncConnection | None:
+    """On PostgreSQL, take :data:`SERVER_LOCK` on a connection of its own, held until it is
+    closed: alone, or ``shared`` by the servers that share tables over Redis. A warning is
+    logged when another server holds it in a way this one may not share (it still starts: the
+    lock is a hint, lost if the database restarts). ``None`` on SQLite (:func:`lock_sqlite`)."""
+    if engine.dialect.name != "postgresql":
+        return None
+    connection = await engine.connect()
+    how = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+    taken = await connection.scalar(text(f"SELECT {how}(:key)"), {"key": SERVER_LOCK})
+    # A session lock outlives the transaction; an open transaction would hold back VACUUM.
+    await connection.commit()
+    if not taken:
+        log.warning(
+            "another Piepmatz server %s this database: moves made at one are not shown at the "
+            "other, and both run the bots; stop it, or start every process with --redis "
+            "(docs/scaling.md)",
+            "without --redis serves" if shared else "serves",
+        )
+    return connection
+
+
+async def let_go_server_lock(connection: AsyncConnection | None) -> None:
+    """Let go of :func:`hold_server_lock`'s lock (a database that went away has let go of it)."""
+    if connection is None:
+        return
+    try:
+        # Bounded: a database out of reach must not hold up the server's stop.
+        async with asyncio.timeout(LET_GO_WITHIN):
+            await connection.execute(text("SELECT pg_advisory_unlock_all()"))
+            await connection.close()
+    except (SQLAlchemyError, OSError, TimeoutError):
+        await connection.invalidate()
