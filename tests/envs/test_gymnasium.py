@@ -204,3 +204,32 @@ def test_masked_sampling_runs_in_a_vector_env_across_game_ends(mode: str) -> Non
         playing = ~terminated if next_step else np.ones(2, bool)
         assert (obs["action_mask"][playing].sum(axis=1) < 2921).all()  # a legal mask
     envs.close()
+
+
+def test_an_episode_is_kept_as_a_game_record_that_replays() -> None:
+    """The learner's and the bots' moves, from the deal the seed made: ``piepmatz replay`` and
+    ``review`` read it, and it ends with the score the episode's ``result`` had."""
+    from piepmatz.core import Game
+
+    env = piepmatz_gym.PiepmatzEnv(players=3, opponents=["random", "random"])
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    steps = 0
+    while True:
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, _, terminated, _, info = env.step(action)
+        steps += 1
+        if steps == 3:  # mid-episode: the moves so far, no result yet
+            early = Game.from_record(env.record())
+            assert early.record()["result"] is None and len(early.actions) >= 3
+        if terminated:
+            break
+    record = env.record()
+    game = Game.from_record(record)
+    assert record["result"] == info["result"] == game.score().to_json()
+    assert len(record["actions"]) > steps  # the bots' moves too
+    obs, info = env.reset(seed=5)  # a new episode: its own deal, none of the last one's moves
+    again = env.record()
+    assert again["options"]["seed"] != record["options"]["seed"] and again["result"] is None
+    replayed = Game.from_record(again).state  # the bots' moves before the learner's turn
+    assert np.array_equal(encode(view_of(replayed, info["seat"])), obs["observation"])

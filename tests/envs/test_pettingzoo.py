@@ -205,3 +205,23 @@ def test_metadata_names_the_environment() -> None:
     assert env.metadata["name"] == "piepmatz_v0"
     assert str(env) == "piepmatz_v0"
     assert env.metadata["is_parallelizable"] is False
+
+
+def test_an_episode_is_kept_as_a_game_record_that_replays() -> None:
+    from piepmatz.core import Game
+
+    env = piepmatz_v0.raw_env(players=2)
+    env.reset(seed=8)
+    rng = random.Random(8)
+    results = []
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            results.append(info["result"])
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    record = env.record()
+    game = Game.from_record(record)
+    assert game.state.is_over()
+    assert results and all(r == record["result"] == game.score().to_json() for r in results)

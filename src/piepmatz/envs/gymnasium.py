@@ -53,6 +53,7 @@ from piepmatz.core.view import view_of
 from . import encoding
 from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask
 from .opponents import Opponents, Seat, draw_opponents, seat_opponents
+from .records import episode_record
 from .rewards import final_rewards, illegal_reward, reward_kind
 from .text import draw_table
 
@@ -120,6 +121,9 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         self._seat = 0
         self._bot_rng = random.Random()
         self._bots: dict[int, Bot] = {}
+        #: The episode's deal and every action since, for :meth:`record`.
+        self._seed = 0
+        self._actions: list[int] = []
 
     # ------------------------------------------------------------------ Gymnasium API
 
@@ -139,9 +143,16 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
         bots = draw_opponents(self.opponents, self._bot_rng)
         self._bots = dict(zip(others, bots, strict=True))
         self._state = State.new_game(self.players, self.rules, game_seed, events=False)
+        self._seed, self._actions = game_seed, []
         self._abandoned = False
         self._play_bots()
         return self._observation(), self._info()
+
+    def record(self) -> dict[str, Any]:
+        """The episode so far (or just ended) as a game record: ``piepmatz replay`` and
+        ``review`` read it (:func:`~piepmatz.envs.records.episode_record`)."""
+        self._require_state()
+        return episode_record(self.players, self.rules, self._seed, self._actions)
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         state = self._require_state()
@@ -164,6 +175,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
             self._ended = "the episode ended on an illegal action: call reset()"
             return obs, illegal_reward(self.reward, self.players), True, False, info
         state.apply_id(action_id)
+        self._actions.append(action_id)
         self._play_bots()
         reward = 0.0
         info = self._info()
@@ -202,6 +214,7 @@ class PiepmatzEnv(gymnasium.Env[Observation, np.int64]):
             except BotMoveError as exc:
                 raise RuntimeError(f"the opponent {bot.name!r} in seat {p} {exc}") from exc
             state.apply_id(choice)
+            self._actions.append(choice)
 
     def _observation(self) -> Observation:
         state = self._require_state()

@@ -55,6 +55,7 @@ from piepmatz.core.view import view_of
 from . import encoding
 from .encoding import OBSERVATION_HIGH, OBSERVATION_SIZE, Encoder, action_mask
 from .opponents import Member, OpponentPool, Seat, as_seat, draw_opponents
+from .records import episode_record
 from .rewards import final_rewards, illegal_reward, illegal_share, reward_kind
 from .text import draw_table
 
@@ -182,6 +183,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._seeds = random.Random()
         self._bot_rng = random.Random()
         self._bots: dict[int, Bot] = {}
+        #: The episode's deal and every action since, for :meth:`record`.
+        self._seed = 0
+        self._actions: list[int] = []
         self.state_: State | None = None
         self._legal: list[int] = []
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -210,8 +214,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._bots = dict(zip(self.opponents, bots, strict=True))
         # The event log is not kept: nothing here reads it, and it would cost time every turn.
         self.state_ = State.new_game(self.num_players, self.rules, game_seed, events=False)
+        self._seed, self._actions = game_seed, []
         start_episode(self)
         self._after_move()
+
+    def record(self) -> dict[str, Any]:
+        """The episode so far (or just ended) as a game record: ``piepmatz replay`` and
+        ``review`` read it (:func:`~piepmatz.envs.records.episode_record`)."""
+        self._require_state()
+        return episode_record(self.num_players, self.rules, self._seed, self._actions)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._require_state()
@@ -236,6 +247,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             )
         self._cumulative_rewards[agent] = 0.0
         state.apply_id(action_id)
+        self._actions.append(action_id)
         self._after_move()
         if self.render_mode == "human":
             self.render()
@@ -270,6 +282,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             except BotMoveError as exc:
                 raise RuntimeError(f"the opponent {bot.name!r} in seat {p} {exc}") from exc
             state.apply_id(choice)
+            self._actions.append(choice)
 
     def render(self) -> str | None:
         """``ansi``: the table as text from the view of the agent to act; ``human``: print it."""
