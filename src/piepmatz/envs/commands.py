@@ -123,12 +123,6 @@ def _layout(args: argparse.Namespace) -> int:
     for name, offset, shape, text in describe_history():
         print(_row(f"{name:<18} {offset:>6} {shape:>7}  ", text))
     return 0
-    print(f"\ninformation_state_tensor (OpenSpiel): {INFO_STATE_SIZE} entries: the observation,")
-    print("then the public history field after field (seats relative to the observer)")
-    print(f"{'field':<18} {'offset':>6} {'shape':>7}  meaning")
-    for name, offset, shape, text in describe_history():
-        print(f"{name:<18} {offset:>6} {shape:>7}  {text}")
-    return 0
 
 
 def _row(figures: str, meaning: str) -> str:
