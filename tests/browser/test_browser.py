@@ -271,6 +271,9 @@ def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGa
     anna.select_option("#seat-2", "random")
     anna.click("#create")
     anna.wait_for_selector("#go-table")
+    # The table's id as its address spells it (ids are case-sensitive), not in capitals.
+    made = anna.get_attribute("#go-table", "href").split("/play/")[1].split("?")[0]
+    assert anna.inner_text(".made h3") == f"Table {made} is open"
     invite = anna.get_attribute("button.copy[data-link*='seat=1']", "data-link")
     spectate = anna.locator("button.copy", has_text="spectator").get_attribute("data-link")
     assert invite and spectate
