@@ -32,7 +32,7 @@ def test_two_people_find_each_other_and_sit_at_one_table(browser: Any, site: str
     anna = _seek(browser, site, "Anna")
     expect(anna.locator("#seek-wait")).to_contain_text("waiting", timeout=PATIENCE)
     expect(anna.locator("#seek-news")).to_have_text(
-        "0 other people are waiting for this game.", timeout=PATIENCE
+        "Nobody else is waiting for this game yet.", timeout=PATIENCE
     )
     expect(anna.locator("#seek-cancel")).to_be_visible()
     # Bots are offered only after the server's wait (45 s); until then it says when.

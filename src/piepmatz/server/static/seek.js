@@ -99,7 +99,9 @@ export function findGame(myName, paces) {
     view.note.textContent = _("After {time} you may fill the empty seats with bots.", { time: duration(where.bots_after) });
     view.note.hidden = ready;
     view.bots.hidden = !ready;
-    const others = ngettext("{count} other person is waiting for this game.", "{count} other people are waiting for this game.", where.others);
+    const others = where.others
+      ? ngettext("{count} other person is waiting for this game.", "{count} other people are waiting for this game.", where.others)
+      : _("Nobody else is waiting for this game yet.");
     if (news.textContent !== others) news.textContent = others;
   };
 
