@@ -134,6 +134,7 @@ class SoloGame:
     previews_seen: bool
     hand_lines: list[str]  # each seat's "Hand" line at the end
     first_tags: list[str | None]  # each seat's tag that marks the first player, if any
+    explain_titles: list[str]  # each seat's "Explain …" under the score sheet
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +185,7 @@ def solo_game(browser: Any, site: str, artefacts: Path) -> Iterator[SoloGame]:
             "article.player",
             "(seats) => seats.map((s) => s.querySelector('.first-player')?.textContent ?? null)",
         ),
+        page.locator(".explained details summary").all_inner_texts(),
     )
     assert problems == []
     context.close()
@@ -206,6 +208,12 @@ def test_one_person_plays_a_whole_game_against_two_bots(solo_game: SoloGame) -> 
     # The first player is marked in words ("1st" read as a place in the ranking).
     first = Game.from_record(record).state.first_player
     assert solo_game.first_tags == ["first player" if p == first else None for p in range(3)]
+    # Your own score is "your score", not "Anna (you)'s score".
+    assert solo_game.explain_titles == [
+        "Explain your score",
+        "Explain Bot 2's score",
+        "Explain Bot 3's score",
+    ]
 
 
 def test_the_replay_steps_both_ways_and_shows_every_hand(

@@ -83,7 +83,7 @@ aborted; what the stand-ins played for whom. Null while the game goes on. */
 export function endingBox(page) {
   const found = ending(page);
   if (!found) return null;
-  const [how, ...notes] = endingWords(found, (p) => page.nameOf(p));
+  const [how, ...notes] = endingWords(found, (p) => page.nameOf(p), page.store.seat);
   return h("div", { class: "ending", id: "ending", role: "status" },
     h("p", { class: "how" }, how), notes.map((line) => h("p", {}, line)));
 }

@@ -335,7 +335,7 @@ export function drawScores(model, result, spec, explained = null) {
       h("span", { class: "swatch winner", "aria-hidden": "true" }), " ", _("the winner."), " ",
       ruleLink(spec, "E4", _("How the score is counted"))),
     explained ? h("div", { class: "explained" }, players.map((r) => explained[r.player] ? h("details", { class: "explain", dataset: { seat: String(r.player) } },
-      h("summary", {}, _("Explain {name}'s score", { name: seatName(model, r.player) })),
+      h("summary", {}, r.player === model.me ? _("Explain your score") : _("Explain {name}'s score", { name: seatName(model, r.player) })),
       h("ul", {}, explained[r.player].map((line) => h("li", {}, line)))) : null)) : null,
   );
 }

@@ -114,8 +114,9 @@ export function announcement(message, name, mine) {
 }
 
 /** How a game ended (the `ending` of `state` and `table`), in sentences: the first says how,
-the others what the stand-ins did. ``nameOf(seat)`` gives a seat's name. */
-export function endingWords(ending, nameOf) {
+the others what the stand-ins did. ``nameOf(seat)`` gives a seat's name; ``me`` is the reader's
+seat (null: a spectator), told as "you". */
+export function endingWords(ending, nameOf, me = null) {
   const names = (seats) => seats.map(nameOf).join(", ");
   const lines = [{
     played_out: _("The game was played out."),
@@ -127,7 +128,8 @@ export function endingWords(ending, nameOf) {
   }
   // Per seat: a list, or an object by seat number.
   for (const [seat, moves] of Object.entries(ending.stood_in || {})) {
-    if (moves > 0) lines.push(ngettext("A bot played {count} move for {name}.", "A bot played {count} moves for {name}.", moves, { name: nameOf(Number(seat)) }));
+    if (moves > 0 && Number(seat) === me) lines.push(ngettext("A bot played {count} move for you.", "A bot played {count} moves for you.", moves));
+    else if (moves > 0) lines.push(ngettext("A bot played {count} move for {name}.", "A bot played {count} moves for {name}.", moves, { name: nameOf(Number(seat)) }));
   }
   return lines.filter(Boolean);
 }
