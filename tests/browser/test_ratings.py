@@ -73,3 +73,13 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
     assert httpx.get(f"{site}/api/players/{page_id}").json()["rating"] == shown
     assert not problems, problems
     page.close()
+    # Another browser asks for the same name: refused in a sentence (from its capital).
+    other = browser.new_page(viewport=DESKTOP)
+    other.goto(f"{site}/account?pace=0")
+    other.fill("#new-username", "wren")
+    other.fill("#new-password", "another song")
+    other.locator("#sign-up button[type=submit]").click()
+    expect(other.locator("#toast")).to_have_text(
+        "This username is taken: choose another", timeout=PATIENCE
+    )
+    other.close()

@@ -38,7 +38,8 @@ let toastTimer = null;
 /** A message for the person (a refused click, a server error), read out by screen readers. */
 export function toast(text, kind = "error") {
   const el = document.getElementById("toast");
-  el.textContent = text;
+  // A sentence from its capital: the server's reasons start in lower case, to follow a colon.
+  el.textContent = text ? text[0].toUpperCase() + text.slice(1) : text;
   el.className = kind;
   el.hidden = false;
   clearTimeout(toastTimer);
