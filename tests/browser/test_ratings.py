@@ -4,7 +4,9 @@ against a bot (resigned: the fastest way to its end), and finds the rating on th
 
 from __future__ import annotations
 
+import json
 import re
+import secrets
 from typing import Any
 
 import httpx
@@ -83,3 +85,25 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
         "This username is taken: choose another", timeout=PATIENCE
     )
     other.close()
+
+
+def test_a_rated_table_shows_the_rating_of_whoever_sits_down_after_the_page_opened(
+    browser: Any, site: str
+) -> None:
+    anna, ben = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    body = {"seats": ["human", "human"], "name": "Anna", "rated": True, "player": anna}
+    made = httpx.post(f"{site}/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    opened = made.json()
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(f"localStorage.setItem('piepmatz.player', {json.dumps(anna)})")
+    page = context.new_page()
+    page.goto(opened["link"])  # Anna's page opens while the table waits for Ben
+    expect(page.locator("#seat-ratings")).to_have_text("Ratings: Anna (you) 1000", timeout=PATIENCE)
+    join = {"name": "Ben", "token": opened["invites"][0]["token"], "player": ben}
+    joined = httpx.post(f"{site}/api/tables/{opened['table']}/join", json=join)
+    assert joined.status_code == 200, joined.text
+    expect(page.locator("#seat-ratings")).to_have_text(
+        "Ratings: Anna (you) 1000, Ben 1000", timeout=PATIENCE
+    )
+    context.close()

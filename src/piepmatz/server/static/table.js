@@ -518,11 +518,13 @@ class TablePage {
   /** A rated table's seats with their ratings (asked once; a bot's is fixed), each person's
   linked to their page. */
   ratingsLine() {
-    // Asked when the page opens and again once the game is over (the server rates it just
-    // after storing its end).
-    const over = this.store.info.status === "over";
-    if (this.store.ratingsAsked !== over) {
-      this.store.ratingsAsked = over;
+    // Asked when the page opens, again once everyone sat down (a seat taken after the page
+    // opened has no rating yet) and once the game is over (the server rates it just after
+    // storing its end).
+    const status = this.store.info.status;
+    const over = status === "over";
+    if (this.store.ratingsAsked !== status) {
+      this.store.ratingsAsked = status;
       setTimeout(() => api("GET", `/api/tables/${this.id}/ratings`).then((answer) => {
         this.store.ratings = answer.seats;
         if (this.headEl) this.renderHead();
