@@ -45,7 +45,7 @@ from piepmatz.tui.online import (
     table_name,
 )
 from piepmatz.tui.onlinetext import OnlineText
-from piepmatz.tui.screens import ConfirmDialog, EndScreen
+from piepmatz.tui.screens import ConfirmDialog, EndScreen, ReplayScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
 from serverprocs import free_port
@@ -156,6 +156,12 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
             log = "\n".join(strip.text for strip in screen.query_one("#log").lines)
             sheet = screen_text(app)
             result = screen.state["result"]
+            # Its replay names the seats as the table did, not as Player 1, 2.
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            await pilot.pause()
+            shown = screen_text(app)
+            assert "Anna" in shown and "Bot 2 (random)" in shown and "Player 1" not in shown
         assert "Anna: good luck!" in log
         assert "hello Anna" in heard
         # Anna's moves, told in the terminal's log by her name; every turn names its player.
@@ -273,6 +279,12 @@ def test_a_spectators_link_watches_the_whole_game_with_nothing_to_play(
             log = "\n".join(strip.text for strip in screen.query_one("#log").lines)
             sheet = screen_text(app)
             result = screen.state["result"]
+            # Its replay names the seats as the table did, not as Player 1, 2.
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            await pilot.pause()
+            shown = screen_text(app)
+            assert "Anna" in shown and "Bot 2 (random)" in shown and "Player 1" not in shown
         assert sent and sum(line.startswith("Anna plays") for line in log.splitlines()) > 5
         totals = [p["total"] for p in result["players"]]
         assert re.search(rf"^total\s+{totals[0]}\s+{totals[1]}$", sheet, re.MULTILINE)

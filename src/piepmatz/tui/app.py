@@ -217,7 +217,7 @@ class PiepmatzApp(App[None]):
         self.switch_screen(self._new_game_screen(message.rules, None))
 
     def on_show_replay(self, message: ShowReplay) -> None:
-        self.push_screen(ReplayScreen(message.game, message.seats))
+        self.push_screen(ReplayScreen(message.game, message.seats, message.names))
 
     def on_open_save(self, message: OpenSave) -> None:
         if message.replay:

@@ -34,12 +34,14 @@ class OpenSave(Message):
 
 
 class ShowReplay(Message):
-    """Step through ``game`` (finished) in the replay viewer."""
+    """Step through ``game`` (finished) in the replay viewer; ``names``: an online table's
+    seats by name, as its players knew them."""
 
-    def __init__(self, game: Game, seats: list[str] | None) -> None:
+    def __init__(self, game: Game, seats: list[str] | None, names: list[str] | None = None) -> None:
         super().__init__()
         self.game = game
         self.seats = seats
+        self.names = names
 
 
 class SaveGame(Message):

@@ -667,7 +667,10 @@ class OnlineTableScreen(Screen[None]):
         if choice == "new" and game is not None:
             self.post_message(NewGame(game.state.rules.name))
         elif choice == "replay" and game is not None:
-            self.post_message(ShowReplay(game, None))
+            # Named as at the table (Anna, Bot 2 (medium)), as piepmatz replay names them.
+            kinds = [str(s.get("kind", HUMAN)) for s in (self.table or {}).get("seats", [])]
+            seats = kinds if len(kinds) == game.options.players else None
+            self.post_message(ShowReplay(game, seats, self.names()))
         elif choice == "quit":
             self.app.exit()
 
