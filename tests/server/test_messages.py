@@ -58,11 +58,11 @@ def test_a_new_table_gives_each_free_seat_an_invite_and_stores_only_hashes(
     [
         ({"seats": ["human"], "name": "A"}, "at least 2"),
         ({"seats": ["human"] * 5, "name": "A"}, "at most 4"),
-        ({"seats": ["human", "grandmaster"], "name": "A"}, "not a bot this server offers"),
+        ({"seats": ["human", "grandmaster"], "name": "A"}, "seat 2: not a bot this server offers"),
         ({"seats": ["easy", "medium"], "name": "A"}, "at least one person"),
         ({"seats": ["human", "easy"], "name": "A", "rules": "chess"}, "chess"),
         ({"seats": ["human", "easy"], "name": "A", "rules": "standard:draw=many"}, "draw"),
-        ({"seats": ["human", "easy"], "name": "A", "seat": 1}, "not a person's seat"),
+        ({"seats": ["human", "easy"], "name": "A", "seat": 1}, "seat 2 is not a person's seat"),
         ({"seats": ["human", "easy"], "name": ""}, "name"),
         ({"seats": ["human", "easy"], "name": "A" * 33}, "name"),
         ({"seats": ["human", "easy"], "name": "Anna\nBen"}, "one line"),

@@ -314,14 +314,14 @@ class Hub:
             try:
                 checked.append(kind if kind == HUMAN else self.bots.roster.choose(kind))
             except UnknownBot as exc:
-                raise TableRefused(f"seat {i}: {exc}") from None
+                raise TableRefused(f"seat {i + 1}: {exc}") from None  # counted as people do
         kinds = checked
         humans = [i for i, k in enumerate(kinds) if k == HUMAN]
         if not humans:
             raise TableRefused("a table needs at least one person's seat ('human')")
         seat = humans[0] if creator is None else creator
         if seat not in humans:
-            raise TableRefused(f"seat {seat} is not a person's seat")
+            raise TableRefused(f"seat {seat + 1} is not a person's seat")
         if name is None and len(humans) == 1:
             # Its game would start at once, without the person's part of the deal.
             raise TableRefused("a table with one person opens with that person seated")
@@ -396,7 +396,7 @@ class Hub:
         for i, kind in enumerate(kinds):
             if kind != HUMAN and kind not in BOT_RATINGS:
                 raise TableRefused(
-                    f"seat {i}: {kind} has no fixed rating; a rated table's bots are "
+                    f"seat {i + 1}: {kind} has no fixed rating; a rated table's bots are "
                     + ", ".join(BOT_RATINGS)
                 )
 
