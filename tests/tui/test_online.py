@@ -799,16 +799,19 @@ def test_text_mode_leaves_the_table_at_quit_and_the_seat_stays(
     argv = ["play", "--server", address, "--bots", "random", "--name", "Cleo", "--text"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert out.rstrip().endswith(
-        "You left the table: your seat stays yours, the same command takes you back."
-    )
     server = Server(address)
     (game,) = server.my_games(player_key(server.url))["playing"]
     assert game["seat"] == 0
+    # It says the command back: a quick game's own command would deal a new table.
+    back = f"piepmatz play --server {server.url} --join {game['table']}"
+    said = f"You left the table: your seat stays yours; {back} takes you back."
+    assert out.rstrip().endswith(said)
     # The end of input leaves the same way, back at the same seat.
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["play", "--server", address, "--join", game["table"], "--text"]) == 0
-    assert "End of input: you left the table; your seat stays yours." in capsys.readouterr().out
+    assert main([*back.split()[1:], "--text"]) == 0
+    again = capsys.readouterr().out
+    assert f"End of input: you left the table; {back} takes you back." in again
+    assert server.my_games(player_key(server.url))["playing"] == [game]
 
 
 def test_text_mode_with_a_spectators_link_prints_the_game_to_its_end(
@@ -966,3 +969,36 @@ def test_text_mode_asks_again_when_the_server_refuses_its_help() -> None:
     # Neither the answer nor the list is awaited any more: the prompt asks again.
     assert game.asked is None and not game.asking
     assert err.getvalue() == "error: more than 20 messages\n"
+
+
+def test_ctrl_c_or_closing_the_screen_mid_game_says_the_way_back(
+    address: str,
+    terminal: None,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from types import SimpleNamespace
+
+    from piepmatz.tui.app import PiepmatzApp
+    from piepmatz.tui.onlinetext import OnlineText
+
+    def interrupted(self: OnlineText) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(OnlineText, "run", interrupted)
+    argv = ["play", "--server", address, "--bots", "random", "--name", "Cleo"]
+    assert main([*argv, "--text"]) == 130  # as a shell counts Ctrl+C, and no traceback
+    server = Server(address)
+    table = server.my_games(player_key(server.url))["playing"][0]["table"]
+    back = f"piepmatz play --server {server.url} --join"
+    assert capsys.readouterr().out.rstrip().endswith("takes you back.")
+    # The full screen closed: mid-game the way back is printed, after the end nothing.
+    for ended in (False, True):
+
+        def closed(self: PiepmatzApp, ended: bool = ended) -> None:
+            self.online_screen = SimpleNamespace(ended=ended)  # type: ignore[assignment]
+
+        monkeypatch.setattr(PiepmatzApp, "run", closed)
+        assert main([*argv[:3], "--join", table]) == 0
+        out = capsys.readouterr().out
+        assert (f"{back} {table} takes you back." in out) != ended

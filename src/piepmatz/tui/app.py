@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -40,6 +40,9 @@ from .session import (
     load_kept,
     suggest_save_path,
 )
+
+if TYPE_CHECKING:  # the online screen needs the WebSocket client: imported only for it
+    from .screens.online import OnlineTableScreen
 
 T = TypeVar("T")
 
@@ -112,8 +115,10 @@ class PiepmatzApp(App[None]):
         self.lesson = lesson
         #: Where the lesson's steps done, and whether a game was played, are kept.
         self.learning = progress_path()
-        #: ``piepmatz play --server``: the seat taken at an online table, played at once.
+        #: ``piepmatz play --server``: the seat taken at an online table, played at once, and
+        #: its screen (whether its game ended, once the app has stopped).
         self.online = online
+        self.online_screen: OnlineTableScreen | None = None
 
     @classmethod
     def for_replay(cls, loaded: Loaded) -> PiepmatzApp:
@@ -126,7 +131,8 @@ class PiepmatzApp(App[None]):
             # Imported only for an online table: it needs the WebSocket client.
             from .screens.online import OnlineTableScreen
 
-            self.push_screen(OnlineTableScreen(self.online))
+            self.online_screen = OnlineTableScreen(self.online)
+            self.push_screen(self.online_screen)
         elif self.replay is not None:
             loaded = self.replay
             self.push_screen(ReplayScreen(loaded.game, loaded.seats, loaded.names))

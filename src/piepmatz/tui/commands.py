@@ -282,13 +282,27 @@ def run_online(args: argparse.Namespace) -> int:
         sys.stdout.write(_("Send each friend their own link:") + "\n")
         sys.stdout.write(invites_text(seating.invites) + "\n")
         sys.stdout.flush()
+    from .online import join_command
+
+    back = _("Your seat stays yours; {command} takes you back.").format(
+        command=join_command(seating)
+    )
     if args.text:
         from .onlinetext import OnlineText
 
-        return OnlineText(seating, sys.stdout, sys.stdin, sys.stderr, args.codes).run()
+        try:
+            return OnlineText(seating, sys.stdout, sys.stdin, sys.stderr, args.codes).run()
+        except KeyboardInterrupt:  # Ctrl+C: left, as with quit, without a traceback
+            sys.stdout.write("\n" + back + "\n")
+            return 130
     from .app import PiepmatzApp
 
-    PiepmatzApp(online=seating).run()
+    app = PiepmatzApp(online=seating)
+    app.run()
+    screen = app.online_screen
+    if seating.seat is not None and screen is not None and not screen.ended:
+        # Left mid-game: the way back stays in the terminal's scrollback.
+        sys.stdout.write(back + "\n")
     return 0
 
 

@@ -131,6 +131,12 @@ class Seating:
     invites: list[tuple[int, str]] = field(default_factory=list)
 
 
+def join_command(seating: Seating) -> str:
+    """The command that takes this seat back (any of the player's terminals: the key is the
+    player's): what a quick game, a --find or an invite link does not say by itself."""
+    return f"piepmatz play --server {seating.server.url} --join {seating.table}"
+
+
 class Server:
     """One game server's HTTP API, answered in the player's language."""
 

@@ -37,6 +37,7 @@ from .online import (
     Seating,
     ending_text,
     hint_line,
+    join_command,
     seat_labels,
     seat_names,
 )
@@ -231,7 +232,9 @@ class OnlineText:
         if not text:
             return None
         if word == "quit":
-            return _("You left the table: your seat stays yours, the same command takes you back.")
+            return _("You left the table: your seat stays yours; {command} takes you back.").format(
+                command=join_command(self.seating)
+            )
         if word == "help":
             if self.previews or not self.legal():
                 self.print_help()
@@ -335,7 +338,8 @@ class OnlineText:
                     line, reading = reading.result(), None
                     if not line:
                         self.say("")
-                        self.say(_("End of input: you left the table; your seat stays yours."))
+                        said = _("End of input: you left the table; {command} takes you back.")
+                        self.say(said.format(command=join_command(self.seating)))
                         return 1 if self.refused else 0
                     left = await self.answer(line)
                     if left is not None:
