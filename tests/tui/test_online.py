@@ -331,7 +331,20 @@ def test_the_name_at_the_table_is_asked_once_and_kept_never_the_login_name(
         table_name("x" * 33, path)
     with pytest.raises(OnlineError, match="1 to 32 characters"):
         table_name("   ", path)
+    with pytest.raises(OnlineError, match="without control characters"):
+        table_name("a\x01b", path)  # the server would refuse it: never kept
     assert table_name(None, path) == "Ben"
+    # Asked, a name the server would refuse is asked again, saying why.
+    prompts: list[str] = []
+    tries = iter(["x" * 40, "a\x1b[2Jb", "Cleo"])
+
+    def again(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(tries)
+
+    assert table_name(None, tmp_path / "third.json", again) == "Cleo"
+    assert prompts[1].startswith("a name at the table has 1 to 32 characters\n")
+    assert prompts[2].startswith("a name at the table is plain text on one line")
 
     def gone(prompt: str) -> str:
         raise EOFError

@@ -21,6 +21,7 @@ import os
 import re
 import secrets
 import time
+import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -507,19 +508,35 @@ def table_name(
             raise OnlineError(
                 _("give your name at the table with --name NAME: the other players see it")
             )
-        while not given:
+        prompt = _("Your name at the table (the other players see it): ")
+        while True:  # a name the server would refuse is asked again, never kept
             try:
-                given = ask(_("Your name at the table (the other players see it): ")).strip()
+                given = ask(prompt).strip()
             except (EOFError, KeyboardInterrupt):
                 raise OnlineError(_("no name was given: nothing was played")) from None
+            wrong = name_problem(given) if given else None
+            if given and wrong is None:
+                break
+            prompt = (wrong + "\n" if wrong else "") + _(
+                "Your name at the table (the other players see it): "
+            )
     name = given.strip()
-    if not name or len(name) > NAME_LENGTH:
-        raise OnlineError(
-            _("a name at the table has 1 to {most} characters").format(most=NAME_LENGTH)
-        )
+    wrong = name_problem(name)
+    if wrong is not None:
+        raise OnlineError(wrong)
     if name != _read_name(path):
         _keep(path, _read_keys(path), name)
     return name
+
+
+def name_problem(name: str) -> str | None:
+    """What the server would refuse in a name at the table (its length; a control or
+    formatting character, which could move another player's terminal), or None."""
+    if not name or len(name) > NAME_LENGTH:
+        return _("a name at the table has 1 to {most} characters").format(most=NAME_LENGTH)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        return _("a name at the table is plain text on one line, without control characters")
+    return None
 
 
 def _keep(path: Path, keys: dict[str, str], name: str | None) -> None:
