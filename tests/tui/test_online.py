@@ -389,6 +389,11 @@ def test_bad_input_ends_with_a_clear_message(
     assert "every seat at this table is taken" in err and "Traceback" not in err
     assert main(["play", "--server", address, "--bots", "nobody"]) == 2
     assert "not a bot this server offers" in capsys.readouterr().err
+    # Too few or too many seats: said in the player's words, before the server is asked.
+    assert main(["play", "--server", address, "--seats", "human", "--name", "Ben"]) == 2
+    assert "a table has 2, 3 or 4 seats, not 1 (human)" in capsys.readouterr().err
+    assert main(["play", "--server", address, "--seats", "human,human,friend"]) == 2
+    assert "seat 3: not a bot this server offers" in capsys.readouterr().err  # counted from 1
     # In the player's language: the server's refusal too.
     assert main(["play", "--lang", "de", "--server", address, "--join", full["table"]]) == 2
     german = translation("de")
@@ -1015,3 +1020,24 @@ def test_ctrl_c_or_closing_the_screen_mid_game_says_the_way_back(
         assert main([*argv[:3], "--join", table]) == 0
         out = capsys.readouterr().out
         assert (f"{back} {table} takes you back." in out) != ended
+
+
+def test_a_chat_line_too_long_is_told_here_in_words_and_not_sent() -> None:
+    from piepmatz.server.plaintext import MAX_CHAT, MAX_NAME
+    from piepmatz.tui.online import CHAT_LENGTH, NAME_LENGTH
+    from piepmatz.tui.onlinetext import OnlineText
+
+    assert (CHAT_LENGTH, NAME_LENGTH) == (MAX_CHAT, MAX_NAME)  # as the server takes them
+    seating = Seating(Server("http://host.example"), "T", 0, "x" * 43)
+    out, err = io.StringIO(), io.StringIO()
+    game = OnlineText(seating, out, io.StringIO(), err)
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    game.send = send  # type: ignore[method-assign]
+    asyncio.run(game.answer("say " + "a" * 501))
+    assert err.getvalue() == "error: a chat line has at most 500 characters, not 501\n"
+    asyncio.run(game.answer("say " + "a" * 500))
+    assert sent == [{"type": "chat", "text": "a" * 500}]

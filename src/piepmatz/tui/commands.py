@@ -396,6 +396,12 @@ def seat_online(args: argparse.Namespace) -> Seating | None:
             s.strip().lower() if s.strip().lower() == "human" else s.strip()
             for s in args.seats.split(",")
         ]
+        if not 2 <= len(seats) <= 4:  # said here, in the player's words, not by the server
+            raise OnlineError(
+                _("a table has 2, 3 or 4 seats, not {count} ({seats})").format(
+                    count=len(seats), seats=args.seats
+                )
+            )
         return server.open_table(
             seats,
             name,

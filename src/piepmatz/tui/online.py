@@ -492,6 +492,9 @@ def player_key(server: str, path: Path | None = None) -> str:
 
 #: The longest name at a table, as the browser's field allows.
 NAME_LENGTH: Final = 32
+#: The longest chat line a server takes (``server.plaintext.MAX_CHAT``; a test holds them
+#: equal): a longer one is told here, in the player's words, not sent to be refused.
+CHAT_LENGTH: Final = 500
 
 
 def table_name(

@@ -31,6 +31,7 @@ from piepmatz.server.client import SeatClient
 from piepmatz.text.words import phase_words
 
 from .online import (
+    CHAT_LENGTH,
     SEAT_REFUSED,
     SEND_GAP,
     OnlineError,
@@ -244,7 +245,14 @@ class OnlineText:
         elif word == "table":
             self.print_table()
         elif word == "say":
-            if said := text[3:].strip():
+            said = text[3:].strip()
+            if len(said) > CHAT_LENGTH:
+                self.error(
+                    _("a chat line has at most {most} characters, not {count}").format(
+                        most=CHAT_LENGTH, count=len(said)
+                    )
+                )
+            elif said:
                 await self.send({"type": "chat", "text": said})
         elif word == "hint" and state is not None:
             if not (self.table and self.table.get("hints")):

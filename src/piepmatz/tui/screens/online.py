@@ -40,6 +40,7 @@ from piepmatz.text.words import action_words, birds_as, bot_level
 
 from ..hints import thinking_text
 from ..online import (
+    CHAT_LENGTH,
     SEAT_REFUSED,
     SEND_GAP,
     OnlineError,
@@ -159,7 +160,7 @@ class OnlineTableScreen(Screen[None]):
                 yield ChoiceList(id="choices")
                 yield Static(id="preview")
             yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield Input(id="chat", max_length=500, placeholder=_("Say something to the table…"))
+        yield Input(id="chat", max_length=CHAT_LENGTH, placeholder=_("Say something to the table…"))
         yield Footer(compact=True)
 
     @property
