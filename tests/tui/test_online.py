@@ -585,7 +585,7 @@ def test_a_seat_the_server_refuses_is_told_and_not_tried_again(
             assert isinstance(screen, OnlineTableScreen)
             await until(pilot, lambda: screen.connection == "refused")
             await app.workers.wait_for_complete()  # the connection is given up
-            assert "this token is no seat's or spectator's here" in screen_text(app)
+            assert "this link is no seat's or spectator's at this table" in screen_text(app)
             assert "disconnected" in str(screen.query_one("#people", Static).content)
 
     asyncio.run(scenario())

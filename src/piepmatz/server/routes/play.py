@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketDisconnected
 
-from piepmatz.i18n import current_language
+from piepmatz.i18n import _, current_language
 
 from .. import metrics
 from ..hub import NoTable
@@ -189,7 +189,10 @@ class Conversation:
                 return
             seat = room.seat_for(message.token, player)
         if seat is None and not spectator:
-            await self.refuse(ErrorCode.BAD_TOKEN, "this token is no seat's or spectator's here")
+            # Said in the connection's language: a person's link (the terminal shows it).
+            await self.refuse(
+                ErrorCode.BAD_TOKEN, _("this link is no seat's or spectator's at this table")
+            )
             return
         if seat is not None and room.seats[seat].name is None:
             await self.refuse(ErrorCode.NOT_JOINED, "join the table (choose a name) first")
