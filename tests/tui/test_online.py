@@ -1041,3 +1041,26 @@ def test_a_chat_line_too_long_is_told_here_in_words_and_not_sent() -> None:
     assert err.getvalue() == "error: a chat line has at most 500 characters, not 501\n"
     asyncio.run(game.answer("say " + "a" * 500))
     assert sent == [{"type": "chat", "text": "a" * 500}]
+
+
+def test_text_mode_back_says_where_the_seat_stands() -> None:
+    from piepmatz.tui.onlinetext import OnlineText
+
+    seating = Seating(Server("http://host.example"), "T", 0, "x" * 43)
+    out = io.StringIO()
+    game = OnlineText(seating, out, io.StringIO(), io.StringIO())
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    game.send = send  # type: ignore[method-assign]
+    seats = [{"seat": 0, "kind": "human", "name": "Anna", "absent": None}]
+    game.table = {"type": "table", "seats": seats}
+    asyncio.run(game.answer("back"))  # nobody plays for Anna: nothing to ask the server
+    assert sent == [] and "Nobody plays for you: your seat is yours." in out.getvalue()
+    seats[0]["absent"] = "away"
+    asyncio.run(game.answer("back"))
+    assert sent == [{"type": "back"}]
+    game.take({"type": "returned", "seat": 0, "move": 9})
+    assert out.getvalue().rstrip().endswith("You are back in your seat.")

@@ -178,6 +178,8 @@ class OnlineText:
             self.asked, self.asking = None, False
         elif kind == "stand_in" and message.get("seat") == self.seating.seat:
             self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
+        elif kind == "returned" and message.get("seat") == self.seating.seat:
+            self.say(_("You are back in your seat."))
         return None
 
     def take_or_tell(self, message: dict[str, Any]) -> int | None:
@@ -260,8 +262,10 @@ class OnlineText:
             else:
                 self.asking = True  # the prompt waits for the hint
                 await self.send({"type": "hint", "move": state["move"]})
+        elif word == "back" and not self.stood_in():
+            self.say(_("Nobody plays for you: your seat is yours."))
         elif word == "back":
-            await self.send({"type": "back"})
+            await self.send({"type": "back"})  # the server's answer says you are back
         elif state is not None and self.legal():
             await self.act(text, state)
         else:
