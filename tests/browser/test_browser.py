@@ -350,8 +350,11 @@ def two_people(browser: Any, site: str, artefacts: Path) -> Iterator[TwoPeopleGa
 
 def test_two_people_and_a_bot_play_a_whole_game_one_reloading(two_people: TwoPeopleGame) -> None:
     assert two_people.reloaded_at > 0  # Anna reloaded mid-game and carried on
-    # The same sheet, but for who is "you".
-    anna, ben = (sheet.replace(" (you)", "") for sheet in two_people.sheets)
+    # The same sheet, but for who is "you" (and whose score is "your score").
+    anna, ben = (
+        sheet.replace(" (you)", "").replace("Explain your score", f"Explain {name}'s score")
+        for sheet, name in zip(two_people.sheets, ("Anna", "Ben"), strict=True)
+    )
     assert anna == ben
     assert "Anna (you)" in two_people.sheets[0] and "Ben (you)" in two_people.sheets[1]
     totals = [p["total"] for p in two_people.record["result"]["players"]]
