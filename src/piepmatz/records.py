@@ -20,7 +20,6 @@ The save file is a small versioned wrapper around the engine's record, with who 
 from __future__ import annotations
 
 import re
-import unicodedata
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.text import scoresheet
+from piepmatz.text.lines import shown
 from piepmatz.text.words import bot_level, bot_name, seat_name, tell
 
 #: A seat a person plays; any other seat is a bot spec (:func:`piepmatz.bots.make_bot`).
@@ -313,18 +313,12 @@ def _table_seats(seats: Any, players: int) -> tuple[list[str], list[str]]:
             f"the record's seats must be a list of its {players} seats, each with its kind and "
             f"a person's name (at most {MAX_SEAT_TEXT} characters)"
         )
-    kinds = [_shown(s["kind"]) or "?" for s in seats]
+    kinds = [shown(s["kind"]) or "?" for s in seats]
     names = [
-        (_shown(s.get("name") or "").strip() or seat_name(p)) if kind == HUMAN else bot_name(p)
+        (shown(s.get("name") or "").strip() or seat_name(p)) if kind == HUMAN else bot_name(p)
         for p, (s, kind) in enumerate(zip(seats, kinds, strict=True))
     ]
     return kinds, names
-
-
-def _shown(text: str) -> str:
-    """``text`` without what a terminal would act on rather than show: control characters
-    (escape sequences), line separators, and format characters (bidirectional overrides)."""
-    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp"))
 
 
 def load_game(path: str | Path, number: int | None = None, finished: bool = False) -> Loaded:

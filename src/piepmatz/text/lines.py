@@ -55,3 +55,9 @@ def ljust(text: str, width: int) -> str:
 def rjust(text: str, width: int) -> str:
     """``text`` padded on the left to ``width`` columns (:func:`cells`)."""
     return " " * max(0, width - cells(text)) + text
+
+
+def shown(text: str) -> str:
+    """``text`` without what a terminal would act on rather than show: control characters
+    (escape sequences), line separators, and format characters (bidirectional overrides)."""
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp"))

@@ -21,7 +21,6 @@ import os
 import re
 import secrets
 import time
-import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,6 +32,7 @@ from typing import Any, Final
 from piepmatz import records
 from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.records import HUMAN, refusal
+from piepmatz.text.lines import shown
 from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import bot_level, bot_name
 
@@ -537,7 +537,7 @@ def name_problem(name: str) -> str | None:
     formatting character, which could move another player's terminal), or None."""
     if not name or len(name) > NAME_LENGTH:
         return _("a name at the table has 1 to {most} characters").format(most=NAME_LENGTH)
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+    if shown(name) != name:
         return _("a name at the table is plain text on one line, without control characters")
     return None
 
