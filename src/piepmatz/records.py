@@ -20,7 +20,10 @@ The save file is a small versioned wrapper around the engine's record, with who 
 from __future__ import annotations
 
 import re
+import socket
+import ssl
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -240,17 +243,15 @@ def _fetched(link: str | Path) -> bytes:
     except urllib.error.HTTPError as exc:
         raise GameFileError(f"{link}: {refusal(exc)}") from None
     except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise GameFileError(
-            _("cannot reach a Piepmatz server at {url}: {reason}").format(url=site, reason=reason)
-        ) from None
+        raise GameFileError(unreachable(site, exc)) from None
     if len(data) > MAX_FETCHED:
         raise GameFileError(f"{link}: the answer is larger than any game's record")
     return data
 
 
 def refusal(exc: urllib.error.HTTPError) -> str:
-    """The sentence of a request a Piepmatz server refused (its ``detail``), else its status."""
+    """The sentence of a request a Piepmatz server refused (its ``detail``), else what the
+    status says of the address: no Piepmatz there, or a proxy whose server is down."""
     try:
         detail = parse_json(exc.read(MAX_FETCHED)).get("detail")
     except (InvalidJSONError, AttributeError, OSError):
@@ -259,7 +260,49 @@ def refusal(exc: urllib.error.HTTPError) -> str:
         detail = "; ".join(str(d.get("msg", d)) if isinstance(d, dict) else str(d) for d in detail)
     if isinstance(detail, str) and detail:
         return _("the server refused: {reason}").format(reason=detail)
+    status = f"{exc.code} {exc.reason}"
+    site = _site(exc.url or "")
+    if exc.code in (404, 405, 501):  # a Piepmatz server names what it did not find
+        return _("{url} answered, but it is not a Piepmatz server ({status})").format(
+            url=site, status=status
+        )
+    if exc.code in (502, 503, 504):  # a proxy in front of a server that is down or restarting
+        return _("the Piepmatz server at {url} is not answering ({status}): try again soon").format(
+            url=site, status=status
+        )
     return _("the server refused: {status} {reason}").format(status=exc.code, reason=exc.reason)
+
+
+def unreachable(url: str, exc: OSError) -> str:
+    """Why ``url`` could not be reached, in words: no such host, nothing listening, no answer
+    in time; the system's own reason only for what these do not cover."""
+    reason = getattr(exc, "reason", exc)
+    host = urllib.parse.urlsplit(url).netloc or url
+    if isinstance(reason, socket.gaierror):
+        return _("cannot reach {url}: no computer is known by the name {host}").format(
+            url=url, host=urllib.parse.urlsplit(url).hostname or host
+        )
+    if isinstance(reason, ConnectionRefusedError):
+        return _("cannot reach {url}: nothing answers at {host}; is the server started?").format(
+            url=url, host=host
+        )
+    if isinstance(reason, TimeoutError | socket.timeout):
+        return _("cannot reach {url}: it did not answer in time").format(url=url)
+    if isinstance(reason, ssl.SSLError) and reason.reason == "WRONG_VERSION_NUMBER":
+        return _("cannot reach {url}: the server does not speak https; try {plain}").format(
+            url=url, plain=url.replace("https://", "http://", 1)
+        )
+    if isinstance(reason, ssl.SSLError):
+        return _("cannot reach {url}: no secure connection ({reason})").format(
+            url=url, reason=getattr(reason, "reason", None) or reason
+        )
+    return _("cannot reach a Piepmatz server at {url}: {reason}").format(url=url, reason=reason)
+
+
+def _site(url: str) -> str:
+    """``scheme://host:port`` of a request's URL: the address a player typed."""
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else url
 
 
 def game_number(doc: Any, place: int) -> int:
@@ -446,4 +489,5 @@ __all__ = [
     "save_doc",
     "seat_label",
     "seat_labels",
+    "unreachable",
 ]

@@ -8,8 +8,11 @@ import io
 import json
 import re
 import secrets
+import socket
+import ssl
 import threading
 import time
+import urllib.error
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -23,6 +26,7 @@ from textual.widgets import Input, OptionList, Static
 from piepmatz.cli import build_parser, main
 from piepmatz.core import Action
 from piepmatz.i18n import translation
+from piepmatz.records import unreachable
 from piepmatz.server import admin
 from piepmatz.server.client import SeatClient
 from piepmatz.server.db import make_engine
@@ -377,9 +381,9 @@ def test_bad_input_ends_with_a_clear_message(
     assert main(["play", "http://host/tables/abc"]) == 2
     assert "is not an invite link" in capsys.readouterr().err
     assert main(["play", f"{nowhere}/play/abc#seat=1&token=xyz", "--name", "Ben"]) == 2
-    assert f"cannot reach a Piepmatz server at {nowhere}" in capsys.readouterr().err
+    assert f"cannot reach {nowhere}: nothing answers at 127.0.0.1:" in capsys.readouterr().err
     assert main(["play", "--server", nowhere, "--list"]) == 2
-    assert "cannot reach a Piepmatz server" in capsys.readouterr().err
+    assert "is the server started?" in capsys.readouterr().err
     # A public table whose only person's seat is taken: full.
     full = asyncio.run(
         post(address, "/api/tables", {"seats": ["human", "random"], "name": "A", "public": True})
@@ -724,6 +728,57 @@ def test_a_server_that_answers_strangely_is_told_and_named(
     finally:
         impostor.shutdown()
         impostor.server_close()
+
+
+class NotPiepmatz(BaseHTTPRequestHandler):
+    """Some other web server: every path unknown, as a plain page."""
+
+    def do_GET(self) -> None:
+        self.send_error(404)
+
+    do_POST = do_GET
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def wrong_version() -> ssl.SSLError:
+    """What an https request to a plain http server fails with."""
+    error = ssl.SSLError(1, "[SSL: WRONG_VERSION_NUMBER] wrong version number")
+    error.reason = "WRONG_VERSION_NUMBER"
+    return error
+
+
+def test_an_address_that_is_not_a_piepmatz_server_is_told(
+    terminal: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = ThreadingHTTPServer(("127.0.0.1", 0), NotPiepmatz)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{other.server_address[1]}"
+    try:
+        said = f"{url} answered, but it is not a Piepmatz server (404 Not Found)"
+        assert main(["play", "--server", url, "--name", "Ben"]) == 2
+        assert capsys.readouterr().err == f"piepmatz play: {said}\n"
+        assert main(["replay", f"{url}/replay/abc"]) == 2
+        assert said in capsys.readouterr().err
+    finally:
+        other.shutdown()
+        other.server_close()
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        (socket.gaierror(-2, "Name or service not known"), "no computer is known by the name h"),
+        (ConnectionRefusedError(111, "Connection refused"), "nothing answers at h:81; is the"),
+        (TimeoutError("timed out"), "it did not answer in time"),
+        (wrong_version(), "the server does not speak https; try http://h:81"),
+        (PermissionError(13, "Permission denied"), "at https://h:81: [Errno 13] Permission"),
+    ],
+)
+def test_why_a_server_cannot_be_reached_is_told_in_words(reason: OSError, said: str) -> None:
+    told = unreachable("https://h:81", urllib.error.URLError(reason))
+    assert told.startswith("cannot reach ") and said in told
 
 
 def test_the_terminal_resigns_and_asks_to_abort(address: str, terminal: None) -> None:

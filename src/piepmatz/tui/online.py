@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from piepmatz import records
 from piepmatz.i18n import _, current_language, ngettext
-from piepmatz.records import HUMAN, refusal
+from piepmatz.records import HUMAN, refusal, unreachable
 from piepmatz.text.lines import shown
 from piepmatz.text.numbers import count, decimal, percent
 from piepmatz.text.words import bot_level, bot_name
@@ -106,7 +106,12 @@ def parse_link(text: str) -> Invite:
 
 def server_url(text: str) -> str:
     """A server's address as ``--server`` takes it (``http://host:8000``; ``host:8000`` is
-    taken as http), without a trailing slash; :class:`OnlineError` for anything else."""
+    taken as http), without a trailing slash, its host in lower case and a default port
+    left out; :class:`OnlineError` for anything else.
+
+    >>> server_url("Example.org:80/"), server_url("HTTPS://[::1]:8443")
+    ('http://example.org', 'https://[::1]:8443')
+    """
     text = text.strip()
     if "://" not in text:
         text = "http://" + text
@@ -115,7 +120,19 @@ def server_url(text: str) -> str:
         raise OnlineError(
             _("{url} is not a server's address: give it as http://HOST:PORT").format(url=text)
         )
-    return urllib.parse.urlunsplit((url.scheme, url.netloc, url.path.rstrip("/"), "", ""))
+    # As a browser names an origin, so one server keeps one player key however it is typed.
+    try:
+        port = url.port
+    except ValueError:
+        port = -1
+    if port == -1 or url.username is not None or url.password is not None:
+        raise OnlineError(
+            _("{url} is not a server's address: give it as http://HOST:PORT").format(url=text)
+        )
+    host = url.hostname if ":" not in url.hostname else f"[{url.hostname}]"
+    if port is not None and port != {"http": 80, "https": 443}[url.scheme]:
+        host = f"{host}:{port}"
+    return urllib.parse.urlunsplit((url.scheme, host, url.path.rstrip("/"), "", ""))
 
 
 @dataclass
@@ -175,12 +192,7 @@ class Server:
         except urllib.error.HTTPError as exc:
             raise OnlineError(refusal(exc), exc.code) from None
         except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise OnlineError(
-                _("cannot reach a Piepmatz server at {url}: {reason}").format(
-                    url=self.url, reason=reason
-                )
-            ) from None
+            raise OnlineError(unreachable(self.url, exc)) from None
         except ValueError:
             raise self._strange() from None
 
