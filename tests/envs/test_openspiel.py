@@ -19,6 +19,7 @@ import piepmatz.envs.openspiel_observer as observer
 from piepmatz.core.actions import Action
 from piepmatz.core.cards import BIRD_NAMES, IS_PEST
 from piepmatz.core.chance import POOLS, Chance, Pool
+from piepmatz.core.errors import IllegalActionError, InvalidActionError
 from piepmatz.core.rules import Rules
 from piepmatz.core.serial import state_to_json
 from piepmatz.core.state import State
@@ -623,6 +624,25 @@ def test_an_outcome_chance_cannot_give_is_refused() -> None:
     with pytest.raises((ValueError, RuntimeError)):
         state.clone().apply_action(dealt)
     assert state.position.engine.bird_deck == deck
+
+
+def test_an_illegal_action_is_refused_naming_the_rule_and_changes_nothing() -> None:
+    """OpenSpiel trusts its caller; a wrong id still gets the engine's sentence, not a failure
+    from inside it, and the position stays as it was (a clone of it, too)."""
+    state = _load(3).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    hand = state.position.engine.hands[state.current_player()]
+    absent = next(b for b in range(len(BIRD_NAMES)) if b not in hand and not IS_PEST[b])
+    before = (str(state), state.legal_actions(), state.history())
+    wrong = Action.parse(f"play {BIRD_NAMES[absent]} 1").id
+    with pytest.raises(IllegalActionError, match=r"is not in player 0's hand \(T1.1\)"):
+        state.apply_action(wrong)
+    with pytest.raises(InvalidActionError, match="999999 is not an action id"):
+        state.apply_action(999999)
+    assert (str(state), state.legal_actions(), state.history()) == before
+    state.apply_action(before[1][0])  # and the game goes on
+    assert len(state.history()) == len(before[2]) + 1
 
 
 def test_a_finished_game_is_freed_without_the_garbage_collector() -> None:

@@ -313,6 +313,10 @@ class Position:
     def play(self, action: int) -> None:
         """A player's action, or a chance outcome: the engine plays on to the next decision or
         chance node (from where it paused, for an outcome)."""
+        if self.engine.asked is None and action not in self.legal_ids():
+            # The engine's fast path trusts its id; an illegal one is refused, naming the rule,
+            # before anything changes (an id outside the action space: InvalidActionError).
+            self.engine.parse_action(action)
         if self.cache:
             self.cache = {}
         if self.shared:
@@ -335,6 +339,16 @@ class Position:
             self.to_move = _CHANCE
         else:
             self.to_move = _TERMINAL if engine.is_over() else engine.current_player
+
+    def legal_ids(self) -> list[int]:
+        """The legal action ids of the player to move (none at a chance node), kept until
+        the next move: OpenSpiel asks for them, then plays one of them."""
+        legal: list[int] | None = self.cache.get("legal")
+        if legal is None:
+            engine = self.engine
+            legal = [] if engine.asked is not None else engine.legal_action_ids()
+            self.cache["legal"] = legal
+        return legal
 
     def chance_ids(self) -> list[int]:
         engine = self.engine
@@ -424,10 +438,9 @@ class PiepmatzState(pyspiel.State):  # type: ignore[misc]
         return pyspiel.State.legal_actions(self, player)  # type: ignore[no-any-return]
 
     def _legal_actions(self, player: int) -> list[int]:
-        engine = self._p.engine
-        if engine.asked is not None or player != engine.current_player:
+        if player != self._p.engine.current_player:
             return []
-        return engine.legal_action_ids()
+        return self._p.legal_ids()[:]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         # Asked at every chance node: one frame, the pairs picked in C from prepared tables.
