@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import queue
 import re
 import secrets
 import socket
@@ -1029,6 +1030,102 @@ def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(
     assert answers[1]["move"] == answers[0]["move"]
     assert len({a["move"] for a in answers}) == len(answers) - 1
     assert re.search(r"^total\s+\d+\s+\d+$", out, re.MULTILINE)
+
+
+class Keyboard:
+    """A person at a terminal: lines typed when the test says, read whenever they come."""
+
+    def __init__(self) -> None:
+        self.lines: queue.Queue[str] = queue.Queue()
+
+    def type(self, line: str) -> None:
+        self.lines.put(line + "\n")
+
+    def readline(self) -> str:
+        return self.lines.get()
+
+    def isatty(self) -> bool:
+        return True
+
+
+async def ben_at_a_terminal(address: str) -> tuple[OnlineText, Keyboard, io.StringIO, Any]:
+    """Anna opens a table for two; Ben sits down in the text mode, at a terminal; whoever
+    moves first, Ben answers his decisions until Anna is to move."""
+    opened = await post(address, "/api/tables", {"seats": ["human", "human"], "name": "Anna"})
+    seating = await asyncio.to_thread(seat_online, opened["invites"][0]["link"], "--name", "Ben")
+    keyboard, out = Keyboard(), io.StringIO()
+    ben = OnlineText(seating, out, keyboard, io.StringIO())  # type: ignore[arg-type]
+    playing = asyncio.create_task(ben.play())
+    deadline = time.monotonic() + PATIENCE
+    while ben.view is None or ben.table is None or ben.view.current_player != 0:
+        assert time.monotonic() < deadline, "waited too long"
+        if ben.state is not None and ben.legal() and ben.asked != ben.state["move"]:
+            keyboard.type("1")
+            await wait_for(lambda: ben.asked is not None)
+        await asyncio.sleep(0.01)
+    return ben, keyboard, out, (opened, playing)
+
+
+async def wait_for(holds: Callable[[], object]) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while not holds():
+        assert time.monotonic() < deadline, "waited too long"
+        await asyncio.sleep(0.01)
+
+
+def test_text_mode_at_a_terminal_reads_a_line_while_others_play(
+    address: str, terminal: None
+) -> None:
+    """A person types whenever they like: chat and an abort go while it is Anna's turn (a
+    script's lines wait for the seat's prompts), and Anna's wish to abort is told, with how to
+    agree."""
+
+    async def scenario() -> tuple[str, int]:
+        _ben, keyboard, out, (opened, playing) = await ben_at_a_terminal(address)
+        url = f"ws://{address}/ws/{opened['table']}"
+        async with SeatClient.connect(url, opened["token"]) as anna:
+            state = await anna.until("state")
+            while not state["legal"]:
+                state = await anna.until("state")
+            keyboard.type("say hello Anna")  # not Ben's turn: said at once all the same
+            chat = await asyncio.wait_for(anna.until("chat"), PATIENCE)
+            assert chat["text"] == "hello Anna"
+            await anna.send({"type": "abort"})
+            await wait_for(lambda: "type abort to agree" in out.getvalue())
+            keyboard.type("abort")
+            status = await asyncio.wait_for(playing, PATIENCE)
+        return out.getvalue(), status
+
+    out, status = asyncio.run(scenario())
+    assert status == 0
+    assert "Anna asked to abort the game: type abort to agree. It is aborted once every" in out
+    assert "Asked to abort: the game is aborted once every person at the table asks." in out
+    assert out.rstrip().endswith("The game was aborted: nobody wins.")
+
+
+def test_text_mode_resigns_when_asked_and_confirmed(address: str, terminal: None) -> None:
+    async def scenario() -> tuple[str, int, dict[str, Any]]:
+        _ben, keyboard, out, (opened, playing) = await ben_at_a_terminal(address)
+        url = f"ws://{address}/ws/{opened['table']}"
+        async with SeatClient.connect(url, opened["token"]) as anna:
+            await anna.until("state")
+            keyboard.type("resign")
+            await wait_for(lambda: "Type yes to resign" in out.getvalue())
+            keyboard.type("table")  # anything but yes: plays on
+            await wait_for(lambda: "You play on." in out.getvalue())
+            assert not playing.done()
+            keyboard.type("resign")
+            keyboard.type("yes")
+            status = await asyncio.wait_for(playing, PATIENCE)
+            state = anna.state
+            while not state.get("ending"):
+                state = await asyncio.wait_for(anna.until("state"), PATIENCE)
+        return out.getvalue(), status, state["ending"]
+
+    out, status, ending = asyncio.run(scenario())
+    assert status == 0 and ending["how"] == "resigned" and ending["seat"] == 1
+    assert "Resign this game? The game ends at once and Anna wins. Type yes to resign" in out
+    assert out.rstrip().endswith("Ben resigned: Anna wins.")
 
 
 def test_text_mode_asks_again_when_the_server_refuses_its_help() -> None:

@@ -149,6 +149,32 @@ class Seating:
     invites: list[tuple[int, str]] = field(default_factory=list)
 
 
+def abort_asked(
+    before: dict[str, Any] | None, table: dict[str, Any], seat: int | None
+) -> list[int]:
+    """The other people who asked to abort since the table's last message, while this seat
+    (a person's, not a spectator's) has not: each is told once, with how to agree."""
+    asked = [p for p in table.get("abort") or [] if type(p) is int]
+    if seat is None or seat in asked or not table.get("abortable"):
+        return []
+    earlier = (before or {}).get("abort") or []
+    return [p for p in asked if p != seat and p not in earlier]
+
+
+def resign_question(table: dict[str, Any], names: list[str], seat: int | None) -> str:
+    """Resign this game?, with what it does at this table (``docs/protocol.md``): with two
+    people the other wins at once, else a bot plays the seat to the end."""
+    if table.get("resign") != "play_on" and table.get("players") == 2:
+        others = ", ".join(n for p, n in enumerate(names) if p != seat)
+        what = _("The game ends at once and {name} wins.").format(name=others)
+    else:
+        bot = bot_level(str(table.get("stand_in") or "medium"))
+        what = _("The {bot} bot plays your seat to the end; you cannot take it back.").format(
+            bot=bot
+        )
+    return _("Resign this game?") + " " + what
+
+
 def join_command(seating: Seating) -> str:
     """The command that takes this seat back (any of the player's terminals: the key is the
     player's): what a quick game, a --find or an invite link does not say by itself."""

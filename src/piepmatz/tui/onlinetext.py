@@ -7,9 +7,11 @@ printed, then a prompt. A line answers it as locally: the engine's notation (``p
 card codes in any case) or the number of a move in the ``help`` list, which shows the server's
 preview of each. ``table`` prints the table again, ``hint`` asks the server's hint bot (where
 the table allows hints), ``say TEXT`` speaks to the table, ``back`` takes the seat back from a
-stand-in, ``quit`` (or the end of input) leaves: the seat stays the player's. A line read only at
-a prompt, so a script's lines answer the decisions in turn. A refused line is told on stderr
-and asked again; when the input is not a terminal the exit status is then 1 at the end.
+stand-in, ``resign`` (asked first) and ``abort`` (in the first round) as the buttons do,
+``quit`` (or the end of input) leaves: the seat stays the player's. At a terminal a line is
+read whenever it is typed (``say`` while others play); from a script or a pipe only at a
+prompt, so its lines answer the decisions in turn. A refused line is told on stderr and asked
+again; when the input is not a terminal the exit status is then 1 at the end.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ from .online import (
     SEND_GAP,
     OnlineError,
     Seating,
+    abort_asked,
     ending_text,
     hint_line,
     join_command,
+    resign_question,
     seat_labels,
     seat_names,
 )
@@ -76,6 +80,8 @@ class OnlineText:
         self.asking = False
         #: Log and chat lines that came before the table's message: printed after its greeting.
         self.backlog: list[str] = []
+        #: ``resign`` asked whether to: the next line's ``yes`` resigns, anything else plays on.
+        self.resigning = False
 
     # ------------------------------------------------------------------ output
 
@@ -130,9 +136,9 @@ class OnlineText:
         for n, action in enumerate(self.legal(), 1):
             self.say(help_line(n, action, self.previews.get(action, ""), self.codes))
         if self.table and self.table.get("hints"):
-            self.say(_("Other commands: help, table, hint, say TEXT, back, quit"))
+            self.say(_("Other commands: help, table, hint, say TEXT, back, resign, abort, quit"))
         else:  # no hints at this table: no command that only says so
-            self.say(_("Other commands: help, table, say TEXT, back, quit"))
+            self.say(_("Other commands: help, table, say TEXT, back, resign, abort, quit"))
 
     # ------------------------------------------------------------------ messages
 
@@ -140,7 +146,15 @@ class OnlineText:
         """One message from the server; the exit status once the game is over for this seat."""
         kind = message.get("type")
         if kind == "table":
+            asking = abort_asked(self.table, message, self.seating.seat)
             self.table = message
+            if asking:
+                self.tell(
+                    _(
+                        "{names} asked to abort the game: type abort to agree. It is aborted "
+                        "once every person at the table asks."
+                    ).format(names=", ".join(self.names()[p] for p in asking))
+                )
             if not self.greeted:
                 self.greeted = True
                 self.say(
@@ -234,6 +248,14 @@ class OnlineText:
         state = self.state
         if not text:
             return None
+        if self.resigning:
+            self.resigning = False
+            if word in ("yes", _("yes").lower()) and self.playing():
+                await self.send({"type": "resign"})
+                return None
+            if word not in ("resign", "quit"):
+                self.say(_("You play on."))
+                return None
         if word == "quit":
             return _("You left the table: your seat stays yours; {command} takes you back.").format(
                 command=join_command(self.seating)
@@ -262,6 +284,14 @@ class OnlineText:
             else:
                 self.asking = True  # the prompt waits for the hint
                 await self.send({"type": "hint", "move": state["move"]})
+        elif word == "resign" and not self.playing():
+            self.error(_("There is no game of yours going on to resign."))
+        elif word == "resign":
+            self.resigning = True
+            question = resign_question(self.table or {}, self.names(), self.seating.seat)
+            self.say(question + " " + _("Type yes to resign; anything else plays on."))
+        elif word == "abort":
+            await self.ask_abort()
         elif word == "back" and not self.stood_in():
             self.say(_("Nobody plays for you: your seat is yours."))
         elif word == "back":
@@ -271,6 +301,28 @@ class OnlineText:
         else:
             self.error(_("There is no decision of yours to answer now."))
         return None
+
+    def playing(self) -> bool:
+        """This seat's person still plays a game going on (not resigned, not over)."""
+        table, state, seat = self.table or {}, self.state or {}, self.seating.seat
+        seats = table.get("seats") or []
+        mine = seats[seat] if seat is not None and seat < len(seats) else {}
+        over = state.get("result") is not None or bool(state.get("ending"))
+        going = table.get("status") == "playing" and not over
+        return seat is not None and going and mine.get("absent") != "resigned"
+
+    async def ask_abort(self) -> None:
+        """``abort``: asked, or told why it cannot be (past the first round, asked already)."""
+        table = self.table or {}
+        if self.seating.seat is None or not self.playing():
+            self.error(_("There is no game of yours going on to abort."))
+        elif not table.get("abortable"):
+            self.error(_("A game can be aborted in its first round only."))
+        elif self.seating.seat in (table.get("abort") or []):
+            self.say(_("You asked already: the game is aborted once every person asks."))
+        else:
+            await self.send({"type": "abort"})
+            self.say(_("Asked to abort: the game is aborted once every person at the table asks."))
 
     async def act(self, text: str, state: dict[str, Any]) -> None:
         legal = self.legal()
@@ -326,18 +378,26 @@ class OnlineText:
         game is over for this seat or the player leaves; the exit status."""
         receiving = asyncio.ensure_future(client.receive())
         reading: asyncio.Future[str] | None = None
+        # A person at a terminal may type at any time (say, quit, abort while others play);
+        # a script's lines are read at the seat's prompts only, so they answer them in turn.
+        anytime = self.inp.isatty()
+        prompted: tuple[object, ...] | None = None
         try:
             while True:
                 state = self.state
                 deciding = state is not None and bool(self.legal()) and self.asked != state["move"]
                 # The table's message (names, rules) comes after the first state.
-                ready = self.table is not None and reading is None and not self.asking
-                if ready and (deciding or self.stood_in()):
+                ready = self.table is not None and not self.asking
+                asked = ready and (deciding or self.stood_in())
+                now = (state["move"] if state and deciding else None, self.stood_in())
+                if asked and (reading is None if not anytime else prompted != now):
                     assert state is not None
                     if deciding and self.shown != state["move"]:
                         self.shown = state["move"]
                         self.print_table()
                     self.prompt()
+                    prompted = now
+                if reading is None and (asked or anytime):
                     reading = asyncio.ensure_future(lines.next())
                 waiting = {receiving} | ({reading} if reading else set())
                 done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
@@ -347,7 +407,7 @@ class OnlineText:
                         return status if status else (1 if self.refused else 0)
                     receiving = asyncio.ensure_future(client.receive())
                 if reading is not None and reading in done:
-                    line, reading = reading.result(), None
+                    line, reading, prompted = reading.result(), None, None
                     if not line:
                         self.say("")
                         said = _("End of input: you left the table; {command} takes you back.")

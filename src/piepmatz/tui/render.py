@@ -478,11 +478,13 @@ def status_text(
     rules_name: str,
     seed: int | None,
     width: int | None = None,
+    ended: str | None = None,
 ) -> Text:
     """The line above the table: the rules, the deal, the turn and who does what now. Within
     ``width`` the player is named short, then the deal and the rules are left out (the end
     screen and the rules screen tell them): the line never wraps. ``seed`` None: a deal not
-    told (an online table's, the server's secret until the end)."""
+    told (an online table's, the server's secret until the end); ``ended``: how a game that
+    was not played out ended (resigned, aborted), said in place of who moves."""
     task = _(PHASE_TASK[view.phase])
     names = [labels, [short_label(label) for label in labels]]
     line = Text()
@@ -495,10 +497,12 @@ def status_text(
         ][2 - context :]
         about = [part for part in about if part]
         line.append(" · ".join(about) + " · ")
-        if view.phase != GAME_OVER:
+        if ended is not None:
+            task = ended
+        elif view.phase != GAME_OVER:
             task = _(PHASE_TASK[view.phase]).format(player=labels_[view.current_player])
         line.append(task, style="bold")
-        if view.end_triggered is not None and view.phase != GAME_OVER:
+        if view.end_triggered is not None and view.phase != GAME_OVER and ended is None:
             line.append(" · " + _("last round"), style="bold red")
         if width is None or line.cell_len <= width:
             break

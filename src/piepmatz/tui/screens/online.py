@@ -36,7 +36,7 @@ from piepmatz.server.client import SeatClient
 from piepmatz.text.guide import guide_markdown
 from piepmatz.text.numbers import count
 from piepmatz.text.rulebook import rules_markdown
-from piepmatz.text.words import action_words, birds_as, bot_level
+from piepmatz.text.words import action_words, birds_as
 
 from ..hints import thinking_text
 from ..online import (
@@ -45,8 +45,10 @@ from ..online import (
     SEND_GAP,
     OnlineError,
     Seating,
+    abort_asked,
     ending_text,
     hint_line,
+    resign_question,
     seat_labels,
     seat_names,
 )
@@ -232,7 +234,17 @@ class OnlineTableScreen(Screen[None]):
         kind = message.get("type")
         if kind == "table":
             names = self.names()
+            asking = abort_asked(self.table, message, self.seat)
             self.table = message
+            if asking:
+                self.app.notify(
+                    _(
+                        "{names} asked to abort the game: a agrees. It is aborted once every "
+                        "person at the table asks."
+                    ).format(names=", ".join(self.names()[p] for p in asking)),
+                    title=_("Abort the game"),
+                    timeout=20,
+                )
             if self.view is not None and self.names() != names:
                 self.draw_cards_again()  # the log names the people who sat down since
             hide_binding(self, "hint", not message.get("hints"))
@@ -305,9 +317,11 @@ class OnlineTableScreen(Screen[None]):
         self.ask()
         if message.get("result") is not None and not self.ended:
             self.ended = True
+            self.refresh_bindings()
             self.run_worker(self.fetch_record(), group="record")
         elif message.get("ending"):
             self.ended = True  # resigned or aborted: nothing more to play
+            self.refresh_bindings()
         elif message.get("legal") and moved:
             self.run_worker(self.send({"type": "preview", "move": message["move"]}))
 
@@ -332,7 +346,12 @@ class OnlineTableScreen(Screen[None]):
         width = self.app.size.width - 2
         rules = self.table["rules"] if self.table else view.rules.name
         # No seed to tell: the deal is the server's secret until the end.
-        status = status_text(view, labels, rules, None, width)
+        ending = self.state.get("ending") if self.state else None
+        if ending and self.state and self.state.get("result") is None:  # not played out
+            over = self.ending_text(ending)
+        else:
+            over = None
+        status = status_text(view, labels, rules, None, width, over)
         self.query_one("#status", Static).update(status)
         table = table_text(
             view, labels, cards=self.cards, width=width, header=False, show_hand=self.seated
@@ -595,6 +614,8 @@ class OnlineTableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if not self.seated and action in ("hint", "chat", "back", "resign", "abort"):
             return False  # a spectator's: the server would refuse them
+        if self.ended and action in ("hint", "back", "resign", "abort"):
+            return False  # nothing more to play
         if action == "score_sheet":
             return self.finished is not None
         if action == "copy_invites":
@@ -620,22 +641,12 @@ class OnlineTableScreen(Screen[None]):
         """Resign, asked first: what it does depends on the table (``docs/protocol.md``)."""
         if not self.check_action("resign", ()):
             return
-        table = self.table or {}
-        names = self.names()
-        if table.get("resign") != "play_on" and table.get("players") == 2:
-            others = ", ".join(n for p, n in enumerate(names) if p != self.seat)
-            what = _("The game ends at once and {name} wins.").format(name=others)
-        else:
-            bot = bot_level(str(table.get("stand_in") or "medium"))
-            what = _("The {bot} bot plays your seat to the end; you cannot take it back.").format(
-                bot=bot
-            )
 
         def resign(yes: bool | None) -> None:
             if yes:
                 self.run_worker(self.send({"type": "resign"}))
 
-        question = _("Resign this game?") + " " + what
+        question = resign_question(self.table or {}, self.names(), self.seat)
         self.app.push_screen(ConfirmDialog(question, _("Yes, resign"), _("No, play on")), resign)
 
     def action_abort(self) -> None:
