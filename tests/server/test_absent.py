@@ -361,13 +361,19 @@ def test_a_game_past_its_first_round_cannot_be_aborted(tmp_path: Path) -> None:
         rng = random.Random(5)
         async with hub_at(tmp_path / "s.db", ManualClock()) as hub:
             room = await two_people(hub, "hour")
+            anna = await sit(room, 0)
+            await room.standins.abort(0)
+            assert told(anna, "table")[-1]["abortable"]
             while room.game.state.turn <= 2:
                 await person_moves(room, rng)
             assert not room.info().abortable
+            # The move that ended the first round told everyone: no Abort button lingers.
+            last = told(anna, "table")[-1]
+            assert not last["abortable"] and last["abort"] == [0]
             with pytest.raises(RoomError) as refused:
                 await room.standins.abort(0)
             assert refused.value.code == "not_abortable"
-            assert room.status == "playing" and not room.seats[0].abort
+            assert room.status == "playing"
 
     asyncio.run(run())
 

@@ -48,6 +48,8 @@ class Audience:
     def __init__(self, room: Room) -> None:
         self.room = room
         self.spectators: set[Connection] = set()
+        #: Whether the game could be aborted at the last state told (None: none told yet).
+        self.abortable: bool | None = None
 
     def connections(self) -> list[Connection]:
         out = list(self.spectators)
@@ -152,6 +154,12 @@ class Audience:
         return out
 
     async def broadcast_state(self) -> None:
+        # The move that ends the first round ends the time to abort: the table's message says
+        # so first (else an Abort button stays up for the whole game, to be refused).
+        abortable = self.room.standins.abortable()
+        if self.abortable and not abortable:
+            await self.announce_table()
+        self.abortable = abortable
         conns = self.connections()
         for conn, text in zip(conns, self.state_messages(conns), strict=True):
             await conn.send(text)
