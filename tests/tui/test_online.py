@@ -861,6 +861,10 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     record = server.request(f"tables/{game['table']}/record")
     want = [p["total"] for p in record["result"]["players"]]
     assert re.search(rf"^total\s+{want[0]}\s+{want[1]}$", out, re.MULTILINE), out[-1500:]
+    # Ben's own score told by its cards, and the command that replays the game.
+    told = out.split("Your score, by its cards:\n", 1)[1].splitlines()
+    assert re.match(r"  Seeds \d+: ", told[0]) and re.match(r"  Pairs \d+", told[1])
+    assert f"To replay this game: piepmatz replay http://{address}/replay/{game['table']}" in out
 
 
 def test_text_mode_leaves_the_table_at_quit_and_the_seat_stays(
@@ -1101,6 +1105,50 @@ def test_text_mode_at_a_terminal_reads_a_line_while_others_play(
     assert "Anna asked to abort the game: type abort to agree. It is aborted once every" in out
     assert "Asked to abort: the game is aborted once every person at the table asks." in out
     assert out.rstrip().endswith("The game was aborted: nobody wins.")
+
+
+def test_text_mode_tells_who_sits_down_and_asks_again_after_a_line(
+    address: str, terminal: None
+) -> None:
+    """Anna waits at her table in the text mode: told how many people it waits for and who
+    sat down; at her prompt, Ben's chat line starts a line of its own and the prompt is
+    asked again after it (a screen reader hears that input is still awaited)."""
+
+    async def scenario() -> str:
+        opened = await post(address, "/api/tables", {"seats": ["human", "human"], "name": "A"})
+        seating = Seating(Server(address), opened["table"], 0, opened["token"])
+        keyboard, out = Keyboard(), io.StringIO()
+        anna = OnlineText(seating, out, keyboard, io.StringIO())  # type: ignore[arg-type]
+        playing = asyncio.create_task(anna.play())
+        await wait_for(lambda: "Waiting for 1 more person to sit down" in out.getvalue())
+        body = {"name": "Ben", "token": opened["invites"][0]["token"]}
+        joined = await post(address, f"/api/tables/{opened['table']}/join", body, status=200)
+        await wait_for(lambda: "Ben sat down." in out.getvalue())
+        url = f"ws://{address}/ws/{opened['table']}"
+        async with SeatClient.connect(url, joined["token"]) as ben:
+
+            async def plays() -> None:  # Ben's decisions, until Anna is asked
+                while True:
+                    message = await ben.receive()
+                    if message["type"] == "state" and message["legal"]:
+                        await ben.act(message["legal"][0], message["move"])
+
+            playing_ben = asyncio.create_task(plays())
+            await wait_for(lambda: anna.prompt_open)
+            playing_ben.cancel()
+            await ben.send({"type": "chat", "text": "your turn, A"})
+            await wait_for(lambda: out.getvalue().endswith("> "))
+            await wait_for(lambda: "Ben: your turn, A" in out.getvalue())
+            await wait_for(lambda: out.getvalue().endswith("> "))
+            keyboard.type("quit")
+            await asyncio.wait_for(playing, PATIENCE)
+        return out.getvalue()
+
+    out = asyncio.run(scenario())
+    assert out.count("Waiting for 1 more person to sit down: the game starts then.") == 1
+    prompt = re.search(r"\n(A \((?:play|draw)\)> )\nBen: your turn, A\n(.*)$", out, re.S)
+    assert prompt is not None, out[-400:]
+    assert prompt.group(2).startswith(prompt.group(1))  # asked again, on a line of its own
 
 
 def test_text_mode_resigns_when_asked_and_confirmed(address: str, terminal: None) -> None:

@@ -28,7 +28,7 @@ from piepmatz.core import Action, Game, PlayerView
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import Event
 from piepmatz.core.viewjson import events_from_json, view_from_json
-from piepmatz.i18n import _, current_language
+from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.server.client import SeatClient
 from piepmatz.text.words import phase_words
 
@@ -82,10 +82,20 @@ class OnlineText:
         self.backlog: list[str] = []
         #: ``resign`` asked whether to: the next line's ``yes`` resigns, anything else plays on.
         self.resigning = False
+        #: At a terminal a line may come while a prompt waits: it starts on a line of its own
+        #: and the prompt is asked again after it (``prompt_lost``).
+        self.anytime = inp.isatty()
+        self.prompt_open = False
+        self.prompt_lost = False
+        #: The people a table waits for, as last told.
+        self.waiting_for = 0
 
     # ------------------------------------------------------------------ output
 
     def say(self, text: str = "") -> None:
+        if self.prompt_open:  # not after the prompt, on its line: the prompt comes again
+            self.out.write("\n")
+            self.prompt_open, self.prompt_lost = False, True
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -147,6 +157,7 @@ class OnlineText:
         kind = message.get("type")
         if kind == "table":
             asking = abort_asked(self.table, message, self.seating.seat)
+            came = self.sat_down(message)
             self.table = message
             if asking:
                 self.tell(
@@ -165,6 +176,9 @@ class OnlineText:
                     )
                 )
                 self.print_backlog()
+            for name in came:
+                self.tell(_("{name} sat down.").format(name=name))
+            self.tell_waiting(message)
             if self.state is None and message.get("ending"):  # aborted before the deal
                 self.say(_("The game was aborted: nobody wins."))
                 return 0
@@ -226,8 +240,37 @@ class OnlineText:
             return 0
         return None
 
+    def sat_down(self, table: dict[str, Any]) -> list[str]:
+        """The names of the people who sat down since the table's last message (not this
+        terminal's own)."""
+        before = (self.table or {}).get("seats") or []
+        came = []
+        for seat in table.get("seats") or []:
+            p, name = seat.get("seat"), seat.get("name")
+            earlier = before[p] if isinstance(p, int) and p < len(before) else {}
+            if name and not earlier.get("name") and p != self.seating.seat and before:
+                came.append(str(name))
+        return came
+
+    def tell_waiting(self, table: dict[str, Any]) -> None:
+        """While the table waits for people: how many, told again when it changes."""
+        free = 0
+        if table.get("status") == "waiting":
+            seats = table.get("seats") or []
+            free = sum(1 for s in seats if s.get("kind") == "human" and not s.get("name"))
+        if free and free != self.waiting_for:
+            self.tell(
+                ngettext(
+                    "Waiting for {count} more person to sit down: the game starts then.",
+                    "Waiting for {count} more people to sit down: the game starts then.",
+                    free,
+                ).format(count=free)
+            )
+        self.waiting_for = free
+
     def print_sheet(self) -> None:
-        """The finished game's score sheet, replayed from its record."""
+        """The finished game's score sheet, replayed from its record; this seat's score told
+        by its cards; the command that replays the game."""
         try:
             record = self.seating.server.request(f"tables/{self.seating.table}/record")
             game = Game.from_record(record)
@@ -238,6 +281,19 @@ class OnlineText:
             return
         self.say("")
         self.say(score_sheet_text(game.score(), self.labels()).plain)
+        seat = self.seating.seat
+        explained = (self.state or {}).get("explained") or []
+        if seat is not None and seat < len(explained):
+            self.say("")
+            self.say(_("Your score, by its cards:"))
+            for line in explained[seat]:
+                self.say("  " + str(line))
+        self.say("")
+        self.say(
+            _("To replay this game: {command}").format(
+                command=f"piepmatz replay {self.seating.server.url}/replay/{self.seating.table}"
+            )
+        )
 
     # ------------------------------------------------------------------ lines
 
@@ -357,6 +413,7 @@ class OnlineText:
         what = phase_words(self.view.phase) if self.legal() else _("a stand-in plays")
         self.out.write(f"{me} ({what})> ")
         self.out.flush()
+        self.prompt_open = self.anytime
 
     # ------------------------------------------------------------------ the loop
 
@@ -380,7 +437,7 @@ class OnlineText:
         reading: asyncio.Future[str] | None = None
         # A person at a terminal may type at any time (say, quit, abort while others play);
         # a script's lines are read at the seat's prompts only, so they answer them in turn.
-        anytime = self.inp.isatty()
+        anytime = self.anytime
         prompted: tuple[object, ...] | None = None
         try:
             while True:
@@ -406,8 +463,11 @@ class OnlineText:
                     if status is not None:
                         return status if status else (1 if self.refused else 0)
                     receiving = asyncio.ensure_future(client.receive())
+                    if self.prompt_lost:  # a line came after the prompt: asked again below
+                        self.prompt_lost, prompted = False, None
                 if reading is not None and reading in done:
                     line, reading, prompted = reading.result(), None, None
+                    self.prompt_open = False  # Enter ended the prompt's line
                     if not line:
                         self.say("")
                         said = _("End of input: you left the table; {command} takes you back.")
