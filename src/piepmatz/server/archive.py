@@ -80,6 +80,7 @@ def from_stored(stored: StoredTable, store: Store, bots: BotPool, clock: Clock) 
         clock=clock,
         deal=stored.deal,
         ending=stored.ending,
+        rematch=stored.rematch,
     )
     room.botseats.replaced = replaced
     room.standins.movers = list(stored.movers)

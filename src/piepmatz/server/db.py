@@ -66,6 +66,9 @@ tables = Table(
     # (rated, or not and why, in the same transaction), then "done"; null for an unrated table.
     # A game over and still due was never judged (a process died first): the next start does.
     Column("rating", String(8), nullable=True, index=True),
+    # Once the game is over and one of its people asked to play again: the new table with the
+    # same seats, {"table": id, "by": seat}; the others sit down at it by their seat here.
+    Column("rematch", JSON, nullable=True),
 )
 
 #: ``tables.c.rating``'s values.

@@ -238,6 +238,10 @@ class TableInfo(BaseModel):
     ending: dict[str, Any] | None = None
     #: The game counts for the people's ratings (``GET /api/tables/{id}/ratings``).
     rated: bool = False
+    #: Once the game is over and one of its people asked to play again: the new table with
+    #: the same seats and who asked, ``{"table": id, "by": seat}``
+    #: (``POST /api/tables/{id}/rematch`` seats each of the others there).
+    rematch: dict[str, Any] | None = None
 
 
 class Welcome(BaseModel):
@@ -488,6 +492,17 @@ class Join(_Strict):
     name: DisplayName
     token: str | None = Field(default=None, max_length=128)
     #: The person joining allows hints at this table.
+    hints: bool = False
+    deal_part: DealPart | None = None
+    player: PlayerKey | None = None
+
+
+class Rematch(_Strict):
+    """``POST /api/tables/{id}/rematch``: the person at the seat of ``token`` plays again with
+    the same people: at a new table with the same seats (opened by the first to ask), at the
+    same seat."""
+
+    token: str = Field(max_length=128)
     hints: bool = False
     deal_part: DealPart | None = None
     player: PlayerKey | None = None

@@ -100,7 +100,16 @@ class EndNews(_News):
     ending: dict[str, Any]
 
 
-AnyNews = MoveNews | SeatNews | ChatNews | PresenceNews | AbsenceNews | AbortNews | EndNews
+class RematchNews(_News):
+    """The table's people play again at a new table (``Room.rematch``)."""
+
+    kind: Literal["rematch"] = "rematch"
+    rematch: dict[str, Any]
+
+
+AnyNews = (
+    MoveNews | SeatNews | ChatNews | PresenceNews | AbsenceNews | AbortNews | EndNews | RematchNews
+)
 News = Annotated[AnyNews, Field(discriminator="kind")]
 news_reader: TypeAdapter[AnyNews] = TypeAdapter(News)
 
@@ -113,6 +122,7 @@ __all__ = [
     "EndNews",
     "MoveNews",
     "PresenceNews",
+    "RematchNews",
     "SeatNews",
     "news_reader",
 ]

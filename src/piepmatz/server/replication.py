@@ -20,6 +20,7 @@ from .news import (
     EndNews,
     MoveNews,
     PresenceNews,
+    RematchNews,
     SeatNews,
 )
 from .store import StoredTable
@@ -99,6 +100,9 @@ class Replica:
                 await room.standins.abort_asked(news.seat)
             elif isinstance(news, EndNews) and room.status != TableStatus.OVER:
                 await room.standins.ended(news.ending)
+            elif isinstance(news, RematchNews) and room.rematch is None:
+                room.rematch = news.rematch
+                await room.audience.announce_table()
         room.botseats.wake()
 
     async def _heard_move(self, news: MoveNews) -> None:
@@ -153,6 +157,7 @@ class Replica:
             room.deal_from(int(stored.options["seed"]))  # the last part came in elsewhere
         room.status = room.status.latest(stored.status)
         room.ending = stored.ending
+        room.rematch = room.rematch or stored.rematch
         seen = room.move
         new = stored.actions[seen:]
         room.standins.movers.extend(stored.movers[seen:])

@@ -70,6 +70,7 @@ class Room:
         clock: Clock | None = None,
         deal: dict[str, Any] | None = None,
         ending: dict[str, Any] | None = None,
+        rematch: dict[str, Any] | None = None,
     ) -> None:
         self.id = table_id
         #: How the deal's seed is made (``db.tables.c.deal``): while the table waits for
@@ -89,6 +90,8 @@ class Room:
         self.setup = setup or TableSetup.from_json(None, len(seats))
         #: How the game ended (``StandIns.ending``), once it has.
         self.ending = ending
+        #: Where its people play again, once one of them asked: ``{"table", "by"}``.
+        self.rematch = rematch
         #: Connections saying hello, not yet among the table's (they wait for the chat).
         self.joining = 0
         self.lock = asyncio.Lock()
@@ -376,6 +379,7 @@ class Room:
             abortable=self.standins.abortable(),
             ending=self.ending,
             rated=self.setup.rated,
+            rematch=self.rematch,
         )
 
     # ------------------------------------------------------------------ playing

@@ -137,6 +137,8 @@ class StoredTable:
     #: When the last move was stored (epoch ms) and everyone's time then (live tables).
     last_at: int | None = None
     last_clock: list[int | None] | None = None
+    #: The table its people play again at (``db.tables.c.rematch``), once one asked.
+    rematch: dict[str, Any] | None = None
 
 
 @dataclass
@@ -175,6 +177,10 @@ class SeatTaken(Exception):
 
 class TableOver(Exception):
     """The game ended (a resignation, an abort) before this move could be stored."""
+
+
+class RematchTaken(Exception):
+    """Another person's new table for playing again was stored first: ``args[0]`` is it."""
 
 
 class _Refused(NamedTuple):
@@ -516,6 +522,7 @@ class Store:
                     setup=row.setup,
                     clock=row.clock,
                     ending=row.ending,
+                    rematch=row.rematch,
                 )
                 for row in (await conn.execute(query)).all()
             }
@@ -554,6 +561,19 @@ class Store:
                 table.movers.append((row.seat, row.by))
                 table.last_at, table.last_clock = row.at, row.clock
         return list(found.values())
+
+    async def claim_rematch(
+        self, conn: AsyncConnection, table_id: str, rematch: dict[str, Any]
+    ) -> None:
+        """In the transaction that stores the new table: ``table_id``'s people play again at
+        ``rematch``; :class:`RematchTaken` with the one stored if another was first (the
+        new table is then not stored)."""
+        stored = await conn.scalar(
+            select(tables.c.rematch).where(tables.c.id == table_id).with_for_update()
+        )
+        if stored is not None:
+            raise RematchTaken(stored)
+        await conn.execute(update(tables).where(tables.c.id == table_id).values(rematch=rematch))
 
     async def set_absent(
         self,

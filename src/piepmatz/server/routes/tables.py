@@ -6,21 +6,25 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from piepmatz.core.actions import Action
 from piepmatz.i18n import _
 
 from .. import archive
-from ..hub import Opened, TableRefused
+from ..hub import NoTable, Opened, TableRefused
 from ..limits import AddressBuckets
-from ..messages import Join, NewTable, QuickGame
+from ..messages import Join, NewTable, QuickGame, Rematch
 from ..moderation import Refused
+from ..news import RematchNews
 from ..pace import TableSetup
 from ..players import KeyOf
+from ..room import Room
 from ..roster import HUMAN, UnknownBot
 from ..seats import RoomError, new_token
+from ..store import RematchTaken
 from ..vocabulary import TableStatus
 from . import Site, SiteOf, TableOf
 
@@ -241,6 +245,80 @@ async def join(body: Join, room: TableOf, site: SiteOf) -> dict[str, Any]:
     if reserved is not None:
         await site.pairing.sat(room.id, reserved)
     return {"table": room.id, "seat": seat, "token": token}
+
+
+@router.post("/tables/{table_id}/rematch")
+async def rematch(
+    body: Rematch, request: Request, response: Response, room: TableOf, site: SiteOf
+) -> dict[str, Any]:
+    """Play again with the same people: the first to ask opens a table with the same seats,
+    rules, pace, stand-in and resign rule (not stored if another was first), and this table
+    tells everyone at it; each of the others sits down there at their own seat by asking
+    too. The answer is the asker's seat there, as opening or joining gives it."""
+    if room.status != TableStatus.OVER:
+        raise HTTPException(409, _("the game at this table is not over yet"))
+    seat = room.seat_for(body.token)
+    if seat is None:
+        raise HTTPException(403, _("this link is not for a seat at this table"))
+    await refuse_banned(site, body.player)
+    name = str(room.seats[seat].name)
+    if room.rematch is None:
+        _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
+        store = site.hub.store
+
+        async def claim(conn: AsyncConnection, table_id: str) -> None:
+            await store.claim_rematch(conn, room.id, {"table": table_id, "by": seat})
+
+        try:
+            opened = await site.hub.open(
+                [s.kind for s in room.seats],
+                room.rules_spec,
+                name=name,
+                creator=seat,
+                hints=body.hints,
+                part=body.deal_part,
+                pace=room.setup.pace.name,
+                stand_in=room.setup.stand_in,
+                resign=room.setup.resign,
+                player=body.player,
+                rated=room.setup.rated,
+                claim=claim,
+            )
+        except TableRefused as exc:
+            raise HTTPException(422, str(exc)) from None
+        except RematchTaken as exc:  # another person (at another process) asked first
+            await told_rematch(room, exc.args[0], news=False)
+        else:
+            await told_rematch(room, {"table": opened.room.id, "by": seat}, news=True)
+            response.status_code = 201  # a table opened, as POST /api/tables answers
+            return _links(request, opened)
+    assert room.rematch is not None
+    try:
+        again = await site.hub.room(str(room.rematch["table"]))
+    except NoTable:
+        raise HTTPException(404, _("the table to play again at is gone")) from None
+    if again.status == TableStatus.OVER:
+        raise HTTPException(409, _("the game at this table is over"))
+    try:
+        seat, token = await again.take_seat(
+            seat, name, new_token(), body.hints, body.deal_part, body.player
+        )
+    except RoomError as exc:
+        raise HTTPException(409, str(exc)) from None
+    base = str(request.base_url).rstrip("/")
+    link = f"{base}/play/{again.id}#seat={seat}&token={token}"
+    return {"table": again.id, "seat": seat, "token": token, "link": link}
+
+
+async def told_rematch(room: Room, rematch: dict[str, Any], news: bool) -> None:
+    """``room``'s people play again at ``rematch``: everyone at it is told (the other server
+    processes too, when this one stored it)."""
+    async with room.lock:
+        if room.rematch is None:
+            room.rematch = rematch
+            if news:
+                await room.replica.tell(RematchNews(rematch=rematch))
+            await room.audience.announce_table()
 
 
 @router.get("/tables/{table_id}/record")
