@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +18,9 @@ from botfiles import plugin_file
 from piepmatz.cli import main
 from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.text import scoresheet
+from piepmatz.text.scoresheet import explain
 from piepmatz.tui.render import score_sheet_text
-from piepmatz.tui.session import Session
+from piepmatz.tui.session import Session, load_kept
 from piepmatz.tui.textmode import TextGame
 
 PROMPT = re.compile(rb"Player (\d) \(([^)]+)\)> $")
@@ -110,7 +112,7 @@ def test_a_whole_game_through_a_pipe() -> None:
         else:
             session.bot_move()
     expected = score_sheet_text(session.game.score(), [session.label(p) for p in range(2)]).plain
-    assert transcript.rstrip().endswith(expected.rstrip())
+    assert "\n" + expected.rstrip() + "\n\nPlayer 1 (person)\n  Seeds " in transcript
     assert "The game is over." in transcript
 
 
@@ -130,7 +132,7 @@ def test_codes_show_the_birds_as_a_script_reads_them() -> None:
     assert pipe.proc.wait(timeout=30) == 0
 
 
-def test_end_of_input_quits_cleanly() -> None:
+def test_end_of_input_quits_cleanly(data_home: Path) -> None:
     pipe = Pipe("--seats", "human,random,random", "--seed", "1")
     _, prompt = pipe.read()
     assert prompt is not None
@@ -138,8 +140,14 @@ def test_end_of_input_quits_cleanly() -> None:
     pipe.proc.stdin.close()
     rest, prompt = pipe.read()
     assert prompt is None
-    assert "End of input: the game is left unfinished." in rest
+    # The bots moved first: the game is kept, as after every move, and the line says so.
+    kept = data_home / "autosave.json"
+    assert rest.splitlines()[-1] == (
+        f"You left the game; it is kept in {kept}: "
+        f"piepmatz play --text --resume {kept} goes on with it."
+    )
     assert pipe.proc.wait(timeout=30) == 0
+    assert Session.load(kept).game.actions
 
 
 def test_save_in_text_mode_and_resume_where_it_stopped(tmp_path: Path) -> None:
@@ -384,3 +392,189 @@ def test_the_full_screen_game_on_a_pipe_says_to_use_text() -> None:
     assert proc.returncode == 2
     assert proc.stdout == b""  # no escape codes written into the pipe
     assert b"use piepmatz play --text" in proc.stderr
+
+
+def _person_first() -> Session:
+    """A game of a person and a random bot in which the person plays first."""
+    return next(
+        s for seed in range(20) if (s := Session.new(["human", "random"], seed=seed)).to_act == 0
+    )
+
+
+def test_ctrl_c_leaves_in_one_line_with_status_130_and_keeps_the_game(data_home: Path) -> None:
+    pipe = Pipe("--seats", "human,random", "--seed", "3")
+    _, prompt = pipe.read()
+    assert prompt is not None
+    pipe.send("1")
+    _, prompt = pipe.read()
+    assert prompt is not None and prompt.group(2) == b"add a bird?"
+    pipe.proc.send_signal(signal.SIGINT)
+    rest, prompt = pipe.read()
+    assert prompt is None
+    assert pipe.proc.wait(timeout=30) == 130
+    assert pipe.proc.stderr is not None
+    assert pipe.proc.stderr.read() == b""  # no traceback
+    kept = data_home / "autosave.json"
+    assert rest == (
+        f"\nYou left the game; it is kept in {kept}: "
+        f"piepmatz play --text --resume {kept} goes on with it.\n"
+    )
+    # The move made before Ctrl+C is in it: the game goes on at the same question.
+    resumed = Session.load(kept)
+    assert str(resumed.game.actions[-1]).startswith("play ")
+    assert resumed.to_act == 0 and resumed.game.state.phase_name == "collect"
+    # Where the full-screen game looks for the kept game too.
+    assert load_kept() is not None
+
+
+class _Interrupted(io.StringIO):
+    """Input at which Ctrl+C is pressed once its lines are read."""
+
+    def readline(self, size: int | None = -1) -> str:
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_before_any_move_keeps_nothing_over_the_kept_game(tmp_path: Path) -> None:
+    kept = tmp_path / "autosave.json"
+    kept.write_text("the game kept before")
+    out = io.StringIO()
+    game = TextGame(_person_first(), out, _Interrupted(""), err=io.StringIO(), keep=kept)
+    assert game.run() == 130
+    assert out.getvalue().endswith("> \nYou left the game unfinished (save FILE first keeps it).\n")
+    assert kept.read_text() == "the game kept before"
+    # After a move it is kept, and Ctrl+C names it.
+    session = _person_first()
+    out = io.StringIO()
+    game = TextGame(session, out, _Interrupted("1\n"), err=io.StringIO(), keep=kept)
+    assert game.run() == 130
+    assert out.getvalue().splitlines()[-1] == (
+        f"You left the game; it is kept in {kept}: "
+        f"piepmatz play --text --resume {kept} goes on with it."
+    )
+    assert Session.load(kept).game.actions == session.game.actions
+
+
+def test_the_first_prompt_says_how_to_answer_and_an_unknown_word_names_help() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    game = TextGame(_person_first(), out, io.StringIO("foo bar\nBL5m 2\nquit\n"), err=err)
+    assert game.run() == 1
+    how = "Type a move's number or its notation; help lists the moves, rules explains the game."
+    text = out.getvalue()
+    assert text.count(how) == 1  # once, before the first prompt
+    assert text.split(how + "\n", 1)[1].startswith("Player 1 (play)> ")
+    assert err.getvalue().splitlines() == [
+        "error: 'foo' is not a move or a command: type a move's number or its notation "
+        "('help' lists them)",
+        "error: 'BL5m' is not a move or a command: type a move's number or its notation "
+        "('help' lists them)",
+    ]
+
+
+def test_rules_prints_the_guide_and_the_rules_in_play_as_plain_lines() -> None:
+    out = io.StringIO()
+    game = TextGame(_person_first(), out, io.StringIO("help\nrules\nquit\n"), err=io.StringIO())
+    assert game.run() == 0
+    text = out.getvalue()
+    assert (
+        "Other commands: help, table, log, rules, hint, save FILE, save --replace FILE, quit\n"
+        in text
+    )
+    guide = text.split("rules explains the game.\n", 1)[1].split("> How to play\n", 1)[1]
+    lines = guide.splitlines()
+    # The guide's headings, paragraphs one line each, its pictures in words and its table.
+    assert lines[:2] == ["", "The goal"]
+    assert lines[3].startswith("Birds gather at a feeder. ") and lines[3].endswith("points win.")
+    assert (
+        "Here the perch bird is worth 6 and the ground adds up to 3: nothing happens yet." in lines
+    )
+    assert "  perch: Blackbird 6♂" in lines and "  Anna wins" in lines
+    assert "drawing: standard: refill your hand to four; overview: draw one card" in lines
+    # Then the rules in play, each rule by its id.
+    assert "Rules in play: standard" in lines and "T2. Resolve the row just played into" in lines
+    # No Markdown's marks to be read out.
+    for mark in ("**", "](", "```", "|", "`", "#"):
+        assert not any(mark in line for line in lines), mark
+    assert not any(line.startswith((">", "- -", "* ")) for line in lines)
+
+
+def test_rules_are_in_the_players_language() -> None:
+    from piepmatz.i18n import use_language
+
+    out = io.StringIO()
+    with use_language("de"):
+        TextGame(_person_first(), out, io.StringIO("rules\nquit\n"), err=io.StringIO()).run()
+    lines = out.getvalue().splitlines()
+    # The answer starts after the prompt, as every answer does on a pipe.
+    assert lines[lines.index("Das Ziel") - 2].endswith("> So wird gespielt")
+
+
+def test_a_finished_game_is_explained_and_kept_for_replay_and_review(data_home: Path) -> None:
+    from piepmatz.records import load_game
+
+    kept = data_home / "autosave.json"
+    session = Session.new(["human", "random"], seed=3)
+    out = io.StringIO()
+    assert TextGame(session, out, io.StringIO("1\n" * 400), keep=kept).run() == 0
+    assert session.state_over and not kept.exists()  # forgotten once over, as on screen
+    state = session.game.state
+    sheet = session.game.score()
+    piles = [state.seed_pile(q) for q in range(2)]
+    labels = [session.label(p) for p in range(2)]
+    record = data_home / "saves" / f"piepmatz-seed3-turn{state.turn}.json"
+    expected = [score_sheet_text(sheet, labels).plain.rstrip()]
+    for p in range(2):
+        expected += [
+            "",
+            labels[p],
+            *("  " + line for line in explain(sheet, state.rules, state.collections, piles, p)),
+        ]
+    expected += [
+        "",
+        f"The game is kept in {record}: piepmatz replay {record} replays it, "
+        f"piepmatz review --player 1 {record} reviews your decisions.",
+    ]
+    assert out.getvalue().endswith("\n" + "\n".join(expected) + "\n")
+    assert load_game(str(record), finished=True).game.actions == session.game.actions
+
+
+def test_a_game_of_bots_is_kept_for_replay(data_home: Path) -> None:
+    session = Session.new(["random", "random"], seed=4)
+    out = io.StringIO()
+    assert TextGame(session, out, io.StringIO(), keep=data_home / "autosave.json").run() == 0
+    record = data_home / "saves" / f"piepmatz-seed4-turn{session.game.state.turn}.json"
+    assert out.getvalue().splitlines()[-1] == (
+        f"The game is kept in {record}: piepmatz replay {record} replays it."
+    )
+
+
+def test_resume_tells_the_turn_and_its_lines_and_log_the_whole_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from piepmatz.text.words import tell
+
+    session = Session.new(["human", "random"], seed=3)
+    while session.game.state.turn < 8 or not session.is_human(session.to_act):
+        if session.is_human(session.to_act):
+            session.apply(session.game.state.legal_action_ids()[0])
+        else:
+            session.bot_move()
+    path = tmp_path / "game.json"
+    session.save(path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("log\nquit\n"))
+    assert main(["play", "--text", "--resume", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    events = [tell(e) for e in session.view(0).events or ()]
+    start = max(i for i, e in enumerate(session.view(0).events or ()) if e.kind == "turn")
+    assert start > 0 and events[start] == f"Turn {session.game.state.turn}: Player 1."
+    assert lines[1] == f"Resumed at turn {session.game.state.turn} (log prints the game so far)."
+    # Only the current turn's lines before the table.
+    assert lines[2 : 2 + len(events) - start + 1] == [*events[start:], ""]
+    # ``log`` prints them all, from the first turn.
+    logged = next(i for i, line in enumerate(lines) if line.endswith("> " + events[0]))
+    lines[logged] = events[0]
+    assert lines[logged : logged + len(events)] == events
+    # Left with no move since, the game is where it was resumed from.
+    assert lines[-1].endswith(f"> You left the game; it is saved in {path}.")

@@ -154,7 +154,7 @@ def run_play(args: argparse.Namespace) -> int:
         return run_online(args)
     from piepmatz.records import GameFileError, load_game
 
-    from .session import SeatError, Session, default_seats
+    from .session import SeatError, Session, autosave_path, default_seats
 
     try:
         load_plugins(args.plugin)
@@ -195,7 +195,13 @@ def run_play(args: argparse.Namespace) -> int:
             seats = seats or default_seats()
             session = Session.new(seats, rules, args.seed, hints=not args.no_hints)
         delay = 0.0 if args.delay is None else args.delay
-        return TextGame(session, sys.stdout, sys.stdin, delay, codes=args.codes).run()
+        # Kept after every move where the full-screen game keeps it (Ctrl+C loses nothing).
+        text = TextGame(
+            session, sys.stdout, sys.stdin, delay, codes=args.codes, keep=autosave_path()
+        )
+        if args.resume:  # left before a move, the game is where it was resumed from
+            text.saved = (args.resume, len(session.game.actions))
+        return text.run()
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         from piepmatz.i18n import _

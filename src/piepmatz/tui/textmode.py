@@ -16,22 +16,29 @@ from __future__ import annotations
 import re
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from piepmatz.bots.analysis import HINT_BOT, hint
 from piepmatz.bots.base import BotMoveError
 from piepmatz.core import BIRD_NAMES, Action
+from piepmatz.core.actions import ActionKind
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.i18n import _
 from piepmatz.text.preview import preview
+from piepmatz.text.scoresheet import explain
 from piepmatz.text.words import bot_level, phase_words, reason, seat_name, tell
 
 from .hints import hint_seed, hint_text
+from .plainlines import rules_lines
 from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
-from .session import SaveFileError, Session
+from .session import SaveFileError, Session, suggest_save_path
 
 #: Card codes in any case (``bl5m``) read as the engine writes them (``BL5m``).
 _CARD_CODES = {name.lower(): name for name in BIRD_NAMES}
+#: The first words of the engine's notation (``play``, ``draw``, …): any other word that is no
+#: command is told as unknown, not as a move the engine cannot read.
+_VERBS = frozenset(kind.value.split()[0] for kind in ActionKind)
 
 
 def normalise(line: str) -> str:
@@ -64,6 +71,7 @@ class TextGame:
         delay: float = 0.0,
         err: TextIO | None = None,
         codes: bool = False,
+        keep: Path | None = None,
     ) -> None:
         self.session = session
         #: Birds in the engine's codes (``--codes``), else in words.
@@ -78,10 +86,22 @@ class TextGame:
         # The seat whose view the log follows: the person who acted last (or seat 0).
         humans = session.humans
         self.viewer = humans[0] if humans else 0
-        self.shown = 0
+        #: Whether the game was resumed: its log is told from the current turn on (``log``
+        #: tells it all), not a whole game's lines again before its table.
+        self.resumed = bool(session.game.actions)
+        self.shown = self.turn_start(self.viewer) if self.resumed else 0
         self.hint_bot = HINT_BOT
         #: Where the game was last saved, and how many moves it had then.
         self.saved: tuple[str, int] | None = None
+        #: The autosave: the game is kept there after every move until it is over (None: only
+        #: what the player saves), and once over among the saves (:meth:`keep_record`).
+        self.keep = keep
+        #: Whether a finished game is kept among the saves (so too when the autosave fails).
+        self.records = keep is not None
+        #: Whether this game was kept in the autosave: moves were made since it started.
+        self.kept = False
+        #: Whether the line saying how to answer was printed (before the first prompt).
+        self.told_how = False
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -96,12 +116,28 @@ class TextGame:
         if not self.inp.isatty():
             self.refused = True
 
+    def turn_start(self, player: int) -> int:
+        """Where the current turn's events start in ``player``'s log (its ``Turn N`` line)."""
+        events = self.session.view(player).events or ()
+        starts = [i for i, e in enumerate(events) if e.kind == "turn"]
+        return starts[-1] if starts else 0
+
     def print_new_events(self) -> None:
         view = self.session.view(self.viewer)
         events = view.events or ()
         for event in events[self.shown :]:
             self.say(tell(event))
         self.shown = len(events)
+
+    def print_log(self, player: int) -> None:
+        """The whole log so far, as ``player`` may read it."""
+        for event in self.session.view(player).events or ():
+            self.say(tell(event))
+
+    def print_rules(self) -> None:
+        """The player's guide and the rules in play, as the rules screen shows them."""
+        for line in rules_lines(self.session.game.state.rules):
+            self.say(line)
 
     def print_table(self, player: int) -> None:
         view = self.session.view(player)
@@ -118,9 +154,16 @@ class TextGame:
             notation = str(Action.from_id(action_id))
             self.say(help_line(n, notation, preview(view, action_id).headline, self.codes))
         if self.session.hints:
-            self.say(_("Other commands: help, table, hint, save FILE, save --replace FILE, quit"))
+            self.say(
+                _(
+                    "Other commands: help, table, log, rules, hint, save FILE, "
+                    "save --replace FILE, quit"
+                )
+            )
         else:  # no hints at this table: no command that only says so
-            self.say(_("Other commands: help, table, save FILE, save --replace FILE, quit"))
+            self.say(
+                _("Other commands: help, table, log, rules, save FILE, save --replace FILE, quit")
+            )
 
     def print_hint(self, player: int) -> None:
         if not self.session.hints:
@@ -133,7 +176,29 @@ class TextGame:
             )
         )
 
+    def print_explained(self) -> None:
+        """Each number of every score told by the cards that make it, as the end screen's
+        *Explain* tells it."""
+        state = self.session.game.state
+        sheet = self.session.game.score()
+        piles = [state.seed_pile(q) for q in range(state.num_players)]
+        for p, label in enumerate(self.labels()):
+            self.say("")
+            self.say(label)
+            for line in explain(sheet, state.rules, state.collections, piles, p):
+                self.say("  " + line)
+
     def run(self) -> int:
+        """Play the game out; the exit status (130 when left with Ctrl+C, as the online text
+        mode leaves)."""
+        try:
+            return self.play_out()
+        except KeyboardInterrupt:  # Ctrl+C: left in one line, as with quit, not a traceback
+            self.say("")
+            self.say(self.left(_("You left the game unfinished (save FILE first keeps it).")))
+            return 130
+
+    def play_out(self) -> int:
         session = self.session
         game = session.game
         self.say(
@@ -143,6 +208,9 @@ class TextGame:
                 players=", ".join(self.labels()),
             )
         )
+        if self.resumed:
+            turn = session.view(self.viewer).turn
+            self.say(_("Resumed at turn {turn} (log prints the game so far).").format(turn=turn))
         while not session.state_over:
             player = session.to_act
             if not session.is_human(player):
@@ -152,6 +220,7 @@ class TextGame:
                     self.print_new_events()
                     self.say(_("error: {reason}; the game stops here.").format(reason=exc))
                     return 1
+                self.keep_game()
                 self.print_new_events()
                 if self.delay:
                     time.sleep(self.delay)
@@ -163,10 +232,59 @@ class TextGame:
             if left is not None:
                 self.say(left)
                 return 1 if self.refused else 0
+            self.keep_game()
         self.print_new_events()
         self.say("")
         self.say(score_sheet_text(game.score(), self.labels()).plain)
+        self.print_explained()
+        self.keep_record()
         return 1 if self.refused else 0
+
+    def keep_game(self) -> bool:
+        """Keep the game in the autosave after a move, as the full-screen game does (forgotten
+        once it is over): Ctrl+C or a closed terminal loses nothing. Whether it is kept."""
+        if self.keep is None:
+            return False
+        try:
+            if self.session.state_over:
+                self.keep.unlink(missing_ok=True)
+                return False
+            self.keep.parent.mkdir(parents=True, exist_ok=True)
+            self.session.save(self.keep, replace=True)
+        except (OSError, SaveFileError) as exc:
+            self.keep = None  # told once; the game goes on without it
+            self.err.write(_("The game cannot be kept: {reason}").format(reason=exc) + "\n")
+            return False
+        self.kept = True
+        return True
+
+    def keep_record(self) -> None:
+        """Keep the finished game among the saves, where the end screen offers to save it, and
+        say which commands replay and review it."""
+        if not self.records:
+            return
+        path = suggest_save_path(self.session)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.session.save(path)
+        except (OSError, SaveFileError) as exc:
+            self.err.write(_("The game cannot be kept: {reason}").format(reason=exc) + "\n")
+            return
+        self.say("")
+        humans = self.session.humans
+        if humans:  # the review grades the first person's decisions, as the end screen's does
+            self.say(
+                _(
+                    "The game is kept in {path}: piepmatz replay {path} replays it, "
+                    "piepmatz review --player {player} {path} reviews your decisions."
+                ).format(path=path, player=humans[0] + 1)
+            )
+        else:
+            self.say(
+                _("The game is kept in {path}: piepmatz replay {path} replays it.").format(
+                    path=path
+                )
+            )
 
     def save(self, args: str) -> None:
         replace = args.startswith("--replace")
@@ -188,16 +306,30 @@ class TextGame:
         )
 
     def left(self, unsaved: str) -> str:
-        """The sentence to leave with: where the game is kept, if no move came since it was
-        saved, else ``unsaved``."""
+        """The sentence to leave with: where the game is kept (saved with no move since, else
+        in the autosave, once a move was made), else ``unsaved``."""
         if self.saved is not None and self.saved[1] == len(self.session.game.actions):
             return _("You left the game; it is saved in {path}.").format(path=self.saved[0])
+        # Kept again: Ctrl+C may have come between a move and its keeping.
+        if self.kept and self.keep_game():
+            return _(
+                "You left the game; it is kept in {path}: "
+                "piepmatz play --text --resume {path} goes on with it."
+            ).format(path=self.keep)
         return unsaved
 
     def ask(self, player: int) -> str | None:
         """Read lines until one is a legal action for ``player`` (None); at the end of input or
         ``quit``, the sentence to leave with."""
         phase = phase_words(self.session.game.state.phase)
+        if not self.told_how:
+            self.told_how = True
+            self.say(
+                _(
+                    "Type a move's number or its notation; help lists the moves, "
+                    "rules explains the game."
+                )
+            )
         while True:
             self.out.write(f"{seat_name(player)} ({phase})> ")
             self.out.flush()
@@ -213,12 +345,23 @@ class TextGame:
                 self.print_help(player)
             elif word == "table":
                 self.print_table(player)
+            elif word == "log":
+                self.print_log(player)
+            elif word == "rules":
+                self.print_rules()
             elif word == "hint":
                 self.print_hint(player)
             elif word == "quit":
                 return self.left(_("You left the game unfinished (save FILE first keeps it)."))
             elif word == "save":
                 self.save(text[4:].strip())
+            elif word not in _VERBS and not re.fullmatch(r"[+-]?\d+", text):
+                self.error(
+                    _(
+                        "'{word}' is not a move or a command: type a move's number or its "
+                        "notation ('help' lists them)"
+                    ).format(word=text.split()[0])
+                )
             elif self.play(text, player):
                 return None
 
