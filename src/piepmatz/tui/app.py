@@ -17,9 +17,8 @@ from piepmatz.i18n import N_, _, current_language
 from piepmatz.records import GameFileError, Loaded, load_game
 from piepmatz.text.guide import guide_markdown
 from piepmatz.text.rulebook import rules_markdown
-from piepmatz.tutorial import Lesson
 
-from .learning import Progress, load_progress, progress_path, save_progress
+from .learning import Progress, load_progress, progress_path, resume_lesson, save_progress
 from .online import Seating
 from .screens import (
     ConfirmDialog,
@@ -187,8 +186,7 @@ class PiepmatzApp(App[None]):
 
     def _lesson(self) -> TutorialScreen:
         """The lesson where it was left (from the start once it was finished)."""
-        done = load_progress(self.learning).done
-        lesson = Lesson.resume(done) if done < Lesson().steps else Lesson()
+        lesson = resume_lesson(self.learning)
         if lesson.done > 0:
             self.notify(
                 _("The lesson goes on at step {step} of {steps}.").format(

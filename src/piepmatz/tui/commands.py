@@ -113,8 +113,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "A guided first game against a scripted bot: each step says what to do and why, "
             "marks the move, and tells what happened. Leave it with q; the next "
-            "piepmatz tutorial goes on where you left it."
+            "piepmatz tutorial goes on where you left it. With --text it is plain lines on "
+            "stdin/stdout, for screen readers and scripts."
         ),
+    )
+    tutorial.add_argument("--text", action="store_true", help="plain lines on stdin/stdout")
+    tutorial.add_argument(
+        "--codes",
+        action="store_true",
+        help="with --text: birds in the engine's codes (BL5m), as a script reads them, "
+        "rather than in words (Blackbird 5♂)",
     )
     add_language(tutorial)
     tutorial.set_defaults(func=run_tutorial, extra="tui")
@@ -243,14 +251,29 @@ def _terminal_needed(command: str) -> bool:
         f"piepmatz {command}: "
         + _(
             "stdin and stdout must be a terminal for the full-screen game; "
-            "for plain lines on a pipe use piepmatz play --text"
-        )
+            "for plain lines on a pipe use {command}"
+        ).format(command=f"piepmatz {command} --text")
         + "\n"
     )
     return True
 
 
 def run_tutorial(args: argparse.Namespace) -> int:
+    if args.codes and not args.text:
+        sys.stderr.write(
+            "piepmatz tutorial: argument --codes: goes with --text "
+            "(the full-screen lesson switches between codes and tiles with the c key)\n"
+        )
+        return 2
+    if args.text:
+        from .learning import progress_path, resume_lesson
+        from .tutorialtext import TutorialText
+
+        path = progress_path()
+        text = TutorialText(
+            resume_lesson(path), sys.stdout, sys.stdin, codes=args.codes, progress=path
+        )
+        return text.run()
     if _terminal_needed("tutorial"):
         return 2
     from .app import PiepmatzApp
@@ -286,7 +309,7 @@ def run_online(args: argparse.Namespace) -> int:
 
         # Kept in the terminal's scrollback too, for when the game's screen has closed.
         sys.stdout.write(_("Send each friend their own link:") + "\n")
-        sys.stdout.write(invites_text(seating.invites) + "\n")
+        sys.stdout.write(invites_text(seating.invites, seating.spectate) + "\n")
         sys.stdout.flush()
     from .online import join_command
 

@@ -17,6 +17,8 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from piepmatz.tutorial import Lesson
+
 from .session import data_dir
 
 FORMAT = "piepmatz-learning"
@@ -58,3 +60,10 @@ def save_progress(progress: Progress, path: Path | None = None) -> None:
         path.write_text(json.dumps({"format": FORMAT, **asdict(progress)}) + "\n", "utf-8")
     except OSError:
         pass
+
+
+def resume_lesson(path: Path | None = None) -> Lesson:
+    """The lesson where this player left it (from the start once it was finished): the
+    full-screen lesson and ``tutorial --text`` take it up alike."""
+    done = load_progress(path).done
+    return Lesson.resume(done) if done < Lesson().steps else Lesson()
