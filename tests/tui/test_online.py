@@ -439,8 +439,13 @@ def test_a_table_with_friends_shows_its_invites_until_they_sit_down(
             text = screen_text(app)
             assert "Waiting for 1 more person to sit down" in text
             assert f"Seat 2: {seating.invites[0][1]}" in text
+            assert "Anyone may watch (without seeing hands): http://" in text
 
     asyncio.run(scenario())
+    # The spectators' link watches the same table.
+    assert seating.spectate is not None
+    watching = seat_online(seating.spectate)
+    assert (watching.table, watching.seat) == (seating.table, None)
 
 
 async def dropped(text: Any) -> None:

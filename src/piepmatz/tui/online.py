@@ -147,6 +147,8 @@ class Seating:
     token: str
     #: ``(seat, link)`` of each other person's seat at a table this player opened.
     invites: list[tuple[int, str]] = field(default_factory=list)
+    #: The link anyone may watch the table by (a table this player opened).
+    spectate: str | None = None
 
 
 def abort_asked(
@@ -304,6 +306,7 @@ class Server:
         try:
             table, seat, token = answer["table"], answer["seat"], answer["token"]
             invites = [(i["seat"], i["link"]) for i in answer.get("invites", [])]
+            spectate = answer.get("spectate")
         except (LookupError, TypeError, AttributeError):
             raise self._strange() from None
         if not (
@@ -315,7 +318,8 @@ class Server:
             and all(type(s) is int and isinstance(link, str) for s, link in invites)
         ):
             raise self._strange()
-        return Seating(self, table, seat, token, invites)
+        watch = spectate if isinstance(spectate, str) else None
+        return Seating(self, table, seat, token, invites, watch)
 
     def _object(self, answer: Any) -> dict[str, Any]:
         if not isinstance(answer, dict):

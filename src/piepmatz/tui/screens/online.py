@@ -436,6 +436,8 @@ class OnlineTableScreen(Screen[None]):
             text.append(_("Send each friend their own link (y copies them):") + "\n", style="bold")
             for seat, link in self.seating.invites:
                 text.append(_("Seat {number}").format(number=seat + 1) + ": " + link + "\n")
+            if self.seating.spectate:
+                text.append(watch_text(self.seating.spectate) + "\n")
         self.query_one("#table", Static).update(text)
 
     def ask(self) -> None:
@@ -744,8 +746,13 @@ class OnlineTableScreen(Screen[None]):
             self.app.push_screen(ConfirmDialog(_(LEAVE_ONLINE), _("Leave"), _("Stay")), go)
 
 
-def invites_text(invites: Sequence[tuple[int, str]]) -> str:
-    """The invites of a table just opened, one a line, for the terminal's scrollback."""
-    return "\n".join(
-        _("Seat {number}").format(number=seat + 1) + ": " + link for seat, link in invites
-    )
+def invites_text(invites: Sequence[tuple[int, str]], spectate: str | None = None) -> str:
+    """The invites of a table just opened, one a line, for the terminal's scrollback; then
+    the link anyone may watch by."""
+    lines = [_("Seat {number}").format(number=seat + 1) + ": " + link for seat, link in invites]
+    return "\n".join(lines + ([watch_text(spectate)] if spectate else []))
+
+
+def watch_text(link: str) -> str:
+    """The spectators' link, said as what it is for."""
+    return _("Anyone may watch (without seeing hands): {link}").format(link=link)
