@@ -83,6 +83,24 @@ def test_two_asking_at_once_open_one_table(server: str) -> None:
     asyncio.run(run())
 
 
+def test_a_player_key_asks_for_its_seat(server: str) -> None:
+    """The terminal holds a seat by its player key (``--join TABLE``): that key asks too."""
+
+    async def run() -> None:
+        key = "k" * 43
+        body = {"seats": ["human", "random"], "name": "Anna", "player": key}
+        table = await post(server, "/api/tables", body)
+        async with SeatClient.connect(ws_url(server, table["table"]), table["token"]) as anna:
+            await asyncio.wait_for(anna.until("state"), PATIENCE)
+            await anna.send({"type": "abort"})
+            while (await get(server, f"/api/tables/{table['table']}"))["status"] != "over":
+                await asyncio.sleep(0.01)
+        again = await post(server, f"/api/tables/{table['table']}/rematch", {"token": key})
+        assert again["seat"] == 0 and again["table"] != table["table"]
+
+    asyncio.run(run())
+
+
 def test_a_game_not_over_is_not_played_again(server: str) -> None:
     async def run() -> None:
         table = await open_table(server, ["human", "human"])

@@ -1064,7 +1064,7 @@ async def ben_at_a_terminal(address: str) -> tuple[OnlineText, Keyboard, io.Stri
     seating = await asyncio.to_thread(seat_online, opened["invites"][0]["link"], "--name", "Ben")
     keyboard, out = Keyboard(), io.StringIO()
     ben = OnlineText(seating, out, keyboard, io.StringIO())  # type: ignore[arg-type]
-    playing = asyncio.create_task(ben.play())
+    playing = asyncio.create_task(ben.games())
     deadline = time.monotonic() + PATIENCE
     while ben.view is None or ben.table is None or ben.view.current_player != 0:
         assert time.monotonic() < deadline, "waited too long"
@@ -1102,6 +1102,9 @@ def test_text_mode_at_a_terminal_reads_a_line_while_others_play(
             await anna.send({"type": "abort"})
             await wait_for(lambda: "type abort to agree" in out.getvalue())
             keyboard.type("abort")
+            # Over: at a terminal the people may play again; Ben leaves instead.
+            await wait_for(lambda: "Type again to play again" in out.getvalue())
+            keyboard.type("quit")
             status = await asyncio.wait_for(playing, PATIENCE)
         return out.getvalue(), status
 
@@ -1109,7 +1112,10 @@ def test_text_mode_at_a_terminal_reads_a_line_while_others_play(
     assert status == 0
     assert "Anna asked to abort the game: type abort to agree. It is aborted once every" in out
     assert "Asked to abort: the game is aborted once every person at the table asks." in out
-    assert out.rstrip().endswith("The game was aborted: nobody wins.")
+    assert out.rstrip().endswith(
+        "The game was aborted: nobody wins.\n"
+        "Type again to play again with the same people, or quit.\nYou left the table."
+    )
 
 
 def test_text_mode_tells_who_sits_down_and_asks_again_after_a_line(
@@ -1156,8 +1162,13 @@ def test_text_mode_tells_who_sits_down_and_asks_again_after_a_line(
     assert prompt.group(2).startswith(prompt.group(1))  # asked again, on a line of its own
 
 
-def test_text_mode_resigns_when_asked_and_confirmed(address: str, terminal: None) -> None:
-    async def scenario() -> tuple[str, int, dict[str, Any]]:
+def test_text_mode_resigns_when_asked_and_confirmed_and_plays_again(
+    address: str, terminal: None
+) -> None:
+    """Ben resigns (asked first); Anna asks to play again, Ben is told and joins: the new
+    game has them at the same seats."""
+
+    async def scenario() -> tuple[str, int, dict[str, Any], dict[str, Any]]:
         _ben, keyboard, out, (opened, playing) = await ben_at_a_terminal(address)
         url = f"ws://{address}/ws/{opened['table']}"
         async with SeatClient.connect(url, opened["token"]) as anna:
@@ -1169,16 +1180,30 @@ def test_text_mode_resigns_when_asked_and_confirmed(address: str, terminal: None
             assert not playing.done()
             keyboard.type("resign")
             keyboard.type("yes")
-            status = await asyncio.wait_for(playing, PATIENCE)
             state = anna.state
             while not state.get("ending"):
                 state = await asyncio.wait_for(anna.until("state"), PATIENCE)
-        return out.getvalue(), status, state["ending"]
+        await wait_for(lambda: "Type again to play again" in out.getvalue())
+        rematch = f"/api/tables/{opened['table']}/rematch"
+        again = await post(address, rematch, {"token": opened["token"]})
+        await wait_for(lambda: "Anna wants to play again: type again to join." in out.getvalue())
+        keyboard.type("again")
+        new = f"/api/tables/{again['table']}"
+        await wait_for(lambda: out.getvalue().count("Piepmatz at http://") == 2)  # greeted there
+        info = await asyncio.to_thread(lambda: Server(address).request(new[5:]))
+        keyboard.type("quit")
+        status = await asyncio.wait_for(playing, PATIENCE)
+        return out.getvalue(), status, state["ending"], info
 
-    out, status, ending = asyncio.run(scenario())
+    out, status, ending, info = asyncio.run(scenario())
     assert status == 0 and ending["how"] == "resigned" and ending["seat"] == 1
     assert "Resign this game? The game ends at once and Anna wins. Type yes to resign" in out
-    assert out.rstrip().endswith("Ben resigned: Anna wins.")
+    assert "Ben resigned: Anna wins.\nType again to play again with the same people" in out
+    assert info["status"] == "playing"
+    assert [s["name"] for s in info["seats"]] == ["Anna", "Ben"]
+    # The new table's game, in the same lines: its greeting and Ben's seat.
+    new_game = out.split("To the new table: the game starts once everyone is there.\n", 1)[1]
+    assert new_game.startswith(f"Piepmatz at http://{address} · standard rules · Anna, Ben (you)")
 
 
 def test_text_mode_asks_again_when_the_server_refuses_its_help() -> None:

@@ -256,6 +256,14 @@ class Server:
         path = f"tables/{_table_id(table)}/join"
         return self._seated(self.request(path, {k: v for k, v in body.items() if v is not None}))
 
+    def rematch(self, seating: Seating) -> Seating:
+        """Play again with the same people (``POST /api/tables/{id}/rematch``): at the new
+        table someone opened, or at one opened now, at this seat."""
+        body = {"token": seating.token, "deal_part": deal_part()}
+        if seating.token != player_key(self.url):
+            body["player"] = player_key(self.url)  # "My games" lists the new table too
+        return self._seated(self.request(f"tables/{_table_id(seating.table)}/rematch", body))
+
     def find(
         self,
         name: str,

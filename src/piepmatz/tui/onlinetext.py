@@ -8,7 +8,8 @@ card codes in any case) or the number of a move in the ``help`` list, which show
 preview of each. ``table`` prints the table again, ``hint`` asks the server's hint bot (where
 the table allows hints), ``say TEXT`` speaks to the table, ``back`` takes the seat back from a
 stand-in, ``resign`` (asked first) and ``abort`` (in the first round) as the buttons do,
-``quit`` (or the end of input) leaves: the seat stays the player's. At a terminal a line is
+``quit`` (or the end of input) leaves: the seat stays the player's; once the game is over,
+at a terminal, ``again`` plays again with the same people. At a terminal a line is
 read whenever it is typed (``say`` while others play); from a script or a pipe only at a
 prompt, so its lines answer the decisions in turn. A refused line is told on stderr and asked
 again; when the input is not a terminal the exit status is then 1 at the end.
@@ -89,6 +90,10 @@ class OnlineText:
         self.prompt_lost = False
         #: The people a table waits for, as last told.
         self.waiting_for = 0
+        #: The game is over and a person at a terminal may still play again (``again``) with
+        #: the others; the seat at the new table, once asked.
+        self.over = False
+        self.again: Seating | None = None
 
     # ------------------------------------------------------------------ output
 
@@ -158,7 +163,10 @@ class OnlineText:
         if kind == "table":
             asking = abort_asked(self.table, message, self.seating.seat)
             came = self.sat_down(message)
+            offered = self.offered_again(message)
             self.table = message
+            if offered:
+                self.tell(_("{name} wants to play again: type again to join.").format(name=offered))
             if asking:
                 self.tell(
                     _(
@@ -240,6 +248,26 @@ class OnlineText:
             return 0
         return None
 
+    def offered_again(self, table: dict[str, Any]) -> str | None:
+        """The name of the person who asked to play again, when this table's message is the
+        first to say so and it was not this seat."""
+        rematch = table.get("rematch")
+        if not isinstance(rematch, dict) or (self.table or {}).get("rematch"):
+            return None
+        by = rematch.get("by")
+        if by == self.seating.seat or type(by) is not int:
+            return None
+        names = seat_names(table)
+        return names[by] if by < len(names) else None
+
+    def others(self) -> bool:
+        """Other people sit at this table (someone to play again with)."""
+        seats = (self.table or {}).get("seats") or []
+        return any(
+            s.get("kind") == "human" and s.get("name") and s.get("seat") != self.seating.seat
+            for s in seats
+        )
+
     def sat_down(self, table: dict[str, Any]) -> list[str]:
         """The names of the people who sat down since the table's last message (not this
         terminal's own)."""
@@ -304,6 +332,8 @@ class OnlineText:
         state = self.state
         if not text:
             return None
+        if self.over:
+            return await self.after_the_game(word)
         if self.resigning:
             self.resigning = False
             if word in ("yes", _("yes").lower()) and self.playing():
@@ -357,6 +387,21 @@ class OnlineText:
         else:
             self.error(_("There is no decision of yours to answer now."))
         return None
+
+    async def after_the_game(self, word: str) -> str | None:
+        """A line once the game is over: ``again`` sits down at the table where these people
+        play again (opened now if nobody asked yet), ``quit`` leaves."""
+        if word == "quit":
+            return _("You left the table.")
+        if word != "again":
+            self.error(_("The game is over: type again to play again, or quit."))
+            return None
+        try:
+            self.again = await asyncio.to_thread(self.seating.server.rematch, self.seating)
+        except OnlineError as exc:
+            self.error(str(exc))
+            return None
+        return _("To the new table: the game starts once everyone is there.")
 
     def playing(self) -> bool:
         """This seat's person still plays a game going on (not resigned, not over)."""
@@ -417,7 +462,7 @@ class OnlineText:
 
     # ------------------------------------------------------------------ the loop
 
-    async def play(self) -> int:
+    async def play(self, lines: _Lines | None = None) -> int:
         url = self.seating.server.ws_url(self.seating.table, current_language())
         try:
             async with SeatClient.connect(
@@ -425,10 +470,20 @@ class OnlineText:
             ) as client:
                 self.client = client
                 client.on_connection = self.connected
-                return await self.follow(client, _Lines(self.inp))
+                return await self.follow(client, lines or _Lines(self.inp))
         except (OSError, ValueError, WebSocketException) as exc:
             self.error(str(exc))
             return 2
+
+    async def games(self) -> int:
+        """This table's game, then each one its people play again (``again``), one input
+        read by all of them."""
+        lines, game = _Lines(self.inp), self
+        while True:
+            status = await game.play(lines)
+            if game.again is None:
+                return status
+            game = OnlineText(game.again, self.out, self.inp, self.err, self.codes)
 
     async def follow(self, client: SeatClient, lines: _Lines) -> int:
         """Take the server's messages and, at the seat's prompts, the input's lines, until the
@@ -460,6 +515,10 @@ class OnlineText:
                 done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if receiving in done:
                     status = self.take_or_tell(receiving.result())
+                    if status == 0 and anytime and self.others() and not self.over:
+                        # At a terminal the people may play again: asked, not left at once.
+                        self.over, status = True, None
+                        self.say(_("Type again to play again with the same people, or quit."))
                     if status is not None:
                         return status if status else (1 if self.refused else 0)
                     receiving = asyncio.ensure_future(client.receive())
@@ -468,6 +527,8 @@ class OnlineText:
                 if reading is not None and reading in done:
                     line, reading, prompted = reading.result(), None, None
                     self.prompt_open = False  # Enter ended the prompt's line
+                    if not line and self.over:
+                        return 1 if self.refused else 0
                     if not line:
                         self.say("")
                         said = _("End of input: you left the table; {command} takes you back.")
@@ -486,7 +547,7 @@ class OnlineText:
                         await task
 
     def run(self) -> int:
-        return asyncio.run(self.play())
+        return asyncio.run(self.games())
 
 
 class _Lines:

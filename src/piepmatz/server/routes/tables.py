@@ -16,7 +16,7 @@ from piepmatz.i18n import _
 from .. import archive
 from ..hub import NoTable, Opened, TableRefused
 from ..limits import AddressBuckets
-from ..messages import Join, NewTable, QuickGame, Rematch
+from ..messages import PLAYER_KEY, Join, NewTable, QuickGame, Rematch
 from ..moderation import Refused
 from ..news import RematchNews
 from ..pace import TableSetup
@@ -258,6 +258,9 @@ async def rematch(
     if room.status != TableStatus.OVER:
         raise HTTPException(409, _("the game at this table is not over yet"))
     seat = room.seat_for(body.token)
+    if seat is None and PLAYER_KEY.fullmatch(body.token):
+        # A player key (the terminal's): the seat of the player it names, as at hello.
+        seat = room.seat_for(body.token, await site.players.identify(body.token))
     if seat is None:
         raise HTTPException(403, _("this link is not for a seat at this table"))
     await refuse_banned(site, body.player)
