@@ -58,24 +58,31 @@ export function renderSeatControls(page) {
     box.append(h("button", { type: "button", id: "resign", onclick: () => {
       page.store.confirmResign = true;
       page.render();
-      document.getElementById("resign-yes")?.focus();
+      // The safe answer has the focus: Enter pressed once more does not resign.
+      document.getElementById("resign-no")?.focus();
     } }, _("Resign")));
     return;
   }
+  const cancel = () => {
+    page.store.confirmResign = false;
+    page.render();
+    document.getElementById("resign")?.focus();
+  };
   const ends = info.resign !== "play_on" && info.players === 2;
   const what = ends ? _("The game ends at once and {name} wins.", { name: info.seats.filter((s) => s.seat !== seat).map((s) => page.nameOf(s.seat)).join(", ") })
     : _("The {bot} bot plays your seat to the end; you cannot take it back.", { bot: botLevel(info.stand_in || "medium") });
-  box.append(h("div", { class: "confirm", role: "group", "aria-labelledby": "resign-question" },
+  box.append(h("div", { class: "confirm", role: "group", "aria-labelledby": "resign-question", onkeydown: (event) => {
+    if (event.key !== "Escape") return;
+    event.stopPropagation(); // the table's Escape (put a chosen card back) is not meant
+    cancel();
+  } },
     h("p", { id: "resign-question" }, h("b", {}, _("Resign this game?")), " ", what),
     h("button", { type: "button", class: "danger", id: "resign-yes", onclick: () => {
       page.store.confirmResign = false;
       page.send({ type: "resign" });
       page.render();
     } }, _("Yes, resign")),
-    h("button", { type: "button", id: "resign-no", onclick: () => {
-      page.store.confirmResign = false;
-      page.render();
-    } }, _("No, play on"))));
+    h("button", { type: "button", id: "resign-no", onclick: cancel }, _("No, play on"))));
 }
 
 /** How the game ended, for the score sheet's place: who resigned and who won, or that it was
@@ -85,5 +92,6 @@ export function endingBox(page) {
   if (!found) return null;
   const [how, ...notes] = endingWords(found, (p) => page.nameOf(p), page.store.seat);
   return h("div", { class: "ending", id: "ending", role: "status" },
-    h("p", { class: "how" }, how), notes.map((line) => h("p", {}, line)));
+    // A heading: the focus comes here when the game ends without a score sheet.
+    h("h2", { class: "how", id: "ending-title", tabindex: -1 }, how), notes.map((line) => h("p", {}, line)));
 }

@@ -42,15 +42,22 @@ function header() {
   document.getElementById("rules-link").textContent = _("Rules");
   document.getElementById("guide-link").textContent = _("How to play");
   document.getElementById("games-link").textContent = _("My games");
-  const select = h("select", { id: "language", "aria-label": _("Language"), onchange: async () => {
+  // A button per language, each in its own language: a choice made on purpose (a select
+  // switched the page on its first arrow key), the focus kept on it once the page is redrawn.
+  const choose = async (code) => {
     const params = new URLSearchParams(location.search);
     if (params.has("lang")) {
-      params.set("lang", select.value);
+      params.set("lang", code);
       history.replaceState(null, "", `${location.pathname}?${params}${location.hash}`);
     }
-    await switchLanguage(select.value);
-  } }, Object.entries(languages()).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
-  clear(document.getElementById("settings")).append(select);
+    await switchLanguage(code);
+    document.querySelector(`#language button[lang="${code}"]`)?.focus();
+  };
+  const group = h("div", { id: "language", class: "languages", role: "group", "aria-label": _("Language") },
+    Object.entries(languages()).map(([code, name], i) => [i ? h("span", { class: "sep", "aria-hidden": "true" }, "·") : null,
+      h("button", { type: "button", class: "link", lang: code, "aria-current": code === language() ? "true" : null,
+        onclick: () => (code === language() ? null : choose(code)) }, name)]));
+  clear(document.getElementById("settings")).append(group);
   // Who this browser is: asked of the server, so it comes a moment later.
   accountHeader().then((box) => document.getElementById("settings").prepend(box));
 }

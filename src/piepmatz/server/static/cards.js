@@ -113,6 +113,27 @@ export function actionLabel(choice, display = null) {
   }
 }
 
+/** A move someone made, as a sentence that names them (a replay's position line): "Bot 2 adds
+Yellowhammer 1 male to the collection"; never "your", which is the page's own seat's word. */
+export function moveWords(choice, name, display = null) {
+  if (!choice) return "";
+  const [first, second] = choice.cards;
+  switch (choice.kind) {
+    case "play": return _("{name} plays {bird} to perch {perch}", { name, bird: birdLabel(first), perch: choice.number });
+    case "collect": return _("{name} adds {bird} to the collection", { name, bird: birdLabel(first) });
+    case "pass": return _("{name} adds no bird", { name });
+    case "draw deck": return _("{name} draws from the bird deck", { name });
+    case "draw display": {
+      const taken = display?.[choice.number - 1];
+      return taken ? _("{name} takes {bird} from the display", { name, bird: birdLabel(taken) })
+        : _("{name} takes display card {slot}", { name, slot: choice.number });
+    }
+    case "crow": return _("{name} lets the crow take {bird}", { name, bird: birdLabel(first) });
+    case "keep": return _("{name} keeps {bird} and {other}", { name, bird: birdLabel(first), other: birdLabel(second) });
+    default: return `${name}: ${choice.action}`;
+  }
+}
+
 /** The birds an action names (a display bird it takes included), to draw beside its words. */
 export function actionCards(choice, display = null) {
   if (!choice) return [];

@@ -16,10 +16,14 @@ function names(page) {
   return (p) => seatName({ seats }, p);
 }
 
-/** Something went wrong showing a page: what, in the server's words, and the way on. */
+/** Something went wrong showing a page: what, in the server's words, and the way on. A fault
+of the page itself (no answer of the server's) is not shown in the script's words, which
+would mean nothing to a player: it goes to the console. */
 export function problem(error) {
   document.title = _("Something went wrong — Piepmatz");
-  deadEnd(_("This page cannot be shown"), [String(error.message || error)], [lobby(), myGames()]);
+  const said = error?.status ? String(error.message) : null;
+  if (!said) console.error(error);
+  deadEnd(_("This page cannot be shown"), [said || _("Something went wrong on this page. Try again, or go back to the lobby.")], [lobby(), myGames()]);
 }
 
 /** The address names no table this server has. */

@@ -122,12 +122,39 @@ export function renderDecision(page, model) {
       p ? h("span", { class: "headline" }, p.headline) : null));
     })),
     state.view.phase === "play" && (page.store.selected || !page.store.showAll) ? h("button", { type: "button", class: "link", id: "show-all",
-      onclick: () => { page.store.selected = null; page.store.showAll = true; page.render(); } }, _("List every move")) : null,
+      onclick: () => {
+        page.store.selected = null;
+        page.store.showAll = true;
+        page.render();
+        // The button is gone: the first of the moves it listed takes the focus.
+        page.decisionEl.querySelector("button.option")?.focus();
+      } }, _("List every move")) : null,
     // A page whose moves have no previews (the guided first game) shows no box waiting for them.
     choosing || page.previewing === false ? null : previewBox,
   ].filter(Boolean));
   // The first move's steps until another is pointed at.
   if (options.length && page.store.previews.size) show(options[0]);
+}
+
+/** What has the focus in the game's part of ``page`` (its ``.play-col``: the table's, the
+lesson's), to find it again once redrawn; null where it is elsewhere (the chat, the header). */
+export function focusKey(page) {
+  const el = document.activeElement;
+  const col = page.pageEl.querySelector(".play-col");
+  if (!el || el === page.decisionEl || !col.contains(el)) return null;
+  return { tag: el.tagName, id: el.id, action: el.dataset.action, card: el.dataset.card, cls: el.classList[0] };
+}
+
+/** The focus back on what had it (``key``: focusKey's) once redrawn, else on the decision: a
+redraw never drops it to the page. */
+export function restoreFocus(page, key) {
+  if (!key) return;
+  const col = page.pageEl.querySelector(".play-col");
+  if (col.contains(document.activeElement)) return; // not redrawn
+  const same = [...col.querySelectorAll(key.tag)].find((el) => el.id === key.id && el.dataset.action === key.action
+    && el.dataset.card === key.card && el.classList[0] === key.cls && !el.disabled);
+  if (same) same.focus({ preventScroll: true });
+  else page.decisionEl.focus(); // the move is made: the next decision (in view) has the focus
 }
 
 /** The digits typed for a listed move, and when the last one was. */
@@ -172,15 +199,22 @@ function hintBox(page) {
   return h("div", { class: "hint-area" }, button, shown);
 }
 
-/** Ring what the hint suggests: its listed move or perch, and the hand cards it names. */
+/** Ring what the hint suggests: its listed move or perch, and the hand cards it names; each
+one's name says so too (the ring is seen only). */
 export function markHint(page) {
   if (!page.store.hint) return;
   const action = page.store.hint.action;
-  for (const el of document.querySelectorAll(`[data-action="${action}"]`)) el.classList.add("hinted");
+  const hinted = [...document.querySelectorAll(`[data-action="${CSS.escape(action)}"]`)];
   const { kind, cards } = page.choiceOf(action) || { kind: null, cards: [] };
   if (["play", "collect", "keep"].includes(kind)) {
-    for (const code of cards) {
-      for (const el of page.handEl.querySelectorAll(`[data-card="${code}"]`)) el.classList.add("hinted");
-    }
+    for (const code of cards) hinted.push(...page.handEl.querySelectorAll(`[data-card="${CSS.escape(code)}"]`));
+  }
+  for (const el of hinted) {
+    el.classList.add("hinted");
+    if (el.getAttribute("aria-hidden") === "true") continue; // a card's face inside its button
+    // A listed move is named by its words (the key and the small cards are hidden from it).
+    const name = el.getAttribute("aria-label") || [...el.childNodes]
+      .filter((part) => part.getAttribute?.("aria-hidden") !== "true").map((part) => part.textContent).join(" ").trim();
+    el.setAttribute("aria-label", _("{name}, the hint's suggestion", { name }));
   }
 }

@@ -6,6 +6,7 @@ import { paceNote, paceWords } from "./clock.js";
 import { _, ngettext, presetNames } from "./i18n.js";
 import { inviteButtons, rememberTable } from "./invites.js";
 import { findGame } from "./seek.js";
+import { presetWords } from "./tablewords.js";
 
 /** The bots this server offers (GET /api/bots), each in words: the levels' own words, else
 the name the operator gave it. */
@@ -16,10 +17,6 @@ const levels = (names) => names.map((name) => [name, {
   random: _("random bot (plays any legal move)"),
   greedy: _("greedy bot (takes what scores most at once)"),
 }[name] || _("{level} bot", { level: botLevel(name) })]);
-/** A preset of the rules (its name is the server's id) in words. */
-export function presetWords(name) {
-  return { standard: _("standard (the published game)"), overview: _("overview (the English overview)") }[name] || name;
-}
 
 /** The rules' presets the server has (from its catalogue), each in words. */
 const presets = () => presetNames().map((name) => [name, presetWords(name)]);
@@ -222,7 +219,7 @@ export async function showLobby() {
     }
     clear(list).append(...(tables.length ? tables.map((t) => h("li", {},
       h("span", {}, ngettext("Table {table}: {count} player, {rules}; {seats}", "Table {table}: {count} players, {rules}; {seats}", t.players,
-        { table: t.table, rules: t.rules, seats: t.seats.map((s) => seatWho(t.seats, s.seat)).join(", ") }),
+        { table: t.table, rules: presetWords(t.rules), seats: t.seats.map((s) => seatWho(t.seats, s.seat)).join(", ") }),
       t.pace ? h("span", { class: "muted", title: paceNote(t.pace) }, ` · ${paceWords(t.pace)}`) : null),
       h("button", { type: "button", onclick: async () => {
         const who = myName();

@@ -1,10 +1,10 @@
 // The replay page: every position of a finished game, every hand shown, both ways.
 import { api, clear, deadEnd, h, main, setRulesLink } from "./dom.js";
-import { drawBoard, drawScores, fromState, seatWho, sentence } from "./board.js";
-import { actionLabel } from "./cards.js";
+import { drawBoard, drawScores, fromState, seatName, seatWho, sentence } from "./board.js";
+import { actionLabel, moveWords } from "./cards.js";
 import { _, ngettext, serverLanguage } from "./i18n.js";
 import { checkDeal } from "./deal.js";
-import { number, percent } from "./tablewords.js";
+import { endingWords, number, percent } from "./tablewords.js";
 
 /** The words of the review, in one place (a function: the page's language may change). */
 const reviewText = () => ({
@@ -82,11 +82,14 @@ export async function showReplay(tableId) {
     const model = fromState(frame.state, seats, frame.majority, frame);
     // A draw from the display names the bird it took: the display before the move.
     const display = at > 0 ? frames[at - 1].state.display : null;
-    where.textContent = frame.action
-      ? _("Move {move} of {moves}: {action}", { move: number(at), moves: number(frames.length - 1), action: actionLabel(frame.choice, display) })
-      : _("Move {move} of {moves}: the deal", { move: number(at), moves: number(frames.length - 1) });
+    // Who moved: the one deciding in the position before (a replay has no seat of its own).
+    const mover = at > 0 ? nameOf(frames[at - 1].state.current_player) : null;
+    where.textContent = frames.length === 1 ? _("No move was played: the game ended at the deal.")
+      : frame.action
+        ? _("Move {move} of {moves}: {action}", { move: number(at), moves: number(frames.length - 1), action: moveWords(frame.choice, mover, display) })
+        : _("Move {move} of {moves}: the deal", { move: number(at), moves: number(frames.length - 1) });
     clear(boardEl).append(drawBoard(model));
-    if (at === frames.length - 1) boardEl.append(drawScores(model, data.record.result, data.rules));
+    if (at === frames.length - 1) boardEl.append(theEnd(model));
     clear(logEl).append(...frame.log.map((line, i) => h("li", {}, sentence(frame.log_parts?.[i], line))));
     // Frame ``at`` follows the action with index ``at - 1``: its grade, if it was reviewed.
     const graded = review?.decisions.find((d) => d.index === at - 1);
@@ -94,6 +97,15 @@ export async function showReplay(tableId) {
     for (const row of reviewEl.querySelectorAll("tr.decision-row")) {
       row.classList.toggle("current", Number(row.dataset.index) === at - 1);
     }
+  };
+  const nameOf = (p) => seatName({ seats }, p);
+  /** The end: the score sheet of a game played out; else how it ended (a resignation, an
+  abort), which has no score sheet. */
+  const theEnd = (model) => {
+    if (data.record.result) return drawScores(model, data.record.result, data.rules);
+    const [how, ...notes] = data.record.ending ? endingWords(data.record.ending, nameOf) : [];
+    return h("section", { class: "scores ending", id: "ending", "aria-labelledby": "ending-title" },
+      h("h2", { id: "ending-title" }, how || _("The game ended with no score.")), notes.map((line) => h("p", {}, line)));
   };
   const step = (to) => {
     at = Math.max(0, Math.min(frames.length - 1, to));
@@ -106,6 +118,9 @@ export async function showReplay(tableId) {
     h("button", { type: "button", id: "last", onclick: () => step(frames.length - 1), "aria-label": _("the end") }, _("End ▶|")));
   const keys = new AbortController();
   document.addEventListener("keydown", (event) => {
+    // The keys are the form control's or the scrolling box's own there (and Alt+← is the
+    // browser's Back).
+    if (event.altKey || event.ctrlKey || event.metaKey || ownKeys(event.target)) return;
     if (event.key === "ArrowLeft") step(at - 1);
     else if (event.key === "ArrowRight") step(at + 1);
     else if (event.key === "Home") step(0);
@@ -178,6 +193,20 @@ function drawReview(review, displayAt, goTo) {
       h("td", {}, h("span", { class: `grade grade-${d.grade}` }, gradeName(d.grade))),
       cell(d.best === d.played ? words.same : actionLabel(review.choices[d.best], displayAt(d.index))),
       cell(number(d.loss, 1), "num"), cell(signedPercent(d.win_change), "num")))))));
+}
+
+/** Whether ``el`` (or a box it is in) uses the arrow, Home and End keys itself: a form control,
+or a box that scrolls. */
+function ownKeys(el) {
+  if (!(el instanceof Element)) return false;
+  // The boxes made to scroll by keyboard (they take the focus), whether or not they scroll now.
+  if (el.closest("input, select, textarea, [contenteditable], [role=region][tabindex], .review-scroll")) return true;
+  for (let box = el; box && box !== document.body && box !== document.documentElement; box = box.parentElement) {
+    const style = getComputedStyle(box);
+    const scrolls = (axis, overflow) => /auto|scroll/.test(overflow) && (axis === "y" ? box.scrollHeight > box.clientHeight : box.scrollWidth > box.clientWidth);
+    if (scrolls("y", style.overflowY) || scrolls("x", style.overflowX)) return true;
+  }
+  return false;
 }
 
 function signedPercent(x) {

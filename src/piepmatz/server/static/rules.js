@@ -2,7 +2,7 @@
 // flags) in play, each rule with an anchor (#rule-T3.1) that the game's pages link to.
 import { api, clear, h, main, rulesHref, setRulesLink } from "./dom.js";
 import { _, presetNames, serverLanguage } from "./i18n.js";
-import { presetWords } from "./lobby.js";
+import { presetWords } from "./tablewords.js";
 import { bird, birdLabel, feeder } from "./cards.js";
 import { drawScores } from "./board.js";
 
@@ -78,7 +78,7 @@ async function playersGuide() {
 }
 
 export async function showRules(spec) {
-  document.title = _("Piepmatz — rules ({rules})", { rules: spec });
+  document.title = _("Piepmatz — rules ({rules})", { rules: presetWords(spec) });
   setRulesLink(spec);
   const [rules, guide] = await Promise.all([
     api("GET", `/api/rules?spec=${encodeURIComponent(spec)}${serverLanguage() ? `&lang=${serverLanguage()}` : ""}`), playersGuide()]);
@@ -111,6 +111,9 @@ export async function showRules(spec) {
     if (!target) return;
     target.classList.add("target");
     target.scrollIntoView({ block: "start" });
+    // The focus goes there too: Tab and a screen reader carry on from the rule, not the top.
+    target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
   };
   mark();
   window.addEventListener("hashchange", mark);

@@ -3,16 +3,16 @@
 // server's preview of each, and tells the events step by step.
 import { api, clear, dealPart, h, main, playerKey, rulesHref, savedName, setRulesLink, toast } from "./dom.js";
 import { actionLabel, botLevel, cardName } from "./cards.js";
-import { _, ngettext, serverLanguage } from "./i18n.js";
+import { _, language, ngettext, serverLanguage } from "./i18n.js";
 import { drawBoard, fromView, seatName, sentence } from "./board.js";
 import { PACE, STEPS, highlight, sleep } from "./animate.js";
 import { Clock, paceWords } from "./clock.js";
 import { endingBox, ending, renderSeatControls, renderStoodIn, standingIn } from "./absent.js";
-import { choiceAt, markHint, optionKey, renderDecision, renderHand, renderWaiting } from "./decision.js";
+import { choiceAt, focusKey, markHint, optionKey, renderDecision, renderHand, restoreFocus, renderWaiting } from "./decision.js";
 import { rememberTable, showJoin } from "./invites.js";
 import { badLink, missingTable, noSeat } from "./deadends.js";
-import { announcement, hintText, prompt, refusal } from "./tablewords.js";
-import { logLine } from "./why.js";
+import { announcement, endingWords, hintText, presetShort, prompt, refusal } from "./tablewords.js";
+import { logLine, rovingLog } from "./why.js";
 import { banned, peoplePanel } from "./moderation.js";
 
 /** Show the table; returns what stops it (its socket and keys), for a redraw in a new language. */
@@ -167,11 +167,12 @@ class TablePage {
     // seat's decision with its options, in the page's language (screen readers only).
     this.sayEl = h("div", { id: "announcer", class: "visually-hidden", role: "log", "aria-live": "polite", "aria-label": _("announcements") });
     this.headEl = h("div", { class: "table-head" });
-    // The log and the chat scroll inside their boxes: each box takes the focus, so that a
-    // keyboard scrolls it. The log is read on demand (the announcer reads each step as told).
-    this.logEl = h("ol", {});
+    // The log and the chat scroll inside their boxes: the chat's box takes the focus, so that a
+    // keyboard scrolls it; the log is one Tab stop whose lines the arrows move between (why.js).
+    // The log is read on demand (the announcer reads each step as told).
+    this.logEl = rovingLog(h("ol", {}));
     this.chatEl = h("ol", {});
-    const logBox = h("div", { id: "log", class: "log", role: "log", "aria-live": "off", tabindex: 0, "aria-label": _("game log") }, this.logEl);
+    const logBox = h("div", { id: "log", class: "log", role: "log", "aria-live": "off", "aria-label": _("game log") }, this.logEl);
     this.peopleEl = h("div", { class: "people-wrap" }); // moderation.js: mute, block, report
     const chatBox = h("div", { id: "chat", class: "chat", role: "log", tabindex: 0, "aria-label": _("table chat") }, this.chatEl);
     const chatInput = h("input", { id: "chat-input", maxlength: 500, placeholder: _("Say something to the table"), "aria-label": _("chat message"), autocomplete: "off" });
@@ -302,6 +303,8 @@ class TablePage {
           this.store.hint = message;
           this.store.hinting = false;
           this.render();
+          // Said once, as it comes (the hint's box is drawn again with every redraw).
+          this.say(`${hintText().title(message.bot, actionLabel(this.choiceOf(message.action), this.store.state.view.display))} ${hintText().estimate(message)}`);
         }
         break;
       case "bot_replaced":
@@ -379,16 +382,19 @@ class TablePage {
   /** This seat's decision has come: it takes the focus (unless the person is in the chat or the
   header) and is read out with its options. */
   yourMove() {
-    const active = document.activeElement;
-    const col = this.pageEl.querySelector(".play-col");
-    const free = !active || active === document.body || active === main() || col.contains(active);
-    if (free && !this.decisionEl.contains(active)) this.decisionEl.focus();
+    if (this.focusFree() && !this.decisionEl.contains(document.activeElement)) this.decisionEl.focus();
     const { view } = this.store.state;
     const choices = this.legal().map((action) => this.choiceOf(action)).filter(Boolean);
     const options = view.phase === "play"
       ? _("Birds you can play: {birds}.", { birds: [...new Set(choices.map((c) => c.cards[0]))].map(cardName).join("; ") })
       : _("Your moves: {moves}.", { moves: choices.map((c, i) => `${i + 1}: ${actionLabel(c, view.display)}`).join("; ") });
     this.say([_("Your move."), prompt(view.phase), options].filter(Boolean).join(" "));
+  }
+
+  /** Whether the page may move the focus: not while the person is in the chat or the header. */
+  focusFree() {
+    const active = document.activeElement;
+    return !active || active === document.body || active === main() || this.pageEl.querySelector(".play-col").contains(active);
   }
 
   /** Say on the page what it shows: the move, and whether it is still telling a move or
@@ -491,15 +497,17 @@ class TablePage {
   renderHead() {
     const info = this.store.info;
     const parts = [
+      // The id is kept here, beside the heading in words: people copy and quote it.
+      _("Table {table}", { table: this.id }),
       ngettext("{count} player", "{count} players", info.players),
-      _("{rules} rules", { rules: info.rules }),
+      presetShort(info.rules),
       this.store.seat === null ? _("spectating") : _("seat {number}", { number: this.store.seat + 1 }),
       this.store.state ? _("turn {turn}", { turn: this.store.state.view.turn }) : null,
       info.pace ? paceWords(info.pace) : null,
       info.spectators ? ngettext("{count} watching", "{count} watching", info.spectators) : null,
     ];
     clear(this.headEl).append(...[
-      h("h1", {}, _("Table {table}", { table: this.id })),
+      h("h1", {}, this.title()),
       h("span", { class: "muted" }, " " + parts.filter(Boolean).join(" · ")),
       this.store.seat !== null && info.status !== "over"
         ? h("span", { class: `tag hints-${info.hints ? "on" : "off"}`, id: "hints-tag", title: info.hints ? hintText().onTitle : hintText().offTitle },
@@ -513,6 +521,14 @@ class TablePage {
       h("a", { class: "rules-inline", href: rulesHref(info.rules), target: "_blank", rel: "noopener" }, _("Rules of this game")),
       h("a", { class: "to-log", href: "#log-panel" }, _("Log and chat")),
     ].filter(Boolean));
+  }
+
+  /** The page's heading in words: who sits at the table ("Anna, Ben and Bot 3 at the table"),
+  the list joined the page language's way. */
+  title() {
+    const seats = this.store.info.seats;
+    const names = seats.map((seat, p) => seatName({ seats }, p));
+    return _("{names} at the table", { names: new Intl.ListFormat(language(), { type: "conjunction" }).format(names) });
   }
 
   /** A rated table's seats with their ratings (asked once; a bot's is fixed), each person's
@@ -541,10 +557,38 @@ class TablePage {
   focus stays on what had it, else (after a move) goes back to the decision. */
   render() {
     if (!this.pageEl) return; // not drawn yet: the server has not said which seat this is
-    const focus = this.focusKey();
+    const focus = focusKey(this);
     this.draw();
     this.markConnection();
-    this.restoreFocus(focus);
+    restoreFocus(this, focus);
+    this.noteEnd();
+  }
+
+  /** The game ended while this page showed it (played out, resigned, aborted): said once, who
+  won and the reader's own total and place, and the result's heading takes the focus. A game
+  that was over when the page opened (or redrawn in another language) is not said again. */
+  noteEnd() {
+    const found = ending(this);
+    const result = this.store.state?.result || null;
+    if (!found && !result) {
+      if (this.store.state && this.store.info.status === "playing") this.store.watching = true;
+      return;
+    }
+    // A game played out is said with its score sheet, which comes with the last state.
+    if (!this.store.watching || this.store.endSaid || (found?.how === "played_out" && !result)) return;
+    this.store.endSaid = true;
+    // A resignation or an abort: its sentence says who won, if anyone.
+    const lines = found && found.how !== "played_out" ? endingWords(found, (p) => this.nameOf(p), this.store.seat).slice(0, 1) : [];
+    if (result) {
+      const winners = result.winners.map((p) => this.nameOf(p));
+      lines.push(`${winners.length > 1 ? _("Shared win: {names}", { names: winners.join(", ") }) : _("{name} wins", { name: winners[0] })}.`);
+      const mine = result.players.find((r) => r.player === this.store.seat);
+      // The place in E5's order, the total then the birds, as the server's scoring ranks them.
+      const place = mine && 1 + result.players.filter((r) => r.total > mine.total || (r.total === mine.total && r.birds > mine.birds)).length;
+      if (mine) lines.push(_("Your total: {total} points, place {place} of {count}.", { total: mine.total, place, count: result.players.length }));
+    }
+    this.say([_("The game is over."), ...lines].join(" "));
+    if (this.focusFree()) (this.pageEl.querySelector("#result-title") || this.pageEl.querySelector("#ending-title"))?.focus();
   }
 
   draw() {
@@ -586,24 +630,6 @@ class TablePage {
     this.lostEl.textContent = lost ? _("Not connected: reconnecting… The table waits until the connection is back.") : "";
     if (!lost) return;
     for (const el of this.pageEl.querySelectorAll(".play-col button, .play-col input, .play-col select, .chat-form input, .chat-form button")) el.disabled = true;
-  }
-
-  /** What has the focus in the game's part of the page, to find it again once redrawn. */
-  focusKey() {
-    const el = document.activeElement;
-    const col = this.pageEl.querySelector(".play-col");
-    if (!el || el === this.decisionEl || !col.contains(el)) return null; // chat, header: left alone
-    return { tag: el.tagName, id: el.id, action: el.dataset.action, card: el.dataset.card, cls: el.classList[0] };
-  }
-
-  restoreFocus(key) {
-    if (!key) return;
-    const col = this.pageEl.querySelector(".play-col");
-    if (col.contains(document.activeElement)) return; // not redrawn
-    const same = [...col.querySelectorAll(key.tag)].find((el) => el.id === key.id && el.dataset.action === key.action
-      && el.dataset.card === key.card && el.classList[0] === key.cls && !el.disabled);
-    if (same) same.focus({ preventScroll: true });
-    else this.decisionEl.focus(); // the move is made: the next decision (in view) has the focus
   }
 
   /** Ask for a hint on this seat's decision (the server refuses when hints are off). */

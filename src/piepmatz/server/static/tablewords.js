@@ -3,6 +3,17 @@
 import { botLevel } from "./cards.js";
 import { _, formatNumber, formatPercent, ngettext } from "./i18n.js";
 
+/** A preset of the rules (its name is the server's id) in words, wherever people read it. */
+export function presetWords(name) {
+  return { standard: _("standard (the published game)"), overview: _("overview (the English overview)") }[name] || name;
+}
+
+/** A preset's name alone, where a line has room for no more (the table's head): the rules
+page, one click away, says the rest. */
+export function presetShort(name) {
+  return { standard: _("standard rules"), overview: _("overview rules") }[name] || _("rules: {rules}", { rules: name });
+}
+
 /** What the seat to move is asked, by the phase (the rule it follows: promptRule). */
 export function prompt(phase) {
   return {

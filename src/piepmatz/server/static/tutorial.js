@@ -8,9 +8,9 @@ import { api, clear, dealPart, h, main, playerKey, savedName, toast } from "./do
 import { actionLabel } from "./cards.js";
 import { _ } from "./i18n.js";
 import { drawBoard, drawScores, fromView, seatName, sentence } from "./board.js";
-import { choiceAt, optionKey, renderDecision, renderHand } from "./decision.js";
+import { choiceAt, focusKey, optionKey, renderDecision, renderHand, restoreFocus } from "./decision.js";
 import { rememberTable } from "./invites.js";
-import { logLine } from "./why.js";
+import { logLine, rovingLog } from "./why.js";
 
 /** How many of the lesson's steps this browser has done (a lesson left is taken up again). */
 const DONE = "piepmatz:tutorial";
@@ -87,12 +87,13 @@ class TutorialPage {
     // The step's instruction and what happened are read out when they change.
     this.doEl = h("div", { id: "lesson-do", class: "lesson-do", role: "status", "aria-live": "polite", "aria-label": _("what to do") });
     this.toldEl = h("div", { id: "lesson-told", class: "lesson-told", role: "status", "aria-live": "polite", "aria-label": _("what happened") });
-    this.refusedEl = h("p", { id: "lesson-refused", class: "lesson-refused", role: "alert", hidden: true });
+    // It takes the focus after a refused move (tabindex -1: by script only).
+    this.refusedEl = h("p", { id: "lesson-refused", class: "lesson-refused", role: "alert", tabindex: -1, hidden: true });
     this.decisionEl = h("section", { id: "decision", class: "decision", tabindex: -1, "aria-label": _("your move") });
     this.handEl = h("section", { id: "hand", class: "hand-area", "aria-label": _("your hand") });
     this.boardEl = h("div", { id: "board", class: "board-wrap" });
-    this.logEl = h("ol", {});
-    const logBox = h("div", { id: "log", class: "log", role: "log", "aria-live": "off", tabindex: 0, "aria-label": _("game log") }, this.logEl);
+    this.logEl = rovingLog(h("ol", {})); // one Tab stop, the arrows between lines (why.js)
+    const logBox = h("div", { id: "log", class: "log", role: "log", "aria-live": "off", "aria-label": _("game log") }, this.logEl);
     this.pageEl = h("div", { class: "table-page tutorial-page" },
       h("div", { class: "play-col" },
         h("div", { class: "lesson-head" }, this.titleEl, this.progressEl,
@@ -128,7 +129,15 @@ class TutorialPage {
     clear(this.toldEl).append(...nodes);
   }
 
+  /** Draw the lesson; the focus stays on what had it, else goes to the decision, as at a
+  table (a redraw never drops it to the page). */
   render() {
+    const focus = focusKey(this);
+    this.draw();
+    restoreFocus(this, focus);
+  }
+
+  draw() {
     const lesson = this.lesson;
     const { step } = lesson;
     clear(this.titleEl).append(...this.parts(lesson.lesson.title));
@@ -241,6 +250,7 @@ class TutorialPage {
       this.store.pending = false;
       this.store.selected = null;
       this.render();
+      this.refusedEl.focus({ preventScroll: true });
       return;
     }
     this.refusedEl.hidden = true;

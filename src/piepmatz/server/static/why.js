@@ -40,3 +40,34 @@ export function logLine(line, event, spec) {
   });
   return h("li", { class: `ev-${kind}` }, item);
 }
+
+/** The log as one Tab stop (a roving tabindex): Tab reaches its last line, ↑/↓ move between
+lines, Home/End go to the first and the last, Enter or Space opens a line's "Why?". Hundreds of
+lines were as many Tab stops. Lines added later take the Tab stop while the focus is elsewhere. */
+export function rovingLog(list) {
+  // A line's focusable part: its summary where it opens, else the line itself.
+  const stop = (li) => li.querySelector(":scope > details > summary") || li;
+  const lines = () => [...list.children].filter((li) => !li.hidden);
+  const settle = () => {
+    const all = lines();
+    const current = all.find((li) => stop(li).contains(document.activeElement));
+    for (const li of all) stop(li).tabIndex = -1;
+    const keep = current || all.at(-1);
+    if (keep) stop(keep).tabIndex = 0;
+  };
+  new MutationObserver(settle).observe(list, { childList: true });
+  list.addEventListener("keydown", (event) => {
+    const all = lines();
+    const at = all.findIndex((li) => li.contains(event.target));
+    if (at < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+    const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: all.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const line = all[Math.max(0, Math.min(all.length - 1, to))];
+    for (const li of all) stop(li).tabIndex = -1;
+    stop(line).tabIndex = 0;
+    stop(line).focus();
+  });
+  settle();
+  return list;
+}
