@@ -70,8 +70,13 @@ export function renderDecision(page, model) {
   if (state.result || ending(page)) {
     // How it ended (a resignation, an abort, the moves stand-ins made), then the score sheet
     // of a game that was played to its end.
-    box.append(h("div", {}, endingBox(page), state.result ? drawScores(model, state.result, page.store.info.rules, state.explained) : null), h("div", { class: "buttons" },
-      page.store.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => page.playAgain() }, _("Play again")) : null,
+    // Another person asked to play again: the button joins them, at the same seat.
+    const rematch = page.store.info.rematch;
+    const offered = rematch && page.store.seat !== null && rematch.by !== page.store.seat;
+    box.append(h("div", {}, endingBox(page), state.result ? drawScores(model, state.result, page.store.info.rules, state.explained) : null,
+      offered ? h("p", { id: "rematch-offer" }, _("{name} wants to play again.", { name: seatName(model, rematch.by) })) : null),
+      h("div", { class: "buttons" },
+      page.store.seat !== null ? h("button", { type: "button", class: "primary", id: "play-again", onclick: () => page.playAgain() }, offered ? _("Join them") : _("Play again")) : null,
       h("a", { class: "button", href: `/replay/${page.id}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("Lobby"))));
     return;

@@ -8,7 +8,8 @@ import { hintText, presetWords } from "./tablewords.js";
 /** Keep the invite links of a table this browser opened, for its waiting screen. */
 export function rememberTable(made) {
   localStorage.setItem(`piepmatz:seat:${made.table}`, JSON.stringify({ seat: made.seat, token: made.token }));
-  localStorage.setItem(`piepmatz:invites:${made.table}`, JSON.stringify({ invites: made.invites, spectate: made.spectate }));
+  // A seat taken at a table someone else opened (playing again) comes with no invites.
+  if (made.invites) localStorage.setItem(`piepmatz:invites:${made.table}`, JSON.stringify({ invites: made.invites, spectate: made.spectate }));
 }
 
 export function inviteButtons(made) {

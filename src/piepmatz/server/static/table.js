@@ -260,11 +260,15 @@ class TablePage {
         this.render();
         this.renderPeople();
         break;
-      case "table":
+      case "table": {
+        const offered = message.rematch && !this.store.info?.rematch && message.rematch.by !== this.store.seat;
         this.store.info = message;
+        // Another person asked to play again: said once (the end's button joins them).
+        if (offered && this.store.seat !== null) this.say(_("{name} wants to play again.", { name: this.nameOf(message.rematch.by) }));
         this.render();
         this.renderPeople();
         break;
+      }
       case "muted":
         // The server sends no more lines of these seats; those shown already are hidden.
         this.store.muted = new Set(message.seats);
@@ -702,22 +706,36 @@ class TablePage {
   }
 
   async playAgain() {
-    const seats = this.store.info.seats;
+    const info = this.store.info;
+    const seats = info.seats;
     const name = seats[this.store.seat]?.name || savedName() || _("You");
+    const hints = !!seats[this.store.seat]?.hints;
     try {
       const humans = seats.filter((s) => s.kind === "human");
-      // The same table again: its rules, pace, stand-in and resignation rule.
-      const same = { rules: this.store.info.rules, name, hints: !!seats[this.store.seat]?.hints, deal_part: dealPart(), player: playerKey(), pace: this.store.info.pace?.name };
+      const again = info.rematch && localStorage.getItem(`piepmatz:seat:${info.rematch.table}`);
+      if (again) {
+        // Seated there already (asked in another tab, or came back here): that seat.
+        const { seat, token } = JSON.parse(again);
+        this.leaveFor(`/play/${info.rematch.table}#seat=${seat}&token=${token}`);
+        return;
+      }
+      // Alone against bots: a quick game the same; with people, the table they all play
+      // again at (the first to ask opens it, with the same seats; the others are told).
       const made = humans.length === 1
-        ? await api("POST", "/api/quick", { ...same, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind })
-        : await api("POST", "/api/tables", { ...same, seats: seats.map((s) => s.kind), seat: this.store.seat, stand_in: this.store.info.stand_in, resign: seats.length === 2 ? this.store.info.resign : undefined });
+        ? await api("POST", "/api/quick", { rules: info.rules, name, hints, deal_part: dealPart(), player: playerKey(), pace: info.pace?.name, players: seats.length, bot: seats.find((s) => s.kind !== "human").kind })
+        : await api("POST", `/api/tables/${this.id}/rematch`, { token: this.store.token, hints, deal_part: dealPart(), player: playerKey() });
       rememberTable(made);
-      this.closing = true;
-      this.ws.close();
       const link = new URL(made.link);
-      location.assign(link.pathname + link.search + link.hash);
+      this.leaveFor(link.pathname + link.search + link.hash);
     } catch (error) {
       toast(_("Could not open a new table: {reason}", { reason: error.message }));
     }
+  }
+
+  /** Go to another page, this table's connection closed on purpose (not to be reopened). */
+  leaveFor(path) {
+    this.closing = true;
+    this.ws.close();
+    location.assign(path);
   }
 }
