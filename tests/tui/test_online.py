@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from piepmatz.cli import build_parser, main
 from piepmatz.core import Action
@@ -167,6 +167,26 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
             await pilot.pause()
             shown = screen_text(app)
             assert all(name in shown for name in screen.names()) and "Player 1" not in shown
+            # Anna asks to play again: Ben is told; the score sheet's Play again (a) seats him
+            # at his seat of the new table, whose screen takes this one's place.
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen)
+            rematch = f"/api/tables/{opened['table']}/rematch"
+            again = await post(address, rematch, {"token": opened["token"]})
+            await until(pilot, lambda: screen.table and screen.table.get("rematch"))
+            notes = [str(n.message) for n in app._notifications]
+            assert "Anna wants to play again: a in the score sheet (e) joins them." in notes
+            await pilot.press("e")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen))
+            assert str(app.screen.query_one("#again", Button).label) == "Play again"
+            await pilot.press("a")
+            await until(
+                pilot,
+                lambda: isinstance(app.screen, OnlineTableScreen) and app.screen is not screen,
+            )
+            assert app.online_screen is app.screen
+            assert (app.screen.seating.table, app.screen.seating.seat) == (again["table"], 1)
+            await until(pilot, lambda: app.screen.state is not None)  # both in: dealt
         assert "Anna: good luck!" in log
         assert "hello Anna" in heard
         # Anna's moves, told in the terminal's log by her name; every turn names its player.
@@ -184,15 +204,18 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
     capsys.readouterr()
     assert main(["games", "--server", address]) == 0
     listed = capsys.readouterr().out.splitlines()
-    none = "  None right now."
-    assert listed[:5] == ["Your turn (0)", none, "Waiting for others (0)", none, "Finished (1)"]
+    # The game they play again at is going on (whoever's turn it is); the first is finished.
+    going = [line for line in listed if re.match(r"^(Your turn|Waiting for others) \(1\)$", line)]
+    assert len(going) == 1
+    at = listed.index("Finished (1)")
     # As the browser lists it: who sat where (this terminal is Ben), how far, who won.
     record = httpx.get(f"http://{address}/api/tables/{tables[0]}/record").json()
     won = {(0,): "Anna won", (1,): "you won"}.get(tuple(record["result"]["winners"]), "shared")
     moves = len(record["actions"])
-    assert listed[5].startswith(f"  Table {tables[0]} · Anna, Ben (you) · {moves} moves played · ")
-    assert listed[5].endswith(won) or (won == "shared" and "shared win: Anna, Ben" in listed[5])
-    assert listed[6] == f"    piepmatz replay http://{address}/replay/{tables[0]}"
+    finished = listed[at + 1]
+    assert finished.startswith(f"  Table {tables[0]} · Anna, Ben (you) · {moves} moves played · ")
+    assert finished.endswith(won) or (won == "shared" and "shared win: Anna, Ben" in finished)
+    assert listed[at + 2] == f"    piepmatz replay http://{address}/replay/{tables[0]}"
 
 
 def test_games_lists_each_table_as_the_browsers_my_games_does() -> None:

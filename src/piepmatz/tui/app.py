@@ -29,7 +29,15 @@ from .screens import (
     TableScreen,
     TutorialScreen,
 )
-from .screens.messages import NewGame, OpenSave, SaveGame, ShowReplay, StartGame, StartLesson
+from .screens.messages import (
+    NewGame,
+    OpenSave,
+    PlayAgain,
+    SaveGame,
+    ShowReplay,
+    StartGame,
+    StartLesson,
+)
 from .screens.widgets import translate_bindings
 from .session import (
     SaveFileError,
@@ -219,6 +227,15 @@ class PiepmatzApp(App[None]):
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.switch_screen(self._new_game_screen(message.rules, None))
+
+    def on_play_again(self, message: PlayAgain) -> None:
+        from .screens.online import OnlineTableScreen
+
+        self.online = message.seating
+        self.online_screen = OnlineTableScreen(message.seating)
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(self.online_screen)
 
     def on_show_replay(self, message: ShowReplay) -> None:
         self.push_screen(ReplayScreen(message.game, message.seats, message.names))

@@ -163,6 +163,29 @@ def abort_asked(
     return [p for p in asked if p != seat and p not in earlier]
 
 
+def offered_again(
+    before: dict[str, Any] | None, table: dict[str, Any], seat: int | None
+) -> str | None:
+    """The name of the person who asked to play again, when ``table`` (the table's message)
+    is the first to say so and it was not ``seat``."""
+    rematch = table.get("rematch")
+    if not isinstance(rematch, dict) or (before or {}).get("rematch") or seat is None:
+        return None
+    by = rematch.get("by")
+    names = seat_names(table)
+    if type(by) is not int or by == seat or not 0 <= by < len(names):
+        return None
+    return names[by]
+
+
+def others_at(table: dict[str, Any] | None, seat: int | None) -> bool:
+    """Other people sit at the table (someone to play again with)."""
+    return any(
+        s.get("kind") == HUMAN and s.get("name") and s.get("seat") != seat
+        for s in (table or {}).get("seats") or []
+    )
+
+
 def resign_question(table: dict[str, Any], names: list[str], seat: int | None) -> str:
     """Resign this game?, with what it does at this table (``docs/protocol.md``): with two
     people the other wins at once, else a bot plays the seat to the end."""

@@ -43,6 +43,8 @@ from .online import (
     ending_text,
     hint_line,
     join_command,
+    offered_again,
+    others_at,
     resign_question,
     seat_labels,
     seat_names,
@@ -163,7 +165,7 @@ class OnlineText:
         if kind == "table":
             asking = abort_asked(self.table, message, self.seating.seat)
             came = self.sat_down(message)
-            offered = self.offered_again(message)
+            offered = offered_again(self.table, message, self.seating.seat)
             self.table = message
             if offered:
                 self.tell(_("{name} wants to play again: type again to join.").format(name=offered))
@@ -247,26 +249,6 @@ class OnlineText:
             self.say(ending_text(message["ending"], self.names()))
             return 0
         return None
-
-    def offered_again(self, table: dict[str, Any]) -> str | None:
-        """The name of the person who asked to play again, when this table's message is the
-        first to say so and it was not this seat."""
-        rematch = table.get("rematch")
-        if not isinstance(rematch, dict) or (self.table or {}).get("rematch"):
-            return None
-        by = rematch.get("by")
-        if by == self.seating.seat or type(by) is not int:
-            return None
-        names = seat_names(table)
-        return names[by] if by < len(names) else None
-
-    def others(self) -> bool:
-        """Other people sit at this table (someone to play again with)."""
-        seats = (self.table or {}).get("seats") or []
-        return any(
-            s.get("kind") == "human" and s.get("name") and s.get("seat") != self.seating.seat
-            for s in seats
-        )
 
     def sat_down(self, table: dict[str, Any]) -> list[str]:
         """The names of the people who sat down since the table's last message (not this
@@ -515,7 +497,8 @@ class OnlineText:
                 done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if receiving in done:
                     status = self.take_or_tell(receiving.result())
-                    if status == 0 and anytime and self.others() and not self.over:
+                    mine = self.seating.seat
+                    if status == 0 and anytime and not self.over and others_at(self.table, mine):
                         # At a terminal the people may play again: asked, not left at once.
                         self.over, status = True, None
                         self.say(_("Type again to play again with the same people, or quit."))

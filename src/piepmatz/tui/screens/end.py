@@ -37,6 +37,7 @@ class EndScreen(ModalScreen[str | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", N_("New game")),
+        Binding("a", "again", N_("Play again"), show=False),
         Binding("s", "save", N_("Save")),
         Binding("p", "choose('replay')", N_("Replay")),
         Binding("v", "review", N_("Review")),
@@ -46,7 +47,11 @@ class EndScreen(ModalScreen[str | None]):
     ]
 
     def __init__(
-        self, session: Session, labels: Sequence[str], reviewed: int | None = None
+        self,
+        session: Session,
+        labels: Sequence[str],
+        reviewed: int | None = None,
+        again: bool = False,
     ) -> None:
         super().__init__()
         translate_bindings(self)
@@ -56,6 +61,8 @@ class EndScreen(ModalScreen[str | None]):
         self.reviewed = reviewed
         #: Each number of every score told by its cards (``x``), below the sheet.
         self.explained = False
+        #: An online table with other people: *Play again* with them (``again``).
+        self.again = again
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -63,7 +70,11 @@ class EndScreen(ModalScreen[str | None]):
             with VerticalScroll(id="sheet-scroll"):
                 yield Static(self.sheet_text(), id="sheet")
             with Horizontal(id="end-buttons"):
-                yield Button(_("New game"), id="new", variant="primary")
+                if self.again:
+                    yield Button(_("Play again"), id="again", variant="primary")
+                yield Button(
+                    _("New game"), id="new", variant="default" if self.again else "primary"
+                )
                 yield Button(_("Save"), id="save")
                 yield Button(_("Replay"), id="replay")
                 yield Button(_("Review"), id="review")
@@ -104,6 +115,10 @@ class EndScreen(ModalScreen[str | None]):
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
+
+    def action_again(self) -> None:
+        if self.again:
+            self.dismiss("again")
 
     def action_review(self) -> None:
         """The game reviewed for the person at the table (the first, at a hot-seat table)."""

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
 from piepmatz.core import Game
 
 from ..session import Session
+
+if TYPE_CHECKING:
+    from ..online import Seating
 
 
 class StartGame(Message):
@@ -42,6 +47,14 @@ class ShowReplay(Message):
         self.game = game
         self.seats = seats
         self.names = names
+
+
+class PlayAgain(Message):
+    """Play at ``seating``'s table: where an online table's people play again."""
+
+    def __init__(self, seating: Seating) -> None:
+        super().__init__()
+        self.seating = seating
 
 
 class SaveGame(Message):

@@ -48,6 +48,8 @@ from ..online import (
     abort_asked,
     ending_text,
     hint_line,
+    offered_again,
+    others_at,
     resign_question,
     seat_labels,
     seat_names,
@@ -56,7 +58,7 @@ from ..render import Cards, status_text, table_text
 from ..session import Session
 from .dialogs import DIALOG_TEXT, ConfirmDialog
 from .end import EndScreen
-from .messages import NewGame, ShowReplay
+from .messages import NewGame, PlayAgain, ShowReplay
 from .rules import RulesScreen
 from .why import WhyScreen
 from .widgets import (
@@ -235,7 +237,15 @@ class OnlineTableScreen(Screen[None]):
         if kind == "table":
             names = self.names()
             asking = abort_asked(self.table, message, self.seat)
+            offered = offered_again(self.table, message, self.seat)
             self.table = message
+            if offered is not None:
+                self.app.notify(
+                    _("{name} wants to play again: a in the score sheet (e) joins them.").format(
+                        name=offered
+                    ),
+                    timeout=30,
+                )
             if asking:
                 self.app.notify(
                     _(
@@ -674,7 +684,9 @@ class OnlineTableScreen(Screen[None]):
         if game is None or isinstance(self.app.screen, EndScreen):
             return
         session = Session(game, [HUMAN] * game.options.players, hints=False)
-        self.app.push_screen(EndScreen(session, self.labels(), self.seat), self.ended_with)
+        again = self.seated and others_at(self.table, self.seat)
+        screen = EndScreen(session, self.labels(), self.seat, again=again)
+        self.app.push_screen(screen, self.ended_with)
 
     def ended_with(self, choice: str | None) -> None:
         game = self.finished
@@ -685,8 +697,20 @@ class OnlineTableScreen(Screen[None]):
             kinds = [str(s.get("kind", HUMAN)) for s in (self.table or {}).get("seats", [])]
             seats = kinds if len(kinds) == game.options.players else None
             self.post_message(ShowReplay(game, seats, self.names()))
+        elif choice == "again":
+            self.run_worker(self.play_again(), exclusive=True, group="again")
         elif choice == "quit":
             self.app.exit()
+
+    async def play_again(self) -> None:
+        """At the table these people play again at (opened now if nobody asked yet), at this
+        seat: this screen gives way to that table's."""
+        try:
+            seating = await asyncio.to_thread(self.seating.server.rematch, self.seating)
+        except OnlineError as exc:
+            self.app.notify(str(exc), title=_("Refused"), severity="error")
+            return
+        self.post_message(PlayAgain(seating))
 
     # -------------------------------------------------------------- the keys
 
