@@ -114,6 +114,9 @@ def sit_down(site: str, anna_context: Any, ben_context: Any, pace: str | None = 
     anna.get_by_role("link", name="Go to the table").click()
     ben = ben_context.new_page()
     ben.goto(invite.replace("#", "?pace=0#", 1))
+    # The invite says the table's pace before Ben sits down at it (a live clock asks time).
+    paced = r"^Pace: (Live: .+ \+ .+|Turn-based: .+) a move$"
+    expect(ben.locator("#join-pace")).to_have_text(re.compile(paced))
     ben.get_by_label("Your display name").fill("Ben")
     ben.get_by_role("button", name="Take my seat", exact=True).click()
     for page in (anna, ben):

@@ -3,6 +3,7 @@
 import { api, clear, copyText, dealPart, h, main, playerKey, savedName, saveName, toast } from "./dom.js";
 import { _ } from "./i18n.js";
 import { seatWho } from "./board.js";
+import { paceWords } from "./clock.js";
 import { hintText, presetWords } from "./tablewords.js";
 
 /** Keep the invite links of a table this browser opened, for its waiting screen. */
@@ -58,6 +59,8 @@ export function showJoin(page, token) {
   } },
   h("h1", {}, token ? _("You are invited to seat {number} at table {table}", { number: page.store.seat + 1, table: page.id }) : _("Table {table}", { table: page.id })),
   h("p", {}, _("Rules: {rules}. Seats: {seats}", { rules: presetWords(page.store.info.rules), seats: seats.map((s) => seatWho(seats, s.seat)).join(", ") })),
+  // The pace before sitting down: a live clock asks for the time to play it through.
+  h("p", { id: "join-pace" }, _("Pace: {pace}", { pace: paceWords(page.store.info.pace) })),
   h("label", { for: "join-name" }, _("Your display name")), input,
   othersAllow ? h("label", { class: "check" }, allowHints, h("span", {}, hintText().allow)) : h("p", { id: "hints-refused" }, hintText().refused),
   othersAllow ? h("p", { class: "muted" }, hintText().allowNote) : null,
