@@ -173,9 +173,8 @@ def test_a_terminal_joins_by_invite_and_plays_a_whole_game_with_a_browser_seat(
             await until(pilot, lambda: app.screen is screen)
             rematch = f"/api/tables/{opened['table']}/rematch"
             again = await post(address, rematch, {"token": opened["token"]})
-            await until(pilot, lambda: screen.table and screen.table.get("rematch"))
-            notes = [str(n.message) for n in app._notifications]
-            assert "Anna wants to play again: a in the score sheet (e) joins them." in notes
+            told = "Anna wants to play again: a in the score sheet (e) joins them."
+            await until(pilot, lambda: told in [str(n.message) for n in app._notifications])
             await pilot.press("e")
             await until(pilot, lambda: isinstance(app.screen, EndScreen))
             assert str(app.screen.query_one("#again", Button).label) == "Play again"
