@@ -108,6 +108,16 @@ def test_a_game_not_over_is_not_played_again(server: str) -> None:
             server, f"/api/tables/{table['table']}/rematch", {"token": table["token"]}, status=409
         )
         assert refused["detail"] == "the game at this table is not over yet"
+        # A table closed while it waited: its unused invite plays nothing again.
+        waiting = await post(server, "/api/tables", {"seats": ["human", "human"], "name": "A"})
+        async with SeatClient.connect(ws_url(server, waiting["table"]), waiting["token"]) as a:
+            await asyncio.wait_for(a.until("table"), PATIENCE)
+            await a.send({"type": "abort"})
+            while (await get(server, f"/api/tables/{waiting['table']}"))["status"] != "over":
+                await asyncio.sleep(0.01)
+        path = f"/api/tables/{waiting['table']}/rematch"
+        unused = await post(server, path, {"token": waiting["invites"][0]["token"]}, status=409)
+        assert unused["detail"] == "nobody sat at this seat: there is no game to play again"
 
     asyncio.run(run())
 

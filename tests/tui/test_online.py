@@ -45,6 +45,8 @@ from piepmatz.tui.online import (
     Seating,
     Server,
     games_text,
+    offered_again,
+    others_at,
     parse_link,
     player_key,
     table_name,
@@ -1316,3 +1318,19 @@ def test_text_mode_back_says_where_the_seat_stands() -> None:
     assert sent == [{"type": "back"}]
     game.take({"type": "returned", "seat": 0, "move": 9})
     assert out.getvalue().rstrip().endswith("You are back in your seat.")
+
+
+def test_only_a_seated_person_is_offered_to_play_again() -> None:
+    """Playing again is for the people at the table: a spectator (no seat) is never offered
+    it, nor someone whose table had nobody else; and another person's wish is told once."""
+    anna, ben = {"seat": 0, "kind": "human", "name": "Anna"}, {"seat": 1, "kind": "human"}
+    bot = {"seat": 1, "kind": "random", "name": "random"}
+    assert others_at({"seats": [anna, ben | {"name": "Ben"}]}, 1)
+    assert not others_at({"seats": [anna, ben | {"name": "Ben"}]}, None)
+    assert not others_at({"seats": [anna, bot]}, 0)
+    assert not others_at({"seats": [anna, ben]}, 0)  # Ben's invite was never taken
+    table = {"seats": [anna, ben | {"name": "Ben"}], "rematch": {"table": "t2", "by": 0}}
+    assert offered_again({"seats": table["seats"]}, table, 1) == "Anna"
+    assert offered_again(table, table, 1) is None  # told already
+    assert offered_again({}, table, 0) is None  # Anna's own wish
+    assert offered_again({}, table, None) is None  # a spectator's screen

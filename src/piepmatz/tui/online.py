@@ -179,8 +179,9 @@ def offered_again(
 
 
 def others_at(table: dict[str, Any] | None, seat: int | None) -> bool:
-    """Other people sit at the table (someone to play again with)."""
-    return any(
+    """Other people sit at the table with ``seat`` (someone to play again with; a spectator,
+    ``None``, has nobody)."""
+    return seat is not None and any(
         s.get("kind") == HUMAN and s.get("name") and s.get("seat") != seat
         for s in (table or {}).get("seats") or []
     )

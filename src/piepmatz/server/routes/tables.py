@@ -263,8 +263,10 @@ async def rematch(
         seat = room.seat_for(body.token, await site.players.identify(body.token))
     if seat is None:
         raise HTTPException(403, _("this link is not for a seat at this table"))
+    name = room.seats[seat].name
+    if name is None:  # an invite nobody took before the table closed
+        raise HTTPException(409, _("nobody sat at this seat: there is no game to play again"))
     await refuse_banned(site, body.player)
-    name = str(room.seats[seat].name)
     if room.rematch is None:
         _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
         store = site.hub.store

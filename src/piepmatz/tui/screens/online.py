@@ -684,7 +684,7 @@ class OnlineTableScreen(Screen[None]):
         if game is None or isinstance(self.app.screen, EndScreen):
             return
         session = Session(game, [HUMAN] * game.options.players, hints=False)
-        again = self.seated and others_at(self.table, self.seat)
+        again = others_at(self.table, self.seat)
         screen = EndScreen(session, self.labels(), self.seat, again=again)
         self.app.push_screen(screen, self.ended_with)
 
