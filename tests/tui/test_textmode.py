@@ -28,12 +28,13 @@ COMMAND = [sys.executable, "-c", "from piepmatz.cli import main; raise SystemExi
 
 
 class Pipe:
-    """A running ``piepmatz play --text`` with its stdin and stdout as pipes."""
+    """A running ``piepmatz play --text`` (or another ``command``'s) with its stdin and stdout
+    as pipes."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, command: str = "play") -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
-            [*COMMAND, "play", "--text", *args],
+            [*COMMAND, command, "--text", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import signal
 import subprocess
@@ -21,45 +20,24 @@ from piepmatz.tui.learning import Progress, load_progress, resume_lesson, save_p
 from piepmatz.tui.tutorialtext import TutorialText
 from piepmatz.tutorial import LEARNER, Lesson, plain, steps, texts
 
-PROMPT = re.compile(rb"Player 1 \(([^)]+)\)> $")
+from .test_textmode import Pipe as TextPipe
+
 COMMAND = [sys.executable, "-c", "from piepmatz.cli import main; raise SystemExit(main())"]
 #: The learner's steps: their ids and moves, in order.
 STEPS = [(s.id, str(s.action)) for s in steps() if s.seat == LEARNER]
 ASKED = re.compile(r"^The lesson asks for move (\d+)\.$", re.M)
 
 
-class Pipe:
+class Pipe(TextPipe):
     """A running ``piepmatz tutorial --text`` with its stdin and stdout as pipes."""
 
     def __init__(self, *args: str) -> None:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            [*COMMAND, "tutorial", "--text", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
-
-    def read(self) -> tuple[str, re.Match[bytes] | None]:
-        """Output up to the next prompt (or the end); the prompt's match, if any."""
-        assert self.proc.stdout is not None
-        buf = b""
-        while True:
-            chunk = self.proc.stdout.read1(65536)  # type: ignore[attr-defined]
-            if not chunk:
-                return buf.decode(), None
-            buf += chunk
-            match = PROMPT.search(buf)
-            if match:
-                return buf.decode(), match
+        super().__init__(*args, command="tutorial")
 
     def write(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
+        TextPipe.send(self, line)
 
-    def send(self, line: str) -> str:
+    def send(self, line: str) -> str:  # type: ignore[override]
         """Send a line; the output up to the next prompt (which there must be)."""
         self.write(line)
         out, prompt = self.read()
@@ -158,7 +136,7 @@ def test_progress_is_kept_and_the_lesson_resumed_where_it_was_left(data_home: Pa
 
     pipe = Pipe()
     out, prompt = pipe.read()
-    assert prompt is not None and prompt.group(1) == b"draw"
+    assert prompt is not None and prompt.group(2) == b"draw"
     assert out.startswith("Learn to play\nThe lesson goes on at step 4 of 12.\n")
     assert lesson_text("intro") not in out
     # The current turn's lines before the table, as a resumed text game tells them.
