@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import threading
 from typing import Any, TextIO
 
@@ -50,7 +49,7 @@ from .online import (
     seat_names,
 )
 from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
-from .textmode import help_heading, help_line, normalise
+from .textmode import help_heading, help_line, listed_or_typed
 
 
 class OnlineText:
@@ -408,18 +407,11 @@ class OnlineText:
             self.say(_("Asked to abort: the game is aborted once every person at the table asks."))
 
     async def act(self, text: str, state: dict[str, Any]) -> None:
-        legal = self.legal()
-        if re.fullmatch(r"[+-]?\d+", text):
-            if not 1 <= int(text) <= len(legal):
-                self.error(
-                    _("there is no move {number}: choose 1-{last} (see 'help')").format(
-                        number=text, last=len(legal)
-                    )
-                )
-                return
-            action = legal[int(text) - 1]
-        else:
-            action = normalise(text)  # the server says what is wrong with it, if anything
+        try:  # notation: the server says what is wrong with it, if anything
+            action = listed_or_typed(text, self.legal())
+        except ValueError as exc:
+            self.error(str(exc))
+            return
         self.asked = state["move"]
         await self.send({"type": "action", "move": state["move"], "action": action})
 

@@ -235,6 +235,15 @@ class Session:
         except SeatError as exc:
             raise GameFileError(f"{where}{exc}") from None
 
+    def keep_in(self, path: Path) -> None:
+        """Keep the game in ``path`` (the autosave) after a move, forgotten once it is over;
+        ``OSError`` or :class:`SaveFileError` when it cannot be."""
+        if self.state_over:
+            path.unlink(missing_ok=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.save(path, replace=True)
+
     def save(self, path: str | Path, replace: bool = False) -> None:
         """Write the save file; an existing file is replaced only with ``replace``, and only
         once the whole text is written."""

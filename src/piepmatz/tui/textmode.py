@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from piepmatz.bots.analysis import HINT_BOT, hint
 from piepmatz.bots.base import BotMoveError
@@ -34,11 +35,28 @@ from .plainlines import rules_lines
 from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
 from .session import SaveFileError, Session, suggest_save_path
 
+T = TypeVar("T")
+
 #: Card codes in any case (``bl5m``) read as the engine writes them (``BL5m``).
 _CARD_CODES = {name.lower(): name for name in BIRD_NAMES}
 #: The first words of the engine's notation (``play``, ``draw``, …): any other word that is no
 #: command is told as unknown, not as a move the engine cannot read.
 _VERBS = frozenset(kind.value.split()[0] for kind in ActionKind)
+
+
+def listed_or_typed(text: str, legal: Sequence[T]) -> T | str:
+    """The move a line names: the number of a move in ``help``'s list (its entry of ``legal``),
+    else the line as notation (:func:`normalise`); ``ValueError`` saying which numbers there
+    are for a number no move has (0, -1, one past the list)."""
+    if not re.fullmatch(r"[+-]?\d+", text):
+        return normalise(text)
+    if not 1 <= int(text) <= len(legal):
+        raise ValueError(
+            _("there is no move {number}: choose 1-{last} (see 'help')").format(
+                number=text, last=len(legal)
+            )
+        )
+    return legal[int(text) - 1]
 
 
 def normalise(line: str) -> str:
@@ -225,10 +243,7 @@ class TextGame:
                 if self.delay:
                     time.sleep(self.delay)
                 continue
-            self.viewer = player
-            self.print_new_events()
-            self.print_table(player)
-            left = self.ask(player)
+            left = self.turn(player)
             if left is not None:
                 self.say(left)
                 return 1 if self.refused else 0
@@ -240,23 +255,27 @@ class TextGame:
         self.keep_record()
         return 1 if self.refused else 0
 
+    def turn(self, player: int) -> str | None:
+        """A person's decision: the log since the last one, the table, the prompt; the
+        sentence to leave with if they leave."""
+        self.viewer = player
+        self.print_new_events()
+        self.print_table(player)
+        return self.ask(player)
+
     def keep_game(self) -> bool:
         """Keep the game in the autosave after a move, as the full-screen game does (forgotten
         once it is over): Ctrl+C or a closed terminal loses nothing. Whether it is kept."""
         if self.keep is None:
             return False
         try:
-            if self.session.state_over:
-                self.keep.unlink(missing_ok=True)
-                return False
-            self.keep.parent.mkdir(parents=True, exist_ok=True)
-            self.session.save(self.keep, replace=True)
+            self.session.keep_in(self.keep)
         except (OSError, SaveFileError) as exc:
             self.keep = None  # told once; the game goes on without it
             self.err.write(_("The game cannot be kept: {reason}").format(reason=exc) + "\n")
             return False
-        self.kept = True
-        return True
+        self.kept = not self.session.state_over
+        return self.kept
 
     def keep_record(self) -> None:
         """Keep the finished game among the saves, where the end screen offers to save it, and
@@ -367,18 +386,11 @@ class TextGame:
 
     def play(self, text: str, player: int) -> bool:
         """Apply a typed action or the number of a listed one; an error says what was wrong."""
-        legal = self.session.game.state.legal_action_ids()
-        if re.fullmatch(r"[+-]?\d+", text):  # a number, even one no move has (0, -1)
-            if not 1 <= int(text) <= len(legal):
-                self.error(
-                    _("there is no move {number}: choose 1-{last} (see 'help')").format(
-                        number=text, last=len(legal)
-                    )
-                )
-                return False
-            action: int | str = legal[int(text) - 1]
-        else:
-            action = normalise(text)
+        try:
+            action = listed_or_typed(text, self.session.game.state.legal_action_ids())
+        except ValueError as exc:
+            self.error(str(exc))
+            return False
         try:
             self.session.apply(action, player)
         except PiepmatzError as exc:

@@ -14,7 +14,6 @@ its texts are the tutorial package's (:mod:`piepmatz.tutorial`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -28,7 +27,7 @@ from piepmatz.tutorial import LEARNER, Lesson
 from .learning import Progress, load_progress, save_progress
 from .render import score_sheet_text, status_text, table_text
 from .screens.tutorial import BOT, lesson_session, lesson_text
-from .textmode import TextGame, help_heading, help_line, normalise
+from .textmode import TextGame, help_heading, help_line, listed_or_typed
 
 #: The command that takes the lesson up again, told when it is left.
 AGAIN = "piepmatz tutorial --text"
@@ -138,11 +137,7 @@ class TutorialText(TextGame):
                 )
             )
         while not lesson.over:
-            player = self.session.to_act
-            self.viewer = player
-            self.print_new_events()
-            self.print_table(player)
-            left = self.ask(player)
+            left = self.turn(self.session.to_act)
             if left is not None:
                 self.say(left)
                 return 1 if self.refused else 0
@@ -173,19 +168,11 @@ class TutorialText(TextGame):
     def play(self, text: str, player: int) -> bool:
         """The learner's try: played if it is the step's move, else refused with the step's
         sentence, nothing changed, and asked again."""
-        legal = self.session.game.state.legal_action_ids()
-        action: int | str
-        if re.fullmatch(r"[+-]?\d+", text):  # the number of a move in help's list
-            if not 1 <= int(text) <= len(legal):
-                self.error(
-                    _("there is no move {number}: choose 1-{last} (see 'help')").format(
-                        number=text, last=len(legal)
-                    )
-                )
-                return False
-            action = legal[int(text) - 1]
-        else:
-            action = normalise(text)
+        try:
+            action = listed_or_typed(text, self.session.game.state.legal_action_ids())
+        except ValueError as exc:
+            self.error(str(exc))
+            return False
         outcome = self.lesson.move(action)
         if not outcome.accepted:
             self.say(self.told(outcome.parts))

@@ -352,11 +352,7 @@ class TableScreen(Screen[None]):
         if self.keep is None:
             return
         try:
-            if self.session.state_over:
-                self.keep.unlink(missing_ok=True)
-            else:
-                self.keep.parent.mkdir(parents=True, exist_ok=True)
-                self.session.save(self.keep, replace=True)
+            self.session.keep_in(self.keep)
         except (OSError, SaveFileError) as exc:
             self.keep = None  # told once; the game goes on without it
             self.app.notify(
