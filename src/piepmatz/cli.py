@@ -26,7 +26,7 @@ from piepmatz.core import dump_json
 from piepmatz.core.view import view_of
 from piepmatz.i18n import _, choose_language, set_language
 from piepmatz.text import scoresheet
-from piepmatz.text.words import bot_level, seat_name, tell
+from piepmatz.text.words import bot_level, rules_words, seat_name, tell
 
 INTERFACE_COMMANDS = (
     "piepmatz.engine.commands",
@@ -61,13 +61,15 @@ def _demo(args: argparse.Namespace) -> int:
         for p, bot in enumerate(bots)
     ]
     header = (
-        _("Piepmatz demo · {rules} rules · seed {seed} · {players}")
+        _("Piepmatz demo · {rules} · seed {seed} · {players}")
         if args.bots
-        else _("Piepmatz demo · {rules} rules · seed {seed} · {players} (choose with --bots)")
+        else _("Piepmatz demo · {rules} · seed {seed} · {players} (choose with --bots)")
     )
     out.write(
         header.format(
-            rules=game.state.rules.name, seed=game.options.seed, players=", ".join(labels)
+            rules=rules_words(game.state.rules.name),
+            seed=game.options.seed,
+            players=", ".join(labels),
         )
         + "\n"
     )

@@ -36,7 +36,7 @@ from piepmatz.core.game import RECORD_FORMAT
 from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.text import scoresheet
 from piepmatz.text.lines import shown
-from piepmatz.text.words import bot_level, bot_name, seat_name, tell
+from piepmatz.text.words import bot_level, bot_name, rules_words, seat_name, tell
 
 #: A seat a person plays; any other seat is a bot spec (:func:`piepmatz.bots.make_bot`).
 HUMAN: Final = "human"
@@ -449,12 +449,11 @@ def replay_text(loaded: Loaded, out: TextIO) -> None:
     moves = len(game.actions)
     out.write(
         ngettext(
-            "Replay of a game of Piepmatz · {rules} rules · seed {seed} · {moves} move · {players}",
-            "Replay of a game of Piepmatz · {rules} rules · seed {seed} · {moves} moves · "
-            "{players}",
+            "Replay of a game of Piepmatz · {rules} · seed {seed} · {moves} move · {players}",
+            "Replay of a game of Piepmatz · {rules} · seed {seed} · {moves} moves · {players}",
             moves,
         ).format(
-            rules=game.state.rules.name,
+            rules=rules_words(game.state.rules.name),
             seed=game.options.seed,
             moves=moves,
             players=", ".join(labels),

@@ -109,10 +109,10 @@ def test_the_rules_page_shows_the_rules_text_of_the_language(browser: Any, site:
     try:
         page.goto(f"{site}/rules?rules=overview")
         page.wait_for_selector("article.rules h1", timeout=PATIENCE)
-        assert page.inner_text("article.rules h1") == "Pravidla této hry: overview"
+        assert page.inner_text("article.rules h1") == "Pravidla této hry: pravidla z přehledu"
         assert "krmítk" in page.inner_text("article.rules")
         page.click("#language button[lang=de]")
-        page.wait_for_selector("text=Regeln dieser Partie: overview", timeout=PATIENCE)
+        page.wait_for_selector("text=Regeln dieser Partie: Regeln der Übersicht", timeout=PATIENCE)
         assert "Futterhaus" in page.inner_text("article.rules")
     finally:
         context.close()

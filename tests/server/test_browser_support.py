@@ -146,9 +146,9 @@ def test_the_rules_are_served_in_the_language_asked_for(server: str) -> None:
             return [await http.get(f"/api/rules?spec=overview&lang={p}") for p in paths]
 
     czech, german, english, unknown = asyncio.run(run())
-    assert "Pravidla této hry: overview" in czech.json()["html"]
+    assert "Pravidla této hry: pravidla z přehledu" in czech.json()["html"]
     assert "krmítk" in czech.json()["html"] and "Chase" not in czech.json()["html"]
-    assert "Regeln dieser Partie: overview" in german.json()["html"]
+    assert "Regeln dieser Partie: Regeln der Übersicht" in german.json()["html"]
     assert "genau eine Karte" in german.json()["html"]
     assert "Rules in play: overview" in english.json()["html"]
     assert unknown.status_code == 422 and "'fr'" in unknown.json()["detail"]

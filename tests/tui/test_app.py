@@ -622,7 +622,8 @@ def test_rules_text_for_each_preset(preset: str) -> None:
     texts = screen_texts("en")
     text = rules_markdown(rules, "en")
     lines = text.splitlines()
-    assert lines[0] == "# " + texts["title"].format(name=preset)
+    # The preset is named in words (``standard rules``), never by its id alone.
+    assert lines[0] == "# " + texts["title"].format(name=f"{preset} rules")
     # Every rule of the rules text is there, in the lettered sections only (no appendix).
     assert set(RULE_ID.findall(text)) == set(RULE_ID.findall(full_rules("en")))
     assert all(LETTERED.match(line) for line in lines if line.startswith("## "))
@@ -635,7 +636,7 @@ def test_rules_text_for_each_preset(preset: str) -> None:
         note = notes[flag]
         assert f"| {about['title']} | {note} |" in lines
         (i,) = [i for i in marks if note in lines[i]]
-        assert lines[i] == "> " + texts["note"].format(name=preset, note=note)
+        assert lines[i] == "> " + texts["note"].format(name=f"{preset} rules", note=note)
         assert lines[i + 2].startswith(about["line"])
         others = [n for n in about["notes"].values() if n != note]
         assert others and not any(n in text for n in others)

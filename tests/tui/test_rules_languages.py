@@ -20,13 +20,13 @@ from piepmatz.tui.screens import RulesScreen, TableScreen
         (
             "cs",
             "Jak se hraje",
-            "Pravidla této hry: overview",
+            "Pravidla této hry: pravidla z přehledu",
             "v každém tahu si dobereš právě jednu kartu",
         ),
         (
             "de",
             "So wird gespielt",
-            "Regeln dieser Partie: overview",
+            "Regeln dieser Partie: Regeln der Übersicht",
             "Man zieht in jedem Zug genau eine Karte",
         ),
     ],

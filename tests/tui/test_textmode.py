@@ -494,7 +494,9 @@ def test_rules_prints_the_guide_and_the_rules_in_play_as_plain_lines() -> None:
     assert "  perch: Blackbird 6♂" in lines and "  Anna wins" in lines
     assert "drawing: standard: refill your hand to four; overview: draw one card" in lines
     # Then the rules in play, each rule by its id.
-    assert "Rules in play: standard" in lines and "T2. Resolve the row just played into" in lines
+    assert (
+        "Rules in play: standard rules" in lines and "T2. Resolve the row just played into" in lines
+    )
     # No Markdown's marks to be read out.
     for mark in ("**", "](", "```", "|", "`", "#"):
         assert not any(mark in line for line in lines), mark

@@ -25,7 +25,7 @@ from piepmatz.core.state import PHASE_NAMES
 from piepmatz.i18n import _
 from piepmatz.text.lines import wrapped
 from piepmatz.text.numbers import count, decimal, percent
-from piepmatz.text.words import GRADE_WORDS, action_words, phase_words, seat_name
+from piepmatz.text.words import GRADE_WORDS, action_words, phase_words, rules_words, seat_name
 
 
 def run(
@@ -116,13 +116,15 @@ def report_text(
     who = who or seat_name(player)
     o = game.options
     if game.state.is_over():
-        about = _("{game}: {players} players, {rules} rules, seed {seed} (finished)")
+        about = _("{game}: {players} players, {rules}, seed {seed} (finished)")
     else:
-        about = _(
-            "{game}: {players} players, {rules} rules, seed {seed} (unfinished, {moves} actions)"
-        )
+        about = _("{game}: {players} players, {rules}, seed {seed} (unfinished, {moves} actions)")
     about = about.format(
-        game=label, players=o.players, rules=o.rules.name, seed=o.seed, moves=len(game.actions)
+        game=label,
+        players=o.players,
+        rules=rules_words(o.rules.name),
+        seed=o.seed,
+        moves=len(game.actions),
     )
     # Each decision in two lines, to fit an 80-column terminal: its figures under the headings,
     # then the moves in words (as the terminal lists them), which alone may be long.

@@ -18,7 +18,7 @@ True
 >>> from piepmatz.i18n import use_language
 >>> with use_language("cs"):
 ...     rules_markdown(Rules.preset("overview")).splitlines()[0]
-'# Pravidla této hry: overview'
+'# Pravidla této hry: pravidla z přehledu'
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from importlib import resources
 from typing import Any
 
 from piepmatz.core import Rules
-from piepmatz.i18n import current_language
+from piepmatz.i18n import current_language, use_language
+from piepmatz.text.words import rules_words
 
 #: Each language's rules text, in the package; the English one is the project's rules spec.
 RULES_TEXTS = {"en": "RULES.md", "cs": "rulebook/cs.md", "de": "rulebook/de.md"}
@@ -86,6 +87,8 @@ def rules_markdown(rules: Rules, lang: str | None = None) -> str:
     default the language texts are shown in now, as the terminal game set it)."""
     lang = lang or current_language()
     texts = screen_texts(lang)
+    with use_language(lang):
+        name = rules_words(rules.name)
     flags: dict[str, dict[str, Any]] = texts["flags"]
 
     def note(flag: str) -> str:
@@ -96,12 +99,12 @@ def rules_markdown(rules: Rules, lang: str | None = None) -> str:
     for line in player_part(full_rules(lang)).splitlines():
         for flag, about in flags.items():
             if line.startswith(about["line"]):
-                out.append("> " + texts["note"].format(name=rules.name, note=note(flag)))
+                out.append("> " + texts["note"].format(name=name, note=note(flag)))
                 out.append("")
         out.append(line)
     rule, in_game = texts["columns"]
     head = [
-        "# " + texts["title"].format(name=rules.name),
+        "# " + texts["title"].format(name=name),
         "",
         f"| {rule} | {in_game} |",
         "|---|---|",

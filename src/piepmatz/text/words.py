@@ -91,6 +91,26 @@ LEVEL_WORDS: dict[str, str] = {
 }
 
 
+#: The rules presets as people name them (the engine's ids stay for options and files).
+RULES_WORDS: dict[str, str] = {
+    "standard": N_("standard rules"),
+    "overview": N_("overview rules"),
+    "custom": N_("custom rules"),
+}
+
+
+def rules_words(name: str) -> str:
+    """A game's rules as a line names them, ``Standardregeln`` for ``standard``; an unknown name
+    (another server's preset) is shown as it is, marked as rules.
+
+    >>> from piepmatz.i18n import use_language
+    >>> with use_language("de"):
+    ...     rules_words("standard"), rules_words("house")
+    ('Standardregeln', 'Regeln: house')
+    """
+    return _(RULES_WORDS[name]) if name in RULES_WORDS else _("rules: {rules}").format(rules=name)
+
+
 def phase_words(phase: int) -> str:
     return _(PHASE_WORDS[phase])
 

@@ -34,7 +34,7 @@ from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.records import HUMAN, refusal, unreachable
 from piepmatz.text.lines import shown
 from piepmatz.text.numbers import count, decimal, percent
-from piepmatz.text.words import bot_level, bot_name
+from piepmatz.text.words import bot_level, bot_name, rules_words
 
 from .session import data_dir
 
@@ -530,7 +530,7 @@ def open_tables_text(tables: list[Any], site: str) -> str:
         pace = table.get("pace")
         facts = [
             _("Table {table}").format(table=table.get("table")),
-            _("{rules} rules").format(rules=table.get("rules", "")),
+            rules_words(str(table.get("rules", ""))),
             str(pace.get("name", "")) if isinstance(pace, dict) else "",
             ", ".join(seat_labels(seats, seat_names(seats), None)),
         ]

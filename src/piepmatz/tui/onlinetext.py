@@ -30,7 +30,7 @@ from piepmatz.core.events import Event
 from piepmatz.core.viewjson import events_from_json, view_from_json
 from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.server.client import SeatClient
-from piepmatz.text.words import phase_words
+from piepmatz.text.words import phase_words, rules_words
 
 from .online import (
     CHAT_LENGTH,
@@ -178,9 +178,9 @@ class OnlineText:
             if not self.greeted:
                 self.greeted = True
                 self.say(
-                    _("Piepmatz at {server} · {rules} rules · {players}").format(
+                    _("Piepmatz at {server} · {rules} · {players}").format(
                         server=self.seating.server.url,
-                        rules=message.get("rules"),
+                        rules=rules_words(str(message.get("rules"))),
                         players=", ".join(self.labels()),
                     )
                 )

@@ -41,6 +41,7 @@ from piepmatz.text.words import (
     action_words,
     bird_words,
     feeder,
+    rules_words,
     seat_name,
     short_label,
     species_name,
@@ -491,7 +492,7 @@ def status_text(
     for labels_, context in itertools.product(names, (2, 1, 0)):
         line = Text()
         about = [
-            _("{rules} rules").format(rules=rules_name),
+            rules_words(rules_name),
             _("seed {seed}").format(seed=seed) if seed is not None else "",
             _("turn {turn}").format(turn=view.turn),
         ][2 - context :]

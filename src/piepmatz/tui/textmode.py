@@ -28,7 +28,7 @@ from piepmatz.core.errors import PiepmatzError
 from piepmatz.i18n import _
 from piepmatz.text.preview import preview
 from piepmatz.text.scoresheet import explain
-from piepmatz.text.words import bot_level, phase_words, reason, seat_name, tell
+from piepmatz.text.words import bot_level, phase_words, reason, rules_words, seat_name, tell
 
 from .hints import hint_seed, hint_text
 from .plainlines import rules_lines
@@ -220,8 +220,8 @@ class TextGame:
         session = self.session
         game = session.game
         self.say(
-            _("Piepmatz · {rules} rules · seed {seed} · {players}").format(
-                rules=game.state.rules.name,
+            _("Piepmatz · {rules} · seed {seed} · {players}").format(
+                rules=rules_words(game.state.rules.name),
                 seed=game.options.seed,
                 players=", ".join(self.labels()),
             )

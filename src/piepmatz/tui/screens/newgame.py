@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import LANGUAGE_NAMES, N_, _, current_language, set_language
 from piepmatz.records import HUMAN
-from piepmatz.text.words import bot_level, seat_name
+from piepmatz.text.words import bot_level, rules_words, seat_name
 
 from ..session import SeatError, Session, available_bots, default_bot
 from .messages import OpenSave, StartGame, StartLesson
@@ -85,9 +85,11 @@ class NewGameScreen(Screen[None]):
             if self.kept is not None:
                 state = self.kept.game.state
                 yield Static(
-                    _(
-                        "Your last game is kept: {players} players, {rules} rules, turn {turn}."
-                    ).format(players=len(self.kept.seats), rules=state.rules.name, turn=state.turn),
+                    _("Your last game is kept: {players} players, {rules}, turn {turn}.").format(
+                        players=len(self.kept.seats),
+                        rules=rules_words(state.rules.name),
+                        turn=state.turn,
+                    ),
                     id="kept",
                 )
                 with Horizontal(id="kept-buttons", classes="row"):

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from piepmatz.i18n import N_, _
+from piepmatz.text.words import rules_words
 
 from ..render import legend_markdown
 from .widgets import translate_bindings
@@ -38,8 +39,8 @@ class RulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
-            scroll.border_title = _("Rules — {rules} (Escape to close)").format(
-                rules=self.rules_name
+            scroll.border_title = _("How to play — {rules} (Escape to close)").format(
+                rules=rules_words(self.rules_name)
             )
             # What the table's tiles and marks mean, before the guide teaches the game.
             yield Markdown(legend_markdown(), id="legend")
