@@ -182,3 +182,24 @@ def test_serve_sets_the_budgets_of_hints_and_reviews_and_refuses_bad_ones(
         50,
         70,
     )
+
+
+def test_a_readiness_probe_writes_nothing_to_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``/readyz`` reads the schema's revision every few seconds: no line of Alembic's each
+    time. A migration still says what it runs."""
+    import logging
+
+    from sqlalchemy import create_engine
+
+    path = tmp_path / "games.db"
+    caplog.set_level(logging.INFO)
+    assert main(["db", "upgrade", "--database-url", f"sqlite:///{path}"]) == 0
+    assert any("Running upgrade" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.connect() as connection:
+        assert db.current_revision(connection) == db.head_revision()
+    engine.dispose()
+    assert [r.getMessage() for r in caplog.records] == []

@@ -5,8 +5,11 @@ during games, is in ``test_deployment.py``.)"""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from piepmatz.server.hub import Hub
 from piepmatz.server.room import Room
@@ -45,7 +48,11 @@ def test_a_bot_move_being_stored_is_stored_before_the_process_stops(tmp_path: Pa
     asyncio.run(run())
 
 
-def test_a_bot_still_thinking_is_stopped_at_once(tmp_path: Path) -> None:
+def test_a_bot_still_thinking_is_stopped_at_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="piepmatz.server")
+
     async def run() -> None:
         async with local_hub(tmp_path / "server.db") as hub:
             thinking = asyncio.Event()
@@ -64,3 +71,9 @@ def test_a_bot_still_thinking_is_stopped_at_once(tmp_path: Path) -> None:
             assert not room.botseats.thinking() and room.move == 0
 
     asyncio.run(run())
+    # The host reads what the stop did to the games in play.
+    said = [r.getMessage() for r in caplog.records if r.name == "piepmatz.server"]
+    assert (
+        "stopping: games in play here 1 (they go on at the next start), bots stopped "
+        "thinking 1, bot moves stored first 0"
+    ) in said

@@ -5,7 +5,11 @@ Bots whose worker crashes or hangs are replaced for the move, and the table goes
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +185,41 @@ def test_a_bot_waiting_behind_others_is_not_timed_while_it_waits(fault_bots: str
 
     choices = asyncio.run(run())
     assert [c.replaced for c in choices] == [None] * 6
+
+
+def test_a_pool_closed_while_its_bot_thinks_leaves_nothing_outside_the_log(
+    fault_bots: str,
+) -> None:
+    """A server stopped (SIGTERM) while a bot thinks: its pool is closed, and the process
+    exits with nothing on standard error. (Left to the exit, the pool's queues made Python's
+    resource tracker warn of leaked semaphores there, a line no JSON log collector reads.)"""
+    script = textwrap.dedent(
+        f"""
+        import asyncio
+        from piepmatz.core import Game
+        from piepmatz.server.pool import BotPool
+
+        async def main():
+            pool = BotPool(1, plugins=[{fault_bots!r}])
+            game = Game.new(3, seed=4)
+            view = game.view(game.state.current_player)
+            legal = game.state.legal_action_ids()
+            thinking = asyncio.create_task(
+                pool.choose("servertest_sleepy:30", view, legal, 1, owner="a")
+            )
+            while pool.share.busy == 0:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.5)
+            pool.close()
+            print("closed, still thinking:", not thinking.done())
+
+        asyncio.run(main())
+        """
+    )
+    tests = str(Path(__file__).parents[1])
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=20, env=env
+    )
+    assert done.stdout == "closed, still thinking: True\n"
+    assert done.stderr == ""

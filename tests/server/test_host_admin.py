@@ -166,6 +166,15 @@ def test_players_are_named_as_the_host_knows_them(
     # The account's own name, however the host typed it.
     assert main(["admin", "ban", "ALICE", "--reason", "x", "--database-url", url]) == 0
     assert capsys.readouterr().out == "banned Alice (26ff9f7b75ce): x\n"
+    # Banned again: said so, the reason replaced.
+    assert main(["admin", "ban", "alice", "--reason", "spam", "--database-url", url]) == 0
+    assert capsys.readouterr().out == (
+        "Alice (26ff9f7b75ce) was banned already (x); the reason is now: spam\n"
+    )
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT ban_reason FROM players WHERE id LIKE '26ff%'").fetchall() == [
+            ("spam",)
+        ]
     assert main(["admin", "unban", "alice", "--database-url", url]) == 0
     assert capsys.readouterr().out == "unbanned Alice (26ff9f7b75ce)\n"
     # A player without one, by the id the reports show.

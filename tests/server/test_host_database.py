@@ -201,4 +201,8 @@ def test_the_default_database_is_named_by_its_file(
     path.write_bytes(b"not a database at all")
     assert main(["admin", "tables"]) == 2
     line = _only_line(capsys.readouterr().err, "admin tables")
-    assert line.startswith(f"piepmatz admin tables: the default database (SQLite file {path}): ")
+    # It says where the server's own database is set, for a host at a shell without it.
+    assert line.startswith(
+        f"piepmatz admin tables: the default database (SQLite file {path}, as neither "
+        "--database-url nor PIEPMATZ_DATABASE_URL is set): "
+    )

@@ -427,22 +427,28 @@ async def find_player(engine: AsyncEngine, name: str) -> Named:
     return Named(player, username)
 
 
-async def ban(engine: AsyncEngine, name: str, reason: str) -> Named:
-    """Ban a player (their reason is shown to them); returns who. Every server process reads
-    the ban from the database at the player's next request: at once."""
+async def ban(engine: AsyncEngine, name: str, reason: str) -> tuple[Named, str | None]:
+    """Ban a player (their reason is shown to them); returns who, and the reason of a ban
+    already in force (it is replaced; the ban keeps its date). Every server process reads the
+    ban from the database at the player's next request: at once."""
     player = await find_player(engine, name)
     store = Store(engine)
     try:
         await Players(store).ensure(player.id)
         async with store.writing() as conn:
+            earlier = (
+                await conn.execute(
+                    select(players.c.banned, players.c.ban_reason).where(players.c.id == player.id)
+                )
+            ).one()
             await conn.execute(
                 update(players)
                 .where(players.c.id == player.id)
-                .values(banned=datetime.now(UTC), ban_reason=reason)
+                .values(banned=earlier.banned or datetime.now(UTC), ban_reason=reason)
             )
     finally:
         await store.close()
-    return player
+    return player, (earlier.ban_reason or "") if earlier.banned is not None else None
 
 
 async def unban(engine: AsyncEngine, name: str) -> Named:

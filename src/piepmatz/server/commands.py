@@ -52,7 +52,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=max(2, (os.cpu_count() or 2) - 1),
         help="processes the bots, hints and reviews think in, shared fairly between the "
         "tables (default: one less than the cores, at least 2, so that one slow bot never "
-        "holds them all)",
+        "holds them all); 0: they think in threads of the server's process, for a host "
+        "too small for more (a bot past --bot-timeout is then given up on, not stopped)",
     )
     serve.add_argument(
         "--bot-timeout",
@@ -479,7 +480,12 @@ def _database_named(args: argparse.Namespace, url: str) -> str:
     given = args.database_url
     if given:
         return f"--database-url {_shown(given)}"
-    return f"the default database ({db.describe(url)})"
+    # A host whose server's setting is in a service's environment file (/etc/piepmatz/env)
+    # meets this at a shell without it: say where the setting goes.
+    return (
+        f"the default database ({db.describe(url)}, as neither --database-url nor "
+        "PIEPMATZ_DATABASE_URL is set)"
+    )
 
 
 def _schema_revision(url: str, create: bool) -> str | None:
@@ -902,8 +908,11 @@ async def _moderate(engine: Any, args: argparse.Namespace) -> str:
         await admin.close_report(engine, args.number)
         return f"closed report {args.number}\n"
     if command == "ban":
-        player = await admin.ban(engine, args.player, args.reason.strip())
-        return f"banned {player}: {args.reason.strip()}\n"
+        reason = args.reason.strip()
+        player, earlier = await admin.ban(engine, args.player, reason)
+        if earlier is not None:
+            return f"{player} was banned already ({earlier}); the reason is now: {reason}\n"
+        return f"banned {player}: {reason}\n"
     return f"unbanned {await admin.unban(engine, args.player)}\n"
 
 

@@ -327,7 +327,15 @@ def current_revision(connection: Connection) -> str | None:
     """The migration the database's schema is at (``None``: an empty database)."""
     from alembic.runtime.migration import MigrationContext
 
-    current: str | None = MigrationContext.configure(connection).get_current_revision()
+    # Configuring a context says at info which dialect it uses: on every readiness probe that
+    # would be two lines of nothing. A migration's own lines (upgrade) still show.
+    said = logging.getLogger("alembic.runtime.migration")
+    level = said.level
+    said.setLevel(max(level, logging.WARNING))
+    try:
+        current: str | None = MigrationContext.configure(connection).get_current_revision()
+    finally:
+        said.setLevel(level)
     return current
 
 

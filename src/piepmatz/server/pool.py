@@ -280,5 +280,13 @@ class BotPool:
         return "a bot worker died: new ones are starting"
 
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        """The server is leaving (after its drain): a move still being thought is given up.
+        The workers are killed and the pool joined, so that its queues' semaphores are let go:
+        left to the exit, Python's resource tracker warns of them on standard error, outside
+        the log's format."""
+        executor = self.executor
+        if executor is None:
+            return
+        for process in list((executor._processes or {}).values()):
+            process.kill()
+        executor.shutdown(wait=True, cancel_futures=True)
