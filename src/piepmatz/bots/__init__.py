@@ -33,6 +33,8 @@ spec                            bot
 ``medium``                      for people: ``heuristic``
 ``hard``                        for people: ``ismcts:1s`` (about one second per move)
 ``ppo:PATH``                    a policy trained by ``piepmatz train`` (:mod:`piepmatz.rl`)
+``program:COMMAND``             another program, asked in JSON lines (:mod:`.program`): an
+                                agent in any language
 ==============================  ================================================================
 
 Options combine: ``ismcts:iterations=5000,depth=12``. With both ``iterations`` and ``time``
@@ -49,7 +51,7 @@ ISMCTSBot(iterations=300, time_limit=None, depth=8, c='auto', search='auto', sto
 >>> make_bot("hard").time_limit
 1.0
 >>> bot_names()
-['easy', 'greedy', 'hard', 'heuristic', 'ismcts', 'medium', 'ppo', 'random']
+['easy', 'greedy', 'hard', 'heuristic', 'ismcts', 'medium', 'ppo', 'program', 'random']
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ from .plugins import (
     load_plugins,
     needs_argument,
 )
+from .program import ProgramBot
 
 _FACTORIES: dict[str, Callable[[str], Bot]] = {}
 
@@ -284,6 +287,7 @@ _FACTORIES.update(
     easy=_level("easy", f"heuristic:noise={EASY_NOISE}"),
     medium=_level("medium", "heuristic"),
     hard=_level("hard", "ismcts:1s"),
+    program=needs_argument(ProgramBot),
 )
 
 #: The bots this module registers; the rest come from plugins (or entry points, once used).

@@ -57,6 +57,8 @@ def decide(bot: Bot, view: PlayerView, legal: Sequence[int], rng: random.Random)
         raise
     except MoveTimeExceeded as exc:
         raise BotMoveError(str(exc)) from exc
+    except BotMoveError:  # a bot that says itself what went wrong (another program's bot)
+        raise
     except BaseException as exc:
         raise BotMoveError(f"raised {exc!r}") from exc
     try:
