@@ -883,7 +883,8 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     assert "Ben (play)> " in out and "Ben (draw)> " in out
     assert "YOUR HAND (Ben)" in out and "YOUR HAND (Player 1)" not in out
     # The table is the local text mode's, the perches under the heading that explains them.
-    assert "\nPERCHES  (perch bird ┃ ground birds, in order of arrival)\n 1 " in out
+    heading = "PERCHES  (each perch: its bird, then the ground birds in order of arrival)"
+    assert f"\n{heading}\n 1 " in out
     # The score sheet, replayed from the record: its totals are the server's result.
     server = Server(address)
     (game,) = server.my_games(player_key(server.url))["finished"]

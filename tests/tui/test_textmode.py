@@ -320,8 +320,11 @@ def test_a_perch_whose_chase_waits_for_the_crows_victim_is_shown_empty() -> None
     assert state.phase_name == "crow"
     view = view_of(state, 0)
     perches = table_text(view, ["you", "b"], cards=WordCards()).plain.splitlines()[1:3]
-    assert re.match(r" 1  empty ┃ Chaffinch 1♀, Chaffinch 5♂ +ground  6 vs perch —$", perches[0])
-    assert re.match(r" 2  House sparrow 6♂ ┃ — +ground  0 vs perch 6$", perches[1])
+    # In words, as read out: no drawn marks (┃, —), which a screen reader would name.
+    assert re.match(
+        r" 1  empty, ground: Chaffinch 1♀, Chaffinch 5♂ +ground  6 vs perch none$", perches[0]
+    )
+    assert re.match(r" 2  House sparrow 6♂, ground: none +ground  0 vs perch 6$", perches[1])
     assert "perch 1: - | ground: CH1f CH5m" in draw_table(view)
     assert strengths(state)[0] == {"perch": None, "ground": 6, "chases": False}
     state.apply("crow BU1m")  # the chase goes on: a ground bird moves up
@@ -581,3 +584,28 @@ def test_resume_tells_the_turn_and_its_lines_and_log_the_whole_game(
     assert lines[logged : logged + len(events)] == events
     # Left with no move since, the game is where it was resumed from.
     assert lines[-1].endswith(f"> You left the game; it is saved in {path}.")
+
+
+def test_a_turns_later_decisions_print_only_the_part_they_ask_about() -> None:
+    """The whole table once a turn; its later decisions (add a bird, draw) print the status
+    line and the hand or display they are about, and ``table`` prints it all again."""
+    session = _person_first()
+    # The person plays the first legal move each time: a play, then (if offered) adding
+    # the first bird listed, then a draw.
+    lines = "\n".join(["1", "1", "table", "1", "quit"]) + "\n"
+    out = io.StringIO()
+    TextGame(session, out, io.StringIO(lines), err=io.StringIO()).run()
+    text = out.getvalue()
+    asked = re.findall(r"Player 1 \(([^)]+)\)> ", text)
+    assert asked[0] == "play" and asked[1] in ("add a bird?", "draw")
+    before_second = text.split("Player 1 (play)> ", 1)[1].split(f"Player 1 ({asked[1]})> ")[0]
+    # The second decision: its status line and its part, not the perches again.
+    assert "PERCHES" not in before_second
+    part = "YOUR HAND (Player 1)" if asked[1] == "add a bird?" else "DISPLAY "
+    assert part in before_second and "· turn " in before_second
+    # `table`, typed at the third prompt, prints it all at any decision.
+    between = re.split(r"Player 1 \([^)]+\)> ", text)
+    assert "PERCHES" not in between[2] and "PERCHES" in between[3]
+    # Read out, the table has no drawn marks: it says what they showed.
+    assert not any(mark in text for mark in ("┃", "▶", "★", " — "))
+    assert "Player 1 (person), to play · " in text

@@ -49,7 +49,7 @@ from .online import (
     seat_names,
 )
 from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
-from .textmode import help_heading, help_line, listed_or_typed
+from .textmode import asked_part, help_heading, help_line, listed_or_typed
 
 
 class OnlineText:
@@ -77,6 +77,8 @@ class OnlineText:
         self.greeted = False
         #: The move whose table was printed last.
         self.shown: int | None = None
+        #: The turn the whole table was last printed at (later decisions show their part).
+        self.tabled: int | None = None
         #: ``help`` asked the server for the previews, or ``hint`` for a hint: the prompt waits
         #: for the answer (else it would come after the next prompt, on its line).
         self.asking = False
@@ -117,13 +119,19 @@ class OnlineText:
     def labels(self) -> list[str]:
         return seat_labels(self.table, self.names(), self.seating.seat)
 
-    def print_table(self) -> None:
+    def print_table(self, asked: bool = False) -> None:
+        """The status line and the whole table; ``asked``: a later decision of a turn whose
+        table was printed, so only the part it is about (the text game's way)."""
         if self.view is None or self.table is None:
             return
         labels = self.labels()
+        cards = CODES if self.codes else WORDS
         self.say("")
         self.say(status_text(self.view, labels, str(self.table["rules"]), None).plain)
-        self.say(table_text(self.view, labels, cards=CODES if self.codes else WORDS).plain)
+        if not asked:
+            self.say(table_text(self.view, labels, cards=cards).plain)
+        elif (part := asked_part(self.view, cards, labels[self.view.player])) is not None:
+            self.say(part)
 
     def print_backlog(self) -> None:
         for line in self.backlog:
@@ -480,7 +488,9 @@ class OnlineText:
                     assert state is not None
                     if deciding and self.shown != state["move"]:
                         self.shown = state["move"]
-                        self.print_table()
+                        turn = self.view.turn if self.view is not None else None
+                        self.print_table(asked=turn == self.tabled)
+                        self.tabled = turn
                     self.prompt()
                     prompted = now
                 if reading is None and (asked or anytime):

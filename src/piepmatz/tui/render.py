@@ -227,7 +227,7 @@ class WordCards(Cards):
 
     def birds(self, cards: Sequence[int], sep: str = " ", inline: bool = False) -> Text:
         if not cards:
-            return Text("—")
+            return Text(_("none"))
         return Text(", ".join(bird_words(c) for c in cards))
 
     def sentence(self, parts: Sequence[Part], style: str = "") -> Text:
@@ -244,7 +244,8 @@ class WordCards(Cards):
         groups = []
         for code, cards in by_species(collection):
             birds = " ".join(f"{BIRD_VALUE[c]}{SEX[BIRD_FEMALE[c]]}" for c in cards)
-            groups.append(f"{species_name(code)} {birds}" + (" ★" if majority_of.get(code) else ""))
+            most = " " + _("(majority)") if majority_of.get(code) else ""
+            groups.append(f"{species_name(code)} {birds}{most}")
         return Text("; ".join(groups) if groups else _("no birds yet"))
 
 
@@ -362,16 +363,24 @@ def table_text(
     ``end`` shows the final sheet's totals and every blind seed once the game is over.
     """
     t = Text()
+    # Read out, a drawn mark is a word of nothing ("heavy vertical"): the words' table says
+    # what the marks show.
+    spoken = cards.spoken
     if header:
         t.append(_("PERCHES"), style="bold underline")
-        t.append("  " + _("(perch bird ┃ ground birds, in order of arrival)") + "\n", style="dim")
+        about = (
+            _("(each perch: its bird, then the ground birds in order of arrival)")
+            if spoken
+            else _("(perch bird ┃ ground birds, in order of arrival)")
+        )
+        t.append("  " + about + "\n", style="dim")
     for i, row in enumerate(view.rows):
         at_perch, on_ground, perch, ground = shown_row(row, i == view.chase_perch)
         t.append(f" {i + 1} ", style="bold reverse")
         t.append(" ")
         perch_bird = cards.bird(at_perch) if at_perch is not None else Text(_("empty"), style="dim")
         t.append_text(perch_bird)
-        t.append(" ┃ ")
+        t.append(", " + _("ground:") + " " if spoken else " ┃ ")
         line = cards.birds(on_ground)
         t.append_text(line)
         if cards.spoken:  # names of different lengths: the rows line up anyway
@@ -379,7 +388,7 @@ def table_text(
         else:
             pad = max(1, (34 if cards.codes else 40) - len(line.plain))
         t.append(" " * pad)
-        perch_text = "—" if perch is None else perch
+        perch_text = (_("none") if spoken else "—") if perch is None else perch
         t.append(_("ground {ground:>2} vs perch {perch}").format(ground=ground, perch=perch_text))
         t.append("\n")
     t.append(_("SEED COLUMN"), style="bold underline")
@@ -392,20 +401,7 @@ def table_text(
         if pest >= 0:
             t.append(f"{' + ' if apart else '+'}{cards.seed(pest)}", style="bold magenta")
     t.append("   " + _("feeder deck {count}").format(count=view.feeder_deck_size) + "\n")
-    t.append(_("DISPLAY"), style="bold underline")
-    # The display's slots line up under the seed column's positions.
-    t.append(" " * max(1, len(_("SEED COLUMN")) + 1 - len(_("DISPLAY"))))
-    for slot, card in enumerate(view.display):
-        t.append(("," if slot and apart else "") + f" {slot + 1}:" + " " * apart, style="dim")
-        if card >= 0:
-            t.append_text(cards.bird(card))
-        else:
-            t.append(_("empty"), style="dim")
-    t.append("   " + _("bird deck {count}").format(count=view.bird_deck_size))
-    if view.removed_birds:
-        gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
-        named = ", ".join(cards.species(code) for code in gone)
-        t.append(" · " + _("{species} set aside").format(species=named), style="dim")
+    t.append_text(display_text(view, cards))
     t.append("\n")
     sheet = score_view(view) if end is None else end.sheet
     for p in range(view.num_players):
@@ -427,8 +423,12 @@ def table_text(
         # A bot's level goes first when the player's lines would not fit otherwise.
         for label in dict.fromkeys([labels[p], short_label(labels[p])]):
             first = Text()
-            first.append("▶ " if p == view.current_player else "  ", style="bold")
+            to_play = p == view.current_player
+            if not spoken:
+                first.append("▶ " if to_play else "  ", style="bold")
             first.append(label, style="bold" if p == view.player else "")
+            if spoken and to_play:
+                first.append(", " + _("to play"))
             lines = _flow(first, pieces, collection, width)
             if len(lines) <= 2 or p == view.player:
                 break
@@ -437,6 +437,27 @@ def table_text(
             t.append("\n")
     if show_hand:
         t.append_text(hand_text(view, cards, short_label(labels[view.player])))
+    return t
+
+
+def display_text(view: PlayerView, cards: Cards = CODES) -> Text:
+    """The display's line of the table: its slots, the bird deck, the species set aside."""
+    t = Text()
+    apart = cards.spoken
+    t.append(_("DISPLAY"), style="bold underline")
+    # The display's slots line up under the seed column's positions.
+    t.append(" " * max(1, len(_("SEED COLUMN")) + 1 - len(_("DISPLAY"))))
+    for slot, card in enumerate(view.display):
+        t.append(("," if slot and apart else "") + f" {slot + 1}:" + " " * apart, style="dim")
+        if card >= 0:
+            t.append_text(cards.bird(card))
+        else:
+            t.append(_("empty"), style="dim")
+    t.append("   " + _("bird deck {count}").format(count=view.bird_deck_size))
+    if view.removed_birds:
+        gone = sorted({SPECIES[BIRD_SPECIES[b]] for b in view.removed_birds})
+        named = ", ".join(cards.species(code) for code in gone)
+        t.append(" · " + _("{species} set aside").format(species=named), style="dim")
     return t
 
 

@@ -25,14 +25,34 @@ from piepmatz.bots.base import BotMoveError
 from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.actions import ActionKind
 from piepmatz.core.errors import PiepmatzError
+from piepmatz.core.state import COLLECT, DRAW, LAST_HAND
+from piepmatz.core.view import PlayerView
 from piepmatz.i18n import _
 from piepmatz.text.preview import preview
 from piepmatz.text.scoresheet import explain
-from piepmatz.text.words import bot_level, phase_words, reason, rules_words, seat_name, tell
+from piepmatz.text.words import (
+    bot_level,
+    phase_words,
+    reason,
+    rules_words,
+    seat_name,
+    short_label,
+    tell,
+)
 
 from .hints import hint_seed, hint_text
 from .plainlines import rules_lines
-from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
+from .render import (
+    CODES,
+    WORDS,
+    Cards,
+    action_text,
+    display_text,
+    hand_text,
+    score_sheet_text,
+    status_text,
+    table_text,
+)
 from .session import SaveFileError, Session, suggest_save_path
 
 T = TypeVar("T")
@@ -80,6 +100,16 @@ def help_line(number: int, notation: str, headline: str, codes: bool) -> str:
     return f"{number:>3}. {said}{' — ' + headline if headline else ''} ({notation})"
 
 
+def asked_part(view: PlayerView, cards: Cards, label: str) -> str | None:
+    """The part of the table a later decision of a turn is about: the display to draw from,
+    the hand to add a bird or keep two from (None: the status line says it all)."""
+    if view.phase == DRAW:
+        return display_text(view, cards).plain
+    if view.phase in (COLLECT, LAST_HAND):
+        return hand_text(view, cards, short_label(label)).plain
+    return None
+
+
 class TextGame:
     def __init__(
         self,
@@ -120,6 +150,8 @@ class TextGame:
         self.kept = False
         #: Whether the line saying how to answer was printed (before the first prompt).
         self.told_how = False
+        #: The turn and seat the table was last printed whole for.
+        self.tabled: tuple[int, int] | None = None
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -157,13 +189,24 @@ class TextGame:
         for line in rules_lines(self.session.game.state.rules):
             self.say(line)
 
-    def print_table(self, player: int) -> None:
-        view = self.session.view(player)
+    def told_seed(self) -> int | None:
+        """The deal's seed as the status line tells it."""
+        return self.session.game.options.seed
+
+    def print_status(self, player: int, asked: bool = False) -> None:
+        """The line that says the turn and what ``player`` is asked; ``asked``: and the part
+        of the table the question is about (the display to draw from, the hand to add from)."""
         game = self.session.game
-        labels = self.labels()
+        view = self.session.view(player)
         self.say("")
-        self.say(status_text(view, labels, game.state.rules.name, game.options.seed).plain)
-        self.say(table_text(view, labels, cards=self.cards).plain)
+        self.say(status_text(view, self.labels(), game.state.rules.name, self.told_seed()).plain)
+        part = asked_part(view, self.cards, self.labels()[player]) if asked else None
+        if part is not None:
+            self.say(part)
+
+    def print_table(self, player: int) -> None:
+        self.print_status(player)
+        self.say(table_text(self.session.view(player), self.labels(), cards=self.cards).plain)
 
     def print_help(self, player: int) -> None:
         view = self.session.view(player)
@@ -257,10 +300,18 @@ class TextGame:
 
     def turn(self, player: int) -> str | None:
         """A person's decision: the log since the last one, the table, the prompt; the
-        sentence to leave with if they leave."""
+        sentence to leave with if they leave. The table is printed whole at a turn's first
+        decision; a later one in the same turn (add a bird, draw) prints the line that says
+        what it asks, as the log told the move before it (``table`` prints it all): a screen
+        reader reads a dozen lines less."""
         self.viewer = player
         self.print_new_events()
-        self.print_table(player)
+        turn = (self.session.view(player).turn, player)
+        if turn == self.tabled:
+            self.print_status(player, asked=True)
+        else:
+            self.print_table(player)
+            self.tabled = turn
         return self.ask(player)
 
     def keep_game(self) -> bool:

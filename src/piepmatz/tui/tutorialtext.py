@@ -25,7 +25,7 @@ from piepmatz.text.words import Part, tell
 from piepmatz.tutorial import LEARNER, Lesson
 
 from .learning import Progress, load_progress, save_progress
-from .render import score_sheet_text, status_text, table_text
+from .render import score_sheet_text
 from .screens.tutorial import BOT, lesson_session, lesson_text
 from .textmode import TextGame, help_heading, help_line, listed_or_typed
 
@@ -82,13 +82,9 @@ class TutorialText(TextGame):
             self.say(self.told(self.pending))
             self.pending = ()
 
-    def print_table(self, player: int) -> None:
-        """The table as the text game prints it, without a seed: the lesson's deal is fixed."""
-        view = self.session.view(player)
-        labels = self.labels()
-        self.say("")
-        self.say(status_text(view, labels, self.session.game.state.rules.name, None).plain)
-        self.say(table_text(view, labels, cards=self.cards).plain)
+    def told_seed(self) -> None:
+        """None: the lesson's deal is fixed, its seed nothing to the learner."""
+        return None
 
     def print_help(self, player: int) -> None:
         """The moves as the text game lists them, then which of them the lesson asks for."""
