@@ -203,3 +203,32 @@ def test_a_readiness_probe_writes_nothing_to_the_log(
         assert db.current_revision(connection) == db.head_revision()
     engine.dispose()
     assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_a_newer_version_installed_over_a_running_server_is_not_taken_for_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A running server knows the migrations it started with: once a newer version is
+    installed over it (its migration files on disk), it still says which schema it needs, so
+    its readiness fails on the newer schema until it is restarted."""
+    import shutil
+
+    head = db.head_revision()
+    assert head is not None
+    scripts = tmp_path / "migrations"
+    shutil.copytree(Path(db.__file__).parent / "migrations", scripts)
+    newer = f"{int(head) + 1:04d}"
+    (scripts / "versions" / f"{newer}_newer.py").write_text(
+        f'revision = "{newer}"\ndown_revision = "{head}"\nbranch_labels = None\n'
+        "depends_on = None\n\n\ndef upgrade():\n    pass\n\n\ndef downgrade():\n    pass\n"
+    )
+    configure = db._alembic_config
+
+    def installed_over(connection: object = None) -> object:
+        config = configure(connection)  # type: ignore[arg-type]
+        config.set_main_option("script_location", str(scripts))
+        return config
+
+    monkeypatch.setattr(db, "_alembic_config", installed_over)
+    assert db.known_revision(newer), "the files on disk are the newer version's"
+    assert db.head_revision() == head, "the running process keeps the head it started with"

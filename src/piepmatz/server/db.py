@@ -8,6 +8,7 @@ replays each unfinished game (PRODUCT.md principle 6). Tokens are stored only as
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from pathlib import Path
@@ -315,8 +316,11 @@ def _alembic_config(connection: Connection | None = None) -> Any:
     return config
 
 
+@functools.cache
 def head_revision() -> str | None:
-    """The newest migration this version of the server ships."""
+    """The newest migration this version of the server ships: read once, at the process's
+    first look. A newer version installed over a running one does not make it claim the
+    newer schema as its own (its readiness says it is not ready for it)."""
     from alembic.script import ScriptDirectory
 
     head: str | None = ScriptDirectory.from_config(_alembic_config()).get_current_head()
