@@ -91,6 +91,37 @@ def test_numbers_are_written_the_languages_way(browser: Any, server: Any) -> Non
     page.close()
 
 
+def test_your_own_resignation_is_told_to_you_as_yours(browser: Any, server: Any) -> None:
+    """How a game ended names the person who resigned, except to that person: "Bernd (du)
+    hat aufgegeben" read as if somebody else had."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server.site}/rules?lang=de")
+    page.wait_for_selector("article.rules h1")
+    told = page.evaluate(
+        """async () => { const words = await import('/static/tablewords.js');
+          const nameOf = (p) => ['Anna', 'Bernd (du)', 'Cleo'][p];
+          const ending = { how: 'resigned', seat: 1, winners: [0], resigned: [1, 2] };
+          return [words.endingWords(ending, nameOf, 1), words.endingWords(ending, nameOf, 0)]; }"""
+    )
+    mine, theirs = told
+    assert mine == [
+        "Du hast aufgegeben: Anna gewinnt.",
+        "Cleo hat aufgegeben; ein Bot hat weitergespielt.",
+    ]
+    assert theirs[0] == "Bernd (du) hat aufgegeben: Anna gewinnt."
+    ended = {"how": "played_out", "resigned": [0]}
+    alone = page.evaluate(
+        """async (ending) => { const words = await import('/static/tablewords.js');
+          return words.endingWords(ending, (p) => 'X', 0); }""",
+        ended,
+    )
+    assert alone == [
+        "Die Partie wurde zu Ende gespielt.",
+        "Du hast aufgegeben; ein Bot hat für dich weitergespielt.",
+    ]
+    page.close()
+
+
 def test_the_end_shows_every_seed_pile_and_explains_the_score_sheet(
     browser: Any, server: Any
 ) -> None:

@@ -131,11 +131,15 @@ export function endingWords(ending, nameOf, me = null) {
   const names = (seats) => seats.map(nameOf).join(", ");
   const lines = [{
     played_out: _("The game was played out."),
-    resigned: _("{loser} resigned: {winner} wins.", { loser: nameOf(ending.seat), winner: names(ending.winners || []) }),
+    // Your own resignation in the second person: "Bernd (du) hat aufgegeben" read oddly.
+    resigned: ending.seat === me
+      ? _("You resigned: {winner} wins.", { winner: names(ending.winners || []) })
+      : _("{loser} resigned: {winner} wins.", { loser: nameOf(ending.seat), winner: names(ending.winners || []) }),
     aborted: _("The game was aborted: no winner."),
   }[ending.how] || ""];
   for (const seat of ending.resigned || []) {
-    if (ending.how !== "resigned" || seat !== ending.seat) lines.push(_("{name} resigned; a bot played on.", { name: nameOf(seat) }));
+    if (ending.how === "resigned" && seat === ending.seat) continue;
+    lines.push(seat === me ? _("You resigned; a bot played on for you.") : _("{name} resigned; a bot played on.", { name: nameOf(seat) }));
   }
   // Per seat: a list, or an object by seat number.
   for (const [seat, moves] of Object.entries(ending.stood_in || {})) {
