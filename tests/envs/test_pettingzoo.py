@@ -135,6 +135,34 @@ def test_observations_are_the_view_encoded_and_the_mask_the_legal_moves() -> Non
         env.step(rng.choice(state.legal_action_ids()))
 
 
+def test_the_global_state_is_every_seats_observation_for_a_centralised_critic() -> None:
+    """``state()``: each seat's observation in seat order, an opponent's seat included, so
+    every hand is in it; PettingZoo's own state checks pass."""
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    env = piepmatz_v0.raw_env(players=3, opponents={"player_2": "random"})
+    env.reset(seed=7)
+    rng = random.Random(7)
+    for _ in range(40):
+        state = env.state_
+        assert state is not None
+        glued = env.state()
+        assert glued.shape == env.state_space.shape and env.state_space.contains(glued)
+        assert np.array_equal(glued, np.concatenate([encode(view_of(state, p)) for p in range(3)]))
+        for agent in env.agents:
+            seat = int(agent.split("_")[1])
+            size = len(glued) // 3
+            assert np.array_equal(
+                glued[seat * size : (seat + 1) * size], env.observe(agent)["observation"]
+            )
+        env.step(rng.choice(state.legal_action_ids()))
+    wrapped = piepmatz_v0.env(players=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        test_state_space(wrapped.unwrapped)
+        test_state(wrapped, num_cycles=200)
+
+
 def test_rewards_come_at_the_end_and_follow_the_winners() -> None:
     from piepmatz.core.scoring import score
 

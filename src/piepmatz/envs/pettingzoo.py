@@ -179,6 +179,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        #: :meth:`state`'s space: every seat's observation, in seat order.
+        self.state_space = spaces.Box(
+            np.zeros(players * OBSERVATION_SIZE, np.int8),
+            np.tile(OBSERVATION_HIGH, players),
+            dtype=np.int8,
+        )
         self._encoder = Encoder(players, self.rules)
         self._seeds = random.Random()
         self._bot_rng = random.Random()
@@ -231,6 +237,19 @@ class raw_env(AECEnv):  # type: ignore[misc]
         # The encoder was made for this game's player count and rules: skip encode()'s check.
         observation = np.frombuffer(self._encoder.encode_bytes(view_of(state, seat)), np.int8)
         return {"observation": observation, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state for a centralised critic (MAPPO and the like): every seat's
+        observation, opponents' seats included, in seat order (``state_space``). So it holds
+        every hand and every blind seed; the decks' order, which no seat knows, it does not.
+        Never give it to a policy that acts: it is what every player knows, together."""
+        state = self._require_state()
+        return np.concatenate(
+            [
+                np.frombuffer(self._encoder.encode_bytes(view_of(state, seat)), np.int8)
+                for seat in range(self.num_players)
+            ]
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
