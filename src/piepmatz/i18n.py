@@ -94,9 +94,13 @@ def _primary(tag: str) -> str:
 
 
 def choose_language(
-    cli: str | None, environ: Mapping[str, str], accept_language: str | None = None
+    cli: str | None,
+    environ: Mapping[str, str],
+    accept_language: str | None = None,
+    fallback: str = "en",
 ) -> str:
-    """The language to show: ``--lang``, else the environment, else ``Accept-Language``, else en.
+    """The language to show: ``--lang``, else the environment, else ``Accept-Language``, else
+    ``fallback`` (English unless a server's operator chose another).
 
     ``--lang`` must name one of :data:`LANGUAGES` (:class:`UnknownLanguageError` otherwise). In the
     environment the first of ``LANGUAGE`` (a colon-separated list), ``LC_ALL``, ``LC_MESSAGES``
@@ -116,7 +120,7 @@ def choose_language(
         for tag in _accepted(accept_language):
             if _primary(tag) in LANGUAGES:
                 return _primary(tag)
-    return LANGUAGES[0]
+    return fallback
 
 
 def _accepted(header: str) -> list[str]:

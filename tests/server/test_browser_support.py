@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
+from piepmatz.cli import build_parser
 from piepmatz.core import view_of
 from piepmatz.core.cards import BIRD_NAMES
 from piepmatz.core.events import event_from_json
@@ -18,7 +21,7 @@ from piepmatz.server.client import SeatClient
 from piepmatz.server.vocabulary import ErrorCode
 from piepmatz.text.preview import preview
 from piepmatz.text.words import tell
-from serverplay import game_at, get, play_randomly, post, until, ws_url
+from serverplay import game_at, get, play_randomly, post, running_server, until, ws_url
 
 
 def test_a_preview_answers_each_legal_action_as_the_terminal_game_would(server: str) -> None:
@@ -207,6 +210,31 @@ def test_the_rules_follow_the_requests_language(server: str) -> None:
     by_header, by_query = asyncio.run(run())
     assert by_header["lang"] == "cs" and "Pravidla této hry" in by_header["html"]
     assert by_query["lang"] == "de" and "Regeln dieser Partie" in by_query["html"]
+
+
+def test_a_club_server_speaks_its_own_language_to_a_browser_that_asks_for_none(
+    tmp_path: Path,
+) -> None:
+    """``serve --language de``: German for a browser whose languages are none of the game's;
+    a browser's own language, and ``?lang=``, still come first."""
+    with running_server(f"sqlite+aiosqlite:///{tmp_path / 'club.db'}", language="de") as club:
+
+        async def run() -> list[str]:
+            async with httpx.AsyncClient(base_url=f"http://{club}") as http:
+                asked = [
+                    {},
+                    {"accept-language": "fr-FR,fr;q=0.9"},
+                    {"accept-language": "en-GB,en;q=0.8"},
+                    {"accept-language": "cs"},
+                ]
+                said = [(await http.get("/api/rules", headers=h)).json()["lang"] for h in asked]
+                said.append((await http.get("/api/rules?lang=en")).json()["lang"])
+                return said
+
+        assert asyncio.run(run()) == ["de", "de", "en", "cs", "en"]
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--language", "fr"])
+    assert build_parser().parse_args(["serve", "--language", "cs"]).language == "cs"
 
 
 def test_each_connection_hears_the_game_in_its_own_language(server: str) -> None:

@@ -63,6 +63,7 @@ def create_app(
     drain: float = DRAIN,
     accounts: str = "passwords",
     pairing: PairingRules | None = None,
+    language: str = "en",
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
@@ -77,7 +78,8 @@ def create_app(
     (addresses and networks; ``None``: there is no ``/metrics``). When it stops, the bots'
     moves being stored are waited for up to ``drain`` seconds. ``pairing`` is the operator's
     settings of "Find a game" (the wait before bots, the bot; :mod:`.pairing`'s defaults).
-    ``accounts`` is what players may have beside their browser's key (``off``, ``passwords``).
+    ``accounts`` is what players may have beside their browser's key (``off``, ``passwords``);
+    ``language`` the pages' language for a browser that asks for none of the game's.
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -167,7 +169,7 @@ def create_app(
             logs.tell_held_back(stopping=True)
 
     app = FastAPI(title="Piepmatz", lifespan=lifespan)
-    app.add_middleware(LanguageMiddleware)
+    app.add_middleware(LanguageMiddleware, fallback=language)
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(StorageUnavailable)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from piepmatz.args import add_plugin
+from piepmatz.i18n import LANGUAGES
 
 #: What every option's environment variable starts with.
 ENV_PREFIX = "PIEPMATZ_"
@@ -85,6 +86,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         + ", or redefine one: SPEC is live:BASE+INCREMENT[,away=T], turn:PER_MOVE or untimed, "
         "times in seconds or with s, m, h, d (e.g. blitz=live:3m+2s, relaxed=turn:3d); "
         "requests choose paces by name only (repeatable)",
+    )
+    serve.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default=LANGUAGES[0],
+        help="the language of the pages for a browser that asks for none of the game's: "
+        "a club's own (a browser's or a player's choice still comes first) (en)",
     )
     serve.add_argument(
         "--accounts",
@@ -743,6 +751,7 @@ def run_serve(args: argparse.Namespace) -> int:
             drain=args.drain_timeout,
             pairing=pairing,
             accounts=args.accounts,
+            language=args.language,
         )
         # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
         uvicorn.run(

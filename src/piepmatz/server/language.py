@@ -1,5 +1,6 @@
-"""Every request in its own language: ``?lang=``, else ``Accept-Language``, else English; and the
-texts the browser client needs in a language."""
+"""Every request in its own language: ``?lang=``, else ``Accept-Language``, else the server's
+(``serve --language``, English by default); and the texts the browser client needs in a
+language."""
 
 from __future__ import annotations
 
@@ -42,8 +43,9 @@ from .vocabulary import ErrorCode, ReportReason, TableStatus
 _SPECIES_NAME_INDEX = {"en": 0, "de": 1, "cs": 2}
 
 
-def request_language(scope: Scope) -> str:
-    """The language a request is answered in: ``?lang=``, else ``Accept-Language``, else en.
+def request_language(scope: Scope, fallback: str = "en") -> str:
+    """The language a request is answered in: ``?lang=``, else ``Accept-Language``, else
+    ``fallback`` (the server's own).
 
     A WebSocket cannot set headers from a page's script, so its address carries ``?lang=``.
     """
@@ -57,21 +59,23 @@ def request_language(scope: Scope) -> str:
             pass  # the endpoints that take ``lang`` refuse it themselves; the rest fall back
     headers = dict(scope.get("headers") or [])
     accept = headers.get(b"accept-language", b"").decode("latin-1")
-    return choose_language(None, {}, accept or None)
+    return choose_language(None, {}, accept or None, fallback)
 
 
 class LanguageMiddleware:
     """Every request is answered in its own language (texts from the server: errors, the
     replay's sentences); a WebSocket's connection keeps the language it opened with."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, fallback: str = "en") -> None:
         self.app = app
+        #: The language of a request that asks for none of the game's (the operator's choice).
+        self.fallback = check_language(fallback)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        with use_language(request_language(scope)):
+        with use_language(request_language(scope, self.fallback)):
             await self.app(scope, receive, send)
 
 
