@@ -198,3 +198,22 @@ def test_the_program_ends_with_the_process_that_started_it(tmp_path: Path) -> No
     assert done.stdout == "done\n", done.stderr
     (pid,) = set(pids.read_text().split())
     assert not Path(f"/proc/{pid}").exists()
+
+
+def test_a_program_answers_one_line_a_request_and_a_stray_line_is_the_next_answer(
+    tmp_path: Path,
+) -> None:
+    """Lines are read one a request, whatever the program's writes: a line too many (here
+    written with the first answer, in one write) is read as the next answer, and refused."""
+    spec = _program(
+        tmp_path,
+        "first = request['legal'][0]['id']\n"
+        "sys.stdout.write(json.dumps({'action': first}) + '\\nthinking...\\n')\n"
+        "sys.stdout.flush()\n",
+    )
+    bot = make_bot(spec)
+    game = Game.new(players=2, seed=1)
+    view, legal = game.view(game.state.current_player), game.state.legal_action_ids()
+    assert decide(bot, view, legal, random.Random(1)) == min(legal)
+    with pytest.raises(BotMoveError, match=r"answered 'thinking\.\.\.', not a JSON line"):
+        decide(bot, view, legal, random.Random(1))

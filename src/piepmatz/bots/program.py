@@ -34,6 +34,7 @@ import shlex
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -62,6 +63,8 @@ class _Program:
         self.argv = argv
         self.lock = threading.Lock()
         self.process: subprocess.Popen[bytes] | None = None
+        #: What the program wrote past the last line read (the start of its next line).
+        self.pending = b""
 
     def ask(self, request: dict[str, Any]) -> object:
         with self.lock:
@@ -69,12 +72,13 @@ class _Program:
                 self.process = subprocess.Popen(
                     self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
                 )
+                self.pending = b""
             process = self.process
             assert process.stdin is not None and process.stdout is not None
             try:
                 process.stdin.write(json.dumps(request, separators=(",", ":")).encode() + b"\n")
                 process.stdin.flush()
-                line = _read_line(process.stdout, DECISION_TIMEOUT)
+                line = self.read_line(process.stdout, DECISION_TIMEOUT)
             except BrokenPipeError:
                 line = b""
             except ProgramError:
@@ -105,27 +109,25 @@ class _Program:
             process.kill()
             process.wait()
 
-
-def _read_line(stream: IO[bytes], timeout: float) -> bytes:
-    """One line from ``stream`` (``b""`` at its end), waiting at most ``timeout`` seconds."""
-    chunks: list[bytes] = []
-    size = 0
-    with selectors.DefaultSelector() as selector:
-        selector.register(stream, selectors.EVENT_READ)
-        while True:
-            if not selector.select(timeout):
-                raise ProgramError(f"did not answer within {timeout:g} s")
-            chunk = os.read(stream.fileno(), 4096)
-            if not chunk:
-                return b"".join(chunks)
-            newline = chunk.find(b"\n")
-            if newline >= 0:
-                chunks.append(chunk[:newline])
-                return b"".join(chunks) or b" "  # an empty line is an answer, a wrong one
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > MAX_ANSWER:
-                raise ProgramError(f"answered more than {MAX_ANSWER} bytes without a newline")
+    def read_line(self, stream: IO[bytes], timeout: float) -> bytes:
+        """The program's next line (``b""`` at the end of its output), waiting at most
+        ``timeout`` seconds; what it wrote past that line waits for the next decision."""
+        buffer = self.pending
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            selector.register(stream, selectors.EVENT_READ)
+            while b"\n" not in buffer:
+                if len(buffer) > MAX_ANSWER:
+                    raise ProgramError(f"answered more than {MAX_ANSWER} bytes without a newline")
+                if not selector.select(max(0.0, deadline - time.monotonic())):
+                    raise ProgramError(f"did not answer within {timeout:g} s")
+                chunk = os.read(stream.fileno(), 4096)
+                if not chunk:
+                    self.pending = b""
+                    return b""
+                buffer += chunk
+        line, _, self.pending = buffer.partition(b"\n")
+        return line or b" "  # an empty line is an answer, a wrong one
 
 
 def _shown(line: bytes) -> str:
