@@ -221,9 +221,7 @@ def test_resigning_at_two_players_ends_the_game_for_the_other(
     expect(anna.get_by_role("button", name="Yes, resign")).to_have_count(0)
     anna.get_by_role("button", name="Resign").click()
     anna.get_by_role("button", name="Yes, resign").click()
-    expect(anna.locator("#ending")).to_contain_text(
-        "Anna (you) resigned: Ben wins.", timeout=PATIENCE
-    )
+    expect(anna.locator("#ending")).to_contain_text("You resigned: Ben wins.", timeout=PATIENCE)
     expect(ben.locator("#ending")).to_contain_text(
         "Anna resigned: Ben (you) wins.", timeout=PATIENCE
     )

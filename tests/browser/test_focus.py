@@ -190,7 +190,7 @@ def test_the_resign_question_focuses_the_safe_answer(browser: Any, server: Any) 
     # Yes: resigned, and the focus on how the game ended.
     resign.click()
     page.get_by_role("button", name="Yes, resign").click()
-    heading = page.get_by_role("heading", name="Anna (you) resigned: Bot 2 wins.")
+    heading = page.get_by_role("heading", name="You resigned: Bot 2 wins.")
     expect(heading).to_be_visible(timeout=PATIENCE)
     assert page.problems == []
     page.close()
@@ -200,10 +200,10 @@ def test_a_resignation_is_said_and_takes_the_focus(browser: Any, server: Any) ->
     made = server.quick(players=2)
     page = seat_page(browser, server, made)
     send(server.site, made, {"type": "resign"})
-    heading = page.get_by_role("heading", name="Anna (you) resigned: Bot 2 wins.")
+    heading = page.get_by_role("heading", name="You resigned: Bot 2 wins.")
     expect(heading).to_be_focused(timeout=PATIENCE)
     ended = [line for line in said(page) if line.startswith("The game is over.")]
-    assert ended == ["The game is over. Anna (you) resigned: Bot 2 wins."], said(page)
+    assert ended == ["The game is over. You resigned: Bot 2 wins."], said(page)
     assert page.problems == []
     page.close()
 
