@@ -47,14 +47,19 @@ def count_opened(request: Request, site: Site) -> None:
     _count(site.opened, request, f"{site.limits.tables_per_minute:g} tables")
 
 
-def _links(request: Request, opened: Opened) -> dict[str, Any]:
-    """The answer to a table opened: each person's link (the fragment carries the token, which
-    browsers never send) and the spectators'."""
+def _seat_link(request: Request, table: str, seat: int | None, token: str) -> str:
+    """A seat's link to ``table`` (``seat`` None: a spectator's): the fragment carries the
+    token, which browsers never send."""
     base = str(request.base_url).rstrip("/")
+    where = f"seat={seat}&" if seat is not None else ""
+    return f"{base}/play/{table}#{where}token={token}"
+
+
+def _links(request: Request, opened: Opened) -> dict[str, Any]:
+    """The answer to a table opened: each person's link and the spectators'."""
 
     def link(seat: int | None, token: str) -> str:
-        where = f"seat={seat}&" if seat is not None else ""
-        return f"{base}/play/{opened.room.id}#{where}token={token}"
+        return _seat_link(request, opened.room.id, seat, token)
 
     mine = opened.tokens[opened.seat]
     return {
@@ -310,8 +315,7 @@ async def rematch(
         )
     except RoomError as exc:
         raise HTTPException(409, str(exc)) from None
-    base = str(request.base_url).rstrip("/")
-    link = f"{base}/play/{again.id}#seat={seat}&token={token}"
+    link = _seat_link(request, again.id, seat, token)
     return {"table": again.id, "seat": seat, "token": token, "link": link}
 
 
