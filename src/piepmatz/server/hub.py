@@ -217,7 +217,9 @@ class Hub:
             "stopping: games in play here %d (they go on %s), bots stopped thinking %d, bot "
             "moves stored first %d",
             playing,
-            "at another process, or the next start" if self.bus is not None else "at the next start",
+            "at another process, or the next start"
+            if self.bus is not None
+            else "at the next start",
             len(stopped),
             len(storing),
         )
