@@ -217,10 +217,21 @@ def read_documents(path: str | Path) -> list[tuple[str, Any]]:
 
 
 def _read(path: str | Path) -> bytes:
+    """The file's bytes; a file that is not there, or a folder, said in the player's words."""
     try:
         return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise GameFileError(
+            _("cannot read {path}: there is no such file").format(path=path)
+        ) from None
+    except IsADirectoryError:
+        raise GameFileError(
+            _("cannot read {path}: it is a folder; give a game's file in it").format(path=path)
+        ) from None
     except OSError as exc:
-        raise GameFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise GameFileError(
+            _("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+        ) from None
 
 
 def _fetched(link: str | Path) -> bytes:

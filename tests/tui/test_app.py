@@ -78,7 +78,8 @@ async def play_out(app: PiepmatzApp, tui: Any, check: Any = None) -> dict[str, A
                 seen["text"] = tui.text(app)
                 seen["session"] = table_of(app).session
                 return seen
-            await pilot.press("enter")
+            # The hand-off shows the next hand at that person's own key, their seat's number.
+            await pilot.press(screen.key if isinstance(screen, HandoffScreen) else "enter")
     raise AssertionError("the game did not end")
 
 
@@ -172,6 +173,48 @@ def test_hot_seat_hides_the_hand_between_people(tui: Any) -> None:
     assert all(a != b for a, b in itertools.pairwise(handoffs))
     assert len(looks) >= turns - 1  # each turn's end shown to its person before the hand-off
     assert "birds (tiebreak)" in str(seen["text"])
+
+
+def test_the_hand_off_needs_the_next_persons_key_and_may_be_left(tui: Any) -> None:
+    """Enter, pressed on through the turn's last steps, never shows the next hand; another
+    seat's number neither; ``q`` asks to leave, and staying keeps the hand hidden. The next
+    person's number shows it."""
+    session = Session(Game.new(players=3, seed=42, first_player=0), ["human"] * 3)
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await tui.settle(pilot)
+            assert isinstance(app.screen, HandoffScreen)  # the first person's, at the start
+            await pilot.press("1")
+            await tui.settle(pilot)
+            for _ in range(12):  # Player 1's whole turn, and Enter again and again
+                if isinstance(app.screen, HandoffScreen):
+                    break
+                await pilot.press("enter")
+                await tui.settle(pilot)
+            handoff = app.screen
+            assert isinstance(handoff, HandoffScreen)
+            nxt = session.to_act
+            assert nxt != 0 and handoff.key == str(nxt + 1)
+            for key in ("enter", "enter", "enter", "1", "3" if nxt == 1 else "2"):
+                await pilot.press(key)
+                await tui.settle(pilot)
+                assert app.screen is handoff, key
+            text = tui.text(app)
+            assert f"Player {nxt + 1}: press {nxt + 1} to see your hand." in text
+            assert "YOUR HAND" not in text
+            await pilot.press("q")
+            await tui.settle(pilot)
+            assert isinstance(app.screen, ConfirmDialog)
+            await pilot.press("escape")  # stay
+            await tui.settle(pilot)
+            assert app.screen is handoff and "YOUR HAND" not in tui.text(app)
+            await pilot.press(handoff.key)
+            await tui.settle(pilot)
+            assert f"YOUR HAND (Player {nxt + 1})" in tui.text(app)
+
+    asyncio.run(scenario())
 
 
 def test_mouse_click_shows_the_preview_and_a_second_click_plays(tui: Any) -> None:
@@ -687,7 +730,7 @@ def test_quit_asks_first_and_the_kept_game_is_offered_next_time(tui: Any, data_h
     asyncio.run(second_run())
 
 
-def test_a_finished_game_leaves_no_autosave_and_quits_without_asking(
+def test_a_finished_game_is_kept_among_the_saves_and_quits_without_asking(
     tui: Any, data_home: Path
 ) -> None:
     session = Session(Game.new(players=2, seed=9, first_player=0), ["random", "random"])
@@ -705,6 +748,9 @@ def test_a_finished_game_leaves_no_autosave_and_quits_without_asking(
                     break
             assert isinstance(app.screen, EndScreen)
             assert not (data_home / "autosave.json").exists()
+            # The finished game left the autosave for the saves, to be replayed another day.
+            (kept,) = (data_home / "saves").iterdir()
+            assert Session.load(kept).game.actions == session.game.actions
             await pilot.press("escape", "q")
             await pilot.pause()
             assert not app.is_running

@@ -41,7 +41,10 @@ def test_bad_seats_are_named(text: str, message: str) -> None:
 def test_levels_come_first_and_default_falls_back_to_random(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(session_module, "bot_names", lambda: ["hard", "random", "easy", "zeta"])
+    monkeypatch.setattr(
+        session_module, "bot_names", lambda: ["hard", "heuristic", "random", "easy", "zeta"]
+    )
+    # A menu for people offers levels, not the engine's names the levels stand for.
     assert available_bots() == ["easy", "hard", "random", "zeta"]
     assert default_seats(3) == ["human", "random", "random"]
     monkeypatch.setattr(session_module, "bot_names", lambda: ["medium", "random"])

@@ -52,9 +52,16 @@ class SaveFileError(ValueError):
         self.exists = exists
 
 
+#: Bots that the levels stand for under the engine's own names (``medium`` is ``heuristic``,
+#: ``hard`` an ``ismcts`` search): a seat names them (``--seats human,ismcts``), a menu for
+#: people offers their levels.
+ENGINE_NAMES: Final = ("heuristic", "ismcts")
+
+
 def available_bots() -> list[str]:
-    """Registered bot names that need no argument, the levels (easy, medium, hard) first."""
-    names = [n for n in bot_names() if builds_from_name(n)]
+    """The bots a menu offers: the levels (easy, medium, hard) first, then the other bots that
+    need no argument (``random``, ``greedy``, your plugins'), not the levels' engine names."""
+    names = [n for n in bot_names() if builds_from_name(n) and n not in ENGINE_NAMES]
     return [n for n in LEVELS if n in names] + [n for n in names if n not in LEVELS]
 
 
@@ -243,6 +250,15 @@ class Session:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.save(path, replace=True)
+
+    def keep_finished(self) -> Path:
+        """Keep the finished game among the saves (a new file there), so that it can be
+        replayed and reviewed later; its path. ``OSError`` or :class:`SaveFileError` when it
+        cannot be."""
+        path = suggest_save_path(self)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.save(path)
+        return path
 
     def save(self, path: str | Path, replace: bool = False) -> None:
         """Write the save file; an existing file is replaced only with ``replace``, and only

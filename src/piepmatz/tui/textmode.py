@@ -53,7 +53,7 @@ from .render import (
     status_text,
     table_text,
 )
-from .session import SaveFileError, Session, suggest_save_path
+from .session import SaveFileError, Session
 
 T = TypeVar("T")
 
@@ -333,10 +333,8 @@ class TextGame:
         say which commands replay and review it."""
         if not self.records:
             return
-        path = suggest_save_path(self.session)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.session.save(path)
+            path = self.session.keep_finished()
         except (OSError, SaveFileError) as exc:
             self.err.write(_("The game cannot be kept: {reason}").format(reason=exc) + "\n")
             return

@@ -209,7 +209,12 @@ class ChoiceDialog(ModalScreen[int]):
 
 
 class HandoffScreen(ModalScreen[None]):
-    """Hot-seat: hides the table until the next person confirms they are at the keyboard."""
+    """Hot-seat: hides the table until the next person confirms they are at the keyboard.
+
+    They confirm with their seat's number (or the button, reached with Tab or the mouse), never
+    with Enter: the person who just moved, pressing Enter through their turn's last steps,
+    would otherwise show the next hand to themselves. ``q`` leaves the game from here (asked
+    first), without showing a hand."""
 
     DEFAULT_CSS = """
     HandoffScreen { align: center middle; background: $background; }
@@ -219,13 +224,18 @@ class HandoffScreen(ModalScreen[None]):
     HandoffScreen Static { width: 100%; content-align: center middle; }
     HandoffScreen Button { width: 100%; margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("Show my hand"))]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "leave", N_("Quit"))]
+    #: Nothing focused at first: a focused button would take Enter.
+    AUTO_FOCUS = ""
 
-    def __init__(self, label: str, name: str) -> None:
+    def __init__(self, label: str, name: str, seat: int) -> None:
         super().__init__()
         translate_bindings(self)
         self.label = label
         self.person = name
+        #: The key that shows the hand: the seat's number, as people count.
+        self.key = str(seat + 1)
+        self._bindings.bind(self.key, "ready", _("Show my hand"))
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -233,17 +243,24 @@ class HandoffScreen(ModalScreen[None]):
                 Text(_("Pass the keyboard to {player}.").format(player=self.label), style="bold")
             )
             yield Static(_("The hand stays hidden until they are ready."))
+            yield Static(
+                _("{player}: press {key} to see your hand.").format(
+                    player=self.person, key=self.key
+                )
+            )
             yield Button(
                 _("I am {player} — show my hand").format(player=self.person),
                 id="ready",
                 variant="primary",
             )
 
-    def on_mount(self) -> None:
-        self.query_one(Button).focus()
-
     def action_ready(self) -> None:
         self.dismiss(None)
+
+    def action_leave(self) -> None:
+        from .table import TableScreen  # the table opens this screen: imported when asked
+
+        next(s for s in self.app.screen_stack if isinstance(s, TableScreen)).leave(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -41,7 +42,7 @@ class EndScreen(ModalScreen[str | None]):
         Binding("s", "save", N_("Save")),
         Binding("p", "choose('replay')", N_("Replay")),
         Binding("v", "review", N_("Review")),
-        Binding("x", "explain", N_("Explain"), show=False),
+        Binding("x", "explain", N_("Explain")),
         Binding("escape", "choose(None)", N_("Look at the table")),
         Binding("q", "choose('quit')", N_("Quit")),
     ]
@@ -52,6 +53,7 @@ class EndScreen(ModalScreen[str | None]):
         labels: Sequence[str],
         reviewed: int | None = None,
         again: bool = False,
+        kept: Path | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self)
@@ -63,6 +65,8 @@ class EndScreen(ModalScreen[str | None]):
         self.explained = False
         #: An online table with other people: *Play again* with them (``again``).
         self.again = again
+        #: Where the finished game was kept among the saves (said under the sheet).
+        self.kept = kept
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -92,6 +96,14 @@ class EndScreen(ModalScreen[str | None]):
         state = self.session.game.state
         sheet = self.session.game.score()
         text = score_sheet_text(sheet, self.labels)
+        if self.kept is not None:
+            text.append(
+                "\n\n"
+                + _(
+                    "Kept among your saves as {name}: Ctrl+R on the first screen replays it."
+                ).format(name=self.kept.name),
+                style="dim",
+            )
         if not self.explained:
             return text
         for p, label in enumerate(self.labels):

@@ -121,7 +121,7 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(_("Rules"))
                 yield Select(
-                    [(name, name) for name in sorted({*PRESETS, self.rules})],
+                    [(rules_words(name), name) for name in sorted({*PRESETS, self.rules})],
                     value=self.rules,
                     allow_blank=False,
                     id="rules",

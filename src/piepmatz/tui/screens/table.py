@@ -51,7 +51,7 @@ from .widgets import (
 #: How many recent events the log shows again when the seat at the keyboard changes.
 LOG_REWRITE = 40
 LEAVE_QUESTION = N_(
-    "Leave this game? It is kept: the next `piepmatz play` offers to resume it "
+    "Leave this game? It is kept: the next piepmatz play offers to resume it "
     "(or save it under a name first with s)."
 )
 
@@ -108,6 +108,8 @@ class TableScreen(Screen[None]):
         translate_bindings(self)
         self.session = session
         self.bot_delay = bot_delay
+        #: Where the finished game was kept among the saves, or None.
+        self.kept_as: Path | None = None
         #: Where the game is kept after every move (the autosave), or None.
         self.keep = keep
         humans = session.humans
@@ -282,7 +284,8 @@ class TableScreen(Screen[None]):
             self.clear_choices(_("Waiting for {player}…").format(player=session.label(player)))
             self.waiting = True
             self.app.push_screen(
-                HandoffScreen(session.label(player), seat_name(player)), self._handed_off
+                HandoffScreen(session.label(player), seat_name(player), player),
+                self._handed_off,
             )
             return
         self.set_viewer(player)
@@ -353,6 +356,11 @@ class TableScreen(Screen[None]):
             return
         try:
             self.session.keep_in(self.keep)
+            if self.session.state_over:
+                # Over, it leaves the autosave for the saves, to be replayed and reviewed
+                # another day (as the text game keeps it); the score sheet says where.
+                self.keep = None
+                self.kept_as = self.session.keep_finished()
         except (OSError, SaveFileError) as exc:
             self.keep = None  # told once; the game goes on without it
             self.app.notify(
@@ -464,7 +472,9 @@ class TableScreen(Screen[None]):
     def action_score_sheet(self) -> None:
         """The score sheet, at the end of the game and again whenever asked."""
         if self.session.state_over and not isinstance(self.app.screen, EndScreen):
-            self.app.push_screen(EndScreen(self.session, self.labels()), self._ended)
+            self.app.push_screen(
+                EndScreen(self.session, self.labels(), kept=self.kept_as), self._ended
+            )
 
     def on_screen_resume(self) -> None:
         if self.drawn_as is not None and self.drawn_as != self.cards:
