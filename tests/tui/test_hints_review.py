@@ -274,3 +274,34 @@ def test_text_mode_hint(hints: bool, codes: bool) -> None:
     # The action as the person would type it: legal here, and the bot's own choice.
     assert said in [str(a) for a in session.game.state.legal_actions()]
     assert said == str(expected)
+
+
+def test_a_hot_seat_end_screen_reviews_each_person_in_turn(
+    tui: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two people at one screen: the first Review grades Player 1, the next Player 2, then
+    Player 1 again (the review at the end graded the first person only)."""
+    monkeypatch.setattr(review_module, "ITERATIONS", 2)
+    session = Session(Game.new(players=2, seed=9, first_player=0), ["human", "human"])
+    while not session.state_over:
+        session.apply(session.game.state.legal_action_ids()[0])
+
+    async def scenario() -> None:
+        app = PiepmatzApp(session=session, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(20):
+                await tui.settle(pilot)
+                if isinstance(app.screen, EndScreen):
+                    break
+            assert isinstance(app.screen, EndScreen)
+            reviewed = []
+            for _ in range(3):
+                await pilot.press("v")
+                await tui.settle(pilot)
+                assert isinstance(app.screen, ReviewScreen)
+                reviewed.append(app.screen.player)
+                await pilot.press("escape")
+                await tui.settle(pilot)
+            assert reviewed == [0, 1, 0]
+
+    asyncio.run(scenario())

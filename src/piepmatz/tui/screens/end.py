@@ -67,6 +67,8 @@ class EndScreen(ModalScreen[str | None]):
         self.again = again
         #: Where the finished game was kept among the saves (said under the sheet).
         self.kept = kept
+        #: Reviews opened here: at a hot-seat table, the next is the next person's.
+        self.reviews = 0
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -133,9 +135,14 @@ class EndScreen(ModalScreen[str | None]):
             self.dismiss("again")
 
     def action_review(self) -> None:
-        """The game reviewed for the person at the table (the first, at a hot-seat table)."""
-        humans = self.session.humans
-        player = self.reviewed if self.reviewed is not None else humans[0] if humans else 0
+        """The game reviewed for the person at the table; at a hot-seat table, for each person
+        in turn, one more each time it is asked."""
+        humans = self.session.humans or [0]
+        if self.reviewed is not None:
+            player = self.reviewed
+        else:
+            player = humans[self.reviews % len(humans)]
+            self.reviews += 1
         self.app.push_screen(ReviewScreen(self.session.game, player, self.labels))
 
     def action_save(self) -> None:
