@@ -145,9 +145,24 @@ def late_in_the_game(state: State) -> bool:
     return state.turn >= 25 and state.current_player == 0 and state.phase == PLAY
 
 
+async def until_screen(
+    app: Any, pilot: Pilot[Any], kind: type, press: str | None = None, tries: int = 50
+) -> Any:
+    """The app's screen once it is a ``kind`` (asserted), settling between looks and pressing
+    ``press`` (if given) while it is not yet."""
+    for _ in range(tries):
+        await settle(pilot)
+        if isinstance(app.screen, kind):
+            return app.screen
+        if press is not None:
+            await pilot.press(press)
+    raise AssertionError(f"never a {kind.__name__}: still {type(app.screen).__name__}")
+
+
 class Tui:
     rendered = staticmethod(rendered)
     settle = staticmethod(settle)
+    until_screen = staticmethod(until_screen)
     text = staticmethod(screen_text)
     size = SIZE
 

@@ -742,11 +742,7 @@ def test_a_finished_game_is_kept_among_the_saves_and_quits_without_asking(
     async def scenario() -> None:
         app = PiepmatzApp(session=session, bot_delay=0)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(50):
-                await tui.settle(pilot)
-                if isinstance(app.screen, EndScreen):
-                    break
-            assert isinstance(app.screen, EndScreen)
+            await tui.until_screen(app, pilot, EndScreen)
             assert not (data_home / "autosave.json").exists()
             # The finished game left the autosave for the saves, to be replayed another day.
             (kept,) = (data_home / "saves").iterdir()

@@ -38,11 +38,7 @@ def test_the_end_of_a_game_keeps_its_score_sheet_at_hand(tui: Any) -> None:
             await tui.settle(pilot)
             await pilot.press("l", "l")  # the log looked at, and hidden again while play goes on
             # Enter through the last hand, and on: the sheet stays (no new game started).
-            for _press in range(30):
-                await tui.settle(pilot)
-                if isinstance(app.screen, EndScreen):
-                    break
-                await pilot.press("enter")
+            await tui.until_screen(app, pilot, EndScreen, press="enter", tries=30)
             await pilot.press("enter", "enter", "enter")
             await tui.settle(pilot)
             assert isinstance(app.screen, EndScreen)

@@ -154,12 +154,7 @@ def test_the_end_screen_reviews_the_game_move_by_move(
     async def scenario() -> None:
         app = PiepmatzApp(session=session, bot_delay=0)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(50):
-                await tui.settle(pilot)
-                if isinstance(app.screen, EndScreen):
-                    break
-                await pilot.press("enter")
-            assert isinstance(app.screen, EndScreen)
+            await tui.until_screen(app, pilot, EndScreen, press="enter")
             expected = list(decisions(session.game, 0))  # the last hand included
             await pilot.press("v")
             await tui.settle(pilot)
@@ -289,11 +284,7 @@ def test_a_hot_seat_end_screen_reviews_each_person_in_turn(
     async def scenario() -> None:
         app = PiepmatzApp(session=session, bot_delay=0)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(20):
-                await tui.settle(pilot)
-                if isinstance(app.screen, EndScreen):
-                    break
-            assert isinstance(app.screen, EndScreen)
+            await tui.until_screen(app, pilot, EndScreen)
             reviewed = []
             for _ in range(3):
                 await pilot.press("v")

@@ -66,13 +66,7 @@ def test_a_whole_game_in_the_terminal_game(tui: Any, language: None, lang: str) 
             assert re.search(r"(Ko|Hý|Pě|Zv|Vr|St|Am|Gi|Go)\d[♂♀]", shown), shown
             english = ["Bl", "Bu", "Ch", "Gr", "Sp", "Ye"] if lang == "cs" else ["Bl", "Ch", "Ye"]
             assert not re.search(rf"\b({'|'.join(english)})\d[♂♀]", shown), shown
-            for _ in range(600):
-                await tui.settle(pilot)
-                if isinstance(app.screen, EndScreen):
-                    break
-                await pilot.press("enter")
-            else:
-                raise AssertionError("the game did not end")
+            await tui.until_screen(app, pilot, EndScreen, press="enter", tries=600)
             text = tui.text(app) + tui.rendered(app)
             for word in WORDS[lang]["end"]:
                 assert word in text
