@@ -4,7 +4,7 @@
 import { h, ruleLink } from "./dom.js";
 import { bird, birdLabel, botLevel, feeder, miniBird, SPECIES_CODES } from "./cards.js";
 import { _, birdOf, feederOf, ngettext, speciesName } from "./i18n.js";
-import { absentWords } from "./tablewords.js";
+import { absentWords, winnersWords } from "./tablewords.js";
 
 function phaseTag(phase) {
   return {
@@ -318,7 +318,7 @@ export function drawScores(model, result, spec, explained = null) {
   const winners = result.winners.map((w) => seatName(model, w));
   return h("section", { class: "scores", "aria-label": _("score sheet") },
     // The focus comes here when a game ends (tabindex -1: by script only).
-    h("h2", { id: "result-title", tabindex: -1 }, winners.length > 1 ? _("Shared win: {names}", { names: winners.join(", ") }) : _("{name} wins", { name: winners[0] })),
+    h("h2", { id: "result-title", tabindex: -1 }, winnersWords(winners)),
     result.tiebreak ? h("p", {}, _("The totals tied: the most birds in the collection decided."), " ", ruleLink(spec, "E5", _("The rule"))) : null,
     h("table", { class: "sheet" },
       h("thead", {}, h("tr", {}, h("td", {}, ""), players.map((r) => h("th", { scope: "col", class: result.winners.includes(r.player) ? "winner" : "" }, seatName(model, r.player))))),

@@ -5,7 +5,7 @@ import { deadEnd } from "./dom.js";
 import { _ } from "./i18n.js";
 import { seatName } from "./board.js";
 import { showJoin } from "./invites.js";
-import { endingWords } from "./tablewords.js";
+import { endingWords, winnersWords } from "./tablewords.js";
 
 const lobby = () => ({ text: _("Lobby"), href: `/${location.search}`, id: "to-lobby" });
 const myGames = () => ({ text: _("My games"), href: `/games${location.search}`, id: "to-games" });
@@ -70,7 +70,7 @@ export function gameOver(page) {
   const nameOf = names(page);
   const winners = (info.ending?.winners || []).map(nameOf);
   const won = info.ending?.how === "played_out" && winners.length
-    ? winners.length > 1 ? _("Shared win: {names}", { names: winners.join(", ") }) : _("{name} wins", { name: winners[0] }) : null;
+    ? winnersWords(winners) : null;
   return deadEnd(_("The game at table {table} is over", { table: page.id }),
     [...(info.ending ? endingWords(info.ending, nameOf) : []), won],
     [replay(page.id), lobby(), myGames()]);

@@ -11,7 +11,7 @@ import { endingBox, ending, renderSeatControls, renderStoodIn, standingIn } from
 import { choiceAt, focusKey, markHint, optionKey, renderDecision, renderHand, restoreFocus, renderWaiting } from "./decision.js";
 import { rememberTable, showJoin } from "./invites.js";
 import { badLink, missingTable, noSeat } from "./deadends.js";
-import { announcement, endingWords, hintText, presetShort, prompt, refusal } from "./tablewords.js";
+import { announcement, endingWords, hintText, presetShort, prompt, refusal, winnersWords } from "./tablewords.js";
 import { logLine, rovingLog } from "./why.js";
 import { banned, peoplePanel } from "./moderation.js";
 
@@ -584,8 +584,7 @@ class TablePage {
     // A resignation or an abort: its sentence says who won, if anyone.
     const lines = found && found.how !== "played_out" ? endingWords(found, (p) => this.nameOf(p), this.store.seat).slice(0, 1) : [];
     if (result) {
-      const winners = result.winners.map((p) => this.nameOf(p));
-      lines.push(`${winners.length > 1 ? _("Shared win: {names}", { names: winners.join(", ") }) : _("{name} wins", { name: winners[0] })}.`);
+      lines.push(`${winnersWords(result.winners.map((p) => this.nameOf(p)))}.`);
       const mine = result.players.find((r) => r.player === this.store.seat);
       // The place in E5's order, the total then the birds, as the server's scoring ranks them.
       const place = mine && 1 + result.players.filter((r) => r.total > mine.total || (r.total === mine.total && r.birds > mine.birds)).length;

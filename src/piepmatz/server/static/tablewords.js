@@ -3,6 +3,11 @@
 import { botLevel } from "./cards.js";
 import { _, formatNumber, formatPercent, ngettext } from "./i18n.js";
 
+/** Who won, from their names: "Anna wins", or "Shared win: Anna, Ben". */
+export function winnersWords(names) {
+  return names.length > 1 ? _("Shared win: {names}", { names: names.join(", ") }) : _("{name} wins", { name: names[0] });
+}
+
 /** A preset of the rules (its name is the server's id) in words, wherever people read it. */
 export function presetWords(name) {
   return { standard: _("standard (the published game)"), overview: _("overview (the English overview)") }[name] || name;

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, Static
 
 from piepmatz.core import PlayerView, score_view
@@ -27,6 +27,9 @@ from .widgets import (
     preview_text,
     translate_bindings,
 )
+
+if TYPE_CHECKING:
+    from .table import TableScreen
 
 #: Each dialog's title (after it, who decides) and why it asks (translated when shown).
 DIALOG_TEXT = {
@@ -188,9 +191,7 @@ class ChoiceDialog(ModalScreen[int]):
         self._show_hint()
 
     def action_codes(self) -> None:
-        from .table import TableScreen  # the table opens this dialog: imported when asked
-
-        next(s for s in self.app.screen_stack if isinstance(s, TableScreen)).action_codes()
+        table_below(self).action_codes()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:
@@ -203,9 +204,15 @@ class ChoiceDialog(ModalScreen[int]):
             self.dismiss(int(event.option.id))
 
     def action_hint(self) -> None:
-        from .table import TableScreen  # the table opens this dialog: imported when asked
+        table_below(self).action_hint()
 
-        next(s for s in self.app.screen_stack if isinstance(s, TableScreen)).action_hint()
+
+def table_below(screen: Screen[Any]) -> TableScreen:
+    """The table screen under ``screen`` (a dialog or the hand-off it opened), whose keys
+    ``screen`` passes on."""
+    from .table import TableScreen  # the table opens these screens: imported when asked
+
+    return next(s for s in screen.app.screen_stack if isinstance(s, TableScreen))
 
 
 class HandoffScreen(ModalScreen[None]):
@@ -258,9 +265,7 @@ class HandoffScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_leave(self) -> None:
-        from .table import TableScreen  # the table opens this screen: imported when asked
-
-        next(s for s in self.app.screen_stack if isinstance(s, TableScreen)).leave(None)
+        table_below(self).leave(None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)
