@@ -25,7 +25,7 @@ from piepmatz.server import archive, db
 from piepmatz.server.app import create_app
 from piepmatz.server.client import SeatClient
 from piepmatz.server.clocks import Clock
-from piepmatz.server.hub import Hub
+from piepmatz.server.hub import Hub, new_table_id
 from piepmatz.server.limits import Limits
 from piepmatz.server.pace import PaceRoster
 from piepmatz.server.pool import BotPool
@@ -198,7 +198,7 @@ async def open_room(
     """A table held by ``at`` with people (named) and bots in ``kinds``: playing, or waiting
     while the people's seats in ``free`` are not taken."""
     room = Room(
-        new_token()[:12],
+        new_table_id(),  # as the server draws one: never a leading "-"
         new_game(len(kinds), rules, seed),
         [
             Seat(k, f"P{i}" if k == "human" and i not in free else None, token_hash(new_token()))
