@@ -7,7 +7,8 @@ game's link (its table, its replay), whose record the server gives.
 same answer and the same message whichever command reads it. A game of a JSON-lines file is
 numbered by its tournament index, else by its place in the file from 0 (:func:`game_number`).
 
-The save file is a small versioned wrapper around the engine's record, with who sat where:
+The save file is a small versioned wrapper around the engine's record, with who sat where (and
+the people's names, ``names``, when they gave them):
 
 >>> from piepmatz.core import Game
 >>> doc = save_doc(Game.new(players=2, seed=5), ["human", "random"], hints=True)
@@ -22,6 +23,7 @@ from __future__ import annotations
 import re
 import socket
 import ssl
+import unicodedata
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -68,6 +70,9 @@ class Saved:
     game: Game
     seats: list[str]
     hints: bool
+    #: Each seat's person's name, as the table was told it (None: a bot, or a person unnamed,
+    #: who is "Player N").
+    names: list[str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -130,10 +135,37 @@ def read_ending(doc: Any, game: Game) -> dict[str, Any] | None:
     return dict(ending)
 
 
-def seat_label(seats: Sequence[str], player: int) -> str:
+#: The longest name a person at a terminal's table may give (as an online display name).
+MAX_NAME: Final = 32
+
+
+def person_name(text: str) -> str | None:
+    """A person's name as typed for a seat: trimmed, None when empty; ``ValueError`` (in the
+    player's words) for one too long or holding what a terminal would act on, not show.
+
+    >>> person_name("  Anna "), person_name(""), person_name("Zoë")
+    ('Anna', None, 'Zoë')
+    """
+    name = unicodedata.normalize("NFC", text).strip()
+    if not name:
+        return None
+    if shown(name) != name:
+        raise ValueError(_("a name is plain text on one line: {name!r} is not").format(name=name))
+    if len(name) > MAX_NAME:
+        raise ValueError(
+            _("a name has at most {count} characters: {name!r} has {length}").format(
+                count=MAX_NAME, name=name, length=len(name)
+            )
+        )
+    return name
+
+
+def seat_label(seats: Sequence[str], player: int, name: str | None = None) -> str:
+    """A seat of a game at one terminal: a person's ``name`` when they gave one, "Player 2
+    (person)" when not, "Player 3 (medium bot)"."""
     kind = seats[player]
     if kind == HUMAN:
-        return _("{seat} (person)").format(seat=seat_name(player))
+        return name or _("{seat} (person)").format(seat=seat_name(player))
     return _("{seat} ({bot} bot)").format(seat=seat_name(player), bot=bot_level(kind))
 
 
@@ -151,15 +183,21 @@ def seat_labels(
     return [seat_label(seats, p) if seats else seat_name(p) for p in range(players)]
 
 
-def save_doc(game: Game, seats: Sequence[str], hints: bool) -> dict[str, Any]:
-    """The save document of a game and its seats (what :func:`read_save` reads)."""
-    return {
+def save_doc(
+    game: Game, seats: Sequence[str], hints: bool, names: Sequence[str | None] | None = None
+) -> dict[str, Any]:
+    """The save document of a game and its seats (what :func:`read_save` reads); ``names``,
+    the people's, only when someone gave one (a save without them reads as before)."""
+    doc = {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
         "seats": list(seats),
         "hints": hints,
         "record": game.record(),
     }
+    if names is not None and any(names):
+        doc["names"] = list(names)
+    return doc
 
 
 def read_save(doc: Any) -> Saved:
@@ -180,7 +218,31 @@ def read_save(doc: Any) -> Saved:
     game = _replayed(doc.get("record"))
     if len(seats) != game.options.players:
         raise GameFileError(f"{len(seats)} seats for a {game.options.players}-player game")
-    return Saved(game, list(seats), hints)
+    return Saved(game, list(seats), hints, _save_names(doc.get("names"), seats))
+
+
+def _save_names(names: Any, seats: list[str]) -> list[str | None] | None:
+    """A save's people's names: one a seat, a person's (or null, a bot's too)."""
+    if names is None:
+        return None
+    fits = isinstance(names, list) and len(names) == len(seats)
+    if fits:
+        try:
+            names = [
+                person_name(n) if isinstance(n, str) and kind == HUMAN else n
+                for n, kind in zip(names, seats, strict=True)
+            ]
+        except ValueError:
+            fits = False
+    if not fits or any(
+        n is not None and (kind != HUMAN or not isinstance(n, str))
+        for n, kind in zip(names, seats, strict=True)
+    ):
+        raise GameFileError(
+            f"the save's names must be a list of its {len(seats)} seats, a person's name "
+            f"(at most {MAX_NAME} characters, one line) or null"
+        )
+    return list(names)
 
 
 def _replayed(record: Any) -> Game:
@@ -330,7 +392,11 @@ def _game_of(doc: Any) -> tuple[Game, list[str] | None, list[str] | None]:
     kind = doc.get("format") if isinstance(doc, dict) else None
     if kind == SAVE_FORMAT:
         saved = read_save(doc)
-        return saved.game, saved.seats, None
+        if saved.names is None:
+            return saved.game, saved.seats, None
+        # As an online record's: the bots keep the seats' own names.
+        people = [n or seat_name(p) for p, n in enumerate(saved.names)]
+        return saved.game, saved.seats, people
     if kind != RECORD_FORMAT:
         raise GameFileError(
             f"not a game record (format {RECORD_FORMAT!r}) or a save (format {SAVE_FORMAT!r})"
@@ -482,6 +548,7 @@ def replay_text(loaded: Loaded, out: TextIO) -> None:
 
 __all__ = [
     "HUMAN",
+    "MAX_NAME",
     "SAVE_FORMAT",
     "SAVE_VERSION",
     "TABLE_LINK",
@@ -492,6 +559,7 @@ __all__ = [
     "list_games",
     "load_game",
     "load_save",
+    "person_name",
     "read_documents",
     "read_save",
     "refusal",

@@ -44,6 +44,7 @@ from .session import (
     Session,
     autosave_path,
     data_dir,
+    default_seats,
     load_kept,
     suggest_save_path,
 )
@@ -93,6 +94,7 @@ class PiepmatzApp(App[None]):
         self,
         session: Session | None = None,
         seats: Sequence[str] | None = None,
+        names: Sequence[str | None] | None = None,
         rules: str = "standard",
         seed: int | None = None,
         bot_delay: float = 0.6,
@@ -109,6 +111,9 @@ class PiepmatzApp(App[None]):
         #: Whether a new table allows hints (``--no-hints`` turns them off).
         self.hints = hints
         self.seats = list(seats) if seats else None
+        #: The people's names (``--names``): with ``seats``, one a seat; without, the first
+        #: seats' on the new-game screen.
+        self.names = list(names) if names else None
         self.rules = rules
         self.seed = seed
         self.bot_delay = bot_delay
@@ -148,8 +153,14 @@ class PiepmatzApp(App[None]):
         elif self.session is not None:
             self.push_screen(self._table(self.session))
         elif self.seats is not None:
-            session = Session.new(self.seats, self.rules, self.seed, hints=self.hints)
+            session = Session.new(
+                self.seats, self.rules, self.seed, hints=self.hints, names=self.names
+            )
             self.push_screen(self._table(session))
+        elif self.names is not None:
+            people = len(self.names)
+            seats = default_seats(max(3, people), people)
+            self.push_screen(self._new_game_screen(self.rules, self.seed, seats, self.names))
         else:
             self.push_screen(self._new_game_screen(self.rules, self.seed))
 
@@ -186,11 +197,17 @@ class PiepmatzApp(App[None]):
     def _table(self, session: Session) -> TableScreen:
         return TableScreen(session, self.bot_delay, self.keep)
 
-    def _new_game_screen(self, rules: str, seed: int | None) -> NewGameScreen:
+    def _new_game_screen(
+        self,
+        rules: str,
+        seed: int | None,
+        seats: Sequence[str] | None = None,
+        names: Sequence[str | None] | None = None,
+    ) -> NewGameScreen:
         """The first screen; it offers the lesson first to someone who has not played here."""
         kept = load_kept(self.keep)
         newcomer = kept is None and not load_progress(self.learning).played
-        return NewGameScreen(rules, seed, kept, offer_lesson=newcomer)
+        return NewGameScreen(rules, seed, kept, newcomer, seats, names)
 
     def _lesson(self) -> TutorialScreen:
         """The lesson where it was left (from the start once it was finished)."""
@@ -226,7 +243,7 @@ class PiepmatzApp(App[None]):
     def on_new_game(self, message: NewGame) -> None:
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        self.switch_screen(self._new_game_screen(message.rules, None))
+        self.switch_screen(self._new_game_screen(message.rules, None, message.seats, message.names))
 
     def on_play_again(self, message: PlayAgain) -> None:
         from .screens.online import OnlineTableScreen

@@ -25,6 +25,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--seats",
         help="who sits where, e.g. human,easy,hard (2-4 seats; 'human' or a bot name)",
     )
+    play.add_argument(
+        "--names",
+        metavar="NAME,NAME",
+        help="the people's names, in seat order, e.g. Anna,Petr (default: Player 1, Player 2)",
+    )
     play.add_argument("--players", type=int, choices=(2, 3, 4), help="number of seats")
     play.add_argument(
         "--bots",
@@ -129,7 +134,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 #: What a new game is made from; a saved game brings its own.
-_NEW_GAME_OPTIONS = ("seats", "players", "bots", "rules", "seed")
+_NEW_GAME_OPTIONS = ("seats", "names", "players", "bots", "rules", "seed")
 
 
 def _seats(args: argparse.Namespace) -> list[str] | None:
@@ -149,6 +154,38 @@ def _seats(args: argparse.Namespace) -> list[str] | None:
     return [HUMAN] + [bots[i % len(bots)] for i in range(players - 1)]
 
 
+def _names(text: str | None, seats: list[str] | None) -> list[str | None] | None:
+    """``--names Anna,Petr``: the people's names, one a seat (a bot's seat has none). Without
+    ``seats`` the names are the first seats', for the table still to be chosen."""
+    from piepmatz.i18n import _
+    from piepmatz.records import HUMAN
+
+    from .session import SeatError, seat_names
+
+    if text is None:
+        return None
+    given = [part.strip() for part in text.split(",")]
+    if seats is None:
+        if len(given) > 4:
+            raise SeatError(
+                _("--names gives {count} names: a game has 2, 3 or 4 seats").format(
+                    count=len(given)
+                )
+            )
+        return seat_names([HUMAN] * len(given), given)
+    people = [p for p, seat in enumerate(seats) if seat == HUMAN]
+    if len(given) > len(people):
+        raise SeatError(
+            _("--names gives {count} names, but {people} people sit at this table").format(
+                count=len(given), people=len(people)
+            )
+        )
+    names: list[str | None] = [None] * len(seats)
+    for p, name in zip(people, given, strict=False):
+        names[p] = name
+    return seat_names(seats, names)
+
+
 def run_play(args: argparse.Namespace) -> int:
     from piepmatz.bots.plugins import PluginError, load_plugins
 
@@ -159,6 +196,12 @@ def run_play(args: argparse.Namespace) -> int:
         )
         return 2
     if args.server or args.join or args.link or args.list or args.find:
+        if args.names is not None:
+            sys.stderr.write(
+                "piepmatz play: argument --names: names the people at one terminal; "
+                "at a server each person gives their own (--name)\n"
+            )
+            return 2
         return run_online(args)
     from piepmatz.records import GameFileError, load_game
 
@@ -180,6 +223,7 @@ def run_play(args: argparse.Namespace) -> int:
     rules = args.rules or "standard"
     try:
         seats = _seats(args)
+        names = _names(args.names, seats)
         session: Session | None = None
         if args.resume:
             session = Session.load(args.resume)
@@ -200,8 +244,11 @@ def run_play(args: argparse.Namespace) -> int:
             replay_text(replay, sys.stdout)
             return 0
         if session is None:
-            seats = seats or default_seats()
-            session = Session.new(seats, rules, args.seed, hints=not args.no_hints)
+            if seats is None:  # one person against bots, or the people --names names
+                people = len(names) if names else 1
+                seats = default_seats(max(3, people), people)
+                names = names and names + [None] * (len(seats) - people)
+            session = Session.new(seats, rules, args.seed, hints=not args.no_hints, names=names)
         delay = 0.0 if args.delay is None else args.delay
         # Kept after every move where the full-screen game keeps it (Ctrl+C loses nothing).
         text = TextGame(
@@ -232,6 +279,7 @@ def run_play(args: argparse.Namespace) -> int:
         app = PiepmatzApp(
             session=session,
             seats=seats,
+            names=names,
             rules=rules,
             seed=args.seed,
             bot_delay=delay,

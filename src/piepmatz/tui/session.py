@@ -29,7 +29,17 @@ from piepmatz.bots.base import BotMoveError, bot_rngs, decide
 from piepmatz.core import Game, PlayerView, dump_json, view_of
 from piepmatz.core.events import Event
 from piepmatz.i18n import _
-from piepmatz.records import HUMAN, GameFileError, Saved, load_save, read_save, save_doc, seat_label
+from piepmatz.records import (
+    HUMAN,
+    GameFileError,
+    Saved,
+    load_save,
+    person_name,
+    read_save,
+    save_doc,
+    seat_label,
+)
+from piepmatz.text.words import seat_name
 
 #: The levels the new-game screen offers first, in this order, when the bots package has them.
 LEVELS: Final = ("easy", "medium", "hard")
@@ -69,9 +79,10 @@ def default_bot() -> str:
     return PREFERRED_BOT if PREFERRED_BOT in bot_names() else FALLBACK_BOT
 
 
-def default_seats(players: int = 3) -> list[str]:
-    """One person against bots: the game ``piepmatz play`` starts on a bare Enter."""
-    return [HUMAN] + [default_bot()] * (players - 1)
+def default_seats(players: int = 3, people: int = 1) -> list[str]:
+    """One person against bots: the game ``piepmatz play`` starts on a bare Enter; or
+    ``people`` in the first seats."""
+    return [HUMAN] * people + [default_bot()] * (players - people)
 
 
 def check_seat(spec: str) -> str:
@@ -92,6 +103,30 @@ def parse_seats(text: str) -> list[str]:
     if not 2 <= len(seats) <= 4:
         raise SeatError(f"a game has 2, 3 or 4 seats, not {len(seats)} ({text!r})")
     return seats
+
+
+def seat_names(seats: Sequence[str], names: Sequence[str | None] | None) -> list[str | None]:
+    """The people's names, one a seat, checked (:func:`~piepmatz.records.person_name`): a
+    bot's seat has none; :class:`SeatError` for a name that cannot be one, or on a bot's seat.
+
+    >>> seat_names(["human", "easy", "human"], [" Anna", None, ""])
+    ['Anna', None, None]
+    """
+    if names is None:
+        return [None] * len(seats)
+    if len(names) != len(seats):
+        raise SeatError(f"{len(names)} names for {len(seats)} seats")
+    checked: list[str | None] = []
+    for p, (seat, name) in enumerate(zip(seats, names, strict=True)):
+        try:
+            checked.append(person_name(name) if name is not None else None)
+        except ValueError as exc:
+            raise SeatError(f"{seat_name(p)}: {exc}") from None
+        if checked[-1] is not None and seat != HUMAN:
+            raise SeatError(
+                _("{seat} is a bot's: only a person's seat takes a name").format(seat=seat_name(p))
+            )
+    return checked
 
 
 def data_dir() -> Path:
@@ -140,11 +175,14 @@ class Session:
         seats: Sequence[str],
         bot_seed: int | None = None,
         hints: bool = True,
+        names: Sequence[str | None] | None = None,
     ) -> None:
         if len(seats) != game.options.players:
             raise SeatError(f"{len(seats)} seats for a {game.options.players}-player game")
         self.game = game
         self.seats = [check_seat(s) for s in seats]
+        #: The people's names, one a seat (None: a bot, or a person who gave none).
+        self.names = seat_names(self.seats, names)
         #: Whether the people at this table may ask the bot for hints.
         self.hints = hints
         base = game.options.seed if bot_seed is None else bot_seed
@@ -161,9 +199,11 @@ class Session:
         rules: str = "standard",
         seed: int | None = None,
         hints: bool = True,
+        names: Sequence[str | None] | None = None,
     ) -> Session:
-        """A new game; ``rules`` a preset, optionally with flags (``standard:last_hand=false``)."""
-        return cls(new_game(len(seats), rules, seed), seats, hints=hints)
+        """A new game; ``rules`` a preset, optionally with flags (``standard:last_hand=false``);
+        ``names`` the people's, one a seat (see :func:`seat_names`)."""
+        return cls(new_game(len(seats), rules, seed), seats, hints=hints, names=names)
 
     # ------------------------------------------------------------------ who acts
 
@@ -187,7 +227,17 @@ class Session:
         return view_of(self.game.state, player)
 
     def label(self, player: int) -> str:
-        return seat_label(self.seats, player)
+        return seat_label(self.seats, player, self.names[player])
+
+    def name(self, player: int) -> str:
+        """A person as the table calls them: their name, else "Player 2"."""
+        return self.names[player] or seat_name(player)
+
+    @property
+    def called(self) -> list[str] | None:
+        """Each seat as the log's sentences name it, once a person has a name (else None:
+        "Player N" throughout)."""
+        return [self.name(p) for p in range(len(self.seats))] if any(self.names) else None
 
     # ------------------------------------------------------------------ moves
 
@@ -227,7 +277,7 @@ class Session:
     # ------------------------------------------------------------------ save and resume
 
     def save_doc(self) -> dict[str, Any]:
-        return save_doc(self.game, self.seats, self.hints)
+        return save_doc(self.game, self.seats, self.hints, self.names)
 
     @classmethod
     def from_doc(cls, doc: Any) -> Session:
@@ -238,7 +288,7 @@ class Session:
     @classmethod
     def _seated(cls, saved: Saved, where: str = "") -> Session:
         try:
-            return cls(saved.game, saved.seats, hints=saved.hints)
+            return cls(saved.game, saved.seats, hints=saved.hints, names=saved.names)
         except SeatError as exc:
             raise GameFileError(f"{where}{exc}") from None
 

@@ -35,7 +35,6 @@ from piepmatz.text.words import (
     phase_words,
     reason,
     rules_words,
-    seat_name,
     short_label,
     tell,
 )
@@ -176,13 +175,13 @@ class TextGame:
         view = self.session.view(self.viewer)
         events = view.events or ()
         for event in events[self.shown :]:
-            self.say(tell(event))
+            self.say(tell(event, self.session.called))
         self.shown = len(events)
 
     def print_log(self, player: int) -> None:
         """The whole log so far, as ``player`` may read it."""
         for event in self.session.view(player).events or ():
-            self.say(tell(event))
+            self.say(tell(event, self.session.called))
 
     def print_rules(self) -> None:
         """The player's guide and the rules in play, as the rules screen shows them."""
@@ -399,7 +398,7 @@ class TextGame:
                 )
             )
         while True:
-            self.out.write(f"{seat_name(player)} ({phase})> ")
+            self.out.write(f"{self.session.name(player)} ({phase})> ")
             self.out.flush()
             line = self.inp.readline()
             if not line:

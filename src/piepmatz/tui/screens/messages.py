@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -23,11 +24,19 @@ class StartGame(Message):
 
 
 class NewGame(Message):
-    """Open the new-game screen, ``rules`` preselected."""
+    """Open the new-game screen, ``rules`` preselected, and the ``seats`` and their people's
+    ``names`` of the game played last at this terminal (the same people play again)."""
 
-    def __init__(self, rules: str = "standard") -> None:
+    def __init__(
+        self,
+        rules: str = "standard",
+        seats: Sequence[str] | None = None,
+        names: Sequence[str | None] | None = None,
+    ) -> None:
         super().__init__()
         self.rules = rules
+        self.seats = seats
+        self.names = names
 
 
 class OpenSave(Message):

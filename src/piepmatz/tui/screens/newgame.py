@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual import events
@@ -13,7 +14,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import LANGUAGE_NAMES, N_, _, current_language, set_language
-from piepmatz.records import HUMAN
+from piepmatz.records import HUMAN, MAX_NAME
 from piepmatz.text.words import bot_level, rules_words, seat_name
 
 from ..session import SeatError, Session, available_bots, default_bot
@@ -30,6 +31,7 @@ class NewGameScreen(Screen[None]):
     NewGameScreen .row Label { width: 14; padding-top: 1; }
     NewGameScreen .row Select { width: 1fr; }
     NewGameScreen .row Input { width: 1fr; }
+    NewGameScreen .row .name { width: 1fr; margin-left: 1; }
     NewGameScreen .row #hints-label { width: 11; padding-left: 1; }
     NewGameScreen .row #hints { width: 12; }
     NewGameScreen .hidden { display: none; }
@@ -60,9 +62,14 @@ class NewGameScreen(Screen[None]):
         seed: int | None = None,
         kept: Session | None = None,
         offer_lesson: bool = False,
+        seats: Sequence[str] | None = None,
+        names: Sequence[str | None] | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self)
+        #: Who sat where last (a game played again, ``--names``): the rows start so.
+        self.seats = list(seats or [])
+        self.names = list(names or [])
         #: A preset, or a ``--rules`` spec with flags (offered beside the presets).
         self.rules = rules
         self.seed = seed
@@ -75,7 +82,14 @@ class NewGameScreen(Screen[None]):
         kinds = [(_("person"), HUMAN)] + [
             (_("{bot} bot").format(bot=bot_level(b)), b) for b in available_bots()
         ]
-        bot = default_bot()
+        offered = {value for _label, value in kinds}
+        first = [HUMAN] + [default_bot()] * 3
+        seats = [
+            seat if seat in offered else first[p]
+            for p, seat in enumerate([*self.seats, *first[len(self.seats) :]][:4])
+        ]
+        names = [*self.names, *[None] * 4][:4]
+        players = len(self.seats) if 2 <= len(self.seats) <= 4 else 3
         with VerticalScroll() as box:
             box.border_title = _("Piepmatz — new game")
             if self.offer_lesson:  # in the frame: the rows still fit 24 lines
@@ -105,19 +119,27 @@ class NewGameScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(_("Players"))
                 yield Select(
-                    [(str(n), n) for n in (2, 3, 4)], value=3, allow_blank=False, id="players"
+                    [(str(n), n) for n in (2, 3, 4)],
+                    value=players,
+                    allow_blank=False,
+                    id="players",
                 )
             for seat in range(4):
                 with Horizontal(
-                    classes="row" + (" hidden" if seat == 3 else ""), id=f"seat-row-{seat}"
+                    classes="row" + (" hidden" if seat >= players else ""), id=f"seat-row-{seat}"
                 ):
                     yield Label(seat_name(seat))
-                    yield Select(
-                        kinds,
-                        value=HUMAN if seat == 0 else bot,
-                        allow_blank=False,
-                        id=f"seat-{seat}",
+                    yield Select(kinds, value=seats[seat], allow_blank=False, id=f"seat-{seat}")
+                    # A person's name, which the table calls them by; shown for a person only.
+                    name = Input(
+                        names[seat] or "",
+                        placeholder=_("name"),
+                        max_length=MAX_NAME,
+                        id=f"name-{seat}",
+                        classes="name" + ("" if seats[seat] == HUMAN else " hidden"),
                     )
+                    name.tooltip = _("The name the table calls this person by (optional).")
+                    yield name
             with Horizontal(classes="row"):
                 yield Label(_("Rules"))
                 yield Select(
@@ -184,12 +206,25 @@ class NewGameScreen(Screen[None]):
             set_language(str(event.value))
             translate_bindings(self.app)
             self.app.switch_screen(
-                NewGameScreen(self.rules, self._seed_typed(), self.kept, self.offer_lesson)
+                NewGameScreen(
+                    self.rules,
+                    self._seed_typed(),
+                    self.kept,
+                    self.offer_lesson,
+                    [str(self._value(f"seat-{p}")) for p in range(int(self._value("players")))],
+                    [self._name_typed(p) for p in range(4)],
+                )
             )
             return
         if event.select.id == "players" and isinstance(event.value, int):
             for seat in range(4):
                 self.query_one(f"#seat-row-{seat}").set_class(seat >= event.value, "hidden")
+        if str(event.select.id).startswith("seat-"):
+            seat = int(str(event.select.id).removeprefix("seat-"))
+            self.query_one(f"#name-{seat}").set_class(event.value != HUMAN, "hidden")
+
+    def _name_typed(self, seat: int) -> str | None:
+        return self.query_one(f"#name-{seat}", Input).value or None
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
@@ -211,6 +246,7 @@ class NewGameScreen(Screen[None]):
     def action_start(self) -> None:
         players = int(self._value("players"))
         seats = [str(self._value(f"seat-{p}")) for p in range(players)]
+        names = [self._name_typed(p) if seats[p] == HUMAN else None for p in range(players)]
         seed_text = self.query_one("#seed", Input).value.strip()
         error = self.query_one("#error", Static)
         try:
@@ -220,7 +256,7 @@ class NewGameScreen(Screen[None]):
             return
         try:
             rules = str(self._value("rules"))
-            session = Session.new(seats, rules, seed, hints=bool(self._value("hints")))
+            session = Session.new(seats, rules, seed, hints=bool(self._value("hints")), names=names)
         except SeatError as exc:
             error.update(str(exc))
             return

@@ -729,7 +729,7 @@ class OnlineTableScreen(Screen[None]):
 
     def action_why(self) -> None:
         if self.events:
-            self.app.push_screen(WhyScreen(self.events, self.rules()))
+            self.app.push_screen(WhyScreen(self.events, self.rules(), self.names()))
 
     def action_codes(self) -> None:
         toggle_codes(self)

@@ -27,7 +27,7 @@ from piepmatz.core.state import PLAY
 from piepmatz.i18n import N_, _, current_language
 from piepmatz.text.guide import guide_markdown
 from piepmatz.text.rulebook import rules_markdown
-from piepmatz.text.words import birds_as, seat_name
+from piepmatz.text.words import birds_as
 
 from ..hints import HintGiver, hint_line, hint_seed, thinking_text
 from ..render import Cards, End, status_text, table_text
@@ -189,10 +189,15 @@ class TableScreen(Screen[None]):
     def view(self) -> PlayerView:
         return self.session.view(self.viewer)
 
+    def new_game(self) -> NewGame:
+        """The new-game screen, set for the same people and bots to play again."""
+        session = self.session
+        return NewGame(session.game.state.rules.name, session.seats, session.names)
+
     def labels(self) -> list[str]:
         you = self.session.humans == [self.viewer]
         return [
-            _("{seat} (you)").format(seat=seat_name(p))
+            _("{seat} (you)").format(seat=self.session.name(p))
             if you and p == self.viewer
             else self.session.label(p)
             for p in range(len(self.session.seats))
@@ -238,7 +243,7 @@ class TableScreen(Screen[None]):
         self.logged = len(events)
 
     def write_log(self, log: RichLog, event: Event) -> None:
-        log.write(event_line(event, self.cards))
+        log.write(event_line(event, self.cards, self.session.called))
 
     def set_viewer(self, player: int) -> None:
         """Show another seat's view; the log is rewritten, since it holds that seat's secrets."""
@@ -284,7 +289,7 @@ class TableScreen(Screen[None]):
             self.clear_choices(_("Waiting for {player}…").format(player=session.label(player)))
             self.waiting = True
             self.app.push_screen(
-                HandoffScreen(session.label(player), seat_name(player), player),
+                HandoffScreen(session.label(player), session.name(player), player),
                 self._handed_off,
             )
             return
@@ -486,7 +491,7 @@ class TableScreen(Screen[None]):
     def _ended(self, choice: str | None) -> None:
         self.reopen_sheet = choice == "replay"
         if choice == "new":
-            self.post_message(NewGame(self.session.game.state.rules.name))
+            self.post_message(self.new_game())
         elif choice == "replay":
             self.post_message(ShowReplay(self.session.game, self.session.seats))
         elif choice == "quit":
@@ -560,7 +565,9 @@ class TableScreen(Screen[None]):
         """The rule behind a line of the log: the last one first, another chosen with ↑↓."""
         events = list(self.view.events or ())
         if events:
-            self.app.push_screen(WhyScreen(events, self.session.game.state.rules))
+            self.app.push_screen(
+                WhyScreen(events, self.session.game.state.rules, self.session.called)
+            )
 
     def action_save(self) -> None:
         self.post_message(SaveGame(self.session))
@@ -569,7 +576,7 @@ class TableScreen(Screen[None]):
         self.leave(OpenSave(replay=False))
 
     def action_new_game(self) -> None:
-        self.leave(NewGame(self.session.game.state.rules.name))
+        self.leave(self.new_game())
 
     async def action_quit(self) -> None:
         self.leave(None)

@@ -40,11 +40,15 @@ class WhyScreen(ModalScreen[None]):
         Binding("escape,w,q", "close", N_("Close")),
     ]
 
-    def __init__(self, events: Sequence[Event], rules: Rules) -> None:
+    def __init__(
+        self, events: Sequence[Event], rules: Rules, names: Sequence[str] | None = None
+    ) -> None:
         super().__init__()
         translate_bindings(self)
         self.events = list(events)[-LINES:]
         self.rules = rules
+        #: The seats as the table's log names them (default "Player N").
+        self.names = names
 
     def compose(self) -> ComposeResult:
         cards = cards_of(self)
@@ -54,7 +58,10 @@ class WhyScreen(ModalScreen[None]):
                 _("↑↓: another line · Escape: close · r on the table: the rules"), id="why-how"
             )
             yield OptionList(
-                *(Option(event_line(e, cards), id=str(i)) for i, e in enumerate(self.events)),
+                *(
+                    Option(event_line(e, cards, self.names), id=str(i))
+                    for i, e in enumerate(self.events)
+                ),
                 id="why-lines",
             )
             yield Static(id="answer")
