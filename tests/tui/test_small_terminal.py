@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from textual.widgets import Select
 
 from piepmatz.core.cards import CROW, FEEDER_KIND, SQUIRREL
 from piepmatz.i18n import _, set_language
-from piepmatz.text.words import feeder
+from piepmatz.text.words import feeder, seat_name
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.screens import ChoiceList, EndScreen, NewGameScreen, TableScreen
 from piepmatz.tui.session import Session
@@ -110,6 +111,29 @@ def test_the_first_screen_shows_every_row_at_80_by_24(
             ):
                 assert f" {label} " in shown, label
             assert_footer_whole(app, shown.splitlines()[-1])
+
+    asyncio.run(scenario())
+
+
+def test_a_kept_game_and_four_players_leave_the_buttons_in_sight_at_80_by_24(
+    tui: Any, plain_bots: None, tmp_path: Any
+) -> None:
+    path = tmp_path / "autosave.json"
+    Session.new(["human", "random"], seed=3).save(path)
+
+    async def scenario() -> None:
+        app = PiepmatzApp(seed=7, bot_delay=0, keep=path)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewGameScreen) and screen.kept is not None
+            screen.query_one("#players", Select).value = 4
+            await pilot.pause()
+            await pilot.pause()
+            assert screen.query_one("#buttons").region.bottom <= SIZE[1] - 1
+            shown = tui.rendered(app)
+            for label in (_("Resume the last game"), seat_name(3), _("Start"), _("Quit")):
+                assert label in shown, label
 
     asyncio.run(scenario())
 

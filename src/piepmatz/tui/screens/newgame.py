@@ -43,6 +43,7 @@ class NewGameScreen(Screen[None]):
     NewGameScreen.short .row { height: 2; padding-top: 1; }
     NewGameScreen.short .row Label { padding-top: 0; }
     NewGameScreen.short #buttons { height: 2; padding-top: 1; }
+    NewGameScreen.short #kept-buttons { height: 1; padding-top: 0; }
     """
     #: Below this height the screen is drawn compact (one line a choice), so that it fits 24
     #: lines whole, from the Language row to the buttons.
