@@ -245,3 +245,58 @@ def test_a_second_server_on_one_postgresql_without_redis_is_warned_of(
     shown = url.replace("+asyncpg", "").replace(":hush@", ":***@")
     assert any(m.startswith(f"database {shown}: schema ") for m in said), said
     assert not any("hush" in m for m in said)
+
+
+@pytest.mark.parametrize(
+    ("host", "network", "said"),
+    [
+        (
+            "127.0.0.1",
+            "192.168.1.5",
+            "players open http://127.0.0.1:8000/ (this machine or a proxy on it: --host 0.0.0.0 "
+            "for the network)",
+        ),
+        (
+            "0.0.0.0",
+            "192.168.1.5",
+            "players on this network open http://192.168.1.5:8000/ "
+            "(http://127.0.0.1:8000/ on this machine)",
+        ),
+        (
+            "0.0.0.0",
+            None,
+            "players open http://THIS-MACHINE'S-ADDRESS:8000/ "
+            "(http://127.0.0.1:8000/ on this machine)",
+        ),
+        ("10.1.2.3", None, "players open http://10.1.2.3:8000/"),
+        (
+            "::1",
+            None,
+            "players open http://[::1]:8000/ (this machine or a proxy on it: --host "
+            "0.0.0.0 for the network)",
+        ),
+    ],
+)
+def test_the_start_says_which_address_players_open(
+    host: str, network: str | None, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvicorn names the address it listens on, 0.0.0.0, which is no page's: the host is told
+    the one to give players, or that only this machine (or its proxy) reaches the server."""
+    from piepmatz.server import commands
+
+    monkeypatch.setattr(commands, "_network_address", lambda: network)
+    assert commands._where_to_open(host, 8000) == said
+
+
+def test_the_network_address_is_this_machines_own_and_never_loopback() -> None:
+    import ipaddress
+
+    from piepmatz.server import commands
+
+    found = commands._network_address()
+    assert found is None or not ipaddress.ip_address(found).is_loopback
+    # The address a datagram would leave from is bound here: a socket can be bound to it.
+    if found is not None:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.bind((found, 0))
+            assert sock.getsockname()[0] == found

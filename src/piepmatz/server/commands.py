@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
+import logging
 import os
 import sys
 from collections.abc import Mapping
@@ -753,6 +754,7 @@ def run_serve(args: argparse.Namespace) -> int:
             accounts=args.accounts,
             language=args.language,
         )
+        logging.getLogger("piepmatz.server").info(_where_to_open(args.host, args.port))
         # Frames far beyond the protocol's longest message are cut off by uvicorn itself.
         uvicorn.run(
             app,
@@ -815,6 +817,47 @@ def _forwarded_allow(text: str) -> str:
     return ",".join(
         str(ipaddress.ip_network(part, strict=False)) if "/" in part else part for part in found
     )
+
+
+def _where_to_open(host: str, port: int) -> str:
+    """The address to give players: uvicorn names the one it listens on (``0.0.0.0`` is no
+    page's), so a host learns here which one the others type, or that only this machine can."""
+    loopback = _is_loopback(host)
+    if host in ("0.0.0.0", "::", ""):
+        found = _network_address()
+        here = f"http://127.0.0.1:{port}/"
+        if found is None:
+            return f"players open http://THIS-MACHINE'S-ADDRESS:{port}/ ({here} on this machine)"
+        shown = f"[{found}]" if ":" in found else found
+        return f"players on this network open http://{shown}:{port}/ ({here} on this machine)"
+    shown = f"[{host}]" if ":" in host else host
+    if loopback:
+        return (
+            f"players open http://{shown}:{port}/ (this machine or a proxy on it: --host 0.0.0.0 "
+            "for the network)"
+        )
+    return f"players open http://{shown}:{port}/"
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _network_address() -> str | None:
+    """This machine's address on its network: the one a datagram to a documentation address
+    would leave from (connecting a UDP socket sends nothing); None without a route."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+        except OSError:
+            return None
+        address = str(probe.getsockname()[0])
+    return None if ipaddress.ip_address(address).is_loopback else address
 
 
 def _listen_problem(host: str, port: int) -> str | None:
