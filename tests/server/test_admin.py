@@ -61,6 +61,11 @@ def test_tables_listed_one_closed_finished_ones_purged_and_a_backup_while_servin
             [playing, "playing"],
         ]
         assert "Bea, -" in listed[2]  # a free seat; no token anywhere
+        # A finished game's result, by the seats' names (the record's ending says who won).
+        won = [["Ann", "random"][s] for s in records[over]["ending"]["winners"]]
+        shared = " (shared)" if len(won) > 1 else ""
+        assert listed[1].endswith(f"Ann, random  → {', '.join(won)} won{shared}")
+        assert "→" not in listed[2] + listed[3]
         assert main(["admin", "tables", "--database-url", url, "--status", "waiting"]) == 0
         assert [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]] == [waiting]
         assert main(["admin", "tables", "--database-url", url, "--older-than", "1h"]) == 0
@@ -83,6 +88,9 @@ def test_tables_listed_one_closed_finished_ones_purged_and_a_backup_while_servin
         assert f"closed {playing}: aborted" in capsys.readouterr().out
         assert main(["admin", "close", playing, "--database-url", url]) == 2
         assert f"table {playing} is over already" in capsys.readouterr().err
+        assert main(["admin", "tables", "--database-url", url, "--status", "over"]) == 0
+        closed = capsys.readouterr().out.splitlines()[-1]
+        assert closed.startswith(playing) and closed.endswith("→ aborted")
         assert main(["admin", "close", "nosuchtable", "--database-url", url]) == 2
         assert "no table 'nosuchtable'" in capsys.readouterr().err
 

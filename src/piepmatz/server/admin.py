@@ -70,13 +70,33 @@ class TableRow:
     #: Each seat: a person's name (``-`` while free) or a bot's name.
     seats: list[str]
     public: bool
+    #: How a finished table's game ended (its ``ending``), else None.
+    ending: dict[str, Any] | None = None
 
     def line(self) -> str:
         when = self.created.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
         last = self.last.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
         shown = ", ".join(self.seats)
         public = " public" if self.public else ""
-        return f"{self.id}  {self.status:7}  {when}  {last}  {self.moves:4d}  {shown}{public}"
+        result = f"  → {self.result()}" if self.ending is not None else ""
+        return (
+            f"{self.id}  {self.status:7}  {when}  {last}  {self.moves:4d}  {shown}{public}{result}"
+        )
+
+    def result(self) -> str:
+        """A finished game's result, by the seats' names: ``Ann won``, ``aborted``."""
+        ending = self.ending or {}
+
+        def named(seats: Any) -> str:
+            return ", ".join(self.seats[s] for s in seats if 0 <= s < len(self.seats))
+
+        if ending.get("how") == "aborted":
+            return "aborted"
+        won = ending.get("winners") or []
+        said = f"{named(won)} won" + (" (shared)" if len(won) > 1 else "")
+        if ending.get("how") == "resigned":
+            said = f"{named(ending.get('resigned') or [])} resigned; {said}"
+        return said
 
 
 async def list_tables(
@@ -96,7 +116,7 @@ async def list_tables(
     )
     query = (
         select(tables.c.id, tables.c.status, tables.c.created, tables.c.public, counted.c.n)
-        .add_columns(counted.c.at)
+        .add_columns(counted.c.at, tables.c.ending)
         .outerjoin(counted, counted.c.table_id == tables.c.id)
         .order_by(tables.c.created)
     )
@@ -117,7 +137,11 @@ async def list_tables(
     for row in rows:
         created = _aware(row.created)
         last = datetime.fromtimestamp(row.at / 1000, UTC) if row.at else created
-        out.append(TableRow(row.id, row.status, created, last, row.n or 0, who[row.id], row.public))
+        out.append(
+            TableRow(
+                row.id, row.status, created, last, row.n or 0, who[row.id], row.public, row.ending
+            )
+        )
     return out
 
 
