@@ -22,6 +22,7 @@ from piepmatz.core import Action
 from serverplay import running_server
 
 DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 360, "height": 740}
 PATIENCE = 30_000
 HINT_BOT = "ismcts:iterations=200"
 
@@ -47,11 +48,19 @@ def quick_game(site: str, hints: bool, seed: int) -> dict[str, Any]:
 
 
 def open_seat(
-    browser: Any, site: str, made: dict[str, Any], sent: list[str] | None = None, query: str = ""
+    browser: Any,
+    site: str,
+    made: dict[str, Any],
+    sent: list[str] | None = None,
+    query: str = "",
+    touch: bool = False,
 ) -> Any:
-    """The seat's page (``query`` added to its address), once it offers the seat a decision;
-    ``sent`` collects its messages."""
-    page = browser.new_page(viewport=DESKTOP)
+    """The seat's page (``query`` added to its address; ``touch``: on a phone), once it offers
+    the seat a decision; ``sent`` collects its messages."""
+    if touch:
+        page = browser.new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    else:
+        page = browser.new_page(viewport=DESKTOP)
     if sent is not None:
         page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(frame)))
     link = re.sub(r"^https?://[^/]+", "", made["link"]).replace("#", f"?pace=0{query}#")
@@ -222,6 +231,11 @@ def test_hints_and_the_review_read_in_czech(browser: Any, site: str) -> None:
     assert f"Rada (bot {HINT_BOT}):" in text
     assert "šance na výhru" in text and "vzorkované světy: 60" in text
     page.close()
+    # A touch screen has no H to press: the button is the word alone.
+    phone = open_seat(browser, site, quick_game(site, True, 6), query="&lang=cs", touch=True)
+    assert phone.inner_text("#hint") == "Rada"
+    assert phone.get_attribute("#hint", "aria-keyshortcuts") == "h"  # a keyboard may come
+    phone.close()
 
     made = quick_game(site, False, 9)
     finish(site, made, 3)

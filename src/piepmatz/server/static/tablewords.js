@@ -38,7 +38,7 @@ export function promptRule(phase) {
 
 /** The words of hints, in one place (a function: the page's language may change). */
 export const hintText = () => ({
-  button: _("Hint (H)"),
+  button: _("Hint"),
   thinking: _("Thinking…"),
   title: (bot, move) => _("Hint from the {bot} bot: {move}", { bot: botLevel(bot), move }),
   estimate: (h) => _("Expected lead {lead} ± {lead_spread} points, win chance {win} ± {win_spread} (from your view only, {worlds} sampled worlds).", {
