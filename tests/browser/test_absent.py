@@ -331,3 +331,43 @@ def test_my_games_lists_the_tables_waiting_for_the_player_first(
     expect(games).to_have_title("▶ Your move — Piepmatz")
     anna_context.close()
     ben_context.close()
+
+
+def test_a_friend_who_does_not_come_is_given_a_bot_and_the_game_begins(
+    browser: Any, paced_site: str
+) -> None:
+    """At a table still waiting, a seated person gives a free seat to the table's stand-in bot:
+    its invite goes from the page, and the game begins once the other friend sits down."""
+    context = _context(browser)
+    anna = context.new_page()
+    anna.goto(f"{paced_site}/?pace=0")
+    anna.get_by_label("Your display name").fill("Anna")
+    form = anna.get_by_role("form", name="Open a table")
+    form.get_by_label("Seats", exact=True).select_option("3")
+    form.get_by_label("Seat 2", exact=True).select_option("human")
+    form.get_by_label("Seat 3", exact=True).select_option("human")
+    form.get_by_label("Stand-in bot").select_option("random")
+    form.get_by_role("button", name="Open the table").click()
+    invite = anna.locator("button.copy[data-link*='seat=1']").get_attribute("data-link")
+    assert invite
+    anna.get_by_role("link", name="Go to the table").click()
+    expect(anna.get_by_role("heading", name="Waiting for seat 2, seat 3 to join")).to_be_visible()
+    expect(anna.locator("button.copy[data-link*='seat=2']")).to_have_count(1)
+    anna.get_by_role("button", name="Let the random bot play seat 3").click()
+    expect(anna.get_by_role("heading", name="Waiting for seat 2 to join")).to_be_visible()
+    # Seat 3's invite and its button are gone; seat 2's are there.
+    expect(anna.locator("button.copy[data-link*='seat=2']")).to_have_count(0)
+    expect(anna.locator("button.copy[data-link*='seat=1']")).to_have_count(1)
+    expect(anna.locator("#seat-bots button")).to_have_count(1)
+    table = re.search(r"/play/([\w-]+)", anna.url)
+    assert table
+    seats = httpx.get(f"{paced_site}/api/tables/{table.group(1)}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["human", "human", "random"]
+    token = invite.split("#", 1)[1].split("token=", 1)[1]
+    joined = httpx.post(
+        f"{paced_site}/api/tables/{table.group(1)}/join", json={"name": "Ben", "token": token}
+    )
+    assert joined.status_code == 200, joined.text
+    anna.wait_for_function(_SHOWN, timeout=PATIENCE)
+    expect(player(anna, "Bot 3")).to_be_visible()
+    context.close()

@@ -127,6 +127,32 @@ async def _across_processes(a: str, b: str) -> None:
     assert 2 in replay(record)[1], "the bot played"
 
 
+async def _bot_seated_across_processes(a: str, b: str) -> None:
+    """Anna, at process a, lets a bot take the free seat; Ben, at b, hears the game begin."""
+    table = await open_table(a, ["human", "human", "human"])
+    async with (
+        SeatClient.connect(ws_url(a, table["table"]), table["token"]) as anna,
+        SeatClient.connect(ws_url(b, table["table"]), table["second_token"]) as ben,
+    ):
+        await until(anna, "welcome")
+        await until(ben, "table")  # Ben's hello done: the game's start reaches him live
+        await anna.send({"type": "seat_bot", "seat": 2, "bot": "random"})
+        ends = await asyncio.wait_for(
+            asyncio.gather(
+                play_randomly(anna, random.Random(1)), play_randomly(ben, random.Random(2))
+            ),
+            120,
+        )
+    record = await get(b, f"/api/tables/{table['table']}/record")
+    assert [s["kind"] for s in record["seats"]] == ["human", "human", "random"]
+    assert ends[0]["result"] == ends[1]["result"] == record["result"] == replayed_result(record)
+    assert 2 in replay(record)[1], "the bot played"
+
+
+def test_a_bot_seated_at_one_process_plays_for_the_people_at_both(pair: tuple[str, str]) -> None:
+    asyncio.run(_bot_seated_across_processes(*pair))
+
+
 async def _turn_based_across_processes(a: str, b: str) -> None:
     key = "q" * 43  # Ben's browser's player key
     body = {"seats": ["human", "human"], "name": "Anna", "pace": "quick"}

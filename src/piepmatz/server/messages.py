@@ -88,6 +88,15 @@ class Abort(_Strict):
     type: Literal["abort"]
 
 
+class SeatBot(_Strict):
+    """Let a bot the server offers (``bot``, as ``GET /api/bots`` names it) take ``seat``, a
+    person's seat nobody has taken, at a table still waiting; any seated person may."""
+
+    type: Literal["seat_bot"]
+    seat: int = Field(ge=0)
+    bot: str = Field(min_length=1, max_length=64)
+
+
 class Back(_Strict):
     """Take the seat back from its stand-in (a new connection's ``hello`` does it too)."""
 
@@ -105,7 +114,17 @@ class Mute(_Strict):
 
 
 AnyClientMessage = (
-    Hello | Act | Chat | Sync | PreviewRequest | HintRequest | Resign | Abort | Back | Mute
+    Hello
+    | Act
+    | Chat
+    | Sync
+    | PreviewRequest
+    | HintRequest
+    | Resign
+    | Abort
+    | SeatBot
+    | Back
+    | Mute
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

@@ -46,6 +46,17 @@ class SeatNews(_News):
     player_hash: str | None = None
 
 
+class BotSeatNews(_News):
+    """A bot took ``seat``, a person's nobody had taken (``bot``: its spec); ``seed`` as in
+    :class:`SeatNews`."""
+
+    kind: Literal["bot_seat"] = "bot_seat"
+    seat: int
+    bot: str
+    status: TableStatus
+    seed: int | None = None
+
+
 class ChatLineNews(BaseModel):
     seat: int
     name: str
@@ -108,7 +119,15 @@ class RematchNews(_News):
 
 
 AnyNews = (
-    MoveNews | SeatNews | ChatNews | PresenceNews | AbsenceNews | AbortNews | EndNews | RematchNews
+    MoveNews
+    | SeatNews
+    | BotSeatNews
+    | ChatNews
+    | PresenceNews
+    | AbsenceNews
+    | AbortNews
+    | EndNews
+    | RematchNews
 )
 News = Annotated[AnyNews, Field(discriminator="kind")]
 news_reader: TypeAdapter[AnyNews] = TypeAdapter(News)
@@ -117,6 +136,7 @@ __all__ = [
     "AbortNews",
     "AbsenceNews",
     "AnyNews",
+    "BotSeatNews",
     "ChatLineNews",
     "ChatNews",
     "EndNews",

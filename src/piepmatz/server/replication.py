@@ -16,6 +16,7 @@ from .news import (
     AbortNews,
     AbsenceNews,
     AnyNews,
+    BotSeatNews,
     ChatNews,
     EndNews,
     MoveNews,
@@ -88,6 +89,10 @@ class Replica:
                     news.seed,
                     news.player_hash,
                 )
+            elif isinstance(news, BotSeatNews) and room.seats[news.seat].is_human:
+                await room.bot_seated(
+                    news.seat, news.bot, room.status.latest(news.status), news.seed
+                )
             elif isinstance(news, PresenceNews):
                 await self._heard_presence(news)
             elif isinstance(news, AbsenceNews):
@@ -151,6 +156,8 @@ class Replica:
                 return
             stored = found[0]
         for seat, saved in zip(room.seats, stored.seats, strict=True):
+            if seat.is_human and saved.kind != seat.kind:  # a bot seated elsewhere
+                seat.kind = saved.kind
             seat.name, seat.token_hash, seat.hints = saved.name, saved.token_hash, saved.hints
             seat.part, seat.player_hash, seat.abort = saved.part, saved.player_hash, saved.abort
         if room.status == TableStatus.WAITING and stored.status != TableStatus.WAITING:

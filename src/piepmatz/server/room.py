@@ -31,7 +31,7 @@ from .botplay import BotSeats
 from .clocks import Clock, Clocks, SystemClock, ms
 from .fanout import Audience
 from .messages import CHAT_HISTORY, Ack, ChatLine, SeatInfo, TableInfo
-from .news import ChatLineNews, ChatNews, MoveNews, PresenceNews, SeatNews
+from .news import BotSeatNews, ChatLineNews, ChatNews, MoveNews, PresenceNews, SeatNews
 from .pace import TableSetup
 from .players import Players
 from .pool import BotPool
@@ -247,6 +247,53 @@ class Room:
         self.seats[seat].hints = hints
         self.seats[seat].part = part
         self.seats[seat].player_hash = player_hash
+        await self._seats_changed(status, seed)
+
+    async def seat_bot(self, seat: int, bot: str) -> None:
+        """A bot (``bot``, a spec the server offers) takes a person's seat nobody has taken,
+        at a table still waiting: someone who does not come no longer holds it up, and the
+        game starts once every other person's seat is taken. A rated table's seats are
+        people's."""
+        async with self.lock:
+            if self.status != TableStatus.WAITING:
+                raise RoomError(ErrorCode.NOT_WAITING, _("the game at this table has begun"))
+            if self.setup.rated:
+                raise RoomError(
+                    ErrorCode.PEOPLE_ONLY, _("a rated table's seats are for people only")
+                )
+            if seat not in self.free_seats():
+                raise RoomError(
+                    ErrorCode.SEAT_TAKEN,
+                    _("seat {seat} is not a free person's seat").format(seat=seat + 1),
+                )
+            now = self.clocks.clock.now()
+            try:
+                status, seed = await self.store.seat_bot(
+                    self.id, seat, bot, self.clocks.at_start(now)
+                )
+            except SeatTaken:
+                await self.replica.catch_up_locked()  # taken meanwhile through another process
+                raise RoomError(
+                    ErrorCode.SEAT_TAKEN, _("seat {seat} was taken meanwhile").format(seat=seat + 1)
+                ) from None
+            except TableOver:
+                await self.replica.catch_up_locked()
+                raise RoomError(ErrorCode.NOT_PLAYING, _("this table has been closed")) from None
+            await self.replica.tell(
+                BotSeatNews(seat=seat, bot=bot, status=TableStatus(status), seed=seed)
+            )
+            await self.bot_seated(seat, bot, status, seed)
+        self.botseats.wake()
+
+    async def bot_seated(self, seat: int, bot: str, status: str, seed: int | None) -> None:
+        """Seat ``seat``'s bot (here, or heard from another process)."""
+        self.seats[seat].kind = bot
+        self.seats[seat].token_hash = None
+        await self._seats_changed(status, seed)
+
+    async def _seats_changed(self, status: str, seed: int | None) -> None:
+        """A seat was taken: the game is dealt from ``seed`` when that was the last part, and
+        the clocks start; everyone here is told."""
         if seed is not None and self.status == TableStatus.WAITING:
             self.deal_from(seed)
         started = self.status == TableStatus.WAITING and status == TableStatus.PLAYING

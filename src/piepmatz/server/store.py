@@ -329,13 +329,7 @@ class Store:
         :class:`SeatTaken` (and stores nothing) if the seat has a name, :class:`TableOver` if
         the table was closed meanwhile (``admin close``)."""
         async with self.writing() as conn:
-            # The table's row is locked first, so that two processes seating the last two
-            # people one at a time both count the other's seat (SQLite has one writer anyway).
-            status_now = await conn.scalar(
-                select(tables.c.status).where(tables.c.id == table_id).with_for_update()
-            )
-            if status_now == TableStatus.OVER:
-                raise TableOver(f"table {table_id} is over")
+            await self._lock_open_table(conn, table_id)
             taken = await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.name.is_(None))
@@ -349,37 +343,80 @@ class Store:
             )
             if taken.rowcount != 1:
                 raise SeatTaken(f"seat {seat} is already taken")
-            free = await conn.scalar(
-                select(func.count())
-                .select_from(seats)
+            return await self._seats_filled(conn, table_id, clock)
+
+    async def seat_bot(
+        self, table_id: str, seat: int, bot: str, clock: dict[str, Any] | None = None
+    ) -> tuple[str, int | None]:
+        """A bot takes a person's seat nobody has taken yet (``bot``, a spec the server
+        offers): the rest as :meth:`take_seat`, whose status and seed it returns. Raises
+        :class:`SeatTaken` if the seat is taken (or a bot's already), :class:`TableOver` if the
+        table was closed."""
+        async with self.writing() as conn:
+            await self._lock_open_table(conn, table_id)
+            taken = await conn.execute(
+                update(seats)
                 .where(
                     seats.c.table_id == table_id,
-                    seats.c.kind == "human",  # room.HUMAN: a person's seat
+                    seats.c.seat == seat,
+                    seats.c.kind == "human",
                     seats.c.name.is_(None),
                 )
+                .values(kind=bot, token_hash=None)
             )
-            status = TableStatus.WAITING if free else TableStatus.PLAYING
-            values: dict[str, Any] = {"status": status}
-            seed = None
-            if not free:
-                values["clock"] = clock
-                row = (
-                    await conn.execute(
-                        select(tables.c.options, tables.c.deal).where(tables.c.id == table_id)
+            if taken.rowcount != 1:
+                raise SeatTaken(f"seat {seat} is already taken")
+            return await self._seats_filled(conn, table_id, clock)
+
+    @staticmethod
+    async def _lock_open_table(conn: AsyncConnection, table_id: str) -> None:
+        """Lock the table's row first, so that two processes seating the last two seats one at
+        a time both count the other's (SQLite has one writer anyway); :class:`TableOver` if it
+        was closed."""
+        status_now = await conn.scalar(
+            select(tables.c.status).where(tables.c.id == table_id).with_for_update()
+        )
+        if status_now == TableStatus.OVER:
+            raise TableOver(f"table {table_id} is over")
+
+    @staticmethod
+    async def _seats_filled(
+        conn: AsyncConnection, table_id: str, clock: dict[str, Any] | None
+    ) -> tuple[str, int | None]:
+        """The table's status once a seat was taken: still waiting while a person's seat is
+        free; else playing, its clock started and (a committed deal) its seed made from the
+        secret and every part."""
+        free = await conn.scalar(
+            select(func.count())
+            .select_from(seats)
+            .where(
+                seats.c.table_id == table_id,
+                seats.c.kind == "human",  # room.HUMAN: a person's seat
+                seats.c.name.is_(None),
+            )
+        )
+        status = TableStatus.WAITING if free else TableStatus.PLAYING
+        values: dict[str, Any] = {"status": status}
+        seed = None
+        if not free:
+            values["clock"] = clock
+            row = (
+                await conn.execute(
+                    select(tables.c.options, tables.c.deal).where(tables.c.id == table_id)
+                )
+            ).one()
+            if row.deal is not None and "secret" in row.deal:
+                parts = (
+                    await conn.scalars(
+                        select(seats.c.part)
+                        .where(seats.c.table_id == table_id)
+                        .order_by(seats.c.seat)
                     )
-                ).one()
-                if row.deal is not None and "secret" in row.deal:
-                    parts = (
-                        await conn.scalars(
-                            select(seats.c.part)
-                            .where(seats.c.table_id == table_id)
-                            .order_by(seats.c.seat)
-                        )
-                    ).all()
-                    seed = seed_from(row.deal["secret"], parts)
-                    values["options"] = row.options | {"seed": seed}
-            await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
-            return status, seed
+                ).all()
+                seed = seed_from(row.deal["secret"], parts)
+                values["options"] = row.options | {"seed": seed}
+        await conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
+        return status, seed
 
     async def add_move(
         self,

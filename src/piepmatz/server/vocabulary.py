@@ -77,6 +77,8 @@ class ErrorCode(StrEnum):
     OWN_SEAT = "own_seat"
     NO_SEAT = "no_seat"
     NO_PLAYER = "no_player"
+    NOT_WAITING = "not_waiting"
+    PEOPLE_ONLY = "people_only"
 
 
 class ReportReason(StrEnum):

@@ -34,6 +34,7 @@ from ..messages import (
     Muted,
     PreviewRequest,
     Resign,
+    SeatBot,
     Sync,
     Welcome,
     parse_client_message,
@@ -41,6 +42,7 @@ from ..messages import (
 from ..moderation import banned_words, recheck_due
 from ..outbox import ClientGone, WebSocketClient
 from ..room import Room
+from ..roster import UnknownBot
 from ..seats import Connection, RoomError
 from ..store import StorageUnavailable
 from ..vocabulary import Absence, ErrorCode, TableStatus
@@ -275,6 +277,8 @@ class Conversation:
                 await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: the line was not sent")
         elif isinstance(message, Mute):
             await self._mute(room, conn, message)
+        elif isinstance(message, SeatBot):
+            await self._seat_bot(room, message)
         else:
             await self._decide(room, conn.seat, message)
 
@@ -288,6 +292,20 @@ class Conversation:
                 await standins.abort(seat)
             else:
                 await standins.back(seat)
+        except RoomError as exc:
+            await self.refuse(exc.code, str(exc))
+        except StorageUnavailable as exc:
+            await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: nothing was changed")
+
+    async def _seat_bot(self, room: Room, message: SeatBot) -> None:
+        """A bot the server offers takes a free person's seat (a seated person asked)."""
+        try:
+            bot = self.site.roster.choose(message.bot)
+        except UnknownBot as exc:
+            await self.refuse(ErrorCode.MALFORMED, f"bot: {exc}")
+            return
+        try:
+            await room.seat_bot(message.seat, bot)
         except RoomError as exc:
             await self.refuse(exc.code, str(exc))
         except StorageUnavailable as exc:

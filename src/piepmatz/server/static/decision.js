@@ -1,6 +1,6 @@
 // The seat's side of the table page: the hand, the decision with its options, previews and
 // hint, and the waiting screen. Each draws from the page's state and acts through the page.
-import { actionCards, actionLabel, bird, birdLabel, cardName, miniBird } from "./cards.js";
+import { actionCards, actionLabel, bird, birdLabel, botLevel, cardName, miniBird } from "./cards.js";
 import { clear, h, ruleLink, toast } from "./dom.js";
 import { _ } from "./i18n.js";
 import { drawScores, seatName } from "./board.js";
@@ -11,10 +11,23 @@ import { hintText, phaseWords, prompt, promptRule } from "./tablewords.js";
 /** A table waiting for people: nothing is dealt yet (the deal waits for every person's part). */
 export function renderWaiting(page) {
   const box = clear(page.decisionEl);
-  const waiting = page.store.info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => _("seat {number}", { number: s.seat + 1 }));
+  const info = page.store.info;
+  const free = info.seats.filter((s) => s.kind === "human" && !s.name).map((s) => s.seat);
+  const waiting = free.map((seat) => _("seat {number}", { number: seat + 1 }));
   const invites = JSON.parse(localStorage.getItem(`piepmatz:invites:${page.id}`) || "null");
+  // A seat a bot took has no invite to send any more.
+  const open = invites && { ...invites, invites: invites.invites.filter((invite) => free.includes(invite.seat)) };
   box.append(h("h2", {}, _("Waiting for {seats} to join", { seats: waiting.join(", ") })),
-    invites ? inviteButtons(invites) : h("p", {}, _("The game starts when every person's seat is taken.")));
+    open ? inviteButtons(open) : h("p", {}, _("The game starts when every person's seat is taken.")));
+  // Someone who does not come need not hold the game up: a seated person may give their seat
+  // to the table's stand-in bot (a rated table's seats are people's).
+  if (page.store.seat !== null && !info.rated) {
+    const bot = info.stand_in || "medium";
+    box.append(h("div", { class: "buttons", id: "seat-bots" }, free.map((seat) => h("button", {
+      type: "button", dataset: { seat: String(seat) },
+      onclick: () => page.send({ type: "seat_bot", seat, bot }),
+    }, _("Let the {bot} bot play seat {number}", { bot: botLevel(bot), number: seat + 1 })))));
+  }
   if (page.store.info.commitment) {
     box.append(h("p", { class: "muted", id: "commitment", title: page.store.info.commitment }, _("The server's part of the deal is sealed: {commitment}", { commitment: `${page.store.info.commitment.slice(0, 16)}…` })));
   }
