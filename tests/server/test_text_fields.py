@@ -186,12 +186,13 @@ def _malformed(text: str) -> str:
 def test_an_unknown_message_type_is_refused_without_repeating_it() -> None:
     expected = (
         "type: unknown message type; expected one of "
-        "hello, action, chat, sync, preview, hint, resign, abort, back, mute"
+        "hello, action, chat, sync, preview, hint, resign, abort, seat_bot, back, mute"
     )
     for kind in ['"SECRET-VALUE-123"', "5", "null", "true", '["hello"]', '{"a": "SECRET"}']:
         assert _malformed(f'{{"type": {kind}}}') == f"malformed message: {expected}"
     assert _malformed('{"token": "SECRET"}') == "malformed message: type: missing; " + (
-        "expected one of hello, action, chat, sync, preview, hint, resign, abort, back, mute"
+        "expected one of hello, action, chat, sync, preview, hint, resign, abort, seat_bot, "
+        "back, mute"
     )
 
 
