@@ -289,7 +289,7 @@ class Truth:
         for action in self.record["actions"][:move]:
             game.apply(action)
         view = view_of(game.state, game.state.current_player)
-        return {str(a): _preview_doc(view, a, move) for a in game.state.legal_actions()}
+        return {str(a): _preview_doc(view, a, move, self.names) for a in game.state.legal_actions()}
 
 
 def _view_doc(state: Any, viewer: int | None) -> dict[str, Any]:
@@ -304,8 +304,8 @@ def _view_doc(state: Any, viewer: int | None) -> dict[str, Any]:
     return doc
 
 
-def _preview_doc(view: Any, action: Action, move: int) -> dict[str, Any]:
-    shown = preview(view, action.id, seed=move)
+def _preview_doc(view: Any, action: Action, move: int, names: list[str]) -> dict[str, Any]:
+    shown = preview(view, action.id, seed=move, names=names)
     return {"action": str(action), "headline": shown.headline, "steps": list(shown.steps)}
 
 

@@ -92,7 +92,7 @@ def test_deck_draw_preview_names_no_card() -> None:
 def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
     from piepmatz.core import score_view
 
-    pairs = crows = unknown = kept = 0
+    pairs = crows = unknown = kept = theirs = 0
     for state in positions(20):
         if state.phase_name not in ("collect", "crow", "last hand"):
             continue
@@ -109,21 +109,33 @@ def test_previews_tell_the_score_change_of_collect_crow_and_keep() -> None:
                 # The kept pair counts in the collection; the others' hands are theirs (E3).
                 collections = list(view.collections)
                 collections[me] = (*view.collections[me], *action.cards)
-                after = score_view(view, collections).players[me].total
+                sheet = score_view(view, collections)
+                after = sheet.players[me].total
                 kept += after != before
             else:
                 real = state.copy()
                 real.apply_id(action_id)
                 while real.phase_name == "crow" and real.current_player == me:
                     real.apply_id(real.legal_action_ids()[0])  # as the preview picks
-                after = score_view(view_of(real, me)).players[me].total
+                sheet = score_view(view_of(real, me))
+                after = sheet.players[me].total
             # These choices hide nothing: the preview's change is the real one.
             assert shown.score == (before, after)
-            assert shown.headline.endswith(f" · score {after - before:+d}")
+            # Then each other player's change, when this one changes it (a majority).
+            own, *others = shown.headline.split(" · score ", 1)[1].split(" · ")
+            assert own == f"{after - before:+d}"
+            was = score_view(view)
+            changed = [
+                f"Player {p + 1} {sheet.players[p].total - was.players[p].total:+d}"
+                for p in range(view.num_players)
+                if p != me and sheet.players[p].total != was.players[p].total
+            ]
+            assert others == changed
+            theirs += bool(changed)
             crows += action.kind == "crow"
             if action.kind == "collect" and after - before >= 5:
                 pairs += 1  # a mated pair made: 5 points, not "your BU birds: 2 → 3"
-    assert pairs and crows and kept and unknown < crows
+    assert pairs and crows and kept and theirs and unknown < crows
 
 
 def _trigger(first_player: int) -> str:
@@ -163,3 +175,41 @@ def test_the_last_hand_preview_names_each_bird_discarded_apart() -> None:
                 assert preview(view, action_id).headline.startswith(f"discard {', '.join(rest)} ·")
                 told += 1
     assert told
+
+
+def _last_hand(mine: list[str], hand: list[str]) -> State:
+    """Seat 0's last hand; Ben (seat 1) holds the Greenfinch majority, two birds to ``mine``."""
+    return scenario(
+        rows=[["BL4m"], ["SP6m"]],
+        hands=[hand, ["CH6f", "BL2m", "SP1f"]],
+        collections=[mine, ["GR3m", "GR1f"]],
+        phase="last hand",
+        end_triggered="feeder",
+        fill_feeder="gone",
+    )
+
+
+def test_a_choice_that_takes_or_ties_anothers_majority_says_what_it_costs_them() -> None:
+    """E4: the majority's holder alone scores its singles; a choice that ties it or takes it
+    costs them those points, and the preview says so beside the player's own change."""
+    from piepmatz.core import score_view
+
+    def told(state: State, keep: str) -> tuple[str, tuple[str, ...], int]:
+        view = view_of(state, 0)
+        shown = preview(view, Action.parse(keep).id, names=["Anna", "Ben"])
+        collections = list(view.collections)
+        collections[0] = (*view.collections[0], *Action.parse(keep).cards)
+        lost = score_view(view, collections).players[1].total - score_view(view).players[1].total
+        return shown.headline, shown.steps, lost
+
+    headline, steps, lost = told(_last_hand(["GR2m"], ["GR2f", "CH3m", "BU1f"]), "keep CH3m GR2f")
+    assert lost < 0
+    assert headline.endswith(f" · Ben {lost:+d}")
+    assert "You tie Ben for the Greenfinch majority: nobody holds it now." in steps
+    assert f"Ben's score: 3 → {3 + lost}." in steps
+    headline, steps, lost = told(_last_hand(["GR4f"], ["GR2f", "GR5m", "BU1f"]), "keep GR2f GR5m")
+    assert lost < 0 and headline.endswith(f" · Ben {lost:+d}")
+    assert "You take the Greenfinch majority from Ben." in steps
+    # A choice that leaves Ben's majority alone says nothing of him.
+    headline, steps, _lost = told(_last_hand(["GR2m"], ["GR2f", "CH3m", "BU1f"]), "keep BU1f CH3m")
+    assert "Ben" not in headline and not any("Ben" in step for step in steps)

@@ -53,8 +53,9 @@ class Advice:
         state = self._decision(seat, move, "preview")
         view = view_of(state, seat)
         out = []
+        names = self.room.seat_names()
         for action in state.legal_actions():
-            shown = preview(view, action.id, seed=move)
+            shown = preview(view, action.id, seed=move, names=names)
             out.append(
                 ActionPreview(action=str(action), headline=shown.headline, steps=list(shown.steps))
             )

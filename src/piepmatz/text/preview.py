@@ -27,7 +27,7 @@ from piepmatz.core.events import Event, EventKind
 from piepmatz.core.state import COLLECT, CROW_VICTIM, DRAW, row_strength
 from piepmatz.i18n import _, ngettext
 
-from .words import bird_text, feeder, species_name
+from .words import bird_text, feeder, seat_name, species_name
 
 #: Events whose cards come from a face-down deck: never described with their card.
 _BLIND = frozenset(
@@ -57,8 +57,12 @@ class Preview:
     score: tuple[int, int] | None = None
 
 
-def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
-    """Describe what ``action_id`` would do for the viewing player (whose turn it is)."""
+def preview(
+    view: PlayerView, action_id: int, seed: int = 0, names: Sequence[str] | None = None
+) -> Preview:
+    """Describe what ``action_id`` would do for the viewing player (whose turn it is); the
+    other players by ``names`` (default "Player N"), whose scores it changes when it takes or
+    ties their majority."""
     world = determinise(view, random.Random(seed), events=True)
     events = world.events
     assert events is not None
@@ -87,6 +91,7 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
     elif world.current_player == me and world.phase == DRAW:
         steps.append(_("Then you draw."))
     change = None
+    others: list[tuple[int, int, int]] = []  # another's seat, score before and after
     if _score_is_public(told):
         # Only the player's own cards change in its turn: the others' stay as the view shows
         # them (the sampled world would end the game with sampled last hands).
@@ -104,14 +109,29 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
         before = score_view(view)
         after = score_view(view, collections, seen)
         change = (before.players[me].total, after.players[me].total)
-        steps.extend(_majorities(before, after, me))
+        named = list(names) if names else [seat_name(p) for p in range(view.num_players)]
+        steps.extend(_majorities(before, after, me, named))
         if change[1] != change[0]:
             steps.append(
                 _("Your score: {before} → {after}.").format(before=change[0], after=change[1])
             )
+        # A majority taken or tied costs its holder their singles (E4): the gap is what counts.
+        others = [
+            (p, before.players[p].total, after.players[p].total)
+            for p in range(view.num_players)
+            if p != me and before.players[p].total != after.players[p].total
+        ]
+        for p, was, now in others:
+            steps.append(
+                _("{name}'s score: {before} → {after}.").format(
+                    name=named[p], before=was, after=now
+                )
+            )
     headline = _headline(view, action, strengths, chases, steps)
     if change is not None and (change[0] != change[1] or action.kind in _SCORED_CHOICES):
         headline += " · " + _("score {change:+d}").format(change=change[1] - change[0])
+        for p, was, now in others:
+            headline += " · " + _("{name} {change:+d}").format(name=named[p], change=now - was)
     return Preview(headline, tuple(steps), change)
 
 
@@ -119,15 +139,28 @@ def preview(view: PlayerView, action_id: int, seed: int = 0) -> Preview:
 _SCORED_CHOICES = frozenset({"collect", "pass", "crow", "keep"})
 
 
-def _majorities(before: ScoreSheet, after: ScoreSheet, me: int) -> list[str]:
-    """What happens to the player's majorities (E4)."""
+def _majorities(before: ScoreSheet, after: ScoreSheet, me: int, names: list[str]) -> list[str]:
+    """What happens to the majorities (E4): the player's, and another's taken or tied."""
     said = []
     for code, holder in after.majority.items():
         was = before.majority.get(code)
+        species = species_name(code)
         if was == me and holder != me:
-            said.append(_("You lose the {species} majority.").format(species=species_name(code)))
-        elif holder == me and was != me:
-            said.append(_("You take the {species} majority.").format(species=species_name(code)))
+            said.append(_("You lose the {species} majority.").format(species=species))
+        elif holder == me and was is None:
+            said.append(_("You take the {species} majority.").format(species=species))
+        elif holder == me and was is not None and was != me:
+            said.append(
+                _("You take the {species} majority from {name}.").format(
+                    species=species, name=names[was]
+                )
+            )
+        elif was is not None and was != me and holder is None:
+            said.append(
+                _("You tie {name} for the {species} majority: nobody holds it now.").format(
+                    name=names[was], species=species
+                )
+            )
     return said
 
 

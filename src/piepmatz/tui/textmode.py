@@ -207,12 +207,15 @@ class TextGame:
         self.print_status(player)
         self.say(table_text(self.session.view(player), self.labels(), cards=self.cards).plain)
 
+    def headline(self, view: PlayerView, action_id: int) -> str:
+        return preview(view, action_id, names=self.session.called).headline
+
     def print_help(self, player: int) -> None:
         view = self.session.view(player)
         self.say(help_heading(self.codes))
         for n, action_id in enumerate(self.session.game.state.legal_action_ids(), 1):
             notation = str(Action.from_id(action_id))
-            self.say(help_line(n, notation, preview(view, action_id).headline, self.codes))
+            self.say(help_line(n, notation, self.headline(view, action_id), self.codes))
         if self.session.hints:
             self.say(
                 _(

@@ -211,7 +211,7 @@ function hintBox(page) {
   if (!page.store.info?.hints || page.store.seat === null) return null;
   const button = h("button", { type: "button", id: "hint", "aria-keyshortcuts": "h", disabled: page.store.hinting || page.store.pending || !!page.store.hint,
     // The key is told where there is a keyboard (it is the button's aria-keyshortcuts too).
-    onclick: () => page.askHint() }, page.store.hinting ? hintText().thinking : h("span", {}, hintText().button, h("span", { class: "shortcut", "aria-hidden": "true" }, " (H)")));
+    onclick: () => page.askHint() }, page.store.hinting ? hintText().thinking : h("span", {}, hintText().button, h("span", { class: "shortcut", "aria-hidden": "true" }, " ", _("({key})", { key: "H" }))));
   const shown = page.store.hint ? h("div", { id: "hint-box", class: "hint-box", role: "status" },
     h("b", {}, hintText().title(page.store.hint.bot, actionLabel(page.choiceOf(page.store.hint.action), page.store.state.view.display))),
     h("p", {}, hintText().estimate(page.store.hint))) : null;

@@ -94,10 +94,13 @@ class ChoiceDialog(ModalScreen[int]):
         label: str,
         this_turn: Sequence[Event] = (),
         mark: int | None = None,
+        names: Sequence[str] | None = None,
     ) -> None:
         super().__init__()
         translate_bindings(self)
         self.view = view
+        #: The seats as the table names them (default "Player N").
+        self.names = names
         #: The choice the lesson asks for, marked (the guided first game).
         self.mark = mark
         self.legal = list(legal)
@@ -117,7 +120,7 @@ class ChoiceDialog(ModalScreen[int]):
         with Vertical() as box:
             box.border_title = _(title).format(player=self.label)
             if self.this_turn:
-                lines = [event_line(e, self.cards) for e in self.this_turn[-4:]]
+                lines = [event_line(e, self.cards, self.names) for e in self.this_turn[-4:]]
                 yield Static(Text("\n").join(lines), id="this-turn")
             yield Static(_(why), id="why")
             yield Static(self._context_text(), id="context")
@@ -128,7 +131,7 @@ class ChoiceDialog(ModalScreen[int]):
             yield Static(id="dialog-hint")
             with Horizontal():
                 yield ChoiceList(
-                    *choice_options(self.view, self.legal, self.cards, self.mark),
+                    *choice_options(self.view, self.legal, self.cards, self.mark, self.names),
                     id="dialog-choices",
                 )
                 yield Static(id="dialog-preview")
@@ -196,7 +199,7 @@ class ChoiceDialog(ModalScreen[int]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id is not None:
             self.query_one("#dialog-preview", Static).update(
-                preview_text(self.view, int(event.option.id), self.cards)
+                preview_text(self.view, int(event.option.id), self.cards, self.names)
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

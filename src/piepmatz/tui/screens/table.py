@@ -324,13 +324,15 @@ class TableScreen(Screen[None]):
             )
             self.query_one("#hint", Static).set_class(False, "shown")
             choices = self.query_one(ChoiceList)
-            choices.set_options(choice_options(view, legal, self.cards))
+            choices.set_options(choice_options(view, legal, self.cards, names=self.session.called))
             choices.highlighted = 0
             choices.focus()
             return
         self.clear_choices(_("Choose in the dialog below."))
         self.waiting = True
-        dialog = ChoiceDialog(view, legal, self.labels()[player], self.this_turn(view))
+        dialog = ChoiceDialog(
+            view, legal, self.labels()[player], self.this_turn(view), names=self.session.called
+        )
         if not self.session.hints:
             hide_binding(dialog, "hint")
         self.app.push_screen(dialog, self._chosen)
@@ -376,7 +378,7 @@ class TableScreen(Screen[None]):
         chosen = event.option.id
         if event.option_list.id == "choices" and chosen is not None and chosen.isdigit():
             self.query_one("#preview", Static).update(
-                preview_text(self.view, int(chosen), self.cards)
+                preview_text(self.view, int(chosen), self.cards, self.session.called)
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -120,14 +120,19 @@ MARKED = "▶ "
 
 
 def choice_options(
-    view: PlayerView, legal: Sequence[int], cards: Cards = CODES, mark: int | None = None
+    view: PlayerView,
+    legal: Sequence[int],
+    cards: Cards = CODES,
+    mark: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> list[Option]:
-    """The legal choices with what each does; ``mark`` the one to make (the lesson's)."""
+    """The legal choices with what each does; ``mark`` the one to make (the lesson's); the
+    other seats by ``names`` (default "Player N")."""
     options = []
     for action_id in legal:
         action = Action.from_id(action_id)
         with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
-            headline = preview(view, action_id).headline
+            headline = preview(view, action_id, names=names).headline
             said = action_text(action, short=True)
         label = Text()
         if mark is not None:
@@ -141,9 +146,11 @@ def choice_options(
     return options
 
 
-def preview_text(view: PlayerView, action_id: int, cards: Cards = CODES) -> Text:
+def preview_text(
+    view: PlayerView, action_id: int, cards: Cards = CODES, names: Sequence[str] | None = None
+) -> Text:
     with birds_as("code"):  # drawn as the table draws birds (tiles or codes)
-        p = preview(view, action_id)
+        p = preview(view, action_id, names=names)
         shown = action_text(Action.from_id(action_id))
     t = cards.words(f"{shown} — {p.headline}\n", style="bold")
     t.append_text(cards.words("\n".join(step for step in p.steps[:6] if step != p.headline)))
