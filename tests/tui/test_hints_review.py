@@ -261,14 +261,20 @@ def test_text_mode_hint(hints: bool, codes: bool) -> None:
         assert "Hints are turned off at this table." in text
         return
     line = next(line for line in text.splitlines() if "Hint (" in line)
-    said = line.split("): ", 1)[1].split(" — ")[0]
-    expected = Action.from_id(hint(session.view(0), hint_seed(session.game), HINT_BOT).action)
-    if not codes:  # the bot's choice in words, as help lists it
-        assert said == action_text(expected)
-        return
-    # The action as the person would type it: legal here, and the bot's own choice.
-    assert said in [str(a) for a in session.game.state.legal_actions()]
-    assert said == str(expected)
+    said = line.split("): ", 1)[1]
+    expected = hint(session.view(0), hint_seed(session.game), HINT_BOT).action
+    # The bot's choice as help listed it, with its number: typed as it is, or by the number.
+    number = session.game.state.legal_action_ids().index(expected) + 1
+    entry = next(
+        listed.strip() for listed in text.splitlines() if listed.startswith(f"{number:>3}. ")
+    )
+    assert said.startswith(entry + " — expected lead ")
+    notation = str(Action.from_id(expected))
+    if codes:  # the notation first, as a script reads it
+        assert entry.startswith(f"{number}. {notation} ")
+    else:  # in words, the notation in brackets
+        assert entry.startswith(f"{number}. {action_text(Action.from_id(expected), short=True)}")
+        assert entry.endswith(f"({notation})")
 
 
 def test_a_hot_seat_end_screen_reviews_each_person_in_turn(

@@ -29,15 +29,16 @@ def hint_seed(game: Game) -> int:
     return review_hint_seed(game.options.seed, len(game.actions), game.state.current_player)
 
 
-def hint_text(h: Hint, notation: bool = False) -> str:
-    """The hint in words (or, with ``notation``, as the action to type) and its estimate."""
+def hint_text(h: Hint, notation: bool = False, said: str | None = None) -> str:
+    """The hint in words (or, with ``notation``, as the action to type; or as ``said``, the
+    move as a list offers it) and its estimate."""
     e = h.estimate
     action = Action.from_id(e.action)
     return _(
         "{action} — expected lead {lead} ± {spread} points, win chance {win} "
         "(from your view, {worlds} sampled worlds)"
     ).format(
-        action=action if notation else action_text(action),
+        action=said or (action if notation else action_text(action)),
         lead=decimal(e.lead, signed=True),
         spread=decimal(e.lead_spread),
         win=percent(e.win),

@@ -232,10 +232,16 @@ class TextGame:
         if not self.session.hints:
             self.say(_("Hints are turned off at this table."))
             return
-        found = hint(self.session.view(player), hint_seed(self.session.game), self.hint_bot)
+        view = self.session.view(player)
+        found = hint(view, hint_seed(self.session.game), self.hint_bot)
+        # The move as help lists it, with its number: typed as it is, or by the number.
+        chosen = found.estimate.action
+        number = self.session.game.state.legal_action_ids().index(chosen) + 1
+        notation = str(Action.from_id(chosen))
+        said = help_line(number, notation, self.headline(view, chosen), self.codes).strip()
         self.say(
             _("Hint ({bot} bot): {hint}").format(
-                bot=bot_level(found.bot), hint=hint_text(found, notation=self.codes)
+                bot=bot_level(found.bot), hint=hint_text(found, said=said)
             )
         )
 
