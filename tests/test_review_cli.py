@@ -131,6 +131,24 @@ def test_an_unfinished_saved_game_is_reviewed_up_to_where_it_stands(
     doc = json.loads(capsys.readouterr().out)
     assert "(unfinished, 9 actions)" in doc["game"]
     assert doc["decisions"] and all(d["index"] < 9 for d in doc["decisions"])
+    # One person among bots: reviewed without being named.
+    assert main(["review", str(save), "--json", *FAST]) == 0
+    assert json.loads(capsys.readouterr().out)["decisions"] == doc["decisions"]
+
+
+def test_without_player_a_game_of_several_people_or_unnamed_seats_asks_which(
+    record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["review", str(record), *FAST]) == 2
+    assert capsys.readouterr().err == (
+        "piepmatz review: error: argument --player: say which player to review, 1-2 (its "
+        "seats are not named in this game)\n"
+    )
+    save = tmp_path / "two.json"
+    Session.new(["human", "human"], seed=4).save(save)
+    assert main(["review", str(save), *FAST]) == 2
+    assert "1-2 (2 people in this game)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

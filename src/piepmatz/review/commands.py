@@ -37,8 +37,9 @@ def register(subparsers: Any) -> None:
     r.add_argument(
         "--player",
         type=int,
-        required=True,
-        help="the player to review, counted from 1 (1 plays the first seat)",
+        default=None,
+        help="the player to review, counted from 1 (1 plays the first seat); a game with one "
+        "person among bots reviews that person unless told",
     )
     r.add_argument(
         "--game",
@@ -77,7 +78,7 @@ def run_review(args: argparse.Namespace) -> int:
         problem = unwritable(args.plot)
         if problem:
             return _fail(f"argument --plot: {problem}")
-    from piepmatz.records import GameFileError, load_game
+    from piepmatz.records import HUMAN, GameFileError, load_game
 
     from .run import run
 
@@ -87,6 +88,15 @@ def run_review(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     game = loaded.game
     players = game.options.players
+    if args.player is None:
+        people = [p for p, kind in enumerate(loaded.seats or []) if kind == HUMAN]
+        if len(people) != 1:
+            who = "its seats are not named" if loaded.seats is None else f"{len(people)} people"
+            return _fail(
+                f"argument --player: say which player to review, 1-{players} ({who} in this "
+                "game)"
+            )
+        args.player = people[0] + 1
     if not 1 <= args.player <= players:
         return _fail(
             f"argument --player: no player {args.player} in this {players}-player game "
