@@ -11,7 +11,8 @@ import pytest
 
 from piepmatz.bots.analysis import GRADE_NAMES, decisions
 from piepmatz.cli import main
-from piepmatz.core import Game, read_json
+from piepmatz.core import Action, Game, read_json
+from piepmatz.text.words import action_words
 from piepmatz.tui.session import Session
 
 FAST = ["--iterations", "12", "--processes", "1", "--quiet"]
@@ -73,6 +74,13 @@ def test_text_review_and_plot(
     assert not any(re.search(r"\b[A-Z]{2}[1-6][mf]\b|\bdraw display\b", line) for line in moves)
     assert any("→ perch" in line for line in moves)
     assert any("  draw  " in lines[k] for k in rows)
+    # A draw from the display names the bird that lay there at that decision.
+    flat = " ".join(out.split())
+    drawn = [d for d in found if Action.from_id(d.played).kind == "draw display"]
+    assert drawn
+    for d in drawn:
+        said = action_words(Action.from_id(d.played), short=True, display=d.view.display)
+        assert f"played {said}" in flat and "(display slot " in said
     assert len(rows) == len(found)
     assert max(map(len, lines)) <= 80, out
     assert f"of {len(found)} decisions best or good" in out
@@ -217,3 +225,17 @@ def test_a_review_with_no_decisions_claims_no_accuracy(
     assert main(["review", str(path), "--player", "1", *FAST]) == 0
     out = capsys.readouterr().out
     assert "No decision of this player to review yet." in out and "Accuracy" not in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "change", "said"),
+    [("en", -0.004, "0%"), ("en", -0.02, "-2%"), ("en", 0.03, "+3%"), ("de", -0.004, "0 %")],
+)
+def test_a_win_chance_that_rounds_to_nothing_is_no_negative_zero(
+    lang: str, change: float, said: str
+) -> None:
+    from piepmatz.i18n import use_language
+    from piepmatz.text.numbers import percent
+
+    with use_language(lang):
+        assert percent(change, signed=True).replace("\xa0", " ") == said

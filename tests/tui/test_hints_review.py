@@ -174,8 +174,8 @@ def test_the_end_screen_reviews_the_game_move_by_move(
                 assert "Played: " in text and screen.reviews[step].grade in text
                 assert "Accuracy" in text
                 played = Action.from_id(d.played)
-                with birds_as("code"):
-                    said = action_text(played)
+                with birds_as("code"):  # a draw from the display names its bird
+                    said = action_text(played, display=d.view.display)
                 assert TILES.words(said).plain in text
                 # `c`: the board and the options with the engine's codes, and back.
                 await pilot.press("c")

@@ -93,8 +93,7 @@ def run_review(args: argparse.Namespace) -> int:
         if len(people) != 1:
             who = "its seats are not named" if loaded.seats is None else f"{len(people)} people"
             return _fail(
-                f"argument --player: say which player to review, 1-{players} ({who} in this "
-                "game)"
+                f"argument --player: say which player to review, 1-{players} ({who} in this game)"
             )
         args.player = people[0] + 1
     if not 1 <= args.player <= players:

@@ -140,7 +140,8 @@ def report_text(
         _(
             "lead: the expected final lead over the best other player, in points, ± its "
             "spread over the sampled worlds; win: the win chance; lost: points of lead given "
-            "away against the best option; win Δ: the win chance given away."
+            "away against the best option; win Δ: the move played's win chance against the "
+            "best option's."
         ),
     ]
     out = [
@@ -149,8 +150,11 @@ def report_text(
         f"{heads[0]:>{w[0]}}  {heads[1]:<{w[1]}}  {heads[2]:>{w[2]}}  {heads[3]:>{w[3]}}  "
         f"{heads[4]:>{w[4]}}  {heads[5]:>{w[5]}}  {heads[6]}",
     ]
+    # A draw from the display names its bird: the display as it was at the decision.
+    displays = {d.index: d.view.display for d in decisions(game, player)}
     for r in reviews:
         b = r.best
+        shown = displays.get(r.index)
         lead = f"{decimal(b.lead, signed=True):>6} ± {decimal(b.lead_spread):<4}"
         out.append(
             f"{r.turn:>{w[0]}}  {kinds[r.phase]:<{w[1]}}  {lead:>{w[2]}}  "
@@ -158,10 +162,10 @@ def report_text(
             f"{percent(r.win_change, signed=True):>{w[5]}}  {_(GRADE_WORDS[r.grade])}"
         )
         if r.played == b.action:
-            moves = _("played {played} (the best)").format(played=_move(r.played))
+            moves = _("played {played} (the best)").format(played=_move(r.played, shown))
         else:
             moves = _("played {played}; best {best}").format(
-                played=_move(r.played), best=_move(b.action)
+                played=_move(r.played, shown), best=_move(b.action, shown)
             )
         indent = " " * (w[0] + 2)
         out += wrapped(moves, indent, indent + "  ")
@@ -169,8 +173,8 @@ def report_text(
     return "\n".join(out) + "\n"
 
 
-def _move(action_id: int) -> str:
-    return action_words(Action.from_id(action_id), short=True)
+def _move(action_id: int, display: Sequence[int] | None) -> str:
+    return action_words(Action.from_id(action_id), short=True, display=display)
 
 
 def _kind(phase: str) -> str:

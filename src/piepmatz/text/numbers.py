@@ -31,7 +31,9 @@ def decimal(x: float, digits: int = 1, signed: bool = False) -> str:
 
 
 def percent(x: float, signed: bool = False) -> str:
-    """A share as a percentage (``32%``; Czech and German ``32 %``), ``+`` when ``signed``."""
+    """A share as a percentage (``32%``; Czech and German ``32 %``), ``+`` when ``signed``;
+    a share that rounds to nothing is ``0%``, never ``-0%``."""
+    x = round(x, 2) or 0.0  # -0.004 → 0.0, not -0.0
     if _babel is None:
         return f"{x:+.0%}" if signed else f"{x:.0%}"
     text = str(_babel.format_percent(x, locale=current_language()))

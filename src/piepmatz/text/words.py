@@ -235,10 +235,19 @@ def bird_text(card: int) -> str:
     return BIRD_NAMES[card] if _BIRDS_AS.get() == "code" else bird_words(card)
 
 
-def action_words(action: Action, short: bool = False) -> str:
-    """An action in words (``Blackbird 5♂ → perch 2``); ``short`` for a narrow column."""
+def action_words(action: Action, short: bool = False, display: Sequence[int] | None = None) -> str:
+    """An action in words (``Blackbird 5♂ → perch 2``); ``short`` for a narrow column. With
+    the ``display`` it was chosen from, a draw from it names its bird (a review, long after)."""
     kind = action.kind
     cards = [bird_text(c) for c in action.cards]
+    shown = display[action.index - 1] if display and kind == "draw display" else -1
+    if shown >= 0:  # an empty slot is -1
+        text = (
+            _("{bird} (display slot {slot})")
+            if short
+            else _("take {bird} from display slot {slot}")
+        )
+        return text.format(bird=bird_text(shown), slot=action.index)
     if kind == "play":
         return _("{bird} → perch {perch}").format(bird=cards[0], perch=action.index)
     if kind == "collect":

@@ -531,10 +531,11 @@ def status_text(
     return line
 
 
-def action_text(action: Action, short: bool = False) -> str:
+def action_text(action: Action, short: bool = False, display: Sequence[int] | None = None) -> str:
     """An action in words for a choice list (``short`` for the table's narrow choice column),
-    its birds as this block writes them (``birds_as``)."""
-    return action_words(action, short)
+    its birds as this block writes them (``birds_as``); a display draw names its bird when
+    the ``display`` is given."""
+    return action_words(action, short, display)
 
 
 def score_sheet_text(sheet: ScoreSheet, labels: Sequence[str]) -> Text:

@@ -186,7 +186,8 @@ class ReviewScreen(Screen[None]):
         birds drawn as the table draws them."""
         cards = self.cards
         t = Text()
-        played = action_text(Action.from_id(d.played))
+        display = d.view.display
+        played = action_text(Action.from_id(d.played), display=display)
         if self.index >= len(self.reviews):
             t.append(
                 _("Played: {action}. The search has not reached this decision yet.").format(
@@ -204,14 +205,16 @@ class ReviewScreen(Screen[None]):
                     + _("({loss} points of lead lost, win chance {change}); best: {best}").format(
                         loss=decimal(r.loss),
                         change=percent(r.win_change, signed=True),
-                        best=action_text(Action.from_id(r.best.action)),
+                        best=action_text(Action.from_id(r.best.action), display=display),
                     )
                 )
             t.append("\n")
             for e in r.options:
                 style = "bold" if e.action == r.played else ""
                 line = Text("▶ " if e.action == r.played else "  ", style=style)
-                line.append_text(cards.words(action_text(Action.from_id(e.action)), style=style))
+                line.append_text(
+                    cards.words(action_text(Action.from_id(e.action), display=display), style=style)
+                )
                 line.append(" " * max(1, 37 - line.cell_len))
                 line.append(
                     _("lead {lead} ± {spread}   win {win}").format(
