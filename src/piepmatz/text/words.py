@@ -120,6 +120,23 @@ def bot_level(name: str) -> str:
     return _(LEVEL_WORDS[name]) if name in LEVEL_WORDS else name
 
 
+#: Each bot a menu offers, with what sets it apart (as the browser's lobby offers them).
+BOT_CHOICE_WORDS: dict[str, str] = {
+    "easy": N_("easy bot"),
+    "medium": N_("medium bot"),
+    "hard": N_("hard bot (thinks up to a second)"),
+    "random": N_("random bot (plays any legal move)"),
+    "greedy": N_("greedy bot (takes what scores most at once)"),
+}
+
+
+def bot_choice(name: str) -> str:
+    """A bot as a menu offers it: ``hard bot (thinks up to a second)``; another by its name."""
+    if name in BOT_CHOICE_WORDS:
+        return _(BOT_CHOICE_WORDS[name])
+    return _("{bot} bot").format(bot=bot_level(name))
+
+
 def seed_card(card: int) -> str:
     """A seed named alone (the squirrel's loot): by its eggs, as the table shows it (``S3``)."""
     return f"S{FEEDER_EGGS[card]}"

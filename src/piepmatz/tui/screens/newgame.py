@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from piepmatz.core.rules import PRESETS
 from piepmatz.i18n import LANGUAGE_NAMES, N_, _, current_language, set_language
 from piepmatz.records import HUMAN, MAX_NAME
-from piepmatz.text.words import bot_level, rules_words, seat_name
+from piepmatz.text.words import bot_choice, rules_words, seat_name
 
 from ..session import SeatError, Session, available_bots, default_bot
 from .messages import OpenSave, StartGame, StartLesson
@@ -81,7 +81,7 @@ class NewGameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         kinds = [(_("person"), HUMAN)] + [
-            (_("{bot} bot").format(bot=bot_level(b)), b) for b in available_bots()
+            (bot_choice(b), b) for b in available_bots()
         ]
         offered = {value for _label, value in kinds}
         first = [HUMAN] + [default_bot()] * 3
