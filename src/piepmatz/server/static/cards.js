@@ -10,7 +10,7 @@ export const SPECIES = {
   CH: { shape: "◆" },
   GR: { shape: "▲" },
   SP: { shape: "⬢" },
-  YE: { shape: "★" },
+  YE: { shape: "✚" },  // not ★: that marks a majority
 };
 export const SPECIES_CODES = Object.keys(SPECIES);
 

@@ -80,9 +80,7 @@ class NewGameScreen(Screen[None]):
         self.offer_lesson = offer_lesson
 
     def compose(self) -> ComposeResult:
-        kinds = [(_("person"), HUMAN)] + [
-            (bot_choice(b), b) for b in available_bots()
-        ]
+        kinds = [(_("person"), HUMAN)] + [(bot_choice(b), b) for b in available_bots()]
         offered = {value for _label, value in kinds}
         first = [HUMAN] + [default_bot()] * 3
         seats = [
