@@ -191,6 +191,15 @@ def test_the_end_screen_reviews_the_game_move_by_move(
             await pilot.press("end")
             await pilot.pause()
             assert screen.index == len(expected) - 1
+            # `m`: the next decision graded below good, round from the first after the last.
+            worse = [i for i, r in enumerate(screen.reviews) if r.grade not in ("best", "good")]
+            assert worse  # the first legal move each time: some are mistakes
+            for want in [*worse, worse[0]]:
+                await pilot.press("m")
+                await pilot.pause()
+                assert screen.index == want
+            footer = tui.rendered(app).splitlines()[-1]
+            assert "→ Next decision" in footer and "m Next mistake" in footer
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, EndScreen)

@@ -79,10 +79,15 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #review-detail { height: 1fr; padding: 0 1; border-top: solid $accent; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l", "step(1)", N_("Next decision")),
-        Binding("left,h", "step(-1)", N_("Previous")),
-        Binding("home", "jump(0)", N_("First")),
-        Binding("end", "jump(-1)", N_("Last")),
+        # The arrows in the footer (before the scrolled detail's own: it needs none across);
+        # l and h (vi's) work too, unlisted.
+        Binding("right", "step(1)", N_("Next decision"), key_display="→", priority=True),
+        Binding("left", "step(-1)", N_("Previous"), key_display="←", priority=True),
+        Binding("l", "step(1)", show=False),
+        Binding("h", "step(-1)", show=False),
+        Binding("m", "next_mistake", N_("Next mistake")),
+        Binding("home", "jump(0)", N_("First"), show=False),  # as everywhere: unlisted
+        Binding("end", "jump(-1)", N_("Last"), show=False),
         Binding("c", "codes", N_("Codes/tiles")),
         Binding("escape,q", "close", N_("Close")),
     ]
@@ -255,6 +260,22 @@ class ReviewScreen(Screen[None]):
         if self.decisions:
             self.index = max(0, min(len(self.decisions) - 1, self.index + delta))
             self.show()
+
+    def action_next_mistake(self) -> None:
+        """The next decision graded below good (an inaccuracy, a mistake, a blunder), from the
+        first again after the last; told when the search has graded none (yet)."""
+        graded = len(self.reviews)
+        worse = [i for i, r in enumerate(self.reviews) if r.grade not in ("best", "good")]
+        later = [i for i in worse if i > self.index] or worse
+        if not later:
+            self.notify(
+                _("No mistake among the {count} decisions graded so far.").format(count=graded)
+                if graded < len(self.decisions)
+                else _("No mistake: every decision is best or good.")
+            )
+            return
+        self.index = later[0]
+        self.show()
 
     def action_jump(self, where: int) -> None:
         if self.decisions:
