@@ -747,6 +747,9 @@ def test_a_finished_game_is_kept_among_the_saves_and_quits_without_asking(
             # The finished game left the autosave for the saves, to be replayed another day.
             (kept,) = (data_home / "saves").iterdir()
             assert Session.load(kept).game.actions == session.game.actions
+            # The sheet names the file as a shell takes it (`piepmatz review`, `replay`).
+            said = f"$XDG_DATA_HOME/piepmatz/saves/{kept.name}"
+            assert said in " ".join(tui.text(app).split())
             await pilot.press("escape", "q")
             await pilot.pause()
             assert not app.is_running

@@ -213,3 +213,20 @@ def test_a_choice_that_takes_or_ties_anothers_majority_says_what_it_costs_them()
     # A choice that leaves Ben's majority alone says nothing of him.
     headline, steps, _lost = told(_last_hand(["GR2m"], ["GR2f", "CH3m", "BU1f"]), "keep BU1f CH3m")
     assert "Ben" not in headline and not any("Ben" in step for step in steps)
+
+
+def test_a_choice_whose_squirrel_picks_at_random_says_so_in_place_of_a_score() -> None:
+    """T2.1d: the squirrel takes two of another's seeds at random: no score can be promised,
+    and the headline says why there is none."""
+    told = 0
+    for state in positions(30):
+        if state.phase_name != "play":
+            continue
+        view = view_of(state, state.current_player)
+        for action_id in state.legal_action_ids():
+            shown = preview(view, action_id)
+            if "squirrel" in shown.headline.split(" · ")[0]:
+                told += 1
+                assert shown.score is None
+                assert shown.headline.endswith(" · score: as the squirrel picks")
+    assert told

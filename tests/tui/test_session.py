@@ -172,3 +172,17 @@ def test_illegal_action_changes_nothing() -> None:
     with pytest.raises(ValueError, match="cannot read action"):
         session.apply("anything", 0)
     assert session.view(0) == before and session.game.actions == []
+
+
+def test_a_kept_file_is_named_as_a_shell_takes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piepmatz.tui.session import data_dir, shown_path
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    save = data_dir() / "saves" / "g.json"
+    assert shown_path(save) == "~/.local/share/piepmatz/saves/g.json"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert shown_path(data_dir() / "saves" / "g.json") == "$XDG_DATA_HOME/piepmatz/saves/g.json"
+    assert shown_path(tmp_path / "elsewhere.json") == str(tmp_path / "elsewhere.json")

@@ -128,6 +128,9 @@ def preview(
                 )
             )
     headline = _headline(view, action, strengths, chases, steps)
+    if change is None and _squirrel_in_sight(told):
+        # The squirrel takes two seeds at random (T2.1d): no score to promise.
+        headline += " · " + _("score: as the squirrel picks")
     if change is not None and (change[0] != change[1] or action.kind in _SCORED_CHOICES):
         headline += " · " + _("score {change:+d}").format(change=change[1] - change[0])
         for p, was, now in others:
@@ -186,6 +189,21 @@ def _score_is_public(new: Sequence[Told]) -> bool:
             if e.kind == "squirrel":
                 return False
     return True
+
+
+def _squirrel_in_sight(new: Sequence[Told]) -> bool:
+    """Whether a squirrel the player can see coming is among ``new``: one taken before any
+    card the player cannot know (else the preview would depend on the hidden cards)."""
+    for e in new:
+        if isinstance(e, ChooseVictim):
+            continue
+        if e.kind == "turn":
+            break
+        if e.kind == "squirrel":
+            return True
+        if e.kind in _UNKNOWN or (e.kind == EventKind.TAKE_PEST and not e.position):
+            return False
+    return False
 
 
 def _headline(

@@ -137,6 +137,19 @@ def data_dir() -> Path:
     return root / "piepmatz"
 
 
+def shown_path(path: Path) -> str:
+    """``path`` as a person would type it into a shell: under the data folder, from
+    ``$XDG_DATA_HOME`` or ``~`` (short, and the same on every machine)."""
+    base = os.environ.get("XDG_DATA_HOME", "").strip()
+    folder = data_dir()
+    if not path.is_relative_to(folder):
+        return str(path)
+    named = "$XDG_DATA_HOME/piepmatz" if base and Path(base).is_absolute() else None
+    if named is None and folder.is_relative_to(Path.home()):
+        named = "~/" + str(folder.relative_to(Path.home()))
+    return f"{named or folder}/{path.relative_to(folder)}"
+
+
 def autosave_path() -> Path:
     """The unfinished game kept after every move, which ``piepmatz play`` offers to resume."""
     return data_dir() / "autosave.json"

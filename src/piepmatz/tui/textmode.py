@@ -100,10 +100,12 @@ def help_line(number: int, notation: str, headline: str, codes: bool) -> str:
 
 
 def asked_part(view: PlayerView, cards: Cards, label: str) -> str | None:
-    """The part of the table a later decision of a turn is about: the display to draw from,
-    the hand to add a bird or keep two from (None: the status line says it all)."""
-    if view.phase == DRAW:
-        return display_text(view, cards).plain
+    """The part of the table a later decision of a turn is about: the display to draw from
+    (and the hand it fills), the hand to add a bird or keep two from (None: the status line
+    says it all)."""
+    if view.phase == DRAW:  # what to draw from, and the hand it joins
+        hand = hand_text(view, cards, short_label(label)).plain
+        return f"{display_text(view, cards).plain}\n{hand}"
     if view.phase in (COLLECT, LAST_HAND):
         return hand_text(view, cards, short_label(label)).plain
     return None

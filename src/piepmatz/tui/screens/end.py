@@ -17,7 +17,7 @@ from piepmatz.i18n import N_, _
 from piepmatz.text.scoresheet import explain
 
 from ..render import score_sheet_text
-from ..session import Session
+from ..session import Session, shown_path
 from .messages import SaveGame
 from .review import ReviewScreen
 from .widgets import translate_bindings
@@ -103,7 +103,7 @@ class EndScreen(ModalScreen[str | None]):
                 "\n\n"
                 + _(
                     "Kept among your saves as {name}: Ctrl+R on the first screen replays it."
-                ).format(name=self.kept.name),
+                ).format(name=shown_path(self.kept)),  # piepmatz review takes it too
                 style="dim",
             )
         if not self.explained:
