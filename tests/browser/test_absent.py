@@ -371,3 +371,19 @@ def test_a_friend_who_does_not_come_is_given_a_bot_and_the_game_begins(
     anna.wait_for_function(_SHOWN, timeout=PATIENCE)
     expect(player(anna, "Bot 3")).to_be_visible()
     context.close()
+
+
+def test_a_server_without_chat_shows_no_box_to_write_in(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    database = tmp_path_factory.mktemp("quiet") / "server.db"
+    with running_server(f"sqlite+aiosqlite:///{database}", chat=False) as address:
+        made = httpx.post(
+            f"http://{address}/api/quick", json={"name": "Anna", "bot": "random"}
+        ).json()
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(made["link"].replace("#", "?pace=0#", 1))
+        expect(page.locator("#chat-off")).to_have_text("The chat is turned off on this server.")
+        expect(page.locator("#chat-input")).to_be_hidden()
+        expect(page.locator("#chat")).to_be_hidden()
+        page.close()

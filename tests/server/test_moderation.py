@@ -388,3 +388,42 @@ def test_the_operator_sees_reports_and_a_banned_player_is_refused_everywhere(
         assert capsys.readouterr().out == "no open reports (--all: the closed too)\n"
         assert main(["admin", "reports", "--all", "--database-url", url]) == 0
         assert capsys.readouterr().out.splitlines()[1].endswith("abuse  closed")
+
+
+def test_with_the_chat_off_no_line_is_taken_or_sent(tmp_path: Any) -> None:
+    """``serve --chat off`` (a class of children): every connection is told at its welcome, a
+    line is refused saying why, and nobody is sent one; a server with chat tells it too."""
+
+    async def scenario(address: str, chat: bool) -> None:
+        table = await post(address, "/api/tables", {"seats": ["human", "human"], "name": "Anna"})
+        joined = await post(
+            address,
+            f"/api/tables/{table['table']}/join",
+            {"name": "Ben", "token": table["invites"][0]["token"]},
+            status=200,
+        )
+        url = ws_url(address, table["table"])
+        async with (
+            SeatClient.connect(url, table["token"]) as anna,
+            SeatClient.connect(url, joined["token"]) as ben,
+        ):
+            assert (await until(anna, "welcome"))["chat"] is chat
+            assert (await until(ben, "welcome"))["chat"] is chat
+            await until(ben, "state")
+            await anna.send({"type": "chat", "text": "du bist doof"})
+            if chat:
+                assert (await until(ben, "chat"))["text"] == "du bist doof"
+                return
+            refused = await until(anna, "error")
+            assert refused["code"] == "chat_off"
+            assert refused["message"] == "chat is turned off on this server"
+            # Ben is sent nothing: his next message is the answer to his own sync.
+            await ben.send({"type": "sync"})
+            later = await until(ben, "state")
+            assert later["type"] == "state"
+            assert all(m["type"] != "chat" for m in ben.received)
+
+    for chat in (False, True):
+        database = tmp_path / f"chat-{chat}.db"
+        with running_server(f"sqlite+aiosqlite:///{database}", chat=chat) as address:
+            asyncio.run(scenario(address, chat))

@@ -64,6 +64,7 @@ def create_app(
     accounts: str = "passwords",
     pairing: PairingRules | None = None,
     language: str = "en",
+    chat: bool = True,
 ) -> FastAPI:
     """The app; the schema is migrated and unfinished games resumed when it starts. ``limits``
     bound what one client may send (``piepmatz.server.limits``; the defaults when absent).
@@ -79,7 +80,8 @@ def create_app(
     moves being stored are waited for up to ``drain`` seconds. ``pairing`` is the operator's
     settings of "Find a game" (the wait before bots, the bot; :mod:`.pairing`'s defaults).
     ``accounts`` is what players may have beside their browser's key (``off``, ``passwords``);
-    ``language`` the pages' language for a browser that asks for none of the game's.
+    ``language`` the pages' language for a browser that asks for none of the game's; without
+    ``chat`` nobody writes to a table (a class of children, a tournament's quiet).
 
     With ``redis_url``, several processes serve the same tables from one database (PostgreSQL),
     telling each other the news over Redis (``bus.py``).
@@ -143,6 +145,7 @@ def create_app(
             counted,
             seeking=pairing or PairingRules(),
             accounts_setting=AccountsSetting(accounts),
+            chat=chat,
         )
         # The collector's passes run on the event loop's clock, short and often (collector.py).
         collector = asyncio.create_task(collect(), name="collector")

@@ -96,6 +96,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "a club's own (a browser's or a player's choice still comes first) (en)",
     )
     serve.add_argument(
+        "--chat",
+        choices=("on", "off"),
+        default="on",
+        help="whether people write to their tables: off for a class of children or a quiet "
+        "tournament (no line is taken, none is shown) (on)",
+    )
+    serve.add_argument(
         "--accounts",
         choices=("off", "passwords"),
         default="passwords",
@@ -753,6 +760,7 @@ def run_serve(args: argparse.Namespace) -> int:
             pairing=pairing,
             accounts=args.accounts,
             language=args.language,
+            chat=args.chat == "on",
         )
         logging.getLogger("piepmatz.server").info(_where_to_open(args.host, args.port))
         # Frames far beyond the protocol's longest message are cut off by uvicorn itself.

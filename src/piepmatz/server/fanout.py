@@ -68,7 +68,8 @@ class Audience:
         connection's arrival reads its history (``Room.connect``): every line reaches every
         connection exactly once."""
         for conn in self.connections():
-            if (not line_id or line_id > conn.chat_upto) and seat not in conn.muted:
+            fresh = not line_id or line_id > conn.chat_upto
+            if fresh and seat not in conn.muted and conn.hears_chat:
                 await conn.send(text)
 
     async def announce_table(self) -> None:

@@ -268,6 +268,8 @@ class Welcome(BaseModel):
     table: str
     seat: int | None  # None: a spectator
     protocol: int
+    #: The server takes chat lines (``serve --chat off``: it takes none and sends none).
+    chat: bool = True
 
 
 class StateMessage(BaseModel):

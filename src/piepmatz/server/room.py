@@ -326,7 +326,7 @@ class Room:
                     await conn.send(self.audience.state_message(conn, full=True))
                 for seat in self.botseats.replaced:
                     await conn.send(self.botseats.not_offered(seat))
-                for line in chat:
+                for line in chat if conn.hears_chat else []:
                     if line.seat not in conn.muted:
                         await conn.send(_chat_message(line))
                 await self.presence_changed()

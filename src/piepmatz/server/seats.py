@@ -62,6 +62,8 @@ class Connection:
     broken: bool = False
     #: The seats whose chat this connection is not sent (muted, or their player blocked).
     muted: set[int] = field(default_factory=set)
+    #: This connection is sent chat lines (not where the server's chat is off).
+    hears_chat: bool = True
     #: The seat's player (``None``: a spectator, or a person without a player key), and when
     #: (monotonic seconds) whether they are banned was last read.
     player: str | None = None

@@ -79,6 +79,7 @@ class ErrorCode(StrEnum):
     NO_PLAYER = "no_player"
     NOT_WAITING = "not_waiting"
     PEOPLE_ONLY = "people_only"
+    CHAT_OFF = "chat_off"
 
 
 class ReportReason(StrEnum):

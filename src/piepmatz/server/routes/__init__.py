@@ -42,6 +42,8 @@ class Site:
     accounts_setting: AccountsSetting = AccountsSetting.PASSWORDS
     #: Sign up, in and out, passwords (``serve --accounts``: allowed or not).
     accounts: Accounts = field(init=False)
+    #: People write to their tables (``serve --chat``): off, no line is taken or shown.
+    chat: bool = True
     #: "Find a game": the waiting list and the tables it opens.
     pairing: Pairing = field(init=False)
     #: Mutes, blocks, reports and bans (issue 46).

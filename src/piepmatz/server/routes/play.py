@@ -208,7 +208,8 @@ class Conversation:
                 await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: say hello again in a moment")
                 return
         self.room, self.conn = room, conn
-        welcome = Welcome(table=room.id, seat=seat, protocol=PROTOCOL_VERSION)
+        conn.hears_chat = self.site.chat
+        welcome = Welcome(table=room.id, seat=seat, protocol=PROTOCOL_VERSION, chat=self.site.chat)
         await self.client.send(welcome.model_dump_json())
         if conn.muted:
             await self.client.send(Muted(seats=sorted(conn.muted)).model_dump_json())
@@ -269,6 +270,8 @@ class Conversation:
                 await self.refuse(exc.code, str(exc))
             else:
                 metrics.ACK_SECONDS.observe(time.perf_counter() - start)
+        elif isinstance(message, Chat) and not self.site.chat:
+            await self.refuse(ErrorCode.CHAT_OFF, _("chat is turned off on this server"))
         elif isinstance(message, Chat):
             try:
                 await self._check_ban(room, conn)

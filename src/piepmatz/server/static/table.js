@@ -172,6 +172,7 @@ class TablePage {
     // The log is read on demand (the announcer reads each step as told).
     this.logEl = rovingLog(h("ol", {}));
     this.chatEl = h("ol", {});
+    this.chatOffEl = h("p", { class: "muted", id: "chat-off", hidden: true }, _("The chat is turned off on this server."));
     const logBox = h("div", { id: "log", class: "log", role: "log", "aria-live": "off", "aria-label": _("game log") }, this.logEl);
     this.peopleEl = h("div", { class: "people-wrap" }); // moderation.js: mute, block, report
     const chatBox = h("div", { id: "chat", class: "chat", role: "log", tabindex: 0, "aria-label": _("table chat") }, this.chatEl);
@@ -187,7 +188,9 @@ class TablePage {
       h("div", { class: "play-col" }, this.headEl, this.bannerEl, this.sayEl, this.lostEl, h("div", { class: "seat-area" }, this.decisionEl, this.handEl), this.boardEl, this.controlsEl),
       h("aside", { class: "side-col" },
         h("section", { class: "panel", id: "log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, _("Game log")), logBox),
-        h("section", { class: "panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, _("Chat")), chatBox, chatForm, this.peopleEl)));
+        h("section", { class: "panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, _("Chat")), chatBox, chatForm,
+          this.chatOffEl, this.peopleEl)));
+    this.chatParts = [chatBox, chatForm];
     clear(main()).append(this.pageEl);
     document.addEventListener("keydown", (event) => this.key(event), { signal: this.keys.signal });
     clearInterval(this.ticker);
@@ -247,6 +250,8 @@ class TablePage {
       case "welcome":
         this.store.seat = message.seat;
         this.store.welcomed = true;
+        // A server whose chat is off takes no line and sends none: no box to write in.
+        this.store.chat = message.chat !== false;
         // Someone who has sat at a table is not offered the guided first game in the lobby.
         if (message.seat !== null) localStorage.setItem("piepmatz:played", "1");
         this.store.connected = true;
@@ -257,6 +262,8 @@ class TablePage {
           this.remember();
         }
         if (!this.pageEl) this.layout(); // said hello with the player key: now the seat is known
+        for (const part of this.chatParts) part.hidden = !this.store.chat;
+        this.chatOffEl.hidden = this.store.chat;
         this.render();
         this.renderPeople();
         break;
