@@ -61,7 +61,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     saved = play.add_mutually_exclusive_group()
     saved.add_argument("--resume", metavar="FILE", help="resume a saved game")
-    saved.add_argument("--replay", metavar="FILE", help="step through a saved game or record")
+    saved.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="step through a finished game's save or record (with --text: print it whole)",
+    )
     add_plugin(play)
     add_language(play)
     online = play.add_argument_group(
