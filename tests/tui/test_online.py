@@ -25,7 +25,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input, OptionList, Static
 
 from piepmatz.cli import build_parser, main
-from piepmatz.core import Action
+from piepmatz.core import Action, Rules
 from piepmatz.i18n import translation
 from piepmatz.records import unreachable
 from piepmatz.server import admin
@@ -52,6 +52,7 @@ from piepmatz.tui.online import (
     table_name,
 )
 from piepmatz.tui.onlinetext import OnlineText
+from piepmatz.tui.plainlines import rules_lines
 from piepmatz.tui.screens import ConfirmDialog, EndScreen, ReplayScreen
 from piepmatz.tui.screens.online import OnlineTableScreen
 from serverplay import PATIENCE, post, running_server
@@ -856,7 +857,8 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     """``play --text`` at the server: a script's lines answer the decisions in turn (a number
     of the help list, a line of notation, chat, commands); refused lines are told on stderr and
     asked again; the log is the server's, and the score sheet is the record's."""
-    script = ["help", "say hello table", "table", "hint", "0", "play XX9z 1"] + ["1"] * 400
+    script = ["help", "say hello table", "table", "log", "rules", "hint", "0", "play XX9z 1"]
+    script += ["1"] * 400
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(script) + "\n"))
     argv = ["play", "--server", address, "--bots", "random", "--players", "2", "--name", "Ben"]
     assert main([*argv, "--text"]) == 1  # a script's refused lines: status 1 at the end
@@ -870,6 +872,11 @@ def test_text_mode_plays_a_whole_online_game_as_plain_lines(
     assert plays, listed[:3]  # the first decision is a play: its birds in words
     assert re.search(r"^YOUR HAND \(Ben\)  [A-Z][a-z]+( [a-z]+)? [1-6][♂♀]", out, re.MULTILINE)
     assert "Ben: hello table\n" in out  # the chat, as the server says it to everyone
+    # log: the server's sentences so far again (the first turn's twice by then); rules: the
+    # guide and the rules in play, as the local text mode prints them.
+    first = next(line for line in lines if line.startswith("Turn 1: "))
+    assert out.count(first + "\n") == 2  # (a line may begin with the prompt, on a pipe)
+    assert all(line in out for line in rules_lines(Rules.preset("standard"))[:3] if line)
     # The server's hint for the first decision (a play), its bird in words; the next prompt
     # waits for it (a line of the pipe's output may begin with the prompt, the input unseen).
     bird = r"[A-Z][a-z]+(?: [a-z]+)? [1-6][♂♀]"

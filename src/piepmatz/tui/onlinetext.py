@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from websockets.exceptions import WebSocketException
 
-from piepmatz.core import Action, Game, PlayerView
+from piepmatz.core import Action, Game, PlayerView, Rules
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import Event
 from piepmatz.core.viewjson import events_from_json, view_from_json
@@ -48,6 +48,7 @@ from .online import (
     seat_labels,
     seat_names,
 )
+from .plainlines import rules_lines
 from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
 from .textmode import asked_part, help_heading, help_line, listed_or_typed
 
@@ -70,6 +71,8 @@ class OnlineText:
         self.events: list[Event] = []
         #: Log entries printed, and the decision last asked (its move number).
         self.printed = 0
+        #: The log's sentences so far, as the server told them (``log`` prints them again).
+        self.told: list[str] = []
         self.asked: int | None = None
         #: The server's previews of the decision at the current move, once asked for.
         self.previews: dict[str, str] = {}
@@ -160,9 +163,25 @@ class OnlineText:
         for n, action in enumerate(self.legal(), 1):
             self.say(help_line(n, action, self.previews.get(action, ""), self.codes))
         if self.table and self.table.get("hints"):
-            self.say(_("Other commands: help, table, hint, say TEXT, back, resign, abort, quit"))
+            self.say(
+                _(
+                    "Other commands: help, table, log, rules, hint, say TEXT, back, resign, "
+                    "abort, quit"
+                )
+            )
         else:  # no hints at this table: no command that only says so
-            self.say(_("Other commands: help, table, say TEXT, back, resign, abort, quit"))
+            self.say(
+                _("Other commands: help, table, log, rules, say TEXT, back, resign, abort, quit")
+            )
+
+    def rules(self) -> Rules:
+        """The rules of this table's game (as the view has them once dealt)."""
+        if self.view is not None:
+            return self.view.rules
+        try:
+            return Rules.parse(str((self.table or {}).get("rules") or "standard"))
+        except PiepmatzError:
+            return Rules.preset("standard")
 
     # ------------------------------------------------------------------ messages
 
@@ -242,6 +261,7 @@ class OnlineText:
         start = int(message["events_from"])
         log = [str(line) for line in message.get("log", [])]
         self.events = self.events[:start] + events_from_json(message["events"])
+        self.told = self.told[:start] + log
         self.view = view_from_json(message["view"], self.events)
         if message["move"] != (self.state or {}).get("move"):
             self.previews, self.asking = {}, False
@@ -343,6 +363,11 @@ class OnlineText:
                 await self.send({"type": "preview", "move": state["move"]})
         elif word == "table":
             self.print_table()
+        elif word == "log":
+            self.tell(*self.told)
+        elif word == "rules":
+            for line in rules_lines(self.rules()):
+                self.say(line)
         elif word == "say":
             said = text[3:].strip()
             if len(said) > CHAT_LENGTH:
