@@ -96,19 +96,27 @@ def _context(browser: Any) -> Any:
     return context
 
 
-def sit_down(site: str, anna_context: Any, ben_context: Any, pace: str | None = None) -> Table:
-    """Anna opens a table for herself and a friend (the stand-in: the random bot) in the lobby;
-    Ben takes his seat by the invite link; both pages show the game."""
-    anna = anna_context.new_page()
+def open_in_the_lobby(context: Any, site: str, friends: int, pace: str | None = None) -> Any:
+    """Anna's page, once she opened a table in the lobby for herself and ``friends`` friends
+    (the stand-in: the random bot; ``pace`` one the server offers)."""
+    anna = context.new_page()
     anna.goto(f"{site}/?pace=0")
     anna.get_by_label("Your display name").fill("Anna")
     form = anna.get_by_role("form", name="Open a table")
-    form.get_by_label("Seats", exact=True).select_option("2")
-    form.get_by_label("Seat 2", exact=True).select_option("human")
+    form.get_by_label("Seats", exact=True).select_option(str(friends + 1))
+    for seat in range(2, friends + 2):
+        form.get_by_label(f"Seat {seat}", exact=True).select_option("human")
     if pace is not None:
         form.get_by_label("Pace", exact=True).select_option(pace)
     form.get_by_label("Stand-in bot").select_option("random")
     form.get_by_role("button", name="Open the table").click()
+    return anna
+
+
+def sit_down(site: str, anna_context: Any, ben_context: Any, pace: str | None = None) -> Table:
+    """Anna opens a table for herself and a friend (the stand-in: the random bot) in the lobby;
+    Ben takes his seat by the invite link; both pages show the game."""
+    anna = open_in_the_lobby(anna_context, site, friends=1, pace=pace)
     invite = anna.locator("button.copy[data-link*='seat=1']").get_attribute("data-link")
     assert invite
     anna.get_by_role("link", name="Go to the table").click()
@@ -339,15 +347,7 @@ def test_a_friend_who_does_not_come_is_given_a_bot_and_the_game_begins(
     """At a table still waiting, a seated person gives a free seat to the table's stand-in bot:
     its invite goes from the page, and the game begins once the other friend sits down."""
     context = _context(browser)
-    anna = context.new_page()
-    anna.goto(f"{paced_site}/?pace=0")
-    anna.get_by_label("Your display name").fill("Anna")
-    form = anna.get_by_role("form", name="Open a table")
-    form.get_by_label("Seats", exact=True).select_option("3")
-    form.get_by_label("Seat 2", exact=True).select_option("human")
-    form.get_by_label("Seat 3", exact=True).select_option("human")
-    form.get_by_label("Stand-in bot").select_option("random")
-    form.get_by_role("button", name="Open the table").click()
+    anna = open_in_the_lobby(context, paced_site, friends=2)
     invite = anna.locator("button.copy[data-link*='seat=1']").get_attribute("data-link")
     assert invite
     anna.get_by_role("link", name="Go to the table").click()

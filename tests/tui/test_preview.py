@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from piepmatz.core import Action, State, view_of
+from piepmatz.core import Action, PlayerView, State, view_of
 from piepmatz.core.cards import FEEDER_EGGS
 from piepmatz.text.preview import preview
 from scenarios import scenario
@@ -21,6 +21,16 @@ def positions(games: int = 12) -> list[State]:
             out.append(state.copy())
             legal = state.legal_action_ids()
             state.apply_id(legal[rng.randrange(len(legal))])
+    return out
+
+
+def choices(phase: str, games: int) -> list[tuple[PlayerView, int]]:
+    """Each legal action of each ``phase`` decision along random games, with its view."""
+    out = []
+    for state in positions(games):
+        if state.phase_name == phase:
+            view = view_of(state, state.current_player)
+            out += [(view, action_id) for action_id in state.legal_action_ids()]
     return out
 
 
@@ -164,16 +174,12 @@ def test_the_last_hand_preview_names_each_bird_discarded_apart() -> None:
     from piepmatz.text.words import bird_words
 
     told = 0
-    for state in positions(12):
-        if state.phase_name != "last hand":
-            continue
-        view = view_of(state, state.current_player)
-        for action_id in state.legal_action_ids():
-            kept = Action.from_id(action_id).cards
-            rest = [bird_words(c) for c in view.hand if c not in kept]
-            if len(rest) > 1:
-                assert preview(view, action_id).headline.startswith(f"discard {', '.join(rest)} ·")
-                told += 1
+    for view, action_id in choices("last hand", 12):
+        kept = Action.from_id(action_id).cards
+        rest = [bird_words(c) for c in view.hand if c not in kept]
+        if len(rest) > 1:
+            assert preview(view, action_id).headline.startswith(f"discard {', '.join(rest)} ·")
+            told += 1
     assert told
 
 
@@ -219,14 +225,10 @@ def test_a_choice_whose_squirrel_picks_at_random_says_so_in_place_of_a_score() -
     """T2.1d: the squirrel takes two of another's seeds at random: no score can be promised,
     and the headline says why there is none."""
     told = 0
-    for state in positions(30):
-        if state.phase_name != "play":
-            continue
-        view = view_of(state, state.current_player)
-        for action_id in state.legal_action_ids():
-            shown = preview(view, action_id)
-            if "squirrel" in shown.headline.split(" · ")[0]:
-                told += 1
-                assert shown.score is None
-                assert shown.headline.endswith(" · score: as the squirrel picks")
+    for view, action_id in choices("play", 30):
+        shown = preview(view, action_id)
+        if "squirrel" in shown.headline.split(" · ")[0]:
+            told += 1
+            assert shown.score is None
+            assert shown.headline.endswith(" · score: as the squirrel picks")
     assert told
