@@ -94,3 +94,22 @@ def test_a_rated_tables_seats_are_for_people_only(server: str) -> None:
         assert _kinds(info) == ["human", "human"] and info["status"] == "waiting"
 
     asyncio.run(scenario())
+
+
+def test_a_name_taken_at_the_table_is_refused_saying_so(server: str) -> None:
+    """Two Lenas at one table would read as one in the log: the second is asked for another
+    name (letter case aside), and nothing changes; another name sits down."""
+
+    async def scenario() -> None:
+        table = await post(server, "/api/tables", {"seats": ["human"] * 3, "name": "Lena"})
+        at = f"/api/tables/{table['table']}"
+        invite = table["invites"][0]["token"]
+        refused = await post(server, f"{at}/join", {"name": "LENA ", "token": invite}, 422)
+        assert refused["detail"] == (
+            "LENA sits at this table already: choose a name the others can tell apart"
+        )
+        assert [s["name"] for s in (await get(server, at))["seats"]] == ["Lena", None, None]
+        await post(server, f"{at}/join", {"name": "Lena B", "token": invite}, 200)
+        assert [s["name"] for s in (await get(server, at))["seats"]] == ["Lena", "Lena B", None]
+
+    asyncio.run(scenario())

@@ -241,6 +241,16 @@ async def join(body: Join, room: TableOf, site: SiteOf) -> dict[str, Any]:
     await refuse_banned(site, body.player)
     if room.setup.rated and body.player is None:
         raise HTTPException(422, _("a rated table needs your player key (player)"))
+    # Two Lenas at one table would read as one in every sentence of the log. (Strangers
+    # seated by "Find a game" keep their names: they chose them before they met.)
+    same = body.name.casefold()
+    if not room.setup.rated and any(s.name and s.name.casefold() == same for s in room.seats):
+        raise HTTPException(
+            422,
+            _("{name} sits at this table already: choose a name the others can tell apart").format(
+                name=body.name
+            ),
+        )
     try:
         seat, token = await room.take_seat(
             seat, body.name, token, body.hints, body.deal_part, body.player
