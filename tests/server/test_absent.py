@@ -166,6 +166,35 @@ def test_a_live_person_out_of_time_is_stood_in_then_takes_the_seat_back(tmp_path
     asyncio.run(run())
 
 
+def test_coming_back_while_this_copy_is_a_move_behind_is_done_once_caught_up(
+    tmp_path: Path,
+) -> None:
+    """Another process stored a move this copy has not heard of: the database refuses the
+    return as made at an earlier move; the copy catches up and the person is back all the
+    same, told so (it was lost without a word)."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        async with hub_at(tmp_path / "s.db", clock) as hub:
+            room = await two_people(hub, "fast")
+            anna, _ben = await sit(room, 0), await sit(room, 1)
+            slow = room.game.state.current_player
+            await clock.advance(10.1)
+            await until(lambda: room.seats[slow].absent == "time", "the stand-in plays")
+            await until(lambda: room.game.state.current_player != slow, "the stand-in's turn")
+            # The other person's move, stored as another process would: this copy is behind.
+            other = room.game.state.current_player
+            action = str(room.game.state.legal_actions()[0])
+            await room.store.add_move(room.id, room.move, other, action, None)
+            behind = room.move
+            await room.standins.back(slow)
+            assert room.move == behind + 1  # caught up
+            assert room.seats[slow].absent is None
+            assert told(anna, "returned")[-1]["seat"] == slow
+
+    asyncio.run(run())
+
+
 def test_a_person_disconnected_past_the_limit_is_stood_in(tmp_path: Path) -> None:
     async def run() -> None:
         clock = ManualClock()

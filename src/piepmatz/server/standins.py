@@ -144,8 +144,10 @@ class StandIns:
         log.info("table %s: the stand-in plays seat %d (%s)", room.id, seat, why)
         return True
 
-    async def back_locked(self, seat: int) -> None:
-        """``seat``'s person came back: they play their seat again (under the lock)."""
+    async def back_locked(self, seat: int, again: bool = True) -> None:
+        """``seat``'s person came back: they play their seat again (under the lock). Refused by
+        the database because another process moved meanwhile (this copy was behind), it is
+        tried once more once caught up, rather than lost without a word."""
         room = self.room
         person = room.seats[seat]
         if not person.stood_in:
@@ -168,6 +170,8 @@ class StandIns:
         if not changed:
             clocks.left, clocks.since = kept
             await room.replica.catch_up_locked()
+            if again:
+                await self.back_locked(seat, again=False)
             return
         await self.absence_changed(seat, None)
         await room.replica.tell(
