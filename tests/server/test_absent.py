@@ -42,6 +42,13 @@ async def two_people(hub: Hub, pace: str, third: str | None = None, **options: A
     return opened.room
 
 
+async def both_at_a_live_table(hub: Hub) -> tuple[Room, Listener, Listener, int]:
+    """Anna and Ben at a ``fast`` table, both connected; and the seat whose clock runs."""
+    room = await two_people(hub, "fast")
+    anna, ben = await sit(room, 0), await sit(room, 1)
+    return room, anna, ben, room.game.state.current_player
+
+
 async def sit(room: Room, seat: int | None) -> Listener:
     listener = Listener()
     await room.connect(Connection(listener, seat))
@@ -135,9 +142,7 @@ def test_a_live_person_out_of_time_is_stood_in_then_takes_the_seat_back(tmp_path
     async def run() -> None:
         clock = ManualClock()
         async with hub_at(tmp_path / "s.db", clock) as hub:
-            room = await two_people(hub, "fast")
-            anna, ben = await sit(room, 0), await sit(room, 1)
-            slow = room.game.state.current_player
+            room, anna, ben, slow = await both_at_a_live_table(hub)
             await clock.advance(9.9)
             assert room.seats[slow].absent is None and not told(ben, "stand_in")
             await clock.advance(0.2)
@@ -176,9 +181,7 @@ def test_coming_back_while_this_copy_is_a_move_behind_is_done_once_caught_up(
     async def run() -> None:
         clock = ManualClock()
         async with hub_at(tmp_path / "s.db", clock) as hub:
-            room = await two_people(hub, "fast")
-            anna, _ben = await sit(room, 0), await sit(room, 1)
-            slow = room.game.state.current_player
+            room, anna, _ben, slow = await both_at_a_live_table(hub)
             await clock.advance(10.1)
             await until(lambda: room.seats[slow].absent == "time", "the stand-in plays")
             await until(lambda: room.game.state.current_player != slow, "the stand-in's turn")
