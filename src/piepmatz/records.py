@@ -160,6 +160,31 @@ def person_name(text: str) -> str | None:
     return name
 
 
+def seat_names(seats: Sequence[str], names: Sequence[str | None] | None) -> list[str | None]:
+    """The people's names, one a seat, each checked (:func:`person_name`); a bot's seat has
+    none. ``ValueError``, in the player's words and naming the seat, for a name that cannot be
+    one or one on a bot's seat.
+
+    >>> seat_names(["human", "easy", "human"], [" Anna", None, ""])
+    ['Anna', None, None]
+    """
+    if names is None:
+        return [None] * len(seats)
+    if len(names) != len(seats):
+        raise ValueError(f"{len(names)} names for {len(seats)} seats")
+    checked: list[str | None] = []
+    for p, (seat, name) in enumerate(zip(seats, names, strict=True)):
+        try:
+            checked.append(person_name(name) if name is not None else None)
+        except ValueError as exc:
+            raise ValueError(f"{seat_name(p)}: {exc}") from None
+        if checked[-1] is not None and seat != HUMAN:
+            raise ValueError(
+                _("{seat} is a bot's: only a person's seat takes a name").format(seat=seat_name(p))
+            )
+    return checked
+
+
 def seat_label(seats: Sequence[str], player: int, name: str | None = None) -> str:
     """A seat of a game at one terminal: a person's ``name`` when they gave one, "Player 2
     (person)" when not, "Player 3 (medium bot)"."""
@@ -225,24 +250,15 @@ def _save_names(names: Any, seats: list[str]) -> list[str | None] | None:
     """A save's people's names: one a seat, a person's (or null, a bot's too)."""
     if names is None:
         return None
-    fits = isinstance(names, list) and len(names) == len(seats)
-    if fits:
-        try:
-            names = [
-                person_name(n) if isinstance(n, str) and kind == HUMAN else n
-                for n, kind in zip(names, seats, strict=True)
-            ]
-        except ValueError:
-            fits = False
-    if not fits or any(
-        n is not None and (kind != HUMAN or not isinstance(n, str))
-        for n, kind in zip(names, seats, strict=True)
-    ):
+    try:
+        if not (isinstance(names, list) and all(n is None or isinstance(n, str) for n in names)):
+            raise ValueError
+        return seat_names(seats, names)
+    except ValueError:
         raise GameFileError(
             f"the save's names must be a list of its {len(seats)} seats, a person's name "
             f"(at most {MAX_NAME} characters, one line) or null"
-        )
-    return list(names)
+        ) from None
 
 
 def _replayed(record: Any) -> Game:
@@ -567,5 +583,6 @@ __all__ = [
     "save_doc",
     "seat_label",
     "seat_labels",
+    "seat_names",
     "unreachable",
 ]

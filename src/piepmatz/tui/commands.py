@@ -162,9 +162,9 @@ def _names(text: str | None, seats: list[str] | None) -> list[str | None] | None
     """``--names Anna,Petr``: the people's names, one a seat (a bot's seat has none). Without
     ``seats`` the names are the first seats', for the table still to be chosen."""
     from piepmatz.i18n import _
-    from piepmatz.records import HUMAN
+    from piepmatz.records import HUMAN, seat_names
 
-    from .session import SeatError, seat_names
+    from .session import SeatError
 
     if text is None:
         return None
@@ -176,7 +176,7 @@ def _names(text: str | None, seats: list[str] | None) -> list[str | None] | None
                     count=len(given)
                 )
             )
-        return seat_names([HUMAN] * len(given), given)
+        seats = [HUMAN] * len(given)  # the first seats, people all
     people = [p for p, seat in enumerate(seats) if seat == HUMAN]
     if len(given) > len(people):
         raise SeatError(
@@ -187,7 +187,10 @@ def _names(text: str | None, seats: list[str] | None) -> list[str | None] | None
     names: list[str | None] = [None] * len(seats)
     for p, name in zip(people, given, strict=False):
         names[p] = name
-    return seat_names(seats, names)
+    try:
+        return seat_names(seats, names)
+    except ValueError as exc:
+        raise SeatError(str(exc)) from None
 
 
 def run_play(args: argparse.Namespace) -> int:

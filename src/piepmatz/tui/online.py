@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from piepmatz import records
+from piepmatz.core import PlayerView, Rules
+from piepmatz.core.errors import PiepmatzError
 from piepmatz.i18n import _, current_language, ngettext
 from piepmatz.records import HUMAN, refusal, unreachable
 from piepmatz.text.lines import shown
@@ -386,6 +388,17 @@ def _table_id(table: str) -> str:
     if not TABLE_ID.match(table):
         raise OnlineError(_("{table} is not a table's id").format(table=table))
     return table
+
+
+def table_rules(view: PlayerView | None, table: dict[str, Any] | None) -> Rules:
+    """The rules of an online table's game: its view's once dealt, else as its ``table``
+    message names them (the standard rules for a name this version cannot read)."""
+    if view is not None:
+        return view.rules
+    try:
+        return Rules.parse(str((table or {}).get("rules") or "standard"))
+    except PiepmatzError:
+        return Rules.preset("standard")
 
 
 def seat_names(table: dict[str, Any] | None, players: int | None = None) -> list[str]:

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from websockets.exceptions import WebSocketException
 
-from piepmatz.core import Action, Game, PlayerView, Rules
+from piepmatz.core import Action, Game, PlayerView
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import Event
 from piepmatz.core.viewjson import events_from_json, view_from_json
@@ -47,6 +47,7 @@ from .online import (
     resign_question,
     seat_labels,
     seat_names,
+    table_rules,
 )
 from .plainlines import rules_lines
 from .render import CODES, WORDS, action_text, score_sheet_text, status_text, table_text
@@ -173,15 +174,6 @@ class OnlineText:
             self.say(
                 _("Other commands: help, table, log, rules, say TEXT, back, resign, abort, quit")
             )
-
-    def rules(self) -> Rules:
-        """The rules of this table's game (as the view has them once dealt)."""
-        if self.view is not None:
-            return self.view.rules
-        try:
-            return Rules.parse(str((self.table or {}).get("rules") or "standard"))
-        except PiepmatzError:
-            return Rules.preset("standard")
 
     # ------------------------------------------------------------------ messages
 
@@ -366,7 +358,7 @@ class OnlineText:
         elif word == "log":
             self.tell(*self.told)
         elif word == "rules":
-            for line in rules_lines(self.rules()):
+            for line in rules_lines(table_rules(self.view, self.table)):
                 self.say(line)
         elif word == "say":
             said = text[3:].strip()

@@ -34,10 +34,10 @@ from piepmatz.records import (
     GameFileError,
     Saved,
     load_save,
-    person_name,
     read_save,
     save_doc,
     seat_label,
+    seat_names,
 )
 from piepmatz.text.words import seat_name
 
@@ -105,30 +105,6 @@ def parse_seats(text: str) -> list[str]:
     return seats
 
 
-def seat_names(seats: Sequence[str], names: Sequence[str | None] | None) -> list[str | None]:
-    """The people's names, one a seat, checked (:func:`~piepmatz.records.person_name`): a
-    bot's seat has none; :class:`SeatError` for a name that cannot be one, or on a bot's seat.
-
-    >>> seat_names(["human", "easy", "human"], [" Anna", None, ""])
-    ['Anna', None, None]
-    """
-    if names is None:
-        return [None] * len(seats)
-    if len(names) != len(seats):
-        raise SeatError(f"{len(names)} names for {len(seats)} seats")
-    checked: list[str | None] = []
-    for p, (seat, name) in enumerate(zip(seats, names, strict=True)):
-        try:
-            checked.append(person_name(name) if name is not None else None)
-        except ValueError as exc:
-            raise SeatError(f"{seat_name(p)}: {exc}") from None
-        if checked[-1] is not None and seat != HUMAN:
-            raise SeatError(
-                _("{seat} is a bot's: only a person's seat takes a name").format(seat=seat_name(p))
-            )
-    return checked
-
-
 def data_dir() -> Path:
     """Where the game keeps its files: ``$XDG_DATA_HOME/piepmatz``, else
     ``~/.local/share/piepmatz`` (the XDG base directory specification)."""
@@ -194,8 +170,11 @@ class Session:
             raise SeatError(f"{len(seats)} seats for a {game.options.players}-player game")
         self.game = game
         self.seats = [check_seat(s) for s in seats]
-        #: The people's names, one a seat (None: a bot, or a person who gave none).
-        self.names = seat_names(self.seats, names)
+        try:
+            #: The people's names, one a seat (None: a bot, or a person who gave none).
+            self.names = seat_names(self.seats, names)
+        except ValueError as exc:
+            raise SeatError(str(exc)) from None
         #: Whether the people at this table may ask the bot for hints.
         self.hints = hints
         base = game.options.seed if bot_seed is None else bot_seed
@@ -215,7 +194,7 @@ class Session:
         names: Sequence[str | None] | None = None,
     ) -> Session:
         """A new game; ``rules`` a preset, optionally with flags (``standard:last_hand=false``);
-        ``names`` the people's, one a seat (see :func:`seat_names`)."""
+        ``names`` the people's, one a seat (:func:`~piepmatz.records.seat_names`)."""
         return cls(new_game(len(seats), rules, seed), seats, hints=hints, names=names)
 
     # ------------------------------------------------------------------ who acts

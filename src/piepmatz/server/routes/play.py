@@ -280,35 +280,26 @@ class Conversation:
                 await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: the line was not sent")
         elif isinstance(message, Mute):
             await self._mute(room, conn, message)
-        elif isinstance(message, SeatBot):
-            await self._seat_bot(room, message)
         else:
             await self._decide(room, conn.seat, message)
 
-    async def _decide(self, room: Room, seat: int, message: Resign | Abort | Back) -> None:
-        """Resign, ask to abort, or take the seat back from the stand-in."""
+    async def _decide(
+        self, room: Room, seat: int, message: Resign | Abort | Back | SeatBot
+    ) -> None:
+        """Resign, ask to abort, take the seat back from the stand-in, or give a free person's
+        seat to a bot the server offers (the table still waiting)."""
         standins = room.standins
         try:
             if isinstance(message, Resign):
                 await standins.resign(seat)
             elif isinstance(message, Abort):
                 await standins.abort(seat)
+            elif isinstance(message, SeatBot):
+                await room.seat_bot(message.seat, self.site.roster.choose(message.bot))
             else:
                 await standins.back(seat)
-        except RoomError as exc:
-            await self.refuse(exc.code, str(exc))
-        except StorageUnavailable as exc:
-            await self.refuse(ErrorCode.UNAVAILABLE, f"{exc}: nothing was changed")
-
-    async def _seat_bot(self, room: Room, message: SeatBot) -> None:
-        """A bot the server offers takes a free person's seat (a seated person asked)."""
-        try:
-            bot = self.site.roster.choose(message.bot)
         except UnknownBot as exc:
             await self.refuse(ErrorCode.MALFORMED, f"bot: {exc}")
-            return
-        try:
-            await room.seat_bot(message.seat, bot)
         except RoomError as exc:
             await self.refuse(exc.code, str(exc))
         except StorageUnavailable as exc:

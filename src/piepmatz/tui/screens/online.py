@@ -53,6 +53,7 @@ from ..online import (
     resign_question,
     seat_labels,
     seat_names,
+    table_rules,
 )
 from ..render import Cards, status_text, table_text
 from ..session import Session
@@ -715,12 +716,7 @@ class OnlineTableScreen(Screen[None]):
     # -------------------------------------------------------------- the keys
 
     def rules(self) -> Rules:
-        if self.view is not None:
-            return self.view.rules
-        try:
-            return Rules.parse(str(self.table["rules"])) if self.table else Rules.preset("standard")
-        except PiepmatzError:
-            return Rules.preset("standard")
+        return table_rules(self.view, self.table)
 
     def action_rules(self) -> None:
         rules = self.rules()
