@@ -124,6 +124,13 @@ def test_a_save_whose_names_cannot_be_read_is_refused(names: Any) -> None:
         read_save(doc)
 
 
+def test_names_are_trimmed_and_an_empty_one_is_none() -> None:
+    from piepmatz.records import seat_names
+
+    assert seat_names(["human", "easy", "human"], [" Anna", None, ""]) == ["Anna", None, None]
+    assert seat_names(["human", "easy"], None) == [None, None]
+
+
 def test_a_bots_seat_takes_no_name() -> None:
     with pytest.raises(SeatError, match="Player 2 is a bot's: only a person's seat"):
         Session(Game.new(players=2, seed=1), ["human", "random"], names=["Anna", "Robo"])
