@@ -88,7 +88,7 @@ docs: $(VENV)/.test
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 test: lint postgresql redis chromium nginx  ## the whole test suite: lint, mypy --strict, the docs, pytest
-	$(BIN)/pytest -n 2 -q --durations=15
+	$(BIN)/pytest -n 2 --dist loadgroup -q --durations=15
 
 # The message catalogues: the marked texts extracted and merged into every language's .po, then
 # compiled to the .mo files the game reads (translate the new entries in between, then run again).

@@ -2,7 +2,7 @@
 bot, the league's pool, masked sampling and the advantages over the learner's own decisions.
 
 One training run (:func:`run`, through the command) serves every test that needs one, so its
-update compiles once.
+update compiles once: the module's tests share one xdist worker, which sets the run up once.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ RUN = [
     "--quiet",
 ]
 DEALS_GAMES = 600
+
+pytestmark = pytest.mark.xdist_group("league")
 DEALS_SEED = 4051
 
 
