@@ -1342,3 +1342,71 @@ def test_only_a_seated_person_is_offered_to_play_again() -> None:
     assert offered_again(table, table, 1) is None  # told already
     assert offered_again({}, table, 0) is None  # Anna's own wish
     assert offered_again({}, table, None) is None  # a spectator's screen
+
+
+def test_text_mode_gives_a_free_seat_to_the_stand_in_at_a_waiting_table(
+    address: str, terminal: None
+) -> None:
+    """Anna waits for two friends; one does not come: ``bot 2`` gives his seat to the table's
+    stand-in, a seat that is not free is refused with the free ones, and the game begins once
+    Ben sits down. Once it has begun, no seat waits for anyone."""
+
+    async def scenario() -> tuple[str, str, dict[str, Any]]:
+        seats = {"seats": ["human", "human", "human"], "name": "Anna", "stand_in": "easy"}
+        opened = await post(address, "/api/tables", seats)
+        seating = Seating(Server(address), opened["table"], 0, opened["token"])
+        keyboard, out, err = Keyboard(), io.StringIO(), io.StringIO()
+        anna = OnlineText(seating, out, keyboard, err)  # type: ignore[arg-type]
+        playing = asyncio.create_task(anna.play())
+        await wait_for(lambda: "bot 3: Let the easy bot play seat 3" in out.getvalue())
+        keyboard.type("bot 7")
+        await wait_for(lambda: "free seat's number: 2, 3." in err.getvalue())
+        keyboard.type("bot 2")
+        await wait_for(lambda: "Waiting for 1 more person to sit down" in out.getvalue())
+        invite = next(i for i in opened["invites"] if i["seat"] == 2)
+        body = {"name": "Ben", "token": invite["token"]}
+        await post(address, f"/api/tables/{opened['table']}/join", body, status=200)
+        await wait_for(lambda: anna.state is not None)
+        keyboard.type("bot 3")
+        await wait_for(lambda: "No seat here waits" in err.getvalue())
+        keyboard.type("quit")
+        await asyncio.wait_for(playing, PATIENCE)
+        return out.getvalue(), err.getvalue(), anna.table or {}
+
+    out, err, table = asyncio.run(scenario())
+    assert [s["kind"] for s in table["seats"]] == ["human", "easy", "human"]
+    assert table["status"] == "playing"
+    assert "Type bot and a free seat's number: 2, 3." in err
+    assert "No seat here waits for a person a bot could replace." in err
+    # Offered while waiting: both seats, then the one still free; never seat 2 again.
+    assert out.count("bot 2: Let the easy bot play seat 2") == 1
+    assert out.count("bot 3: Let the easy bot play seat 3") == 2
+
+
+def test_the_table_screen_offers_each_free_seat_to_the_stand_in(
+    address: str, terminal: None
+) -> None:
+    """At the table screen the free seat is one of the choices while the table waits; chosen,
+    the stand-in sits there and, every seat taken, the game is dealt."""
+    seating = seat_online("--server", address, "--seats", "human,human,random", "--name", "Ben")
+
+    async def scenario() -> tuple[list[str], str, dict[str, Any]]:
+        app = PiepmatzApp(online=seating)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, OnlineTableScreen)
+            await until(pilot, lambda: screen.table is not None)
+            choices = screen.query_one("#choices", OptionList)
+            offered = [
+                str(choices.get_option_at_index(i).prompt) for i in range(choices.option_count)
+            ]
+            choices.focus()
+            choices.highlighted = 0
+            await pilot.press("enter")
+            await until(pilot, lambda: screen.state is not None)
+            return offered, screen_text(app), screen.table or {}
+
+    offered, text, table = asyncio.run(scenario())
+    assert offered == ["Let the medium bot play seat 2"]
+    assert [s["kind"] for s in table["seats"]] == ["human", "medium", "random"]
+    assert "Waiting for" not in text

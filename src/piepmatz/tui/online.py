@@ -189,6 +189,30 @@ def others_at(table: dict[str, Any] | None, seat: int | None) -> bool:
     )
 
 
+def stand_in_of(table: dict[str, Any] | None) -> str:
+    """The table's stand-in: the bot that plays a seat its person gave up or left."""
+    return str((table or {}).get("stand_in") or "medium")
+
+
+def seats_for_a_bot(table: dict[str, Any] | None, seat: int | None) -> list[int]:
+    """The free people's seats this seat may give to the table's stand-in bot: a person seated
+    at an unrated table still waiting (``seat_bot`` in ``docs/protocol.md``)."""
+    table = table or {}
+    if seat is None or table.get("status") != "waiting" or table.get("rated"):
+        return []
+    return [
+        s["seat"]
+        for s in table.get("seats") or []
+        if s.get("kind") == HUMAN and not s.get("name") and type(s.get("seat")) is int
+    ]
+
+
+def bot_for_a_seat(table: dict[str, Any] | None, free: int) -> str:
+    """``Let the medium bot play seat 3``: what giving the free seat to the stand-in does."""
+    bot = bot_level(stand_in_of(table))
+    return _("Let the {bot} bot play seat {number}").format(bot=bot, number=free + 1)
+
+
 def resign_question(table: dict[str, Any], names: list[str], seat: int | None) -> str:
     """Resign this game?, with what it does at this table (``docs/protocol.md``): with two
     people the other wins at once, else a bot plays the seat to the end."""
@@ -196,7 +220,7 @@ def resign_question(table: dict[str, Any], names: list[str], seat: int | None) -
         others = ", ".join(n for p, n in enumerate(names) if p != seat)
         what = _("The game ends at once and {name} wins.").format(name=others)
     else:
-        bot = bot_level(str(table.get("stand_in") or "medium"))
+        bot = bot_level(stand_in_of(table))
         what = _("The {bot} bot plays your seat to the end; you cannot take it back.").format(
             bot=bot
         )

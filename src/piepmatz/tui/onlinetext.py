@@ -8,6 +8,7 @@ card codes in any case) or the number of a move in the ``help`` list, which show
 preview of each. ``table`` prints the table again, ``hint`` asks the server's hint bot (where
 the table allows hints), ``say TEXT`` speaks to the table, ``back`` takes the seat back from a
 stand-in, ``resign`` (asked first) and ``abort`` (in the first round) as the buttons do,
+``bot N`` gives a free seat at a waiting table to its stand-in (a friend who does not come),
 ``quit`` (or the end of input) leaves: the seat stays the player's; once the game is over,
 at a terminal, ``again`` plays again with the same people. At a terminal a line is
 read whenever it is typed (``say`` while others play); from a script or a pipe only at a
@@ -39,6 +40,7 @@ from .online import (
     OnlineError,
     Seating,
     abort_asked,
+    bot_for_a_seat,
     ending_text,
     hint_line,
     join_command,
@@ -47,6 +49,8 @@ from .online import (
     resign_question,
     seat_labels,
     seat_names,
+    seats_for_a_bot,
+    stand_in_of,
     table_rules,
 )
 from .plainlines import rules_lines
@@ -174,6 +178,12 @@ class OnlineText:
             self.say(
                 _("Other commands: help, table, log, rules, say TEXT, back, resign, abort, quit")
             )
+        self.offer_bots()
+
+    def offer_bots(self) -> None:
+        """At a waiting table, each free seat's ``bot N`` line."""
+        for free in seats_for_a_bot(self.table, self.seating.seat):
+            self.say(f"bot {free + 1}: {bot_for_a_seat(self.table, free)}")
 
     # ------------------------------------------------------------------ messages
 
@@ -295,6 +305,7 @@ class OnlineText:
                     free,
                 ).format(count=free)
             )
+            self.offer_bots()
         self.waiting_for = free
 
     def print_sheet(self) -> None:
@@ -384,6 +395,8 @@ class OnlineText:
             self.say(question + " " + _("Type yes to resign; anything else plays on."))
         elif word == "abort":
             await self.ask_abort()
+        elif word == "bot":
+            await self.seat_bot(text.split()[1:])
         elif word == "back" and not self.stood_in():
             self.say(_("Nobody plays for you: your seat is yours."))
         elif word == "back":
@@ -417,6 +430,24 @@ class OnlineText:
         over = state.get("result") is not None or bool(state.get("ending"))
         going = table.get("status") == "playing" and not over
         return seat is not None and going and mine.get("absent") != "resigned"
+
+    async def seat_bot(self, words: list[str]) -> None:
+        """``bot N``: the free seat N goes to the table's stand-in (``bot`` alone: the one free
+        seat), or why it cannot."""
+        free = seats_for_a_bot(self.table, self.seating.seat)
+        if not free:
+            self.error(_("No seat here waits for a person a bot could replace."))
+            return
+        if not words and len(free) == 1:
+            words = [str(free[0] + 1)]
+        number = words[0] if len(words) == 1 else ""
+        if not (number.isascii() and number.isdigit()) or int(number) - 1 not in free:
+            seats = ", ".join(str(p + 1) for p in free)
+            self.error(_("Type bot and a free seat's number: {seats}.").format(seats=seats))
+            return
+        await self.send(
+            {"type": "seat_bot", "seat": int(number) - 1, "bot": stand_in_of(self.table)}
+        )
 
     async def ask_abort(self) -> None:
         """``abort``: asked, or told why it cannot be (past the first round, asked already)."""

@@ -46,6 +46,7 @@ from ..online import (
     OnlineError,
     Seating,
     abort_asked,
+    bot_for_a_seat,
     ending_text,
     hint_line,
     offered_again,
@@ -53,6 +54,8 @@ from ..online import (
     resign_question,
     seat_labels,
     seat_names,
+    seats_for_a_bot,
+    stand_in_of,
     table_rules,
 )
 from ..render import Cards, status_text, table_text
@@ -78,6 +81,8 @@ LEAVE_ONLINE = N_(
 )
 #: Refusals the screen does not show: a second Enter for a move already sent is ``stale``.
 QUIET_ERRORS = frozenset({"stale"})
+#: The id of a waiting table's choice that gives a free seat to the stand-in (then its number).
+SEAT_BOT = "seat-bot:"
 
 
 class OnlineTableScreen(Screen[None]):
@@ -450,6 +455,13 @@ class OnlineTableScreen(Screen[None]):
             if self.seating.spectate:
                 text.append(watch_text(self.seating.spectate) + "\n")
         self.query_one("#table", Static).update(text)
+        # A friend who does not come need not hold the game up: a free seat may go to the
+        # table's stand-in bot, chosen as a move is.
+        offers = [
+            Option(bot_for_a_seat(self.table, free), f"{SEAT_BOT}{free}")
+            for free in seats_for_a_bot(self.table, self.seat)
+        ]
+        self.query_one(ChoiceList).set_options(offers)
 
     def ask(self) -> None:
         """The seat's decision, if it has one: its choices with the server's previews."""
@@ -534,6 +546,12 @@ class OnlineTableScreen(Screen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         chosen = event.option.id
+        if event.option_list.id == "choices" and chosen and chosen.startswith(SEAT_BOT):
+            seat = int(chosen.removeprefix(SEAT_BOT))
+            self.run_worker(
+                self.send({"type": "seat_bot", "seat": seat, "bot": stand_in_of(self.table)})
+            )
+            return
         if event.option_list.id != "choices" or chosen is None or self.state is None:
             return
         if chosen == "sheet":
