@@ -151,6 +151,22 @@ def translation(lang: str, domain: str = "piepmatz") -> gettext.NullTranslations
         return gettext.GNUTranslations(fh)
 
 
+def written_in(lang: str, package: str, path: str) -> str:
+    """The language a long text (the rules, the guide, the lesson) is read in: ``lang`` where
+    ``package`` holds it (``path`` with ``{lang}`` in its place), else English. A new language's
+    catalogues may come before its long texts, which are then read in English.
+
+    >>> written_in("cs", "piepmatz", "rulebook/guide-{lang}.md")
+    'cs'
+    """
+    from importlib import resources
+
+    lang = check_language(lang)
+    if resources.files(package).joinpath(path.format(lang=lang)).is_file():
+        return lang
+    return LANGUAGES[0]
+
+
 def catalogue(lang: str, domain: str = "web") -> dict[str, str | list[str]]:
     """Every translated text of ``domain`` in ``lang``, for the browser: msgid -> text.
 

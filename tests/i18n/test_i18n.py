@@ -242,3 +242,26 @@ def test_the_compiled_catalogue_is_up_to_date(lang: str, domain: str) -> None:
             want[key] = message.string
     got = {k: v for k, v in compiled._catalog.items() if k != ""}  # type: ignore[attr-defined]
     assert got == want, "run: python -m piepmatz.i18n compile"
+
+
+def test_a_language_without_its_long_texts_reads_them_in_english(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new language's catalogues may come first: its rules text, guide and lesson are then
+    the English ones, where reading them failed before."""
+    from piepmatz import tutorial
+    from piepmatz.text import guide, rulebook
+
+    languages = (*i18n.LANGUAGES, "pl")
+    for module in (i18n, guide, tutorial):
+        monkeypatch.setattr(module, "LANGUAGES", languages)
+    monkeypatch.setitem(rulebook.RULES_TEXTS, "pl", "rulebook/pl.md")
+    assert i18n.written_in("pl", "piepmatz", rulebook.RULES_TEXTS["pl"]) == "en"
+    assert i18n.written_in("cs", "piepmatz", rulebook.RULES_TEXTS["cs"]) == "cs"
+    assert rulebook.full_rules("pl") == rulebook.full_rules("en")
+    assert rulebook.screen_texts.__wrapped__("pl") == rulebook.screen_texts("en")
+    assert guide.guide.__wrapped__("pl") == guide.guide("en")
+    assert tutorial.texts.__wrapped__("pl") == tutorial.texts("en")
+    # A language the product does not know at all is still refused.
+    with pytest.raises(ValueError, match="fr"):
+        rulebook.full_rules("fr")

@@ -32,9 +32,12 @@ from importlib import resources
 from piepmatz.core.cards import FEEDER_EGGS, FEEDER_KIND, SEED, parse_bird
 from piepmatz.core.rules import Rules
 from piepmatz.core.scoring import ScoreSheet, score
-from piepmatz.i18n import LANGUAGES, _, ngettext, use_language
+from piepmatz.i18n import LANGUAGES, _, ngettext, use_language, written_in
 from piepmatz.text.scoresheet import explain, verdict
 from piepmatz.text.words import bird_words
+
+#: The guide in each language, in the package (a language without one reads the English).
+GUIDE = "rulebook/guide-{lang}.md"
 
 _FENCE = re.compile(r"^```piepmatz\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
 _PESTS = ("crow", "squirrel")
@@ -115,7 +118,8 @@ def guide(lang: str) -> tuple[Block, ...]:
     """The guide in ``lang`` as blocks: Markdown text, and pictures."""
     if lang not in LANGUAGES:
         raise ValueError(f"no guide in language {lang!r}: choose one of {', '.join(LANGUAGES)}")
-    path = resources.files("piepmatz").joinpath(f"rulebook/guide-{lang}.md")
+    lang = written_in(lang, "piepmatz", GUIDE)
+    path = resources.files("piepmatz").joinpath(GUIDE.format(lang=lang))
     text = path.read_text(encoding="utf-8")
     blocks: list[Block] = []
     at = 0

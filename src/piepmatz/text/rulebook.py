@@ -30,11 +30,12 @@ from importlib import resources
 from typing import Any
 
 from piepmatz.core import Rules
-from piepmatz.i18n import current_language, use_language
+from piepmatz.i18n import LANGUAGES, current_language, use_language, written_in
 from piepmatz.text.words import rules_words
 
 #: Each language's rules text, in the package; the English one is the project's rules spec.
-RULES_TEXTS = {"en": "RULES.md", "cs": "rulebook/cs.md", "de": "rulebook/de.md"}
+#: A language without one (yet) reads the English.
+RULES_TEXTS = {"en": "RULES.md", **{lang: f"rulebook/{lang}.md" for lang in LANGUAGES[1:]}}
 #: The sections a player reads (by their letter); the appendix on the sources is for developers.
 PLAYER_SECTIONS = "CSTEV"
 _SECTION = re.compile(r"## ([A-Z])\. ")
@@ -45,7 +46,7 @@ def _language(lang: str) -> str:
         raise ValueError(
             f"no rules text in language {lang!r}: choose one of {', '.join(RULES_TEXTS)}"
         )
-    return lang
+    return written_in(lang, "piepmatz", RULES_TEXTS[lang])
 
 
 def full_rules(lang: str = "en") -> str:

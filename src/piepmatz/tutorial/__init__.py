@@ -37,7 +37,7 @@ from piepmatz.core import Action, Rules, State, state_from_json
 from piepmatz.core.cards import BIRD_NAMES, FEEDER_NAMES, SPECIES, THREE_PLUS, parse_bird
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import Event
-from piepmatz.i18n import LANGUAGES, current_language
+from piepmatz.i18n import LANGUAGES, current_language, written_in
 from piepmatz.text.words import Part, bird_text
 
 #: The learner's seat; the other seat is the bot, whose moves the script makes.
@@ -146,6 +146,7 @@ def texts(lang: str) -> dict[str, Any]:
     """The lesson's texts in ``lang``: ``lesson`` (title, intro, …) and ``steps`` by id."""
     if lang not in LANGUAGES:
         raise ValueError(f"no tutorial in language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    lang = written_in(lang, "piepmatz.tutorial", "{lang}.json")
     path = resources.files("piepmatz.tutorial").joinpath(f"{lang}.json")
     data: dict[str, Any] = json.loads(path.read_text("utf-8"))
     return data
