@@ -13,11 +13,10 @@ import pytest
 
 from piepmatz.bots.analysis import Estimate, Hint
 from piepmatz.core import Action, Game, view_of
-from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.i18n import LANGUAGES, use_language
 from piepmatz.text import scoresheet
 from piepmatz.text.preview import preview
-from piepmatz.text.words import action_words, seat_name, told
+from piepmatz.text.words import action_words, seat_name, species_names, told
 from piepmatz.tui.hints import hint_text
 
 #: An engine card code: a bird (``BL5m``), a seed (``S2c``, or ``S2`` as the table prints it),
@@ -30,7 +29,10 @@ RULE = re.compile(r"\b[SCTE][1-9](?:\.\d+[a-z]?)?\b")
 #: Words that read the same in English and in Czech or German, and may stand in both (the
 #: species' names, and German's own Hand, Position, blind and Rest).
 SHARED = {"bot", "hand", "position", "blind", "rest"} | {
-    word.lower() for names in SPECIES_NAMES.values() for name in names for word in name.split()
+    word.lower()
+    for lang in LANGUAGES
+    for name in species_names(lang).values()
+    for word in name.split()
 }
 
 

@@ -195,8 +195,8 @@ def test_snapshot_table(
 @pytest.mark.parametrize("lang", ["en", "cs", "de"])
 def test_the_legend_reads_the_table_in_the_language(language: None, lang: str) -> None:
     """The rules screen's first part explains the tiles as the table draws them."""
-    from piepmatz.core.cards import BIRD_NAMES, SPECIES_NAMES
-    from piepmatz.text.words import species_short
+    from piepmatz.core.cards import BIRD_NAMES
+    from piepmatz.text.words import species_names, species_short
     from piepmatz.tui.render import legend_markdown, tile_text
 
     set_language(lang)
@@ -205,4 +205,4 @@ def test_the_legend_reads_the_table_in_the_language(language: None, lang: str) -
     shorts = {species_short(code) for code in SPECIES}
     assert len(shorts) == 6 and all(f"**{short}** " in legend for short in shorts)
     if lang != "en":  # the species by the language's names, none by the English ones
-        assert not any(names[0] in legend for names in SPECIES_NAMES.values())
+        assert not any(name in legend for name in species_names("en").values())

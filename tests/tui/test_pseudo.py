@@ -24,10 +24,10 @@ import piepmatz.i18n
 import piepmatz.tui.screens.review as review_module
 import piepmatz.tui.screens.tutorial as tutorial_screen
 import piepmatz.tutorial as tutorial
-from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.state import LAST_HAND
 from piepmatz.i18n import LANGUAGE_NAMES, LOCALE_DIR
+from piepmatz.text.words import species_names
 from piepmatz.tui.app import PiepmatzApp
 from piepmatz.tui.screens import (
     ChoiceDialog,
@@ -52,7 +52,7 @@ NAMES = sorted(
         "Piepmatz",
         *LANGUAGE_NAMES.values(),
         *PRESETS,
-        *(n for ns in SPECIES_NAMES.values() for n in ns),
+        *(n for lang in LANGUAGE_NAMES for n in species_names(lang).values()),
     },
     key=len,
     reverse=True,

@@ -16,9 +16,9 @@ import piepmatz.bots
 import piepmatz.bots.plugins
 from botfiles import plugin_file
 from piepmatz.cli import main
-from piepmatz.core.cards import SPECIES_NAMES
 from piepmatz.text import scoresheet
 from piepmatz.text.scoresheet import explain
+from piepmatz.text.words import species_names
 from piepmatz.tui.render import score_sheet_text
 from piepmatz.tui.session import Session, load_kept
 from piepmatz.tui.textmode import TextGame
@@ -293,7 +293,7 @@ def test_replay_as_text(capsys: pytest.CaptureFixture[str], tmp_path: os.PathLik
     assert out.startswith("Replay of a game of Piepmatz · standard rules · seed 6 · ")
     assert "Every card is named" in out
     # Omniscient: the deck draws show their cards.
-    species = "|".join(name for name, _de, _cs in SPECIES_NAMES.values())
+    species = "|".join(species_names("en").values())
     assert re.search(rf"draws ({species}) \d[♂♀] from the deck", out)
     assert out.rstrip().endswith(
         scoresheet.table(session.game.score(), [session.label(p) for p in range(2)])

@@ -27,14 +27,6 @@ from enum import IntEnum
 from typing import Final
 
 SPECIES: Final = ("BL", "BU", "CH", "GR", "SP", "YE")
-SPECIES_NAMES: Final = {
-    "BL": ("Blackbird", "Amsel", "kos"),
-    "BU": ("Bullfinch", "Gimpel", "hýl"),
-    "CH": ("Chaffinch", "Buchfink", "pěnkava"),
-    "GR": ("Greenfinch", "Grünfink", "zvonek"),
-    "SP": ("House sparrow", "Spatz", "vrabec"),
-    "YE": ("Yellowhammer", "Goldammer", "strnad"),
-}
 NUM_SPECIES: Final = len(SPECIES)
 NUM_BIRDS: Final = 72
 NUM_FEEDER: Final = 36

@@ -20,7 +20,6 @@ from piepmatz.core.cards import (
     NUM_BIRDS,
     NUM_FEEDER,
     SPECIES,
-    SPECIES_NAMES,
 )
 from piepmatz.core.rules import PRESETS
 from piepmatz.core.state import PHASE_NAMES
@@ -35,12 +34,9 @@ from piepmatz.i18n import (
     plural_forms,
     use_language,
 )
-from piepmatz.text.words import species_short
+from piepmatz.text.words import species_names, species_short
 
 from .vocabulary import ErrorCode, ReportReason, TableStatus
-
-#: Which name of ``SPECIES_NAMES`` (English, German, Czech) is each language's.
-_SPECIES_NAME_INDEX = {"en": 0, "de": 1, "cs": 2}
 
 
 def request_language(scope: Scope, fallback: str = "en") -> str:
@@ -100,14 +96,13 @@ CARDS: dict[str, dict[str, dict[str, Any]]] = {
 
 def _shorts(lang: str) -> dict[str, str]:
     with use_language(lang):
-        return {code: species_short(code) for code in SPECIES_NAMES}
+        return {code: species_short(code) for code in SPECIES}
 
 
 def web_catalogue(lang: str) -> dict[str, Any]:
     """What the browser client needs to show ``lang``: its ``web`` texts and plural rule, the
     species' names and the languages to switch to."""
     lang = check_language(lang)
-    index = _SPECIES_NAME_INDEX[lang]
     return {
         "lang": lang,
         "messages": catalogue(lang, "web"),
@@ -124,7 +119,7 @@ def web_catalogue(lang: str) -> dict[str, Any]:
         "statuses": [s.value for s in TableStatus],
         "errors": [c.value for c in ErrorCode],
         "report_reasons": [r.value for r in ReportReason],
-        "species": {code: names[index] for code, names in SPECIES_NAMES.items()},
+        "species": species_names(lang),
         # Each species in two letters, as a card's badge shows it (in the page's language).
         "species_short": _shorts(lang),
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},

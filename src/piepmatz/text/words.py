@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache
 from string import Formatter
 from typing import Any
 
@@ -47,12 +48,11 @@ from piepmatz.core.cards import (
     FEEDER_KIND,
     SEED,
     SPECIES,
-    SPECIES_NAMES,
     FeederKind,
 )
 from piepmatz.core.errors import PiepmatzError
 from piepmatz.core.events import EndReason, Event, EventKind
-from piepmatz.i18n import N_, _, current_language, ngettext, pgettext
+from piepmatz.i18n import N_, _, current_language, ngettext, pgettext, use_language
 
 
 def seat_name(player: int) -> str:
@@ -206,10 +206,25 @@ class _Birds(tuple[int | None, ...]):
 SEX_SIGNS = ("♂", "♀")
 
 
+@cache
+def species_names(lang: str) -> dict[str, str]:
+    """Each species' name in ``lang``, by its code (``{"BL": "kos", ...}`` in Czech)."""
+    with use_language(lang):
+        return {
+            # TRANSLATORS: each species (this context) as the cards name it; it stands alone
+            # in a sentence's place, never declined, so that a sentence reads with it as is.
+            "BL": pgettext("species", "Blackbird"),
+            "BU": pgettext("species", "Bullfinch"),
+            "CH": pgettext("species", "Chaffinch"),
+            "GR": pgettext("species", "Greenfinch"),
+            "SP": pgettext("species", "House sparrow"),
+            "YE": pgettext("species", "Yellowhammer"),
+        }
+
+
 def species_name(code: str) -> str:
     """A species' name in the current language (``Blackbird``, ``kos``, ``Amsel``)."""
-    english, german, czech = SPECIES_NAMES[code]
-    return {"de": german, "cs": czech}.get(current_language(), english)
+    return species_names(current_language())[code]
 
 
 def species_short(code: str) -> str:
@@ -217,7 +232,7 @@ def species_short(code: str) -> str:
     current language (``Ko`` for kos, ``Gi`` for Gimpel), so that a tile reads in the player's
     words; in English the code's (``Sp``: House sparrow, as the notation writes it)."""
     name = species_name(code)
-    if name == SPECIES_NAMES[code][0]:
+    if name == species_names("en")[code]:
         return code.capitalize()
     return name[:2].capitalize()
 
