@@ -22,11 +22,12 @@ $(VENV)/.serve: $(BIN)/python pyproject.toml constraints.txt
 
 $(VENV)/.test: $(BIN)/python pyproject.toml constraints.txt
 	$(PIP) -e '.[test]'
-	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.serve $(VENV)/.review
+	touch $@ $(VENV)/.play $(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.serve $(VENV)/.review $(VENV)/.i18n
 
 # The extras beyond the game, for the commands that need them: `make sim`, `make envs`,
-# `make ray` (tournaments on a Ray cluster), `make review` (game review).
-$(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.review: $(VENV)/.%: $(BIN)/python pyproject.toml constraints.txt
+# `make ray` (tournaments on a Ray cluster), `make review` (game review), and Babel for
+# `make translations`.
+$(VENV)/.sim $(VENV)/.envs $(VENV)/.ray $(VENV)/.review $(VENV)/.i18n: $(VENV)/.%: $(BIN)/python pyproject.toml constraints.txt
 	$(PIP) -e '.[tui,$*]'
 	touch $@
 
@@ -91,8 +92,9 @@ test: lint postgresql redis chromium nginx  ## the whole test suite: lint, mypy 
 	$(BIN)/pytest -n 2 --dist loadgroup -q --durations=15
 
 # The message catalogues: the marked texts extracted and merged into every language's .po, then
-# compiled to the .mo files the game reads (translate the new entries in between, then run again).
-translations: $(VENV)/.test
+# checked and compiled to the .mo files the game reads (translate the new entries in between,
+# then run again): each catalogue's count of texts translated, and every text translated wrongly.
+translations: $(VENV)/.i18n
 	$(BIN)/python -m piepmatz.i18n update
 	$(BIN)/python -m piepmatz.i18n compile
 

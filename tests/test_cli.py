@@ -334,3 +334,12 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert exited.value.code == 0
     assert capsys.readouterr().out == f"piepmatz {__version__}\n"
+
+
+def test_python_dash_m_piepmatz_is_the_command() -> None:
+    from piepmatz import __version__
+
+    ran = subprocess.run(
+        [sys.executable, "-m", "piepmatz", "--version"], capture_output=True, text=True, check=True
+    )
+    assert ran.stdout == f"piepmatz {__version__}\n"

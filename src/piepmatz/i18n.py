@@ -24,7 +24,8 @@ player's language).
 Maintainers refresh the catalogues with Babel (the ``i18n`` extra)::
 
     python -m piepmatz.i18n update    # extract the marked texts, merge them into every .po
-    python -m piepmatz.i18n compile   # .po -> .mo
+    python -m piepmatz.i18n check     # how much is translated, and each text translated wrongly
+    python -m piepmatz.i18n compile   # checked, then .po -> .mo
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TextIO
 
 #: The languages the game is written in; the first is the fallback and the language of the code.
 LANGUAGES = ("en", "cs", "de")
@@ -289,31 +292,153 @@ def update(domain: str) -> None:
             argv = [verb, "-D", domain, "-i", str(template), "-d", str(LOCALE_DIR), "-l", lang]
             argv += ["-w", "100"]
             if verb == "update":
-                argv += ["--no-fuzzy-matching", "--ignore-obsolete"]
+                # A language whose texts did not change keeps its file as it was.
+                argv += ["--no-fuzzy-matching", "--ignore-obsolete", "--ignore-pot-creation-date"]
             _pybabel(argv)
+
+
+#: A text's placeholders: ``{name}`` (with any format spec) and the ``%(name)s`` of argparse.
+_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_]\w*)[^{}]*\}|%\(\w+\)[sd]|%[sd]")
+
+
+def placeholders(text: str) -> list[str]:
+    """The names a text fills in, sorted: a translation must keep each of its English's.
+
+    >>> placeholders("Turn {turn}: {player:>2}. {{braces}} %(prog)s")
+    ['%(prog)s', 'player', 'turn']
+    """
+    return sorted(
+        m.group(0) if m.group(1) is None else m.group(1) for m in _PLACEHOLDER.finditer(text)
+    )
+
+
+@dataclass
+class Checked:
+    """One catalogue checked: how much of it is translated, and what is wrong in it."""
+
+    lang: str
+    domain: str
+    texts: int = 0
+    translated: int = 0
+    fuzzy: int = 0
+    #: Each text translated wrongly, said in a line: these break the game where shown.
+    problems: list[str] = field(default_factory=list)
+    #: The English of each text not translated yet (shown in English meanwhile).
+    untranslated: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        missing = self.texts - self.translated
+        said = f"{self.lang} {self.domain}: {self.translated} of {self.texts} texts translated"
+        if missing:
+            said += f", {missing} not yet (shown in English)"
+        if self.fuzzy:
+            said += f", {self.fuzzy} marked fuzzy (shown in English until the mark is removed)"
+        return said + (f"; {len(self.problems)} wrong" if self.problems else "")
+
+
+def check(lang: str, domain: str) -> Checked:
+    """Read ``lang``'s catalogue of ``domain`` and check every translated text: it keeps the
+    English's placeholders, has the language's number of plural forms, all or none filled,
+    and the catalogue's plural rule is :data:`PLURAL_FORMS`'s."""
+    from babel.messages.pofile import read_po
+
+    checked = Checked(lang, domain)
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as fh:
+        po = read_po(fh, locale=lang)
+    if po.plural_forms != PLURAL_FORMS.get(lang):
+        checked.problems.append(
+            f"the catalogue's plural rule {po.plural_forms!r} is not the one in "
+            f"piepmatz/i18n.py's PLURAL_FORMS ({PLURAL_FORMS.get(lang)!r})"
+        )
+    for message in po:
+        if not message.id:
+            continue
+        ids = [str(i) for i in (message.id if isinstance(message.id, tuple) else (message.id,))]
+        given = message.string if isinstance(message.string, tuple) else (message.string,)
+        strings = [str(text or "") for text in given]
+        checked.texts += 1
+        if message.fuzzy:
+            checked.fuzzy += 1
+        if not any(strings):
+            checked.untranslated.append(ids[0])
+            continue
+        if not message.fuzzy:
+            checked.translated += 1
+        english = repr(ids[0])
+        if message.pluralizable and len(strings) != po.num_plurals:
+            checked.problems.append(
+                f"{english}: {len(strings)} plural forms, where {lang} has {po.num_plurals}"
+            )
+        if not all(strings):
+            empty = [i for i, text in enumerate(strings) if not text]
+            checked.problems.append(
+                f"{english}: " + ", ".join(f"msgstr[{i}]" for i in empty) + " empty, where "
+                f"{lang} has {po.num_plurals} forms (msgstr[0] to msgstr[{po.num_plurals - 1}])"
+            )
+        wanted = placeholders(ids[-1])
+        for text in strings:
+            got = placeholders(text)
+            if text and got != wanted:
+                lost, extra = sorted(set(wanted) - set(got)), sorted(set(got) - set(wanted))
+                why = "; ".join(
+                    [f"{{{n}}} is missing" for n in lost] + [f"{{{n}}} is unknown" for n in extra]
+                )
+                checked.problems.append(f"{english}: {why} in {text!r}")
+    return checked
+
+
+def catalogues() -> list[tuple[str, str]]:
+    """Every translated language's catalogue as ``(lang, domain)``."""
+    return [
+        (lang, domain)
+        for domain in DOMAINS
+        for lang in LANGUAGES[1:]
+        if (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").exists()
+    ]
+
+
+def check_catalogues(langs: Sequence[str], domains: Sequence[str], out: TextIO) -> bool:
+    """``check``: each catalogue's summary and its problems on ``out``; whether none has any."""
+    good = True
+    for lang, domain in catalogues():
+        if lang in langs and domain in domains:
+            checked = check(lang, domain)
+            out.write(checked.summary() + "\n")
+            for problem in checked.problems:
+                out.write(f"  {problem}\n")
+            good = good and not checked.problems
+    return good
 
 
 def compile_catalogues(domain: str) -> None:
     """Compile every language's ``.po`` of ``domain`` to the ``.mo`` the game reads."""
     for lang in LANGUAGES[1:]:
         if (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").exists():
-            _pybabel(["compile", "-D", domain, "-d", str(LOCALE_DIR), "-l", lang, "--statistics"])
+            _pybabel(["compile", "-D", domain, "-d", str(LOCALE_DIR), "-l", lang])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m piepmatz.i18n", description="Refresh the message catalogues (Babel)."
+        prog="python -m piepmatz.i18n",
+        description="Refresh, check and compile the message catalogues (Babel): update, "
+        "translate, check, compile (docs/languages.md).",
     )
-    parser.add_argument("command", choices=("extract", "update", "compile"))
+    parser.add_argument("command", choices=("extract", "update", "check", "compile"))
     parser.add_argument("--domain", choices=DOMAINS, action="append", help="(all)")
+    parser.add_argument("--lang", choices=LANGUAGES[1:], action="append", help="(all)")
     parser.add_argument("-o", "--output", type=Path, help="extract: the .pot to write")
     args = parser.parse_args(argv)
-    for domain in args.domain or DOMAINS:
+    domains, langs = args.domain or DOMAINS, args.lang or LANGUAGES[1:]
+    # A wrong translation breaks the game where it is shown: checked before it is compiled.
+    if args.command in ("check", "compile") and not check_catalogues(langs, domains, sys.stdout):
+        print("Mend the texts above (each keeps its English's {placeholders}).")
+        return 1
+    for domain in domains:
         if args.command == "extract":
             extract(domain, args.output or Path(f"{domain}.pot"))
         elif args.command == "update":
             update(domain)
-        else:
+        elif args.command == "compile":
             compile_catalogues(domain)
     return 0
 
