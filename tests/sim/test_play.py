@@ -63,6 +63,20 @@ class SpyBot:
         return RandomBot().choose(view, legal, rng)
 
 
+def test_a_bot_sees_the_games_log_as_everywhere_unless_it_reads_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot of one's own is shown the log in its view, as in the terminal game and on a
+    server; a game of bots that say they never read it keeps none (the shipped ones)."""
+    monkeypatch.setitem(piepmatz.bots._FACTORIES, "spy", lambda arg: SpyBot())
+    SpyBot.calls = []
+    play_game(MatchConfig(2, ("spy", "random"), 2, seed=3), 0)
+    logs = [view.events for view, _legal, _draw in SpyBot.calls]
+    assert all(log is not None for log in logs) and len(logs[-1]) > len(logs[0])
+    assert not piepmatz.bots.base.reads_log(RandomBot())
+    assert piepmatz.bots.base.reads_log(SpyBot())
+
+
 def test_bots_get_their_view_legal_ids_and_a_seeded_rng(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(piepmatz.bots._FACTORIES, "spy", lambda arg: SpyBot())
     SpyBot.calls = []

@@ -20,6 +20,10 @@ from piepmatz.core.view import PlayerView
 
 @runtime_checkable
 class Bot(Protocol):
+    """A bot: a ``name`` and :meth:`choose`. A bot may also say ``reads_log = False`` (the
+    shipped ones do): it never reads ``view.events``, so a tournament need not keep the game's
+    log for it (:func:`reads_log`)."""
+
     name: str
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
@@ -95,9 +99,16 @@ class RandomBot:
     """Uniform over the legal actions."""
 
     name = "random"
+    reads_log = False
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         return legal[rng.randrange(len(legal))]
+
+
+def reads_log(bot: Bot) -> bool:
+    """Whether ``bot`` may read the log of the game in its view (``view.events``): unless it
+    says otherwise, a bot may, as in every interface."""
+    return bool(getattr(bot, "reads_log", True))
 
 
 class NoisyBot:
@@ -112,6 +123,7 @@ class NoisyBot:
         self.bot = bot
         self.noise = noise
         self.name = name or f"{bot.name}+noise={noise}"
+        self.reads_log = reads_log(bot)
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) > 1 and rng.random() < self.noise:

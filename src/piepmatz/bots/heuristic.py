@@ -70,6 +70,7 @@ class HeuristicBot:
     """Greedy one-step evaluation on a sampled world, with a look at the next player's chance."""
 
     name = "heuristic"
+    reads_log = False  # the view alone: a tournament keeps no log for it
 
     def __init__(self, exposure_weight: float = EXPOSURE_WEIGHT) -> None:
         self.exposure_weight = exposure_weight
@@ -200,6 +201,7 @@ class GreedyBot:
     heuristic."""
 
     name = "greedy"
+    reads_log = False
 
     def choose(self, view: PlayerView, legal: Sequence[int], rng: random.Random) -> int:
         if len(legal) == 1:

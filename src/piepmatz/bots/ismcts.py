@@ -99,6 +99,7 @@ class ISMCTSBot:
 
     #: Rewards in [0, 1] for every player of a world where a rollout stops.
     evaluate = staticmethod(rewards)
+    reads_log = False  # worlds are sampled from the view's facts, not its log
 
     def __init__(
         self,

@@ -237,6 +237,8 @@ class PolicyBot:
     (the opponent of self-play). ``params`` may be replaced between moves.
     """
 
+    reads_log = False  # the encoded view holds no log
+
     def __init__(
         self, params: Mapping[str, npt.NDArray[np.float32]], name: str, sample: bool = False
     ) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piepmatz.bots import PluginError, load_plugins, make_bot
-from piepmatz.bots.base import BotMoveError, MoveTimeExceeded, bot_rngs, decide
+from piepmatz.bots.base import BotMoveError, MoveTimeExceeded, bot_rngs, decide, reads_log
 from piepmatz.bots.plugins import canonical
 from piepmatz.core.game import Game, GameOptions
 from piepmatz.core.rules import Rules, check_players
@@ -210,8 +210,6 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
         load_plugins(config.plugins)  # a fresh worker process has not loaded them yet
     except PluginError as exc:
         raise BotFailure(f"game {index}: in a worker process, {exc}", index, config.seed) from exc
-    # No event log: records are built from the actions, and bots do not read the log.
-    state = State.new_game(options.players, options.rules, options.seed, events=False)
     try:
         bots = [make_bot(config.bots[entry]) for entry in lineup]
     except ValueError as exc:
@@ -222,6 +220,10 @@ def play_game(config: MatchConfig, index: int) -> GameResult:
             "plugin (MatchConfig(plugins=...), --plugin FILE)"
         )
         raise BotFailure(f"game {index}: {exc}{hint}", index=index, seed=config.seed) from exc
+    # The game's log only for a bot that may read it (the view it sees is then the one it sees
+    # in every interface); records are built from the actions.
+    logged = any(reads_log(bot) for bot in bots)
+    state = State.new_game(options.players, options.rules, options.seed, events=logged)
     rngs = bot_rngs(config.players, config.seed, index)
     actions: list[int] = []
     limit = config.move_limit
