@@ -13,6 +13,7 @@ from piepmatz import __version__
 from piepmatz.args import (
     Parser,
     add_language,
+    add_plugin,
     add_rules,
     extra_of,
     install_hint,
@@ -41,6 +42,12 @@ INTERFACE_COMMANDS = (
 
 def _demo(args: argparse.Namespace) -> int:
     """Play one game between bots and print it as it happens."""
+    from piepmatz.bots.plugins import PluginError, load_plugins
+
+    try:
+        load_plugins(args.plugin)
+    except PluginError as exc:
+        return _demo_error(f"argument --plugin: {exc}")
     specs = args.bots or ["random"]
     if len(specs) > args.players:
         return _demo_error(f"{len(specs)} bots for {args.players} seats: name at most one per seat")
@@ -162,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="bot per seat, repeated to fill the table (random): e.g. medium hard",
     )
     demo.add_argument("--record", help="write the game record (JSON) to this file")
+    add_plugin(demo)
     add_language(demo)
     demo.set_defaults(func=_demo)
 

@@ -258,7 +258,8 @@ def test_a_shipped_plugin_bot_not_loaded_says_which_plugin() -> None:
         make_bot("openspiel:time=1")
     with pytest.raises(ValueError, match="choose one of") as refused:
         make_bot("nosuchbot")
-    assert "--plugin" not in str(refused.value)
+    # Any other name: how a bot of one's own is loaded, naming no plugin of ours.
+    assert str(refused.value).endswith("(a bot of your own: load its file with --plugin FILE)")
 
 
 def test_cli_plugin_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -236,6 +237,29 @@ def test_a_plugin_bot_takes_a_seat(
     assert "first" in out and ("wins" in out or "share the win" in out)
     assert main(["play", "--text", "--plugin", str(tmp_path / "gone.py")]) == 2
     assert "argument --plugin: plugin" in capsys.readouterr().err
+
+
+def test_the_way_back_to_a_game_with_a_plugins_bot_loads_the_plugin(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    data_home: Path,
+) -> None:
+    """A save names its bots, never their code: the command that goes on with it gives the
+    plugin again, and works as printed."""
+    monkeypatch.setattr(piepmatz.bots, "_FACTORIES", dict(piepmatz.bots._FACTORIES))
+    monkeypatch.setattr(piepmatz.bots.plugins, "_LOADED", {})
+    plugin = plugin_file(tmp_path / "my bots.py", "first")
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))
+    args = ["play", "--text", "--seats", "human,first", "--seed", "3", "--plugin", str(plugin)]
+    assert main(args) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    kept = data_home / "autosave.json"
+    command = f"piepmatz play --text --plugin '{plugin}' --resume {kept}"
+    assert last == f"You left the game; it is kept in {kept}: {command} goes on with it."
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(shlex.split(command)[1:]) == 0
+    assert "unknown bot" not in capsys.readouterr().err
 
 
 def test_too_few_seats_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:

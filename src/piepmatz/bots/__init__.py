@@ -164,7 +164,10 @@ def make_bot(spec: str) -> Bot:
             raise ValueError(
                 f"unknown bot {spec!r}: it comes with a plugin, load it with --plugin {plugin}"
             )
-        raise ValueError(f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}")
+        raise ValueError(
+            f"unknown bot {spec!r}: choose one of {', '.join(bot_names())}"
+            " (a bot of your own: load its file with --plugin FILE)"
+        )
     try:
         bot = factory(arg)
     except ValueError as exc:

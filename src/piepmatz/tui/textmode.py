@@ -14,6 +14,7 @@ script) the exit status is 1 at the end, so that a script notices.
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from typing import TextIO, TypeVar
 
 from piepmatz.bots.analysis import HINT_BOT, hint
 from piepmatz.bots.base import BotMoveError
+from piepmatz.bots.plugins import loaded_plugins
 from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.actions import ActionKind
 from piepmatz.core.errors import PiepmatzError
@@ -61,6 +63,13 @@ _CARD_CODES = {name.lower(): name for name in BIRD_NAMES}
 #: The first words of the engine's notation (``play``, ``draw``, …): any other word that is no
 #: command is told as unknown, not as a move the engine cannot read.
 _VERBS = frozenset(kind.value.split()[0] for kind in ActionKind)
+
+
+def resume_command(path: object) -> str:
+    """The command that goes on with the game kept in ``path``, with the plugins whose bots it
+    seats (a save names its bots, never the code that plays them)."""
+    plugins = "".join(f" --plugin {shlex.quote(ref)}" for ref in loaded_plugins())
+    return f"piepmatz play --text{plugins} --resume {path}"
 
 
 def listed_or_typed(text: str, legal: Sequence[T]) -> T | str:
@@ -380,7 +389,9 @@ class TextGame:
             return
         self.saved = (path, len(self.session.game.actions))
         self.say(
-            _("Saved to {path}: go on with piepmatz play --text --resume {path}").format(path=path)
+            _("Saved to {path}: go on with {command}").format(
+                path=path, command=resume_command(path)
+            )
         )
 
     def left(self, unsaved: str) -> str:
@@ -390,10 +401,9 @@ class TextGame:
             return _("You left the game; it is saved in {path}.").format(path=self.saved[0])
         # Kept again: Ctrl+C may have come between a move and its keeping.
         if self.kept and self.keep_game():
-            return _(
-                "You left the game; it is kept in {path}: "
-                "piepmatz play --text --resume {path} goes on with it."
-            ).format(path=self.keep)
+            return _("You left the game; it is kept in {path}: {command} goes on with it.").format(
+                path=self.keep, command=resume_command(self.keep)
+            )
         return unsaved
 
     def ask(self, player: int) -> str | None:
