@@ -122,7 +122,7 @@ def test_engine_command_over_a_pipe() -> None:
         "garbage",
         {"type": "apply", "action": "pass"},
         {"type": "legal"},
-        {"type": "quit"},
+        {"type": "quit", "id": 302},
         {"type": "info"},
     ]
     text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
@@ -138,6 +138,7 @@ def test_engine_command_over_a_pipe() -> None:
     assert [r["type"] for r in replies] == ["ok", "error", "error", "ok", "ok"]
     assert replies[0]["id"] == "a"
     assert replies[3]["actions"] and replies[4]["request"] == "quit"  # nothing after quit
+    assert replies[4]["id"] == 302
 
 
 @pytest.mark.parametrize(

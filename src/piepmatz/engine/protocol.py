@@ -335,7 +335,11 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
             response = {"type": "error", "message": str(exc)}
         else:
             if isinstance(request, dict) and request.get("type") == "quit":
-                stdout.write(encode({"type": "ok", "request": "quit"}) + "\n")
+                # Answered as every request is: its id echoed.
+                said = {"type": "ok", "request": "quit"}
+                if request.get("id") is not None:
+                    said["id"] = request["id"]
+                stdout.write(encode(said) + "\n")
                 stdout.flush()
                 break
             response = engine.handle(request)
