@@ -96,6 +96,8 @@ def test_head_to_head_is_paired_by_deal_and_symmetric() -> None:
     b = head_to_head(backward, [run_games(c, backend="inline") for c in backward.configs])
     assert f.n == 8 and f.mean + b.mean == pytest.approx(1.0)
     assert f.high < 0.5 < b.low  # greedy takes most of the wins from random
+    # A share's interval stays a share's: within 0 and 1 even where the t interval is not.
+    assert 0.0 <= f.low <= f.mean <= f.high <= b.high <= 1.0
 
 
 def test_the_command_writes_the_tables_and_the_figures(

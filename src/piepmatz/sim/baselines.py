@@ -109,7 +109,7 @@ def head_to_head(pairing: Pairing, results: Sequence[Sequence[GameResult]]) -> M
             )
             played[game.deal] = played.get(game.deal, 0) + 1
     shares = [won[d] / played[d] for d in sorted(won)]
-    t = mean_interval(shares)
+    t = mean_interval(shares, lowest=0.0, highest=1.0)
     low, high = wilson(math.fsum(shares), len(shares))
     return replace(t, low=min(t.low, low), high=max(t.high, high))
 

@@ -114,7 +114,9 @@ Every pair plays the same deals at each player count (deal k of every pair is th
 the two bots cycled over the seats and rotated (both ways round at three players), so each holds
 half the seat-games of every deal. Head to head: the row bot's share of the wins of a deal's
 games (a shared win counts 1/w; even is 50 % at every player count), its mean over the deals
-with a Student t 95 % interval: paired by deal. Strengths: one Plackett-Luce fit over all the
+with a Student t 95 % interval, paired by deal, within 0-100 % and at least as wide as the
+Wilson interval of the deals as trials (a bot that wins every deal of a few still gets an
+interval, not a point). Strengths: one Plackett-Luce fit over all the
 games of a player count (random = 0), by maximum likelihood with a weak normal prior (sd 10);
 the +- is a 95 % interval from the observed information. At two players a bot theta ahead
 wins with probability 1/(1 + exp(-theta)). The pairs of a --slow bot play --slow-deals deals.
