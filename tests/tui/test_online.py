@@ -1037,6 +1037,18 @@ def test_text_mode_greets_before_a_chat_line_said_during_its_hello() -> None:
     assert out.getvalue().splitlines()[-1] == "Ben: thanks"
 
 
+def test_text_mode_tells_a_bot_played_for_by_the_fallback() -> None:
+    out = io.StringIO()
+    game = OnlineText(Seating(Server("http://host"), "abc", 0, "tok"), out, out, out)
+    seats = [{"name": "Anna", "kind": "human"}, {"name": "", "kind": "mine"}]
+    game.take({"type": "table", "rules": "standard", "seats": seats})
+    failed = {"seat": 1, "bot": "mine", "fallback": "greedy", "move": 4, "reason": "it failed"}
+    game.take({"type": "bot_replaced", **failed})
+    assert out.getvalue().splitlines()[-1] == (
+        "Bot 2 (mine) could not move: the greedy bot played this move for it."
+    )
+
+
 def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(
     address: str,
     terminal: None,

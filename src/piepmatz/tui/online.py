@@ -213,6 +213,17 @@ def bot_for_a_seat(table: dict[str, Any] | None, free: int) -> str:
     return _("Let the {bot} bot play seat {number}").format(bot=bot, number=free + 1)
 
 
+def bot_replaced_text(message: dict[str, Any], names: list[str]) -> str:
+    """``bot_replaced``: a seat's bot could not move, and which bot played that move for it."""
+    seat = message.get("seat")
+    name = names[seat] if type(seat) is int and 0 <= seat < len(names) else "?"
+    return _("{name} ({bot}) could not move: the {fallback} bot played this move for it.").format(
+        name=name,
+        bot=bot_level(str(message.get("bot", ""))),
+        fallback=bot_level(str(message.get("fallback", ""))),
+    )
+
+
 def resign_question(table: dict[str, Any], names: list[str], seat: int | None) -> str:
     """Resign this game?, with what it does at this table (``docs/protocol.md``): with two
     people the other wins at once, else a bot plays the seat to the end."""

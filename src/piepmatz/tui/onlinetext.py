@@ -41,6 +41,7 @@ from .online import (
     Seating,
     abort_asked,
     bot_for_a_seat,
+    bot_replaced_text,
     ending_text,
     hint_line,
     join_command,
@@ -246,6 +247,8 @@ class OnlineText:
             self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
         elif kind == "returned" and message.get("seat") == self.seating.seat:
             self.say(_("You are back in your seat."))
+        elif kind == "bot_replaced":
+            self.tell(bot_replaced_text(message, self.names()))
         return None
 
     def take_or_tell(self, message: dict[str, Any]) -> int | None:

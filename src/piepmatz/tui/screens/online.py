@@ -47,6 +47,7 @@ from ..online import (
     Seating,
     abort_asked,
     bot_for_a_seat,
+    bot_replaced_text,
     ending_text,
     hint_line,
     offered_again,
@@ -305,6 +306,8 @@ class OnlineTableScreen(Screen[None]):
                     severity="warning",
                     timeout=20,
                 )
+            if kind == "bot_replaced":
+                self.app.notify(bot_replaced_text(message, self.names()), timeout=10)
             self.draw_people()
             self.refresh_bindings()
 
