@@ -31,6 +31,7 @@ Maintainers refresh the catalogues with Babel (the ``i18n`` extra)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gettext
 import re
 import sys
@@ -271,12 +272,16 @@ def extract(domain: str, template: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "babel.cfg"
         cfg.write_text(mapping, encoding="utf-8")
-        argv = ["extract", "-F", str(cfg), "-o", str(template), "--no-location", "--sort-output"]
+        argv = ["extract", "-F", str(cfg), "-o", str(template.resolve()), "--add-location=file"]
+        argv += ["--sort-output"]
         argv += ["-w", "100"]
         argv += ["--project", "piepmatz", "-c", "TRANSLATORS:"]
         for pattern in ignore:
             argv += ["--ignore-dirs", pattern]
-        _pybabel([*argv, str(package)])
+        # From the package's folder, so that each text's place (``#: piepmatz/tui/app.py``, the
+        # translator's context) is the same on every machine.
+        with contextlib.chdir(package.parent):
+            _pybabel([*argv, package.name])
 
 
 def update(domain: str) -> None:

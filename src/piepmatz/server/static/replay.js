@@ -18,7 +18,11 @@ const reviewText = () => ({
     "Accuracy {accuracy} ({good} of {count} decisions best or good); {loss} points of lead lost in all.",
     s.decisions, { accuracy: percent(s.accuracy), good: s.grades.best + s.grades.good, loss: number(s.loss, 1) }),
   budget: (r) => ngettext("{count} search iteration per option.", "{count} search iterations per option.", r.iterations, { count: number(r.iterations) }),
+  // TRANSLATORS: headings of the review's table of decisions by their kind (play, draw, ...).
   kinds: [_("Kind"), _("Decisions"), _("Points lost")],
+  // TRANSLATORS: headings of the review's table, one row a decision: its move number, its kind,
+  // the move played, its grade, the best move, the points of lead it lost against the best, and
+  // the change of the win chance it made.
   columns: [_("Move"), _("Kind"), _("Played"), _("Grade"), _("Best"), _("Lost"), _("Win Δ")],
   same: _("(the same)"),
   thisMove: (d, choices, display) => _("Grade: {grade}. Best: {best}; {loss} points of lead lost, win chance {change}.", {
