@@ -325,13 +325,18 @@ def test_a_bot_failure_names_the_game_to_replay_and_keeps_the_finished_ones(
     first, replay, kept = captured.err.splitlines()
     failed = int(re.search(r"tournament: game (\d+) of tournament seed 3: bot 'rare'", first)[1])
     assert "raised RuntimeError('rare crash')" in first
-    assert replay == f"  replay that game alone: add --seed 3 --only {failed}"
+    assert replay == (
+        f"  replay that game alone, with the bot's traceback: add --seed 3 --only {failed}"
+    )
     saved = [json.loads(line)["tournament"]["index"] for line in records.read_text().splitlines()]
     assert kept == f"  the {len(saved)} games that had finished are in {records}"
     assert saved == sorted(saved) and failed not in saved and saved
-    # The hint does replay the failure, alone.
+    # The hint does replay the failure, alone, with where in the bot's code it was raised.
     assert main([*args, "--only", str(failed)]) == 1
-    assert f"game {failed} of tournament seed 3" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"game {failed} of tournament seed 3" in err
+    assert f'File "{plugin}", line 10, in choose' in err
+    assert err.rstrip().endswith("RuntimeError: rare crash")
 
 
 @pytest.mark.usefixtures("fresh_registry")

@@ -9,6 +9,7 @@ import json
 import os
 import secrets
 import sys
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -487,7 +488,10 @@ def _after_failure(args: argparse.Namespace, config: Any, failure: Any) -> str:
     """How to replay the game a bot failed in, and where the games finished before it went."""
     lines = []
     if failure.index is not None:
-        lines.append(f"replay that game alone: add --seed {config.seed} --only {failure.index}")
+        lines.append(
+            f"replay that game alone, with the bot's traceback: add --seed {config.seed} "
+            f"--only {failure.index}"
+        )
     finished = failure.finished
     if args.records and finished:
         try:
@@ -507,6 +511,11 @@ def _one_game(args: argparse.Namespace, config: Any, index: int) -> int:
         result = play_game(config, index)
     except BotFailure as exc:
         sys.stderr.write(f"piepmatz tournament: {exc}\n")
+        # Played here, the bot's own error is at hand: where in its code it went wrong.
+        raised = exc.__cause__.__cause__ if exc.__cause__ is not None else None
+        if raised is not None:
+            told = traceback.format_exception(raised)
+            sys.stderr.write("the bot's error, where it was raised:\n" + "".join(told))
         return 1
     from piepmatz.text.words import seat_name
 
