@@ -94,6 +94,11 @@ def test_the_screen_texts_have_their_placeholders(lang: str) -> None:
     assert len(texts["columns"]) == 2
 
 
+def test_a_rules_text_without_its_cards_heading_is_told() -> None:
+    with pytest.raises(ValueError, match=r"not headed '## C\. '"):
+        player_part("# Pravidla\n\n## C) Karty\n")
+
+
 def test_an_unknown_language_has_no_rules_text() -> None:
     with pytest.raises(ValueError, match="no rules text in language 'fr'"):
         full_rules("fr")

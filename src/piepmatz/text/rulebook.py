@@ -73,7 +73,9 @@ def flag_key(value: object) -> str:
 def player_part(text: str) -> str:
     """The sections of a rules text a player needs: from ``## C.`` up to the appendix."""
     lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("## C. "))
+    start = next((i for i, line in enumerate(lines) if line.startswith("## C. ")), None)
+    if start is None:  # a translation's headings must keep the letters: "## C. Karty"
+        raise ValueError("a rules text whose cards section is not headed '## C. '")
     end = len(lines)
     for i in range(start + 1, len(lines)):
         match = _SECTION.match(lines[i])
