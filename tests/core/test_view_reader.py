@@ -78,3 +78,12 @@ def test_a_broken_view_is_refused_naming_the_field(change: dict[str, object], me
 def test_a_broken_log_entry_is_refused() -> None:
     with pytest.raises(InvalidStateError, match="events: not an event"):
         events_from_json([{"kind": "turn", "player": 0, "turn": 1}, {"kind": "nonsense"}])
+
+
+def test_help_says_what_each_field_of_a_view_holds() -> None:
+    """A bot's author reads the view with ``help()``: no field is a bare 'Alias for field'."""
+    from piepmatz.core.view import PlayerView
+
+    for name in PlayerView._fields:
+        said = getattr(PlayerView, name).__doc__
+        assert said and not said.startswith("Alias for field"), name

@@ -43,7 +43,7 @@ class PlayerView(NamedTuple):
 
     An immutable value (a named tuple: cheap to build, which environments stepping tens of
     thousands of times a second notice); compare views with ``==``, derive one with
-    ``view._replace(...)``.
+    ``view._replace(...)``. ``help(PlayerView)`` says what each field holds.
     """
 
     player: int
@@ -59,10 +59,8 @@ class PlayerView(NamedTuple):
     chased: bool
     played_value: int
     draws_left: int
-    #: Own hand (sorted) and every player's hand size.
     hand: tuple[int, ...]
     hand_sizes: tuple[int, ...]
-    #: Every player's hand birds that everybody saw them draw from the display (T3.1).
     shown: tuple[tuple[int, ...], ...]
     rows: tuple[tuple[int, ...], ...]
     column: tuple[int, ...]
@@ -72,24 +70,19 @@ class PlayerView(NamedTuple):
     feeder_deck_size: int
     collections: tuple[tuple[int, ...], ...]
     pests: tuple[tuple[int, ...], ...]
-    #: Seeds each player took from the column (public) and how many they drew blind.
     seeds_seen: tuple[tuple[int, ...], ...]
     blind_counts: tuple[int, ...]
-    #: This player's own blind seeds.
     own_blind: tuple[int, ...]
     gone_birds: tuple[int, ...]
     gone_feeder: tuple[int, ...]
     removed_birds: tuple[int, ...]
     removed_feeder: tuple[int, ...]
-    #: E3: who has chosen, this player's own kept cards and discards, others' discard counts.
     chosen: tuple[bool, ...]
     own_kept: tuple[int, ...]
     own_discards: tuple[int, ...]
     kept_sizes: tuple[int, ...]
     discard_sizes: tuple[int, ...]
-    #: The event log as this player saw it (``None`` when the state keeps no log).
     events: tuple[Event, ...] | None
-    #: What everybody knows of each hand from how its holder moved (T2.2, :mod:`.hands`).
     hand_facts: tuple[Facts | None, ...] = ()
 
     @property
@@ -101,6 +94,52 @@ class PlayerView(NamedTuple):
         from .viewjson import view_to_json
 
         return view_to_json(self)
+
+
+#: Each field of a view, as ``help(PlayerView)`` shows it (``docs/state-format.md`` has the
+#: state's fields these follow). Cards are ids (:mod:`.cards`), seats count from 0.
+_FIELDS = {
+    "player": "the seat this view is of",
+    "rules": "the rules in play (their flags)",
+    "num_players": "2, 3 or 4",
+    "phase": "the decision asked now: play, collect, crow, draw, last hand or game over",
+    "current_player": "who decides now (-1 once the game is over)",
+    "turn_player": "whose turn it is",
+    "first_player": "the seat with the first-player card (C6)",
+    "turn": "the turn's number, from 1",
+    "end_triggered": "why the end was triggered (feeder, birds, skip), else None",
+    "chase_perch": "in the crow phase: the perch whose chase is paused",
+    "chased": "whether this turn's play chased (T2.2 applies only without)",
+    "played_value": "the value of the bird played this turn (the T2.2 limit)",
+    "draws_left": "in the draw phase: cards still to draw this turn",
+    "hand": "this player's own hand, sorted",
+    "hand_sizes": "every player's number of cards in hand",
+    "shown": "every player's hand birds that all saw them draw from the display (T3.1)",
+    "rows": "each perch's row: the bird at the perch first, then the ground (T1.2)",
+    "column": "the seed column from position 1 (next to the feeder base) upward",
+    "column_pests": "the pest beside each seed of the column, or NO_CARD",
+    "display": "the three display slots (NO_CARD: empty)",
+    "bird_deck_size": "birds left face down",
+    "feeder_deck_size": "feeder cards left face down",
+    "collections": "every player's collection",
+    "pests": "the crows and squirrels each player took",
+    "seeds_seen": "the seeds each player took from the column (their values are public)",
+    "blind_counts": "how many seeds each player drew blind from the feeder deck",
+    "own_blind": "this player's own blind seeds",
+    "gone_birds": "birds that left the game face up (a crow's victims)",
+    "gone_feeder": "feeder cards that left the game face up (a squirrel's seeds, pests)",
+    "removed_birds": "birds set aside at setup (S2)",
+    "removed_feeder": "feeder cards set aside at setup (S2)",
+    "chosen": "last hand (E3): who has chosen",
+    "own_kept": "last hand: this player's own two birds chosen",
+    "own_discards": "last hand: this player's own discarded birds",
+    "kept_sizes": "last hand: how many birds each player set aside to keep, until revealed",
+    "discard_sizes": "last hand: how many birds each player discards",
+    "events": "the game's log as this player saw it (None where no log is kept)",
+    "hand_facts": "what all know of each hand from how its holder moved (T2.2, .hands)",
+}
+for _name, _said in _FIELDS.items():
+    getattr(PlayerView, _name).__doc__ = _said
 
 
 def view_of(state: State, player: int, log: bool = True) -> PlayerView:
