@@ -393,6 +393,18 @@ def _spellings(hidden_birds: set[int], hidden_feeder: set[int]) -> re.Pattern[st
     return re.compile(rf"(?<![\w-])(?:{words})(?![\w-])")
 
 
+def test_a_spectators_page_has_no_hand_and_says_whose_move_it_is(
+    two_people: TwoPeopleGame,
+) -> None:
+    """A screen reader lists the page's regions: a spectator meets no empty "your hand" and
+    no "your move", which are not theirs."""
+    _move, html = two_people.spectator_pages[len(two_people.spectator_pages) // 2]
+    hand = re.search(r'<section id="hand"[^>]*>', html)
+    decision = re.search(r'<section id="decision"[^>]*>', html)
+    assert hand is not None and " hidden" in hand.group(0)
+    assert decision is not None and 'aria-label="whose move it is"' in decision.group(0)
+
+
 def test_a_spectator_sees_no_hidden_card_in_the_page_or_the_frames(
     two_people: TwoPeopleGame,
 ) -> None:

@@ -35,6 +35,9 @@ export function renderWaiting(page) {
 
 export function renderHand(page) {
   clear(page.handEl);
+  // A spectator has no hand and no move of their own: the regions say what they hold.
+  page.handEl.hidden = page.store.seat === null;
+  page.decisionEl.setAttribute("aria-label", page.store.seat === null ? _("whose move it is") : _("your move"));
   const hand = page.store.state.view.hand;
   if (page.store.seat === null || (page.store.state.result && !hand.length)) return;
   const choices = page.choices();
