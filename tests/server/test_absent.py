@@ -252,6 +252,37 @@ def test_a_turn_based_deadline_holds_across_a_restart(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_with_every_person_stood_in_the_game_waits_for_one_to_come_back(tmp_path: Path) -> None:
+    """Two friends, each an hour late in turn: the stand-in plays the first one's turn while
+    the other is there to play on, but with both away it waits, rather than play the game out
+    between two bots; the first to come back has the stand-in play the other's moves again."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        async with hub_at(tmp_path / "s.db", clock) as hub:
+            room = await two_people(hub, "hour")
+            first = room.game.state.current_player
+            second = 1 - first
+            await clock.advance(3600)
+            await until(lambda: room.game.state.current_player == second, "first's turn played")
+            assert room.seats[first].absent == "time" and room.seats[second].absent is None
+            await clock.advance(3600)
+            await until(lambda: room.seats[second].absent == "time", "second stood in too")
+            stopped = room.move
+            await asyncio.sleep(0.3)  # time enough for a stand-in to move, were it to
+            assert room.move == stopped and not room.botseats.thinking()
+            assert room.game.state.current_player == second and not room.game.state.is_over()
+            # The first comes back: the second's stand-in plays on, up to the first's turn.
+            await sit(room, first)
+            assert room.seats[first].absent is None
+            await until(lambda: room.game.state.current_player == first, "second's turn played")
+            assert room.move > stopped
+            assert room.standins.movers[stopped][0] == second
+            assert room.standins.movers[stopped][1] == "medium"
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize("pace", ["fast", "hour"])
 def test_a_planned_restart_gives_back_the_time_the_server_was_away(
     tmp_path: Path, pace: str

@@ -16,7 +16,7 @@ from .messages import BotReplaced
 from .pool import FALLBACK_BOT
 from .seats import RoomError
 from .store import StorageUnavailable
-from .vocabulary import ErrorCode, TableStatus
+from .vocabulary import Absence, ErrorCode, TableStatus
 
 if TYPE_CHECKING:
     from .room import Room
@@ -52,7 +52,19 @@ class BotSeats:
             return None
         p = state.current_player
         seat = room.seats[p]
+        if seat.is_human and seat.absent is not None and self.nobody_plays_on():
+            return None  # the stand-in waits for a person to come back
         return p if not seat.is_human or seat.absent is not None else None
+
+    def nobody_plays_on(self) -> bool:
+        """Every person at the table is played by the stand-in, and one of them may come back:
+        the stand-ins keep a table going for the people who play on, so with none they wait
+        rather than play the game out among bots (two friends a day late each would come back
+        to a finished game)."""
+        people = [s for s in self.room.seats if s.is_human]
+        return all(s.absent is not None for s in people) and any(
+            s.absent != Absence.RESIGNED for s in people
+        )
 
     def wake(self) -> None:
         """Start the table's bot loop if a bot is to act and none is thinking."""
