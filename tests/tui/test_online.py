@@ -1049,6 +1049,19 @@ def test_text_mode_tells_a_bot_played_for_by_the_fallback() -> None:
     )
 
 
+def test_text_mode_tells_when_a_stand_in_plays_for_another_person_and_when_they_return() -> None:
+    out = io.StringIO()
+    game = OnlineText(Seating(Server("http://host"), "abc", 0, "tok"), out, out, out)
+    seats = [{"name": "Tomáš", "kind": "human"}, {"name": "Jana", "kind": "human"}]
+    game.take({"type": "table", "rules": "standard", "seats": seats})
+    game.take({"type": "stand_in", "seat": 1, "bot": "medium", "reason": "time", "move": 3})
+    game.take({"type": "returned", "seat": 1})
+    assert out.getvalue().splitlines()[-2:] == [
+        "Jana's time ran out: the medium bot plays for them until they come back.",
+        "Jana is back and plays again.",
+    ]
+
+
 def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(
     address: str,
     terminal: None,

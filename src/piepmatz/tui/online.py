@@ -213,6 +213,22 @@ def bot_for_a_seat(table: dict[str, Any] | None, free: int) -> str:
     return _("Let the {bot} bot play seat {number}").format(bot=bot, number=free + 1)
 
 
+def absence_text(message: dict[str, Any], names: list[str]) -> str:
+    """``stand_in`` or ``returned`` of another person's seat, as the browser says it."""
+    seat = message.get("seat")
+    name = names[seat] if type(seat) is int and 0 <= seat < len(names) else "?"
+    bot = bot_level(str(message.get("bot") or "medium"))
+    if message.get("type") == "returned":
+        return _("{name} is back and plays again.").format(name=name)
+    said = {
+        "time": _("{name}'s time ran out: the {bot} bot plays for them until they come back."),
+        "away": _(
+            "{name} has been away too long: the {bot} bot plays for them until they come back."
+        ),
+    }.get(str(message.get("reason")), _("{name} resigned: the {bot} bot plays on for them."))
+    return said.format(name=name, bot=bot)
+
+
 def bot_replaced_text(message: dict[str, Any], names: list[str]) -> str:
     """``bot_replaced``: a seat's bot could not move, and which bot played that move for it."""
     seat = message.get("seat")

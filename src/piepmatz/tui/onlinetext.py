@@ -40,6 +40,7 @@ from .online import (
     OnlineError,
     Seating,
     abort_asked,
+    absence_text,
     bot_for_a_seat,
     bot_replaced_text,
     ending_text,
@@ -247,6 +248,8 @@ class OnlineText:
             self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
         elif kind == "returned" and message.get("seat") == self.seating.seat:
             self.say(_("You are back in your seat."))
+        elif kind in ("stand_in", "returned"):  # another person's seat
+            self.tell(absence_text(message, self.names()))
         elif kind == "bot_replaced":
             self.tell(bot_replaced_text(message, self.names()))
         return None

@@ -46,6 +46,7 @@ from ..online import (
     OnlineError,
     Seating,
     abort_asked,
+    absence_text,
     bot_for_a_seat,
     bot_replaced_text,
     ending_text,
@@ -306,6 +307,8 @@ class OnlineTableScreen(Screen[None]):
                     severity="warning",
                     timeout=20,
                 )
+            elif kind != "bot_replaced" and message.get("seat") != self.seat:
+                self.app.notify(absence_text(message, self.names()), timeout=10)
             if kind == "bot_replaced":
                 self.app.notify(bot_replaced_text(message, self.names()), timeout=10)
             self.draw_people()
