@@ -45,8 +45,10 @@ from piepmatz.tui.online import (
     Seating,
     Server,
     games_text,
+    move_time_left,
     offered_again,
     others_at,
+    pace_words,
     parse_link,
     player_key,
     table_name,
@@ -1060,6 +1062,25 @@ def test_text_mode_tells_when_a_stand_in_plays_for_another_person_and_when_they_
         "Jana's time ran out: the medium bot plays for them until they come back.",
         "Jana is back and plays again.",
     ]
+
+
+def test_the_pace_and_the_time_left_for_a_move_are_said_in_words() -> None:
+    turn = {"name": "turn-based", "kind": "turn", "per_move": 86400.0}
+    live = {"name": "live", "kind": "live", "base": 300.0, "increment": 5.0, "away": 60.0}
+    assert pace_words(turn).startswith("Turn-based: 1 day a move. Each move has its time;")
+    assert pace_words(live).startswith("Live: 5 min + 5 s a move. Each person has a clock.")
+    assert pace_words(None) == "Untimed"
+    clock = {"left": [None, None], "running": 1, "deadline": 90_061_000, "now": 0}
+    assert move_time_left(clock, 1) == "1 day 1 h 1 min 1 s"
+    assert move_time_left(clock, 1, since=61) == "1 day 1 h"
+    assert move_time_left(clock, 0) is None  # not that seat's move
+    assert move_time_left(None, 1) is None  # an untimed table
+    # The text mode names the pace when it sits down.
+    out = io.StringIO()
+    game = OnlineText(Seating(Server("http://host"), "abc", 0, "tok"), out, out, out)
+    seats = [{"name": "Tomáš", "kind": "human"}, {"name": "Jana", "kind": "human"}]
+    game.take({"type": "table", "rules": "standard", "seats": seats, "pace": turn})
+    assert out.getvalue().splitlines()[1] == pace_words(turn)
 
 
 def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(

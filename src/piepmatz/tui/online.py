@@ -213,6 +213,64 @@ def bot_for_a_seat(table: dict[str, Any] | None, free: int) -> str:
     return _("Let the {bot} bot play seat {number}").format(bot=bot, number=free + 1)
 
 
+def duration(seconds: float) -> str:
+    """A span of time in words, as the browser says it: ``5 min``, ``1 day``, ``1 min 30 s``."""
+    rest = max(0, round(seconds))
+    days, rest = divmod(rest, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [ngettext("{count} day", "{count} days", days).format(count=days)] if days else []
+    if hours:
+        parts.append(_("{count} h").format(count=hours))
+    if minutes:
+        parts.append(_("{count} min").format(count=minutes))
+    if secs or not parts:
+        parts.append(_("{count} s").format(count=secs))
+    return " ".join(parts)
+
+
+def pace_words(pace: dict[str, Any] | None) -> str:
+    """A table's pace (its ``table`` message's ``pace``) in words, with what it means for a
+    person who lets their time run out."""
+    pace = pace or {}
+    kind = pace.get("kind")
+    if kind == "live":
+        return (
+            _("Live: {base} + {increment} a move").format(
+                base=duration(float(pace.get("base") or 0)),
+                increment=duration(float(pace.get("increment") or 0)),
+            )
+            + ". "
+            + _(
+                "Each person has a clock. Whoever runs out of time, or is disconnected for "
+                "{away}, is played by the stand-in bot until they come back."
+            ).format(away=duration(float(pace.get("away") or 60)))
+        )
+    if kind == "turn":
+        return (
+            _("Turn-based: {time} a move").format(time=duration(float(pace.get("per_move") or 0)))
+            + ". "
+            + _(
+                "Each move has its time; whoever lets it run out is played by the stand-in bot "
+                "until they come back."
+            )
+        )
+    return _("Untimed")
+
+
+def move_time_left(
+    clock: dict[str, Any] | None, seat: int | None, since: float = 0.0
+) -> str | None:
+    """The time ``seat`` has left for the move it is to make, in words, at a turn-based table
+    (``since``: seconds since the clock was sent); None where no such deadline runs."""
+    if not clock or seat is None or clock.get("running") != seat:
+        return None
+    deadline, now = clock.get("deadline"), clock.get("now")
+    if not isinstance(deadline, (int, float)) or not isinstance(now, (int, float)):
+        return None
+    return duration((deadline - now) / 1000 - since)
+
+
 def absence_text(message: dict[str, Any], names: list[str]) -> str:
     """``stand_in`` or ``returned`` of another person's seat, as the browser says it."""
     seat = message.get("seat")

@@ -46,8 +46,10 @@ from .online import (
     ending_text,
     hint_line,
     join_command,
+    move_time_left,
     offered_again,
     others_at,
+    pace_words,
     resign_question,
     seat_labels,
     seat_names,
@@ -138,6 +140,9 @@ class OnlineText:
         cards = CODES if self.codes else WORDS
         self.say("")
         self.say(status_text(self.view, labels, str(self.table["rules"]), None).plain)
+        left = move_time_left((self.state or {}).get("clock"), self.seating.seat)
+        if left is not None:
+            self.say(_("Time left for your move: {time}.").format(time=left))
         if not asked:
             self.say(table_text(self.view, labels, cards=cards).plain)
         elif (part := asked_part(self.view, cards, labels[self.view.player])) is not None:
@@ -215,6 +220,8 @@ class OnlineText:
                         players=", ".join(self.labels()),
                     )
                 )
+                if message.get("pace"):
+                    self.say(pace_words(message["pace"]))
                 self.print_backlog()
             for name in came:
                 self.tell(_("{name} sat down.").format(name=name))

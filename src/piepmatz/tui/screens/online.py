@@ -51,8 +51,10 @@ from ..online import (
     bot_replaced_text,
     ending_text,
     hint_line,
+    move_time_left,
     offered_again,
     others_at,
+    pace_words,
     resign_question,
     seat_labels,
     seat_names,
@@ -246,6 +248,8 @@ class OnlineTableScreen(Screen[None]):
             names = self.names()
             asking = abort_asked(self.table, message, self.seat)
             offered = offered_again(self.table, message, self.seat)
+            if self.table is None and message.get("pace"):  # what the clock means, once
+                self.app.notify(pace_words(message["pace"]), title=_("Pace"), timeout=15)
             self.table = message
             if offered is not None:
                 self.app.notify(
@@ -431,12 +435,13 @@ class OnlineTableScreen(Screen[None]):
         self.query_one("#people", Static).update(line)
 
     def time_left(self, clock: dict[str, Any] | None, seat: int) -> str | None:
-        """A seat's time left as ``m:ss`` (its clock counts down while it runs), or None."""
+        """A seat's time left as ``m:ss`` (its clock counts down while it runs), or at a
+        turn-based table the time left for the move being made (``23 h 59 min``); else None."""
         if not clock or not isinstance(clock.get("left"), list) or seat >= len(clock["left"]):
             return None
         left = clock["left"][seat]
-        if left is None:
-            return None
+        if left is None:  # a turn-based table: the move's own time, while it runs
+            return move_time_left(clock, seat, time.monotonic() - self.clock_at)
         if clock.get("running") == seat and not self.ended:
             left -= (time.monotonic() - self.clock_at) * 1000
         seconds = max(0, int(left // 1000))
