@@ -1240,6 +1240,32 @@ def test_text_mode_tells_who_sits_down_and_asks_again_after_a_line(
     assert prompt.group(2).startswith(prompt.group(1))  # asked again, on a line of its own
 
 
+def test_text_mode_names_the_replay_of_a_game_the_other_resigned(
+    address: str, terminal: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Anna moves, then resigns: Ben is told who won and how to replay what was played."""
+
+    async def scenario() -> tuple[str, str]:
+        _ben, keyboard, out, (opened, playing) = await ben_at_a_terminal(address)
+        url = f"ws://{address}/ws/{opened['table']}"
+        async with SeatClient.connect(url, opened["token"]) as anna:
+            state = await anna.until("state")
+            while not state["legal"]:
+                state = await anna.until("state")
+            await anna.act(state["legal"][0], state["move"])
+            await anna.send({"type": "resign"})
+            await wait_for(lambda: "Type again to play again" in out.getvalue())
+            keyboard.type("quit")
+            await asyncio.wait_for(playing, PATIENCE)
+        return out.getvalue(), opened["table"]
+
+    out, table = asyncio.run(scenario())
+    command = f"piepmatz replay http://{address}/replay/{table}"
+    assert f"Anna resigned: Ben wins.\nTo replay this game: {command}\n" in out
+    assert main(command.split()[1:]) == 0
+    assert "Anna resigned" in capsys.readouterr().out
+
+
 def test_text_mode_resigns_when_asked_and_confirmed_and_plays_again(
     address: str, terminal: None
 ) -> None:

@@ -289,6 +289,8 @@ class OnlineText:
             return 0
         if message.get("ending"):
             self.say(ending_text(message["ending"], self.names()))
+            if message["move"]:  # resigned or aborted after a move: its moves replay
+                self.say_replay()
             return 0
         return None
 
@@ -342,6 +344,10 @@ class OnlineText:
             for line in explained[seat]:
                 self.say("  " + str(line))
         self.say("")
+        self.say_replay()
+
+    def say_replay(self) -> None:
+        """The command that replays this table's game."""
         self.say(
             _("To replay this game: {command}").format(
                 command=f"piepmatz replay {self.seating.server.url}/replay/{self.seating.table}"
