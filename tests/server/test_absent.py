@@ -272,9 +272,12 @@ def test_with_every_person_stood_in_the_game_waits_for_one_to_come_back(tmp_path
             await asyncio.sleep(0.3)  # time enough for a stand-in to move, were it to
             assert room.move == stopped and not room.botseats.thinking()
             assert room.game.state.current_player == second and not room.game.state.is_over()
-            # The first comes back: the second's stand-in plays on, up to the first's turn.
-            await sit(room, first)
+            # The first comes back, told how many moves the stand-in made meanwhile; the
+            # second's stand-in plays on, up to the first's turn.
+            made = sum(1 for seat, by in room.standins.movers if seat == first and by)
+            back = await sit(room, first)
             assert room.seats[first].absent is None
+            assert [m["moves"] for m in told(back, "returned")] == [made] and made > 0
             await until(lambda: room.game.state.current_player == first, "second's turn played")
             assert room.move > stopped
             assert room.standins.movers[stopped][0] == second

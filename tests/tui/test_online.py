@@ -1398,6 +1398,12 @@ def test_text_mode_back_says_where_the_seat_stands() -> None:
     assert sent == [{"type": "back"}]
     game.take({"type": "returned", "seat": 0, "move": 9})
     assert out.getvalue().rstrip().endswith("You are back in your seat.")
+    game.take({"type": "returned", "seat": 0, "move": 15, "moves": 3})
+    assert (
+        out.getvalue()
+        .rstrip()
+        .endswith("You are back in your seat: the medium bot made 3 moves for you meanwhile.")
+    )
 
 
 def test_only_a_seated_person_is_offered_to_play_again() -> None:

@@ -411,11 +411,13 @@ class StandIn(BaseModel):
 
 
 class Returned(BaseModel):
-    """``seat``'s person took the seat back from the stand-in at ``move``."""
+    """``seat``'s person took the seat back from the stand-in at ``move``; the stand-in made
+    ``moves`` moves for them while they were away (what they come back to)."""
 
     type: Literal["returned"] = "returned"
     seat: int
     move: int
+    moves: int = 0
 
 
 PROTOCOL_VERSION = 1

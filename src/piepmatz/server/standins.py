@@ -45,6 +45,17 @@ class StandIns:
                 counts[seat] += 1
         return counts
 
+    def made_for(self, seat: int) -> int:
+        """The moves the stand-in made for ``seat`` since its person last moved themselves:
+        those of the absence that ends now."""
+        count = 0
+        for mover, by in reversed(self.movers):
+            if mover == seat:
+                if by is None:
+                    break
+                count += 1
+        return count
+
     def showed_up(self, seat: int) -> bool:
         """The person at ``seat`` made a move of their own."""
         return any(s == seat and by is None for s, by in self.movers)
@@ -186,7 +197,8 @@ class StandIns:
         room.seats[seat].absent = why
         move = room.move if since is None else since
         if why is None:
-            await room.audience.tell(Returned(seat=seat, move=move).model_dump_json())
+            back = Returned(seat=seat, move=move, moves=self.made_for(seat))
+            await room.audience.tell(back.model_dump_json())
         else:
             told = StandIn(seat=seat, bot=room.setup.stand_in, reason=Absence(why), move=move)
             await room.audience.tell(told.model_dump_json())

@@ -271,6 +271,18 @@ def move_time_left(
     return duration((deadline - now) / 1000 - since)
 
 
+def back_text(message: dict[str, Any], table: dict[str, Any] | None) -> str:
+    """This seat's ``returned``: back, and how many moves the stand-in made meanwhile."""
+    moves = message.get("moves")
+    if type(moves) is not int or moves <= 0:
+        return _("You are back in your seat.")
+    return ngettext(
+        "You are back in your seat: the {bot} bot made {count} move for you meanwhile.",
+        "You are back in your seat: the {bot} bot made {count} moves for you meanwhile.",
+        moves,
+    ).format(bot=bot_level(stand_in_of(table)), count=moves)
+
+
 def absence_text(message: dict[str, Any], names: list[str]) -> str:
     """``stand_in`` or ``returned`` of another person's seat, as the browser says it."""
     seat = message.get("seat")

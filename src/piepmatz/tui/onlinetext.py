@@ -41,6 +41,7 @@ from .online import (
     Seating,
     abort_asked,
     absence_text,
+    back_text,
     bot_for_a_seat,
     bot_replaced_text,
     ending_text,
@@ -254,7 +255,7 @@ class OnlineText:
         elif kind == "stand_in" and message.get("seat") == self.seating.seat:
             self.say(_("A stand-in bot plays for you now: type back to take your seat back."))
         elif kind == "returned" and message.get("seat") == self.seating.seat:
-            self.say(_("You are back in your seat."))
+            self.say(back_text(message, self.table))
         elif kind in ("stand_in", "returned"):  # another person's seat
             self.tell(absence_text(message, self.names()))
         elif kind == "bot_replaced":

@@ -44,7 +44,7 @@ export function ngettext(singular, plural, n, params) {
   return fill(text, { count: n, ...params });
 }
 
-/** A species' name in the page's language (the game's own names, from core/cards.py). */
+/** A species' name in the page's language (the species' texts of the server's catalogue). */
 export function speciesName(code) {
   return species[code] || code;
 }

@@ -292,7 +292,7 @@ class TablePage {
         // Who the stand-in plays for comes with the next table message too: shown at once here.
         const seat = this.store.info.seats[message.seat];
         if (seat) seat.absent = message.type === "stand_in" ? message.reason : null;
-        const line = announcement(message, this.nameOf(message.seat), message.seat === this.store.seat);
+        const line = announcement({ bot: this.store.info.stand_in, ...message }, this.nameOf(message.seat), message.seat === this.store.seat);
         this.addLog(line, null);
         this.banner(line);
         this.say(line);

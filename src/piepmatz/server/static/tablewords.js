@@ -118,7 +118,13 @@ export function absentWords(absent, bot, over = false) {
 person, ``mine`` whether that is the page's own seat. */
 export function announcement(message, name, mine) {
   const words = { name, bot: botLevel(message.bot || "medium") };
-  if (message.type === "returned") return mine ? _("You are back in your seat.") : _("{name} is back and plays again.", words);
+  if (message.type === "returned") {
+    if (!mine) return _("{name} is back and plays again.", words);
+    // What they come back to: the moves made for them meanwhile are in the log.
+    return message.moves ? ngettext("You are back in your seat: the {bot} bot made {count} move for you meanwhile.",
+      "You are back in your seat: the {bot} bot made {count} moves for you meanwhile.", message.moves, words)
+      : _("You are back in your seat.");
+  }
   switch (message.reason) {
     case "time": return mine ? _("Your time ran out: the {bot} bot plays for you until you take your seat back.", words)
       : _("{name}'s time ran out: the {bot} bot plays for them until they come back.", words);

@@ -47,6 +47,7 @@ from ..online import (
     Seating,
     abort_asked,
     absence_text,
+    back_text,
     bot_for_a_seat,
     bot_replaced_text,
     ending_text,
@@ -311,6 +312,8 @@ class OnlineTableScreen(Screen[None]):
                     severity="warning",
                     timeout=20,
                 )
+            elif kind == "returned" and message.get("seat") == self.seat:
+                self.app.notify(back_text(message, self.table), timeout=10)
             elif kind != "bot_replaced" and message.get("seat") != self.seat:
                 self.app.notify(absence_text(message, self.names()), timeout=10)
             if kind == "bot_replaced":
