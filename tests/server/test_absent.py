@@ -549,6 +549,30 @@ def test_my_games_lists_a_players_tables_their_turn_first(server: str) -> None:
     asyncio.run(run())
 
 
+def test_my_games_says_when_a_bot_plays_the_players_seat(server: str) -> None:
+    """Anna resigns at a table of three: the game goes on, with her seat the stand-in's, and
+    her list says so; Ben's seat is his."""
+
+    async def run() -> None:
+        anna, ben = "d" * 43, "e" * 43
+        seats = {"seats": ["human", "human", "random"], "name": "Anna", "player": anna}
+        opened = await post(server, "/api/tables", seats)
+        body = {"name": "Ben", "token": opened["invites"][0]["token"], "player": ben}
+        await post(server, f"/api/tables/{opened['table']}/join", body, 200)
+        async with SeatClient.connect(ws_url(server, opened["table"]), anna) as seat:
+            await seat.until("welcome")
+            await seat.send({"type": "resign"})
+            while (await seat.until("table"))["seats"][0]["absent"] != "resigned":
+                pass
+        async with httpx.AsyncClient(base_url=f"http://{server}") as http:
+            for key, absent in ((anna, "resigned"), (ben, None)):
+                games = await http.get("/api/games", headers={"Authorization": f"Bearer {key}"})
+                (game,) = games.json()["playing"]
+                assert game["absent"] == absent and not (absent and game["your_turn"])
+
+    asyncio.run(run())
+
+
 def test_a_request_names_paces_and_stand_ins_from_the_offered_lists_only(server: str) -> None:
     async def run() -> None:
         for body, field in (

@@ -239,6 +239,7 @@ def test_games_lists_each_table_as_the_browsers_my_games_does() -> None:
             game("t2", [anna, free], status="waiting", move=0),
             # What a server may send that is not what it should: shown, never a crash.
             game("t3", [{"kind": "human", "name": 7}, "nonsense"], move="many"),
+            game("t10", [anna, ben], absent="time"),
         ],
         "finished": [
             over("t4", "played_out", [0]),
@@ -253,11 +254,13 @@ def test_games_lists_each_table_as_the_browsers_my_games_does() -> None:
         "Your turn (1)",
         "  Table t1 · Anna (you), Bot 2 (easy) · 7 moves played",
         "    piepmatz play --server http://h --join t1",
-        "Waiting for others (2)",
+        "Waiting for others (3)",
         "  Table t2 · Anna (you), (free seat) · waiting for people to join",
         "    piepmatz play --server http://h --join t2",
         "  Table t3 · (free seat) (you) · 0 moves played",
         "    piepmatz play --server http://h --join t3",
+        "  Table t10 · Anna (you), Ben · 7 moves played · a bot plays for you",
+        "    piepmatz play --server http://h --join t10",
         "Finished (6)",
         "  Table t4 · Anna (you), Ben · 60 moves played · you won",
         "    piepmatz replay http://h/replay/t4",

@@ -644,6 +644,8 @@ def games_text(games: dict[str, Any], site: str) -> str:
                 facts.append(played.format(count=moves))
             if over:
                 facts.append(ended_as(game.get("ending"), names, seat))
+            elif game.get("absent"):
+                facts.append(_("a bot plays for you"))
             facts = [_("Table {table}").format(table=table), *filter(None, facts)]
             out.append("  " + " · ".join(facts))
             if over:

@@ -193,6 +193,8 @@ async def my_games(key: KeyOf, site: SiteOf) -> dict[str, list[dict[str, Any]]]:
         room = await site.hub.room(game.table_id)
         state = room.game.state
         entry["status"], entry["move"] = room.status, room.move
+        # A stand-in plays the seat now (its time ran out, away, resigned): said in the list.
+        entry["absent"] = room.seats[game.seat].absent
         entry["your_turn"] = (
             room.status == TableStatus.PLAYING
             and not state.is_over()

@@ -63,6 +63,7 @@ function entry(game, paces) {
     pace ? paceWords(pace) : null,
     game.status === "waiting" ? words().waiting : ngettext("{count} move played", "{count} moves played", game.move || 0),
     game.status === "over" ? endedAs(game) : null,
+    game.absent && game.status !== "over" ? _("a bot plays for you") : null,
   ].filter(Boolean).join(" · ");
   const link = game.status === "over"
     ? h("a", { class: "button", href: `/replay/${game.table}${location.search}` }, words().replay)
