@@ -130,9 +130,15 @@ export async function showLobby() {
   const kindAt = (i) => seatKinds[i] || (i === 0 ? "you" : i === 1 ? "human" : "easy");
   // The pace, the stand-in and (at two seats) what a resignation does: the pace offered follows
   // how many people sit at the table (no clock only where one person plays against bots).
-  const pace = h("select", { id: "pace", name: "pace" });
+  // What the pace chosen means for someone away, in words on the page (a phone shows no title).
+  const paceSaid = h("p", { class: "muted field-note", id: "pace-note" });
+  const pace = h("select", { id: "pace", name: "pace", "aria-describedby": "pace-note" });
+  const sayPace = () => { paceSaid.textContent = paceNote(PACES.find((p) => p.name === pace.value)); };
   let paceChosen = null;
-  pace.addEventListener("change", () => { paceChosen = pace.value; });
+  pace.addEventListener("change", () => {
+    paceChosen = pace.value;
+    sayPace();
+  });
   const standIn = select("stand-in", LEVELS, bots.includes("medium") ? "medium" : bots[0]);
   const resignRule = select("resign-rule", [["end", _("the game ends")], ["play_on", _("a bot plays on")]], "end");
   const resignBox = h("div", { class: "subfields" });
@@ -144,6 +150,7 @@ export async function showLobby() {
     const value = offered.some((p) => p.name === paceChosen) ? paceChosen
       : offered.some((p) => p.name === fallback) ? fallback : offered[0]?.name;
     paceOptions(pace, offered, value);
+    sayPace();
     clear(resignBox).append(...(n === 2 ? [h("label", { for: "resign-rule" }, _("If someone resigns")), resignRule] : []));
   };
   const drawSeats = () => {
@@ -199,7 +206,7 @@ export async function showLobby() {
     h("label", { for: "seat-count" }, _("Seats")), count,
     seatsBox,
     h("label", { for: "preset" }, _("Rules")), preset,
-    PACES.length ? [h("label", { for: "pace" }, _("Pace")), pace] : null,
+    PACES.length ? [h("label", { for: "pace" }, _("Pace")), pace, paceSaid] : null,
     h("label", { for: "stand-in" }, _("Stand-in bot (plays for someone away)")), standIn,
     resignBox,
     check(isPublic, _("Listed for anyone to join")),
