@@ -290,8 +290,8 @@ class OnlineText:
             return 0
         if message.get("ending"):
             self.say(ending_text(message["ending"], self.names()))
-            if message["move"]:  # resigned or aborted after a move: its moves replay
-                self.say_replay()
+            if message["ending"].get("how") == "resigned" and message["move"]:
+                self.say_replay()  # the moves up to the resignation (an abort: as if unplayed)
             return 0
         return None
 
