@@ -31,6 +31,7 @@ _INWARD = frozenset({"piepmatz", "core", "bots", "text", "i18n", "tutorial", "ar
 #: Each part of the package (a subpackage or a top-level module) and the parts it may import.
 ALLOWED: dict[str, frozenset[str]] = {
     "piepmatz": frozenset(),  # __init__: the version only
+    "__main__": frozenset({"cli"}),  # python -m piepmatz: the command
     "core": frozenset(),  # the rules engine: nothing of the project, only the standard library
     "i18n": frozenset(),  # languages and catalogues
     "bots": frozenset({"core"}),  # they play from a view

@@ -97,12 +97,6 @@ def load_plugin(ref: str) -> str:
     return key
 
 
-def loaded_plugins() -> tuple[str, ...]:
-    """The plugins this process loaded, by their canonical references, in order: what a command
-    that seats their bots again must be given (``--plugin``)."""
-    return tuple(_LOADED)
-
-
 def load_plugins(refs: Iterable[str]) -> tuple[str, ...]:
     """Load every plugin of ``refs``; returns their canonical references, in order."""
     return tuple(load_plugin(ref) for ref in refs)

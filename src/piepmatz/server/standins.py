@@ -45,11 +45,12 @@ class StandIns:
                 counts[seat] += 1
         return counts
 
-    def made_for(self, seat: int) -> int:
-        """The moves the stand-in made for ``seat`` since its person last moved themselves:
-        those of the absence that ends now."""
+    def made_for(self, seat: int, before: int) -> int:
+        """The moves the stand-in made for ``seat`` before move ``before`` since its person
+        last moved themselves: those of the absence that ends there (a process catching up
+        may know later moves already)."""
         count = 0
-        for mover, by in reversed(self.movers):
+        for mover, by in reversed(self.movers[:before]):
             if mover == seat:
                 if by is None:
                     break
@@ -197,7 +198,7 @@ class StandIns:
         room.seats[seat].absent = why
         move = room.move if since is None else since
         if why is None:
-            back = Returned(seat=seat, move=move, moves=self.made_for(seat))
+            back = Returned(seat=seat, move=move, moves=self.made_for(seat, move))
             await room.audience.tell(back.model_dump_json())
         else:
             told = StandIn(seat=seat, bot=room.setup.stand_in, reason=Absence(why), move=move)

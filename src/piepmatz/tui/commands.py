@@ -215,7 +215,7 @@ def run_play(args: argparse.Namespace) -> int:
     from .session import SeatError, Session, autosave_path, default_seats
 
     try:
-        load_plugins(args.plugin)
+        plugins = load_plugins(args.plugin)
     except PluginError as exc:
         sys.stderr.write(f"piepmatz play: argument --plugin: {exc}\n")
         return 2
@@ -259,7 +259,13 @@ def run_play(args: argparse.Namespace) -> int:
         delay = 0.0 if args.delay is None else args.delay
         # Kept after every move where the full-screen game keeps it (Ctrl+C loses nothing).
         text = TextGame(
-            session, sys.stdout, sys.stdin, delay, codes=args.codes, keep=autosave_path()
+            session,
+            sys.stdout,
+            sys.stdin,
+            delay,
+            codes=args.codes,
+            keep=autosave_path(),
+            plugins=plugins,
         )
         if args.resume:  # left before a move, the game is where it was resumed from
             text.saved = (args.resume, len(session.game.actions))

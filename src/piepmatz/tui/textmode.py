@@ -23,7 +23,6 @@ from typing import TextIO, TypeVar
 
 from piepmatz.bots.analysis import HINT_BOT, hint
 from piepmatz.bots.base import BotMoveError
-from piepmatz.bots.plugins import loaded_plugins
 from piepmatz.core import BIRD_NAMES, Action
 from piepmatz.core.actions import ActionKind
 from piepmatz.core.errors import PiepmatzError
@@ -65,11 +64,11 @@ _CARD_CODES = {name.lower(): name for name in BIRD_NAMES}
 _VERBS = frozenset(kind.value.split()[0] for kind in ActionKind)
 
 
-def resume_command(path: object) -> str:
-    """The command that goes on with the game kept in ``path``, with the plugins whose bots it
-    seats (a save names its bots, never the code that plays them)."""
-    plugins = "".join(f" --plugin {shlex.quote(ref)}" for ref in loaded_plugins())
-    return f"piepmatz play --text{plugins} --resume {path}"
+def resume_command(path: object, plugins: Sequence[str] = ()) -> str:
+    """The command that goes on with the game kept in ``path``, with the plugins this game was
+    played with (a save names its bots, never the code that plays them)."""
+    given = "".join(f" --plugin {shlex.quote(ref)}" for ref in plugins)
+    return f"piepmatz play --text{given} --resume {path}"
 
 
 def listed_or_typed(text: str, legal: Sequence[T]) -> T | str:
@@ -130,8 +129,11 @@ class TextGame:
         err: TextIO | None = None,
         codes: bool = False,
         keep: Path | None = None,
+        plugins: Sequence[str] = (),
     ) -> None:
         self.session = session
+        #: The plugins given (``--plugin``), which the command going on with the game needs.
+        self.plugins = tuple(plugins)
         #: Birds in the engine's codes (``--codes``), else in words.
         self.codes = codes
         self.cards = CODES if codes else WORDS
@@ -390,7 +392,7 @@ class TextGame:
         self.saved = (path, len(self.session.game.actions))
         self.say(
             _("Saved to {path}: go on with {command}").format(
-                path=path, command=resume_command(path)
+                path=path, command=resume_command(path, self.plugins)
             )
         )
 
@@ -402,7 +404,7 @@ class TextGame:
         # Kept again: Ctrl+C may have come between a move and its keeping.
         if self.kept and self.keep_game():
             return _("You left the game; it is kept in {path}: {command} goes on with it.").format(
-                path=self.keep, command=resume_command(self.keep)
+                path=self.keep, command=resume_command(self.keep, self.plugins)
             )
         return unsaved
 
