@@ -91,7 +91,9 @@ class EndScreen(ModalScreen[str | None]):
     def on_mount(self) -> None:
         # The sheet has the focus, not a button: an Enter still pressed for the last hand must
         # not start a new game before the sheet is read (the keys and the buttons are there).
-        self.query_one("#sheet-scroll").focus()
+        # (Queried, not required: a screen closed as it opens, an app ending, has none.)
+        for sheet in self.query("#sheet-scroll"):
+            sheet.focus()
 
     def sheet_text(self) -> Text:
         """The sheet; explained, each player's numbers told by the cards that make them."""
