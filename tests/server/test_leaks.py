@@ -113,7 +113,12 @@ async def _play_with_absences(seed: int, players: int, policy: int, database: Pa
         while room.status == "playing":
             p = room.game.state.current_player
             roll = rng.random()
-            if room.seats[p].absent is not None:
+            if room.seats[p].absent is not None and room.botseats.nobody_plays_on():
+                # Every person away: the stand-ins wait, and one comes back.
+                back = next(i for i, s in enumerate(room.seats) if s.stood_in)
+                conns[back] = Connection(clients[back], back)
+                await room.connect(conns[back])
+            elif room.seats[p].absent is not None:
                 move = room.move  # the stand-in plays
                 for _ in range(2000):
                     if room.move != move or room.status != "playing":
