@@ -25,6 +25,9 @@ from piepmatz.core.commitment import verify_record
 from piepmatz.core.view import public_view, unknown_cards
 from serverplay import game_at
 
+# The games the tests share (module fixtures) are played once: the module stays on one worker.
+pytestmark = pytest.mark.xdist_group("browser-games")
+
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 360, "height": 740}
 #: No wait for one step of a game takes longer than this (milliseconds).

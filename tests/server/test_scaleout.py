@@ -35,6 +35,8 @@ from serverplay import (
 from serverprocs import free_port, serve_process
 
 SRC = Path(__file__).resolve().parents[2] / "src"
+# The two processes the tests share (a module fixture) start once: one worker runs the module.
+pytestmark = pytest.mark.xdist_group("scaleout")
 
 
 @contextmanager
