@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -111,6 +112,10 @@ def test_sign_up_in_out_and_a_new_key_names_the_same_player(database_url: str) -
                 assert len(key) == 43 and key != ANNA and signed["username"] == "Anna.B"
                 games = await call(http, "GET", "/api/games", key)
                 assert [g["table"] for g in games["playing"]] == [table]
+                # When it was opened, with its zone whichever the database (SQLite keeps none).
+                opened = datetime.fromisoformat(games["playing"][0]["created"])
+                assert opened.utcoffset() == timedelta(0)
+                assert abs(datetime.now(UTC) - opened) < timedelta(minutes=5)
                 # A table opened with the new key is the player's under either key.
                 second = await game_against_bot(http, key)
                 mine = await call(http, "GET", "/api/games", ANNA)

@@ -135,7 +135,7 @@ async def list_tables(
             who[seat.table_id].append(shown)
     out = []
     for row in rows:
-        created = _aware(row.created)
+        created = row.created
         last = datetime.fromtimestamp(row.at / 1000, UTC) if row.at else created
         out.append(
             TableRow(
@@ -143,11 +143,6 @@ async def list_tables(
             )
         )
     return out
-
-
-def _aware(when: datetime) -> datetime:
-    """SQLite gives back times without their zone: they were stored in UTC."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class AdminError(Exception):
@@ -292,7 +287,7 @@ def _report_row(row: Any, names: dict[str, str]) -> ReportRow:
     return ReportRow(
         row.id,
         row.table_id,
-        _aware(row.made),
+        row.made,
         names.get(row.by_id or "", "-"),
         row.seat,
         names.get(row.about_id) if row.about_id else None,

@@ -11,6 +11,7 @@ import asyncio
 import functools
 import logging
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -28,6 +29,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    TypeDecorator,
     create_engine,
     event,
     false,
@@ -41,6 +43,18 @@ log = logging.getLogger("piepmatz.server")
 
 metadata = MetaData()
 
+
+class Moment(TypeDecorator[datetime]):
+    """A time, stored in UTC and read back with its zone. SQLite keeps no zone (PostgreSQL
+    does): without it a time would reach a client as if local, and fail to compare with now."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
 #: A table at the online feeder: its seats, its game options and where it stands.
 tables = Table(
     "tables",
@@ -50,7 +64,7 @@ tables = Table(
     Column("status", String(16), nullable=False),  # waiting, playing, over
     Column("public", Boolean, nullable=False),
     Column("spectator_hash", String(64), nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
+    Column("created", Moment(), nullable=False),
     # How the deal's seed is made: {"secret": …} for a commitment (core/commitment.py), whose
     # seed is derived once every person's part is in; {"chosen": true} for a seed the only
     # person chose; null for a table stored before either.
@@ -118,7 +132,7 @@ chat = Table(
     Column("seat", Integer, nullable=False),
     Column("name", String(64), nullable=False),
     Column("text", Text, nullable=False),
-    Column("sent", DateTime(timezone=True), nullable=False),
+    Column("sent", Moment(), nullable=False),
 )
 
 #: A player among strangers (issue 46): the id is the SHA-256 of the first player key their
@@ -134,7 +148,7 @@ players = Table(
     Column("login", String(32), nullable=True, unique=True),
     # The password's argon2id hash (PHC string, with its salt and cost); null: no password.
     Column("password", String(256), nullable=True),
-    Column("created", DateTime(timezone=True), nullable=False),
+    Column("created", Moment(), nullable=False),
     # The id of the player's page (``/players/PAGE``): random, public, and no hash of a key.
     Column("page", String(16), nullable=True, unique=True),
     # The rating (OpenSkill's Plackett-Luce mu and sigma) after the last rated game; null: none.
@@ -142,7 +156,7 @@ players = Table(
     Column("sigma", Float, nullable=True),
     Column("rated_games", Integer, nullable=False, server_default="0"),
     # Banned by the operator: when, and the reason given (shown to the player).
-    Column("banned", DateTime(timezone=True), nullable=True),
+    Column("banned", Moment(), nullable=True),
     Column("ban_reason", Text, nullable=True),
 )
 
@@ -153,7 +167,7 @@ keys = Table(
     metadata,
     Column("key_hash", String(64), primary_key=True),
     Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), index=True),
-    Column("created", DateTime(timezone=True), nullable=False),
+    Column("created", Moment(), nullable=False),
 )
 
 #: Each rated game's rating afterwards, for a player's page.
@@ -165,7 +179,7 @@ rating_history = Table(
     Column("table_id", String(32), nullable=False),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
+    Column("at", Moment(), nullable=False),
     # The player's place in that game (1: first; tied players share one) and of how many.
     Column("place", Integer, nullable=True),
     Column("players", Integer, nullable=True),
@@ -183,9 +197,9 @@ seeks = Table(
     Column("players", Integer, nullable=False),
     Column("pace", String(32), nullable=False),
     Column("rating", Float, nullable=False),  # what pairing sorts by
-    Column("since", DateTime(timezone=True), nullable=False),
+    Column("since", Moment(), nullable=False),
     # When the player's page last asked: a seek nobody asks about leaves the list.
-    Column("seen", DateTime(timezone=True), nullable=False),
+    Column("seen", Moment(), nullable=False),
     # Where the player is seated, once paired: the seat is reserved for them until they sit.
     Column("table_id", String(32), nullable=True),
     Column("seat", Integer, nullable=True),
@@ -198,7 +212,7 @@ blocks = Table(
     metadata,
     Column("player_id", String(64), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
     Column("blocked_id", String(64), primary_key=True),
-    Column("since", DateTime(timezone=True), nullable=False),
+    Column("since", Moment(), nullable=False),
     # Who was blocked, as the blocker saw them (the seat's name then), for their list.
     Column("name", String(64), nullable=True),
 )
@@ -224,10 +238,10 @@ reports = Table(
     Column("about_id", String(64), nullable=True),  # that seat's player id, if known
     Column("reason", Text, nullable=False),  # moderation.ReportReason
     Column("note", Text, nullable=True),  # the reporter's own words, if any
-    Column("made", DateTime(timezone=True), nullable=False),
+    Column("made", Moment(), nullable=False),
     Column("record", JSON, nullable=False),
     Column("chat", JSON, nullable=False),
-    Column("closed", DateTime(timezone=True), nullable=True),
+    Column("closed", Moment(), nullable=True),
 )
 
 

@@ -61,7 +61,7 @@ class Block:
     since: datetime
 
     def to_json(self) -> dict[str, Any]:
-        return {"ref": self.ref, "name": self.name, "since": _aware(self.since).isoformat()}
+        return {"ref": self.ref, "name": self.name, "since": self.since.isoformat()}
 
 
 def block_ref(player_id: str, blocked_id: str) -> str:
@@ -338,11 +338,6 @@ def banned_words(reason: str) -> str:
     if not reason:
         return _("you are banned from this server")
     return _("you are banned from this server: {reason}").format(reason=reason)
-
-
-def _aware(when: datetime) -> datetime:
-    """SQLite gives back times without their zone: they were stored in UTC."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def recheck_due(checked: float) -> bool:

@@ -162,11 +162,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(when: datetime) -> datetime:
-    """SQLite hands a stored time back without its zone (it was stored in UTC)."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
-
-
 class Pairing:
     """The waiting list and the tables it opens, for one server process."""
 
@@ -251,7 +246,7 @@ class Pairing:
         row = await self._row(player)
         now = _now()
         if row is not None and row.table_id is None:
-            seen = _aware(row.seen)
+            seen = row.seen
             if (now - seen).total_seconds() > self.rules.stale:
                 await self._drop(row.id)
                 row = None
@@ -279,7 +274,7 @@ class Pairing:
             )
         return answer | {
             "status": SeekStatus.WAITING,
-            "waited": round((now - _aware(row.since)).total_seconds(), 1),
+            "waited": round((now - row.since).total_seconds(), 1),
             "others": int(others or 0),
             "bots_after": self.rules.bots_after,
         }
@@ -302,7 +297,7 @@ class Pairing:
                 _("you are not waiting for a game") if row is None else self._seeking_already(row),
             )
         await self._not_banned(player)
-        waited = (_now() - _aware(row.since)).total_seconds()
+        waited = (_now() - row.since).total_seconds()
         if waited < self.rules.bots_after:
             raise SeekRefused(
                 Refusal.TOO_SOON,
@@ -420,8 +415,7 @@ class Pairing:
         )
         async with self.store.reading() as conn:
             waiting = [
-                Waiting(r.id, r.player_id, r.rating, _aware(r.since))
-                for r in await conn.execute(query)
+                Waiting(r.id, r.player_id, r.rating, r.since) for r in await conn.execute(query)
             ]
             apart = await blocked_pairs(conn, [w.player for w in waiting])
         return waiting, apart
