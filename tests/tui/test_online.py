@@ -1121,6 +1121,9 @@ def test_text_mode_asks_again_for_an_answer_a_broken_connection_lost(
     assert answers[1]["move"] == answers[0]["move"]
     assert len({a["move"] for a in answers}) == len(answers) - 1
     assert re.search(r"^total\s+\d+\s+\d+$", out, re.MULTILINE)
+    # The break and the way back were said, once each: a terminal gone silent looks hung.
+    assert out.count("The connection to the server broke: reconnecting…") == 1
+    assert out.index("reconnecting…") < out.index("Connected again.")
 
 
 class Keyboard:

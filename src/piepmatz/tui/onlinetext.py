@@ -492,10 +492,14 @@ class OnlineText:
         await self.send({"type": "action", "move": state["move"], "action": action})
 
     def connected(self, up: bool) -> None:
-        """The connection is open again: an answer sent as it broke is lost (the state after
-        the reconnect still asks), so the decision is asked again."""
+        """The connection broke, or is open again: both are said (a terminal gone silent looks
+        hung). An answer sent as it broke is lost (the state after the reconnect still asks),
+        so the decision is asked again."""
         if up:
             self.asked = None
+            self.say(_("Connected again."))
+        else:
+            self.say(_("The connection to the server broke: reconnecting…"))
 
     async def send(self, message: dict[str, Any]) -> None:
         if self.client is not None:
