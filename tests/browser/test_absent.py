@@ -173,6 +173,13 @@ def test_a_person_who_leaves_is_played_by_the_stand_in_and_takes_the_seat_back(
       });
     }""")
     anna.wait_for_function("() => window.__play.benPlayed === true", timeout=PATIENCE)
+    # Ben's "My games" says so; opening it does not take the seat back.
+    games = ben_context.new_page()
+    games.goto(f"{paced_site}/games")
+    expect(games.locator(f"li[data-table='{table.id}']")).to_contain_text(
+        "a bot plays for you", timeout=PATIENCE
+    )
+    games.close()
 
     # Ben opens his link again: the seat is his once more, on both pages.
     ben = ben_context.new_page()
@@ -253,13 +260,24 @@ def test_both_people_abort_the_game_in_its_first_round(browser: Any, paced_site:
     anna_context, ben_context = _context(browser), _context(browser)
     table = sit_down(paced_site, anna_context, ben_context)
     anna, ben = table.anna, table.ben
+    # Asked first, as resigning is: the safe answer has the focus, and Escape goes back too.
     anna.get_by_role("button", name="Abort the game").click()
+    expect(anna.get_by_role("group", name=re.compile("^Abort this game"))).to_have_text(
+        re.compile(r"^Abort this game\? Once every person at the table asks, it ends with no")
+    )
+    expect(anna.get_by_role("button", name="No, play on")).to_be_focused()
+    anna.keyboard.press("Escape")
+    expect(anna.get_by_role("button", name="Yes, abort")).to_have_count(0)
+    expect(anna.get_by_role("button", name="Abort the game")).to_be_focused()
+    anna.get_by_role("button", name="Abort the game").click()
+    anna.get_by_role("button", name="Yes, abort").click()
     expect(ben.locator("#abort-asked")).to_have_text(
         "Asked to abort the game: Anna. It is aborted once every person at the table asks.",
         timeout=PATIENCE,
     )
     expect(anna.get_by_role("button", name="Abort the game")).to_have_count(0)
     ben.get_by_role("button", name="Abort the game").click()
+    ben.get_by_role("button", name="Yes, abort").click()
     for page in (anna, ben):
         expect(page.locator("#ending")).to_contain_text(
             "The game was aborted: no winner.", timeout=PATIENCE

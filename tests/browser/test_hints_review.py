@@ -21,6 +21,8 @@ from piepmatz.bots.analysis import GRADE_NAMES
 from piepmatz.core import Action
 from serverplay import running_server
 
+from .test_focus import send
+
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 360, "height": 740}
 PATIENCE = 30_000
@@ -282,3 +284,39 @@ def test_joining_an_open_table_from_the_lobby_says_whether_one_allows_hints(
             timeout=PATIENCE,
         )
         page.close()
+
+
+def test_the_replay_says_which_moves_a_stand_in_made(browser: Any, site: str) -> None:
+    """Ben resigns at once and the table's stand-in plays his seat to the end: each move it
+    made says so in the replay, and none of the people's own moves does."""
+    opened = httpx.post(
+        f"{site}/api/tables",
+        json={
+            "seats": ["human", "human"],
+            "name": "Anna",
+            "stand_in": "random",
+            "resign": "play_on",
+        },
+    )
+    assert opened.status_code == 201, opened.text
+    made = opened.json()
+    joined = httpx.post(
+        f"{site}/api/tables/{made['table']}/join",
+        json={"name": "Ben", "token": made["invites"][0]["token"]},
+    )
+    assert joined.status_code == 200, joined.text
+    send(site, {"table": made["table"], "token": joined.json()["token"]}, {"type": "resign"})
+    finish(site, made, 5)
+    record = httpx.get(f"{site}/api/tables/{made['table']}/record").json()
+    by_bot = {s["move"] for s in record["stand_ins"]}
+    assert by_bot and {(s["seat"], s["bot"]) for s in record["stand_ins"]} == {(1, "random")}
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{site}/replay/{made['table']}")
+    page.wait_for_selector("#replay-log", timeout=PATIENCE)
+    page.keyboard.press("Home")
+    for move in range(12):
+        page.keyboard.press("ArrowRight")
+        where = page.inner_text("#where")
+        assert where.startswith(f"Move {move + 1} of "), where
+        assert where.endswith(" The random bot played it for Ben.") == (move in by_bot), where
+    page.close()

@@ -1,6 +1,6 @@
 // The table page's parts for people who are away, resign or abort (docs/protocol.md, "Paces,
 // absent players, resign and abort"): the notice and button that take a seat back from its
-// stand-in bot, the Resign (with a confirm step) and Abort buttons, and how a game ended. Each
+// stand-in bot, the Resign and Abort buttons (each asked first), and how a game ended. Each
 // draws from the page's store and acts through the page's connection.
 import { botLevel } from "./cards.js";
 import { clear, h } from "./dom.js";
@@ -35,7 +35,8 @@ export function renderStoodIn(page) {
     h("button", { type: "button", class: "primary", id: "take-back", onclick: () => page.send({ type: "back" }) }, _("Take my seat back"))));
 }
 
-/** Resign and abort, under the decision: for the people at a game still going on. */
+/** Resign and abort, under the decision: for the people at a game still going on. Each is
+asked first (neither can be taken back), with the safe answer focused. */
 export function renderSeatControls(page) {
   const box = clear(page.controlsEl);
   const { info, seat } = page.store;
@@ -49,40 +50,53 @@ export function renderSeatControls(page) {
       })));
     }
     if (mine && mine.absent !== "resigned" && !asked.includes(seat)) {
-      box.append(h("button", { type: "button", id: "abort", title: _("In the first round a game may be aborted: it then ends with no winner."),
-        onclick: () => page.send({ type: "abort" }) }, _("Abort the game")));
+      box.append(confirmed(page, "abort", {
+        label: _("Abort the game"),
+        title: _("In the first round a game may be aborted: it then ends with no winner."),
+        question: _("Abort this game?"),
+        what: _("Once every person at the table asks, it ends with no winner. Asking cannot be taken back."),
+        yes: _("Yes, abort"),
+      }));
     }
   }
   if (!mine || info.status !== "playing" || mine.absent === "resigned") return;
-  if (!page.store.confirmResign) {
-    box.append(h("button", { type: "button", id: "resign", onclick: () => {
-      page.store.confirmResign = true;
+  const ends = info.resign !== "play_on" && info.players === 2;
+  box.append(confirmed(page, "resign", {
+    label: _("Resign"),
+    question: _("Resign this game?"),
+    what: ends ? _("The game ends at once and {name} wins.", { name: info.seats.filter((s) => s.seat !== seat).map((s) => page.nameOf(s.seat)).join(", ") })
+      : _("The {bot} bot plays your seat to the end; you cannot take it back.", { bot: botLevel(info.stand_in || "medium") }),
+    yes: _("Yes, resign"),
+  }));
+}
+
+/** The button that sends `type` (`#type`), or, once pressed, its question: `#type-yes` sends
+it, `#type-no` (focused, so that Enter pressed once more sends nothing) or Escape goes back. */
+function confirmed(page, type, words) {
+  if (page.store.confirming !== type) {
+    return h("button", { type: "button", id: type, title: words.title, onclick: () => {
+      page.store.confirming = type;
       page.render();
-      // The safe answer has the focus: Enter pressed once more does not resign.
-      document.getElementById("resign-no")?.focus();
-    } }, _("Resign")));
-    return;
+      document.getElementById(`${type}-no`)?.focus();
+    } }, words.label);
   }
   const cancel = () => {
-    page.store.confirmResign = false;
+    page.store.confirming = null;
     page.render();
-    document.getElementById("resign")?.focus();
+    document.getElementById(type)?.focus();
   };
-  const ends = info.resign !== "play_on" && info.players === 2;
-  const what = ends ? _("The game ends at once and {name} wins.", { name: info.seats.filter((s) => s.seat !== seat).map((s) => page.nameOf(s.seat)).join(", ") })
-    : _("The {bot} bot plays your seat to the end; you cannot take it back.", { bot: botLevel(info.stand_in || "medium") });
-  box.append(h("div", { class: "confirm", role: "group", "aria-labelledby": "resign-question", onkeydown: (event) => {
+  return h("div", { class: "confirm", role: "group", "aria-labelledby": `${type}-question`, onkeydown: (event) => {
     if (event.key !== "Escape") return;
     event.stopPropagation(); // the table's Escape (put a chosen card back) is not meant
     cancel();
   } },
-    h("p", { id: "resign-question" }, h("b", {}, _("Resign this game?")), " ", what),
-    h("button", { type: "button", class: "danger", id: "resign-yes", onclick: () => {
-      page.store.confirmResign = false;
-      page.send({ type: "resign" });
+    h("p", { id: `${type}-question` }, h("b", {}, words.question), " ", words.what),
+    h("button", { type: "button", class: "danger", id: `${type}-yes`, onclick: () => {
+      page.store.confirming = null;
+      page.send({ type });
       page.render();
-    } }, _("Yes, resign")),
-    h("button", { type: "button", id: "resign-no", onclick: cancel }, _("No, play on"))));
+    } }, words.yes),
+    h("button", { type: "button", id: `${type}-no`, onclick: cancel }, _("No, play on")));
 }
 
 /** How the game ended, for the score sheet's place: who resigned and who won, or that it was

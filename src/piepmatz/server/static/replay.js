@@ -1,7 +1,7 @@
 // The replay page: every position of a finished game, every hand shown, both ways.
 import { api, clear, deadEnd, h, main, setRulesLink } from "./dom.js";
 import { drawBoard, drawScores, fromState, seatName, seatWho, sentence } from "./board.js";
-import { actionLabel, moveWords } from "./cards.js";
+import { actionLabel, botLevel, moveWords } from "./cards.js";
 import { _, ngettext, serverLanguage } from "./i18n.js";
 import { checkDeal } from "./deal.js";
 import { endingWords, number, percent } from "./tablewords.js";
@@ -69,6 +69,8 @@ export async function showReplay(tableId) {
     return () => {};
   }
   const frames = data.frames;
+  // The moves a stand-in bot made for a person (away, out of time, resigned), by move index.
+  const stoodIn = new Map((data.record.stand_ins || []).map((s) => [s.move, s]));
   // Who was connected is no part of a replay.
   const seats = data.seats.map((s) => ({ ...s, connected: null }));
   setRulesLink(data.rules);
@@ -92,6 +94,8 @@ export async function showReplay(tableId) {
       : frame.action
         ? _("Move {move} of {moves}: {action}", { move: number(at), moves: number(frames.length - 1), action: moveWords(frame.choice, mover, display) })
         : _("Move {move} of {moves}: the deal", { move: number(at), moves: number(frames.length - 1) });
+    const standIn = stoodIn.get(at - 1);
+    if (standIn) where.textContent += " " + _("The {bot} bot played it for {name}.", { bot: botLevel(standIn.bot), name: nameOf(standIn.seat) });
     clear(boardEl).append(drawBoard(model));
     if (at === frames.length - 1) boardEl.append(theEnd(model));
     clear(logEl).append(...frame.log.map((line, i) => h("li", {}, sentence(frame.log_parts?.[i], line))));

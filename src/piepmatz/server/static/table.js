@@ -42,7 +42,7 @@ class TablePage {
       byKey: false, // the token is this browser's player key (a player's own table, no link)
       welcomed: false, // the server took the token
       clock: null, // the shown state's clocks, counted down (clock.js)
-      confirmResign: false, // the Resign button was pressed: "Resign this game?" is asked
+      confirming: null, // "resign" or "abort": its button was pressed, and "Resign this game?" is asked
       connected: false, // the server answered this connection's hello (welcome)
       fromLink: false, // the token came with the link, and the server has not taken it yet
       remembered: null, // the seat this browser kept for this table before ({seat, token})
