@@ -9,8 +9,8 @@ BIN := $(VENV)/bin
 PIP := $(BIN)/pip install -q --no-compile -c constraints.txt
 # "Once" needs somewhere to keep the compiled modules: one cache inside .venv, written even
 # where PYTHONDONTWRITEBYTECODE is set (as in many containers and CI images), and the source
-# tree stays clean. Without it every process compiles every module it imports, each time: a
-# server took 3.7 s to start instead of 1.3 s, and each test worker 21 s to collect, not 7.
+# tree stays clean. Without it every process compiles every module it imports, each time: on
+# the 2-core machine a server took 3.7 s to start instead of 1.3 s.
 unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX := $(abspath $(VENV))/pycache
 
