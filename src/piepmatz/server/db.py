@@ -54,6 +54,10 @@ class Moment(TypeDecorator[datetime]):
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
         return value if value is None or value.tzinfo is not None else value.replace(tzinfo=UTC)
 
+    def coerce_compared_value(self, op: Any, value: Any) -> Any:
+        # As DateTime's: a time minus a timedelta binds the timedelta as an interval.
+        return self.impl_instance.coerce_compared_value(op, value)
+
 
 #: A table at the online feeder: its seats, its game options and where it stands.
 tables = Table(
