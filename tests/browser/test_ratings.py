@@ -26,6 +26,12 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto(f"{site}/?pace=0")
+    # My games says the way to these games from another device: an account.
+    page.goto(f"{site}/games")
+    expect(page.locator("#other-device")).to_contain_text(
+        "Playing on another device too? Create an account here", timeout=PATIENCE
+    )
+    expect(page.get_by_role("link", name="Create account")).to_have_attribute("href", "/account")
     # An account, from the header's link.
     page.locator("#account-link").click()
     page.wait_for_url(re.compile(r"/account$"))
@@ -37,6 +43,12 @@ def test_a_rated_game_against_a_bot_ends_with_the_rating_on_the_players_page(
     expect(page.locator("#account-link")).to_have_text("Wren", timeout=PATIENCE)
     expect(page.locator("#my-rating")).to_contain_text("Your rating: 1000 (provisional)")
     no_violations(page, "the account page, signed in")
+    page.goto(f"{site}/games")
+    expect(page.locator("#other-device")).to_have_text(
+        "You are signed in as Wren: sign in with it on another device, and these games are "
+        "yours there too.",
+        timeout=PATIENCE,
+    )
     # A rated game against one bot: hints go off with it.
     page.goto(f"{site}/?pace=0")
     page.fill("#name", "Wren")

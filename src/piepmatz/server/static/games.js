@@ -3,7 +3,7 @@
 // with their replays. It asks again every 20 s (?poll=SECONDS sets another interval), says in
 // the title how many tables wait for the player, and raises the browser's notification when
 // another one does while the tab is open (once the player allowed notifications).
-import { api, clear, h, main, playerKey, toast } from "./dom.js";
+import { api, clear, h, main, playerKey, toast, whoAmI } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { paceWords } from "./clock.js";
 import { seatName, seatWho } from "./board.js";
@@ -136,11 +136,20 @@ export async function showGames() {
     seen = new Set(waiting.map((g) => g.table));
     draw();
   };
+  // The way to these games from another device: an account (a browser's key stays in it).
+  const elsewhereEl = h("p", { class: "muted", id: "other-device" });
   clear(main()).append(h("div", { class: "my-games" },
     h("h1", {}, words().title),
     h("p", { class: "muted" }, words().intro),
-    notifyEl, listEl, blocksEl));
+    elsewhereEl, notifyEl, listEl, blocksEl));
   draw();
+  const me = await whoAmI();
+  if (me?.username) {
+    elsewhereEl.append(_("You are signed in as {name}: sign in with it on another device, and these games are yours there too.", { name: me.username }));
+  } else if (me?.accounts === "passwords") {
+    elsewhereEl.append(_("Playing on another device too? Create an account here and sign in with it there: these games are yours there too."),
+      " ", h("a", { href: `/account${location.search}`, id: "to-account" }, _("Create account")));
+  }
   await load();
   blocksEl.append(await blocksSection());
   const timer = setInterval(load, POLL * 1000);
