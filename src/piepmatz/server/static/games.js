@@ -143,14 +143,17 @@ export async function showGames() {
     h("p", { class: "muted" }, words().intro),
     elsewhereEl, notifyEl, listEl, blocksEl));
   draw();
-  const me = await whoAmI();
-  if (me?.username) {
-    elsewhereEl.append(_("You are signed in as {name}: sign in with it on another device, and these games are yours there too.", { name: me.username }));
-  } else if (me?.accounts === "passwords") {
-    elsewhereEl.append(_("Playing on another device too? Create an account here and sign in with it there: these games are yours there too."),
-      " ", h("a", { href: `/account${location.search}`, id: "to-account" }, _("Create account")));
-  }
-  await load();
+  const elsewhere = async () => {
+    const me = await whoAmI();
+    if (me?.username) {
+      elsewhereEl.append(_("You are signed in as {name}: sign in with it on another device, and these games are yours there too.", { name: me.username }));
+    } else if (me?.accounts === "passwords") {
+      elsewhereEl.append(_("Playing on another device too? Create an account here and sign in with it there: these games are yours there too."),
+        " ", h("a", { href: `/account${location.search}`, id: "to-account" }, _("Create account")));
+    }
+  };
+  // The list does not wait for the account's question: both are asked at once.
+  await Promise.all([load(), elsewhere()]);
   blocksEl.append(await blocksSection());
   const timer = setInterval(load, POLL * 1000);
   return () => clearInterval(timer);
